@@ -1,0 +1,44 @@
+# The two commands of the README: `make demo` and `make test`. Both work on a fresh machine:
+# they create a local virtual environment, install the Python requirements declared in
+# pyproject.toml, build the Rust extension in release mode with maturin, then run.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+DEPS := $(VENV)/.deps-installed
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+
+.PHONY: demo test build lint rust-test py-test bench clean
+
+demo: build
+	$(PY) -m wlansim validate bianchi --out out/demo
+
+test: build lint rust-test py-test
+
+$(DEPS): pyproject.toml scripts/pydeps.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) scripts/pydeps.py dev cluster > $(VENV)/requirements.txt
+	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
+	touch $@
+
+build: $(DEPS)
+	$(VENV)/bin/maturin develop --release --quiet
+
+lint: $(DEPS)
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --release -- -D warnings
+	$(VENV)/bin/ruff check python tests scripts benches
+	$(VENV)/bin/ruff format --check python tests scripts benches
+
+rust-test:
+	cargo test --release -p wlansim-core
+
+py-test: build
+	$(PY) -m pytest -q
+
+bench: build
+	$(PY) -m wlansim bench
+
+clean:
+	rm -rf $(VENV) target out

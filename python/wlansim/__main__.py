@@ -1,0 +1,5 @@
+import sys
+
+from wlansim.cli import main
+
+sys.exit(main())

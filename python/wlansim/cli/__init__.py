@@ -1,0 +1,36 @@
+"""The `wlansim` command line. Each sub-command lives in its own module with a
+`register(subparsers)` function that adds its parser and sets `func`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from wlansim.errors import WlansimError
+
+from . import bench_cmd, campaign_cmd, model_cmd, run_cmd, validate_cmd
+
+COMMANDS = [run_cmd, model_cmd, validate_cmd, bench_cmd, campaign_cmd]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="wlansim",
+        description="Simulate and model TCP/UDP over IEEE 802.11 WLANs.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except WlansimError as exc:
+        print(f"wlansim: error: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, KeyboardInterrupt) as exc:
+        print(f"wlansim: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,16 @@
+"""Print the Python requirements declared in pyproject.toml, one per line.
+
+The Makefile installs these into the project's virtual environment before maturin builds
+the extension, so the dependency list lives in one place (pyproject.toml).
+Usage: python scripts/pydeps.py [EXTRA ...]
+"""
+
+import sys
+import tomllib
+from pathlib import Path
+
+project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
+requirements = list(project["dependencies"])
+for extra in sys.argv[1:]:
+    requirements += project["optional-dependencies"][extra]
+print("\n".join(requirements))
