@@ -6,8 +6,9 @@ Usage: python scripts/pydeps.py [EXTRA ...]
 """
 
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
 requirements = list(project["dependencies"])

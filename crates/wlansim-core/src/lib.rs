@@ -1,7 +1,19 @@
 //! wlansim-core: a packet-level discrete-event simulator of infrastructure IEEE 802.11
-//! WLANs (DCF, later EDCA), with UDP and TCP traffic, and the statistics the studies in
-//! `shared/papers` need. Pure Rust; the Python package drives it through `wlansim-py`.
+//! WLANs (DCF; EDCA to come), with UDP traffic (TCP to come), and the statistics the
+//! studies in `shared/papers` need. Pure Rust; the Python package drives it through the
+//! `wlansim-py` bindings.
 //!
 //! Flow of data: [`scenario`] (validated input) → [`world`] (nodes, MAC, traffic, event
 //! loop) → [`results`] (tables).
+pub mod mac;
+pub mod net;
+pub mod phy;
+pub mod results;
+pub mod scenario;
 pub mod sim;
+pub mod stats;
+pub mod world;
+
+pub use results::Results;
+pub use scenario::{Scenario, ScenarioError};
+pub use world::{simulate, SimError};

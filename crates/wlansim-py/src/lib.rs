@@ -1,1 +1,69 @@
-//! placeholder, replaced below
+//! Python bindings of wlansim-core: scenario in (JSON text), results out (JSON text).
+//! No model logic here. Every error becomes a Python exception; a Rust panic is caught
+//! and reported as a RuntimeError instead of unwinding into Python.
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use wlansim_core::{simulate, Scenario, SimError};
+
+/// Run `f` with the GIL released, turning a panic into a RuntimeError.
+fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> PyResult<T> + Send) -> PyResult<T> {
+    py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(PyRuntimeError::new_err(format!(
+                "internal error in the simulator (please report): {msg}"
+            )))
+        })
+    })
+}
+
+fn parse(scenario_json: &str) -> PyResult<Scenario> {
+    Scenario::from_json(scenario_json).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Simulate a scenario (JSON text); returns the results as JSON text.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed=None))]
+fn run(py: Python<'_>, scenario_json: String, seed: Option<u64>) -> PyResult<String> {
+    guarded(py, move || {
+        let scenario = parse(&scenario_json)?;
+        match simulate(&scenario, seed) {
+            Ok(results) => Ok(results.to_json()),
+            Err(SimError::Scenario(e)) => Err(PyValueError::new_err(e.to_string())),
+            Err(e @ SimError::Invariant(_)) => Err(PyRuntimeError::new_err(e.to_string())),
+        }
+    })
+}
+
+/// Validate a scenario and return it with every default written out (JSON text).
+#[pyfunction]
+fn resolve(py: Python<'_>, scenario_json: String) -> PyResult<String> {
+    guarded(py, move || {
+        let scenario = parse(&scenario_json)?.resolved();
+        Ok(serde_json::to_string(&scenario).expect("a scenario serialises"))
+    })
+}
+
+/// PHY timing of a scenario's `[phy]` table (given inside a minimal scenario, JSON text)
+/// for a UDP payload of `payload_bytes`; returns JSON text.
+#[pyfunction]
+fn phy_timing(py: Python<'_>, scenario_json: String, payload_bytes: u32) -> PyResult<String> {
+    guarded(py, move || {
+        let timing = parse(&scenario_json)?.phy().timing(payload_bytes);
+        Ok(serde_json::to_string(&timing).expect("timing serialises"))
+    })
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(phy_timing, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,5 +1,124 @@
-"""placeholder"""
+"""`wlansim model ...`: evaluate an analytical model from the command line.
+
+wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload 1500]
+                      [--collision standard|bianchi] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+
+from wlansim.errors import ScenarioError
+from wlansim.models import bianchi
+
+MAX_STATIONS = 10_000
 
 
-def register(sub):
-    pass
+def register(subparsers) -> None:
+    """Add the ``model`` sub-command and its nested model sub-commands."""
+    parser = subparsers.add_parser("model", help="evaluate an analytical model")
+    models = parser.add_subparsers(dest="model", required=True, metavar="MODEL")
+    sat = models.add_parser(
+        "bianchi",
+        help="Bianchi (2000) saturation throughput of the 802.11 DCF",
+        description="Bianchi (2000) saturation model on a PHY's timing: collision "
+        "probability p, attempt probability tau, normalised throughput S and UDP payload "
+        "throughput for each number of saturated stations.",
+    )
+    sat.add_argument("--phy", default="802.11b", help="PHY preset (default: %(default)s)")
+    sat.add_argument(
+        "--stations",
+        required=True,
+        metavar="N",
+        help="number of stations: N, a comma list (5,10,20) or an inclusive range "
+        "FIRST:LAST[:STEP] (1:50)",
+    )
+    sat.add_argument("--access", choices=bianchi.ACCESS_MODES, default="basic")
+    sat.add_argument(
+        "--payload", default="1500", metavar="BYTES", help="UDP payload (default: 1500)"
+    )
+    sat.add_argument(
+        "--collision",
+        choices=bianchi.COLLISION_MODELS,
+        default="standard",
+        help="collision time: 'standard' (EIFS after a collision, as the simulator) or "
+        "Bianchi's original 'bianchi' (default: %(default)s)",
+    )
+    sat.add_argument("--json", action="store_true", help="print one JSON document")
+    sat.set_defaults(func=run_bianchi)
+
+
+def parse_stations(text: str) -> list[int]:
+    """Parse ``--stations``: ``N``, ``A,B,C`` or ``FIRST:LAST[:STEP]`` (inclusive), or a
+    comma list mixing both. Raises ScenarioError on anything else."""
+    stations: list[int] = []
+    for item in text.split(","):
+        parts = item.strip().split(":")
+        try:
+            numbers = [int(part) for part in parts]
+        except ValueError:
+            numbers = []
+        if not 1 <= len(numbers) <= 3 or (len(numbers) == 3 and numbers[2] < 1):
+            raise ScenarioError(
+                f"--stations: {item.strip()!r} is not N or FIRST:LAST[:STEP] with integers "
+                f"(STEP >= 1), in {text!r}"
+            )
+        first, last = numbers[0], numbers[1] if len(numbers) > 1 else numbers[0]
+        step = numbers[2] if len(numbers) == 3 else 1
+        if first < 1 or last < first:
+            raise ScenarioError(
+                f"--stations: {item.strip()!r} must satisfy 1 <= FIRST <= LAST, in {text!r}"
+            )
+        stations.extend(range(first, last + 1, step))
+        if len(stations) > MAX_STATIONS:
+            raise ScenarioError(f"--stations: at most {MAX_STATIONS} values, got {text!r}")
+    return stations
+
+
+def _payload_bytes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ScenarioError(f"--payload must be a whole number of bytes >= 1, got {text!r}")
+    return value
+
+
+def run_bianchi(args) -> int:
+    """Evaluate the Bianchi model for each requested station count and print the result."""
+    from wlansim import phy
+
+    stations = parse_stations(args.stations)
+    payload = _payload_bytes(args.payload)
+    timing = phy.timing(args.phy, payload)
+    try:
+        rows = [
+            {"n": n, **bianchi.saturation(n, timing, access=args.access, collision=args.collision)}
+            for n in stations
+        ]
+    except ValueError as exc:
+        raise ScenarioError(f"model bianchi: {exc}") from exc
+    if args.json:
+        document = {
+            "model": "bianchi",
+            "phy": args.phy,
+            "access": args.access,
+            "collision": args.collision,
+            "payload_bytes": payload,
+            "data_rate_bps": timing["data_rate_bps"],
+            "results": rows,
+        }
+        print(json.dumps(document, indent=2))
+        return 0
+    print(
+        f"Bianchi saturation model: {args.phy}, {args.access} access, "
+        f"{payload}-byte UDP payload, {args.collision} collision time"
+    )
+    print(f"{'n':>5}  {'p':>8}  {'tau':>9}  {'S':>7}  {'throughput Mb/s':>15}")
+    for row in rows:
+        print(
+            f"{row['n']:>5}  {row['p']:>8.4f}  {row['tau']:>9.5f}  {row['S']:>7.4f}  "
+            f"{row['throughput_bps'] / 1e6:>15.3f}"
+        )
+    return 0

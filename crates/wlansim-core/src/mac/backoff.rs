@@ -1,0 +1,136 @@
+//! Binary exponential backoff with freeze/resume computed analytically (9.3.4.3).
+//!
+//! No event per slot: an entity stores its remaining slot count and the time from which
+//! slots count (`countdown_start`, the end of DIFS/AIFS/EIFS after the last busy period).
+//! When the medium turns busy at `t`, the slots that fully elapsed are subtracted
+//! ([`Backoff::freeze`]); the expiry time is `countdown_start + counter · slot`.
+use crate::sim::rng::Rng;
+use crate::sim::time::Time;
+
+#[derive(Clone, Debug)]
+pub struct Backoff {
+    /// Current contention window CW; the counter is drawn uniformly from [0, CW].
+    pub cw: u32,
+    /// Slots left to count down.
+    pub counter: u32,
+    /// A backoff is in progress (counting or frozen). After the counter reaches zero with
+    /// nothing to send, this is false and the entity may transmit at once on the next
+    /// arrival if the medium has been idle for its AIFS.
+    pub pending: bool,
+    /// Time from which idle slots count (end of the IFS that follows the last busy period).
+    pub countdown_start: Time,
+    /// Short and long retry counters (SRC, LRC; 9.3.4.4).
+    pub short_retries: u32,
+    pub long_retries: u32,
+    rng: Rng,
+}
+
+impl Backoff {
+    pub fn new(cw_min: u32, rng: Rng) -> Self {
+        Backoff {
+            cw: cw_min,
+            counter: 0,
+            pending: false,
+            countdown_start: 0,
+            short_retries: 0,
+            long_retries: 0,
+            rng,
+        }
+    }
+
+    /// Draw a new backoff counter in [0, CW].
+    #[inline]
+    pub fn draw(&mut self) {
+        self.counter = self.rng.uniform_inclusive(self.cw);
+        self.pending = true;
+    }
+
+    /// When the counter reaches zero if the medium stays idle.
+    #[inline]
+    pub fn expiry(&self, slot: Time) -> Time {
+        self.countdown_start + self.counter as Time * slot
+    }
+
+    /// The medium turned busy at `t`: keep the slots not yet counted (freeze). A counter
+    /// that reaches zero exactly at `t` stays at zero.
+    #[inline]
+    pub fn freeze(&mut self, t: Time, slot: Time) {
+        if !self.pending || t <= self.countdown_start {
+            return;
+        }
+        let elapsed = (t - self.countdown_start) / slot;
+        self.counter -= elapsed.min(self.counter as Time) as u32;
+    }
+
+    /// A successful exchange: CW back to CWmin, retry counters cleared (9.3.4.3), and a new
+    /// backoff drawn (backoff after every transmission).
+    pub fn on_success(&mut self, cw_min: u32) {
+        self.cw = cw_min;
+        self.short_retries = 0;
+        self.long_retries = 0;
+        self.draw();
+    }
+
+    /// A failed attempt that will be retried: CW ← min(2·(CW+1) − 1, CWmax), new draw.
+    pub fn on_retry(&mut self, cw_max: u32) {
+        self.cw = (2 * self.cw + 1).min(cw_max);
+        self.draw();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::StreamKind;
+    use crate::sim::time::US;
+
+    fn backoff() -> Backoff {
+        Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0))
+    }
+
+    #[test]
+    fn freeze_keeps_remaining_slots_and_resume_continues() {
+        let slot = 20 * US;
+        let mut b = backoff();
+        b.pending = true;
+        b.counter = 10;
+        b.countdown_start = 1000 * US;
+        assert_eq!(b.expiry(slot), 1200 * US);
+        // Busy 3.5 slots after counting began: 3 slots counted, 7 remain.
+        b.freeze(1070 * US, slot);
+        assert_eq!(b.counter, 7);
+        // Resume after the next IFS: expiry moves by the 7 remaining slots only.
+        b.countdown_start = 2000 * US;
+        assert_eq!(b.expiry(slot), 2140 * US);
+        // Busy before counting started: nothing counted.
+        b.freeze(1990 * US, slot);
+        assert_eq!(b.counter, 7);
+    }
+
+    #[test]
+    fn cw_doubles_up_to_cwmax_and_resets_on_success() {
+        let mut b = backoff();
+        let mut seen = vec![b.cw];
+        for _ in 0..7 {
+            b.on_retry(1023);
+            seen.push(b.cw);
+        }
+        assert_eq!(seen, vec![31, 63, 127, 255, 511, 1023, 1023, 1023]);
+        b.on_success(31);
+        assert_eq!(b.cw, 31);
+        assert!(b.pending);
+        assert!(b.counter <= 31);
+    }
+
+    #[test]
+    fn draws_stay_within_cw() {
+        let mut b = backoff();
+        b.cw = 63;
+        let mut max = 0;
+        for _ in 0..10_000 {
+            b.draw();
+            max = max.max(b.counter);
+        }
+        assert_eq!(max, 63, "the draw covers [0, CW] inclusive");
+    }
+}

@@ -1,0 +1,145 @@
+//! A channel-access entity: one transmit queue with its own backoff and parameters. Under
+//! DCF a node has one; under EDCA (802.11e) one per access category.
+use super::Backoff;
+use crate::net::{DropTail, NodeId};
+use crate::sim::time::Time;
+use serde::Serialize;
+
+/// Contention parameters of one entity (DCF: DIFS and the PHY's CW bounds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AccessParams {
+    /// DIFS under DCF; AIFS[AC] = SIFS + AIFSN·slot under EDCA.
+    pub aifs: Time,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    /// Attempts allowed for frames sent without RTS (and for RTS frames); None = unlimited.
+    pub short_retry_limit: Option<u32>,
+    /// Attempts allowed for frames sent after RTS/CTS; None = unlimited.
+    pub long_retry_limit: Option<u32>,
+}
+
+/// MAC counters of one entity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MacStats {
+    /// Medium accesses (a data frame, or an RTS, put on the air).
+    pub attempts: u64,
+    /// Frame exchanges completed (the MAC ACK received).
+    pub successes: u64,
+    /// Attempts that collided.
+    pub collisions: u64,
+    /// Attempts that were retransmissions of a frame.
+    pub retries: u64,
+    /// Frames discarded after the retry limit.
+    pub retry_drops: u64,
+    /// Packets refused by the full interface queue.
+    pub queue_drops: u64,
+}
+
+impl MacStats {
+    pub fn add(&mut self, o: &MacStats) {
+        self.attempts += o.attempts;
+        self.successes += o.successes;
+        self.collisions += o.collisions;
+        self.retries += o.retries;
+        self.retry_drops += o.retry_drops;
+        self.queue_drops += o.queue_drops;
+    }
+}
+
+pub struct Entity {
+    pub node: NodeId,
+    pub queue: DropTail,
+    pub backoff: Backoff,
+    pub params: AccessParams,
+    pub stats: MacStats,
+}
+
+/// What became of the head-of-line frame after a failed attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFailure {
+    Retry,
+    Drop,
+}
+
+impl Entity {
+    /// Count a failed attempt against the retry limits (9.3.4.4): an RTS, or a frame sent
+    /// without RTS, increments the short retry count; a frame sent after RTS/CTS the long
+    /// one. Reaching the limit discards the frame and resets CW; otherwise CW doubles.
+    pub fn on_failure(&mut self, long_frame: bool) -> AfterFailure {
+        let b = &mut self.backoff;
+        let (count, limit) = if long_frame {
+            (&mut b.long_retries, self.params.long_retry_limit)
+        } else {
+            (&mut b.short_retries, self.params.short_retry_limit)
+        };
+        *count += 1;
+        if limit.is_some_and(|l| *count >= l) {
+            self.stats.retry_drops += 1;
+            b.on_success(self.params.cw_min);
+            AfterFailure::Drop
+        } else {
+            b.on_retry(self.params.cw_max);
+            AfterFailure::Retry
+        }
+    }
+
+    /// Whether the head-of-line frame is being retried.
+    #[inline]
+    pub fn is_retry(&self) -> bool {
+        self.backoff.short_retries + self.backoff.long_retries > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::{Rng, StreamKind};
+
+    fn entity(short: Option<u32>, long: Option<u32>) -> Entity {
+        Entity {
+            node: 0,
+            queue: DropTail::new(4),
+            backoff: Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0)),
+            params: AccessParams {
+                aifs: 50_000,
+                cw_min: 31,
+                cw_max: 1023,
+                short_retry_limit: short,
+                long_retry_limit: long,
+            },
+            stats: MacStats::default(),
+        }
+    }
+
+    #[test]
+    fn drops_after_the_short_retry_limit_of_attempts() {
+        let mut e = entity(Some(7), Some(4));
+        // 7 attempts allowed: the first 6 failures are retried, the 7th drops.
+        for _ in 0..6 {
+            assert_eq!(e.on_failure(false), AfterFailure::Retry);
+        }
+        assert_eq!(e.backoff.cw, 1023);
+        assert_eq!(e.on_failure(false), AfterFailure::Drop);
+        assert_eq!(e.stats.retry_drops, 1);
+        assert_eq!(e.backoff.cw, 31, "CW resets after a drop");
+        assert!(!e.is_retry());
+    }
+
+    #[test]
+    fn long_frames_use_the_long_retry_limit() {
+        let mut e = entity(Some(7), Some(4));
+        for _ in 0..3 {
+            assert_eq!(e.on_failure(true), AfterFailure::Retry);
+        }
+        assert_eq!(e.on_failure(true), AfterFailure::Drop);
+    }
+
+    #[test]
+    fn unlimited_never_drops() {
+        let mut e = entity(None, None);
+        for _ in 0..10_000 {
+            assert_eq!(e.on_failure(false), AfterFailure::Retry);
+        }
+        assert_eq!(e.backoff.cw, 1023);
+    }
+}

@@ -1,0 +1,168 @@
+//! PHY timing: how long a frame occupies the medium, and the interframe spaces.
+//!
+//! Presets follow the standard (IEEE 802.11-2012): clause 17 (HR/DSSS, 802.11b), clause 18
+//! (OFDM, 802.11a) and clause 19 (ERP, 802.11g). Every value can be overridden from the
+//! scenario; DIFS is derived as SIFS + 2·slot (9.3.7) unless set explicitly.
+mod presets;
+
+pub use presets::{Modulation, Preamble, Standard};
+
+use crate::sim::time::{Time, US};
+
+/// Bytes of MAC framing counted in airtime.
+pub mod frame {
+    /// Data MPDU: frame control, duration, 3 addresses, sequence control (24) + FCS (4).
+    pub const MAC_DATA_OVERHEAD: u32 = 28;
+    /// LLC/SNAP header carried in every data MSDU (RFC 1042 encapsulation).
+    pub const LLC_SNAP: u32 = 8;
+    pub const ACK: u32 = 14;
+    pub const CTS: u32 = 14;
+    pub const RTS: u32 = 20;
+    pub const IP_HEADER: u32 = 20;
+    pub const UDP_HEADER: u32 = 8;
+}
+
+/// The resolved PHY of a scenario: every number the MAC needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phy {
+    pub standard: Standard,
+    pub modulation: Modulation,
+    pub slot: Time,
+    pub sifs: Time,
+    pub difs: Time,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    /// PLCP preamble + header (DSSS) or preamble + SIGNAL (OFDM) duration.
+    pub plcp: Time,
+    pub data_rate: u64,
+    pub control_rate: u64,
+    /// Lowest mandatory rate: the ACK of EIFS is timed at it (9.3.7).
+    pub lowest_rate: u64,
+    pub propagation_delay: Time,
+    /// 802.11g ERP-OFDM signal extension (19.3.2.3), 0 elsewhere.
+    pub signal_extension: Time,
+}
+
+impl Phy {
+    /// Time on air of a PPDU carrying `mpdu_bytes` at `rate` bits/s.
+    pub fn ppdu_time(&self, mpdu_bytes: u32, rate: u64) -> Time {
+        let bits = 8 * mpdu_bytes as u64;
+        match self.modulation {
+            // 17.2.3.5: the LENGTH field holds the PSDU duration in µs, rounded up.
+            Modulation::Dsss => self.plcp + (bits * 1_000_000).div_ceil(rate) * US,
+            // 18.4.3: SERVICE (16 bits) + PSDU + tail (6 bits) in 4 µs symbols of N_DBPS bits.
+            Modulation::Ofdm => {
+                let bits_per_symbol = rate * 4 / 1_000_000;
+                let symbols = (16 + bits + 6).div_ceil(bits_per_symbol);
+                self.plcp + symbols * 4 * US + self.signal_extension
+            }
+        }
+    }
+
+    /// Bytes of an MPDU that carries a network-layer packet of `ip_bytes`.
+    pub fn data_mpdu_bytes(ip_bytes: u32) -> u32 {
+        frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP + ip_bytes
+    }
+
+    pub fn data_time(&self, ip_bytes: u32) -> Time {
+        self.ppdu_time(Self::data_mpdu_bytes(ip_bytes), self.data_rate)
+    }
+
+    pub fn ack_time(&self) -> Time {
+        self.ppdu_time(frame::ACK, self.control_rate)
+    }
+
+    pub fn rts_time(&self) -> Time {
+        self.ppdu_time(frame::RTS, self.control_rate)
+    }
+
+    pub fn cts_time(&self) -> Time {
+        self.ppdu_time(frame::CTS, self.control_rate)
+    }
+
+    /// EIFS = SIFS + DIFS + ACK time at the lowest mandatory rate (9.3.7).
+    pub fn eifs(&self) -> Time {
+        self.sifs + self.difs + self.ppdu_time(frame::ACK, self.lowest_rate)
+    }
+
+    /// ACKTimeout (and CTSTimeout) = SIFS + slot + PHY-RX-START delay (9.3.2.8); the
+    /// RX-START delay is the PLCP preamble + header time.
+    pub fn response_timeout(&self) -> Time {
+        self.sifs + self.slot + self.plcp
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dsss_long_preamble_times() {
+        let phy = Standard::Ieee80211b.preset(Preamble::Long);
+        assert_eq!(phy.plcp, 192 * US);
+        // ACK (14 B) at 1 Mb/s: 192 + 112 µs.
+        assert_eq!(phy.ack_time(), 304 * US);
+        // 1500-byte IP packet at 11 Mb/s: MPDU 1536 B = 12288 bits → 1117.09 → 1118 µs.
+        assert_eq!(phy.data_time(1500), (192 + 1118) * US);
+        assert_eq!(phy.difs, 50 * US);
+        assert_eq!(phy.eifs(), (10 + 50 + 304) * US);
+        assert_eq!(phy.response_timeout(), (10 + 20 + 192) * US);
+    }
+
+    #[test]
+    fn ofdm_times() {
+        let phy = Standard::Ieee80211a.preset(Preamble::Long);
+        // ACK at 6 Mb/s: 16+112+6 = 134 bits / 24 per symbol = 6 symbols → 20 + 24 µs.
+        assert_eq!(phy.ack_time(), 44 * US);
+        let g = Standard::Ieee80211g.preset(Preamble::Long);
+        assert_eq!(g.ack_time(), 50 * US, "ERP adds the 6 µs signal extension");
+        assert_eq!(g.difs, 28 * US);
+    }
+}
+
+/// The timing numbers an analytical model needs, in seconds (Python: `wlansim.phy.timing`).
+#[derive(Clone, Debug, serde::Serialize, PartialEq)]
+pub struct Timing {
+    pub slot_s: f64,
+    pub sifs_s: f64,
+    pub difs_s: f64,
+    pub eifs_s: f64,
+    pub ack_timeout_s: f64,
+    pub cts_timeout_s: f64,
+    pub propagation_delay_s: f64,
+    /// Whole PPDU of one UDP packet carrying `payload_bits / 8` bytes.
+    pub data_frame_s: f64,
+    pub ack_s: f64,
+    pub rts_s: f64,
+    pub cts_s: f64,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    pub data_rate_bps: f64,
+    pub control_rate_bps: f64,
+    pub payload_bits: f64,
+}
+
+impl Phy {
+    pub fn timing(&self, udp_payload_bytes: u32) -> Timing {
+        use crate::sim::time::to_secs;
+        let ip_bytes = frame::IP_HEADER + frame::UDP_HEADER + udp_payload_bytes;
+        Timing {
+            slot_s: to_secs(self.slot),
+            sifs_s: to_secs(self.sifs),
+            difs_s: to_secs(self.difs),
+            eifs_s: to_secs(self.eifs()),
+            ack_timeout_s: to_secs(self.response_timeout()),
+            cts_timeout_s: to_secs(self.response_timeout()),
+            propagation_delay_s: to_secs(self.propagation_delay),
+            data_frame_s: to_secs(self.data_time(ip_bytes)),
+            ack_s: to_secs(self.ack_time()),
+            rts_s: to_secs(self.rts_time()),
+            cts_s: to_secs(self.cts_time()),
+            cw_min: self.cw_min,
+            cw_max: self.cw_max,
+            data_rate_bps: self.data_rate as f64,
+            control_rate_bps: self.control_rate as f64,
+            payload_bits: 8.0 * udp_payload_bytes as f64,
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! What a run reports: per-flow, per-node and run metadata tables. Serialised to JSON for
+//! the Python package, which turns the lists into pandas DataFrames.
+use crate::mac::MacStats;
+use crate::scenario::Direction;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowResult {
+    pub name: String,
+    pub protocol: &'static str,
+    pub direction: Direction,
+    pub src: String,
+    pub dst: String,
+    pub offered_packets: u64,
+    pub offered_bytes: u64,
+    pub delivered_packets: u64,
+    pub delivered_bytes: u64,
+    pub dropped_queue: u64,
+    pub dropped_retry: u64,
+    /// Application payload delivered per second of the measurement window.
+    pub throughput_bps: f64,
+    /// Generation → reception of the data frame; None when nothing was delivered.
+    pub delay_mean_s: Option<f64>,
+    pub delay_p95_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct NodeResult {
+    pub name: String,
+    pub role: &'static str,
+    #[serde(flatten)]
+    pub mac: MacStats,
+    /// Measured conditional collision probability: collisions / attempts.
+    pub collision_probability: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Meta {
+    pub events: u64,
+    pub sim_time_s: f64,
+    pub warmup_s: f64,
+    /// Length of the measurement window (simulated time after the warm-up).
+    pub measured_s: f64,
+    /// Wall-clock time of the event loop (the only field that varies between identical runs).
+    pub wall_s: f64,
+    pub seed: u64,
+    pub version: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Results {
+    pub flows: Vec<FlowResult>,
+    pub nodes: Vec<NodeResult>,
+    pub meta: Meta,
+}
+
+impl Results {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("results are plain data")
+    }
+}

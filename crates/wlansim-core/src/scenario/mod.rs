@@ -1,0 +1,331 @@
+//! The scenario: what to simulate, as read from TOML (or JSON, from Python), validated.
+//!
+//! Unknown keys are errors (`deny_unknown_fields`); every error names the key path, the
+//! value and what is allowed. [`Scenario::resolved`] fills every default from the PHY
+//! preset, so the resolved form is the complete description of a run.
+mod limits;
+pub mod units;
+mod validate;
+
+pub use limits::{RetryLimit, RtsThreshold};
+pub use units::{Bytes, Duration, Rate};
+
+use crate::phy::{Phy, Preamble, Standard};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A scenario that cannot be run: `path` is the key path (e.g. `stations[0].count`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.path.is_empty() || self.path == "." {
+            write!(f, "scenario: {}", self.message)
+        } else {
+            write!(f, "scenario key `{}`: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_queue() -> u32 {
+    // ns-2's interface queue default (50 packets); 802.11 leaves it to the implementation.
+    50
+}
+fn default_count() -> u32 {
+    1
+}
+fn default_ap_name() -> String {
+    "ap".into()
+}
+fn default_packet_size() -> Bytes {
+    // A 1500-byte IP packet (Ethernet MTU) carries 1472 bytes of UDP payload.
+    Bytes(1472)
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Simulated time, warm-up included.
+    pub duration: Duration,
+    /// Initial period excluded from every statistic.
+    #[serde(default)]
+    pub warmup: Duration,
+    #[serde(default)]
+    pub phy: PhyConfig,
+    #[serde(default)]
+    pub mac: MacConfig,
+    #[serde(default)]
+    pub ap: ApConfig,
+    #[serde(default)]
+    pub stations: Vec<StationGroup>,
+    #[serde(default)]
+    pub flows: Vec<FlowConfig>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhyConfig {
+    pub standard: Standard,
+    #[serde(default)]
+    pub preamble: Preamble,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_rate: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_rate: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sifs: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difs: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plcp: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub propagation_delay: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cw_min: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cw_max: Option<u32>,
+}
+
+impl Default for PhyConfig {
+    fn default() -> Self {
+        PhyConfig {
+            standard: Standard::Ieee80211b,
+            preamble: Preamble::Long,
+            data_rate: None,
+            control_rate: None,
+            slot: None,
+            sifs: None,
+            difs: None,
+            plcp: None,
+            propagation_delay: None,
+            cw_min: None,
+            cw_max: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MacConfig {
+    /// MPDUs longer than this are sent after an RTS/CTS exchange (dot11RTSThreshold).
+    #[serde(default)]
+    pub rts_threshold: RtsThreshold,
+    /// dot11ShortRetryLimit: attempts of a frame sent without RTS (and of an RTS).
+    #[serde(default = "RetryLimit::short_default")]
+    pub short_retry_limit: RetryLimit,
+    /// dot11LongRetryLimit: attempts of a frame sent after RTS/CTS.
+    #[serde(default = "RetryLimit::long_default")]
+    pub long_retry_limit: RetryLimit,
+    /// Interface queue capacity of each station, in packets (drop-tail).
+    #[serde(default = "default_queue")]
+    pub queue: u32,
+}
+
+impl Default for MacConfig {
+    fn default() -> Self {
+        MacConfig {
+            rts_threshold: RtsThreshold::default(),
+            short_retry_limit: RetryLimit::short_default(),
+            long_retry_limit: RetryLimit::long_default(),
+            queue: default_queue(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApConfig {
+    #[serde(default = "default_ap_name")]
+    pub name: String,
+    /// The AP's transmit buffer B, in packets, shared by every downlink packet.
+    #[serde(default = "default_queue")]
+    pub queue: u32,
+}
+
+impl Default for ApConfig {
+    fn default() -> Self {
+        ApConfig {
+            name: default_ap_name(),
+            queue: default_queue(),
+        }
+    }
+}
+
+/// `count` identical stations named `NAME-0` … `NAME-(count-1)`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StationGroup {
+    pub name: String,
+    #[serde(default = "default_count")]
+    pub count: u32,
+    /// Interface queue capacity; `mac.queue` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    Udp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Station → AP.
+    Uplink,
+    /// AP → station.
+    Downlink,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Traffic {
+    /// The source keeps its node's queue full.
+    Saturated,
+    /// Constant bit rate: one packet every packet_size / rate.
+    Cbr,
+    /// Poisson arrivals of mean rate `rate`.
+    Poisson,
+}
+
+/// One flow per station of the group `stations`, named `NAME-i`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowConfig {
+    pub name: String,
+    #[serde(default = "FlowConfig::default_protocol")]
+    pub protocol: Protocol,
+    pub direction: Direction,
+    /// The station group whose every station has one such flow.
+    pub stations: String,
+    #[serde(default = "FlowConfig::default_traffic")]
+    pub traffic: Traffic,
+    /// Offered load per flow (cbr and poisson).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// Application payload per packet (UDP payload).
+    #[serde(default = "default_packet_size")]
+    pub packet_size: Bytes,
+    #[serde(default)]
+    pub start: Duration,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Duration>,
+}
+
+impl FlowConfig {
+    fn default_protocol() -> Protocol {
+        Protocol::Udp
+    }
+    fn default_traffic() -> Traffic {
+        Traffic::Saturated
+    }
+}
+
+fn located<E: fmt::Display>(err: serde_path_to_error::Error<E>) -> ScenarioError {
+    let path = err.path().to_string();
+    ScenarioError::new(path, err.into_inner().to_string())
+}
+
+impl Scenario {
+    /// Parse and validate a TOML scenario.
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = toml::Deserializer::new(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(located)?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Parse and validate a JSON scenario (what the Python package sends).
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(located)?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        validate::scenario(self)
+    }
+
+    /// The PHY this scenario runs: the preset with every override applied.
+    pub fn phy(&self) -> Phy {
+        let c = &self.phy;
+        let mut phy = c.standard.preset(c.preamble);
+        if let Some(v) = c.slot {
+            phy.slot = v.0;
+        }
+        if let Some(v) = c.sifs {
+            phy.sifs = v.0;
+        }
+        // DIFS = SIFS + 2·slot (9.3.7) unless given.
+        phy.difs = c.difs.map_or(phy.sifs + 2 * phy.slot, |d| d.0);
+        if let Some(v) = c.plcp {
+            phy.plcp = v.0;
+        }
+        if let Some(v) = c.propagation_delay {
+            phy.propagation_delay = v.0;
+        }
+        if let Some(v) = c.cw_min {
+            phy.cw_min = v;
+        }
+        if let Some(v) = c.cw_max {
+            phy.cw_max = v;
+        }
+        if let Some(v) = c.data_rate {
+            phy.data_rate = v.0;
+        }
+        if let Some(v) = c.control_rate {
+            phy.control_rate = v.0;
+        }
+        phy
+    }
+
+    /// This scenario with every PHY default written out.
+    pub fn resolved(&self) -> Scenario {
+        let phy = self.phy();
+        let mut out = self.clone();
+        let d = |t| Some(Duration(t));
+        out.phy = PhyConfig {
+            standard: phy.standard,
+            preamble: self.phy.preamble,
+            data_rate: Some(Rate(phy.data_rate)),
+            control_rate: Some(Rate(phy.control_rate)),
+            slot: d(phy.slot),
+            sifs: d(phy.sifs),
+            difs: d(phy.difs),
+            plcp: d(phy.plcp),
+            propagation_delay: d(phy.propagation_delay),
+            cw_min: Some(phy.cw_min),
+            cw_max: Some(phy.cw_max),
+        };
+        for g in &mut out.stations {
+            g.queue = Some(g.queue.unwrap_or(self.mac.queue));
+        }
+        out
+    }
+}

@@ -1,0 +1,216 @@
+//! Checks that need more than one value, or a range: each failure names its key path, the
+//! value and what is allowed.
+use super::{Scenario, ScenarioError, Traffic};
+use crate::phy::{frame, Preamble, Standard};
+use std::collections::HashSet;
+
+/// Largest MSDU (802.11-2012 8.3.2.1): LLC/SNAP + IP + UDP + payload must fit.
+const MAX_MSDU: u64 = 2304;
+
+fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError::new(path, message))
+}
+
+fn rates_text(standard: Standard) -> String {
+    let list: Vec<String> = standard
+        .rates()
+        .iter()
+        .map(|r| format!("{}", *r as f64 / 1e6))
+        .collect();
+    format!("{} Mb/s", list.join(", "))
+}
+
+fn is_backoff_window(cw: u32) -> bool {
+    (cw + 1).is_power_of_two()
+}
+
+pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.duration.0 == 0 {
+        return err("duration", "0 s: the duration must be positive");
+    }
+    if s.warmup >= s.duration {
+        return err(
+            "warmup",
+            format!(
+                "{}: must be shorter than duration ({})",
+                s.warmup, s.duration
+            ),
+        );
+    }
+    phy(s)?;
+    if s.mac.queue == 0 {
+        return err("mac.queue", "0: a queue holds at least 1 packet");
+    }
+    if s.ap.queue == 0 {
+        return err("ap.queue", "0: the AP buffer holds at least 1 packet");
+    }
+    stations(s)?;
+    flows(s)
+}
+
+fn phy(s: &Scenario) -> Result<(), ScenarioError> {
+    let standard = s.phy.standard;
+    let resolved = s.phy();
+    for (key, rate) in [
+        ("data_rate", s.phy.data_rate),
+        ("control_rate", s.phy.control_rate),
+    ] {
+        if let Some(rate) = rate {
+            if !standard.rates().contains(&rate.0) {
+                return err(
+                    format!("phy.{key}"),
+                    format!(
+                        "{rate} is not a rate of {}; allowed: {}",
+                        standard.name(),
+                        rates_text(standard)
+                    ),
+                );
+            }
+        }
+    }
+    if standard == Standard::Ieee80211b && s.phy.preamble == Preamble::Short {
+        for (key, rate) in [
+            ("data_rate", resolved.data_rate),
+            ("control_rate", resolved.control_rate),
+        ] {
+            if rate == 1_000_000 {
+                return err(
+                    format!("phy.{key}"),
+                    "1 Mb/s cannot be sent with the short preamble (802.11b); use 2 Mb/s or more, or preamble = \"long\"",
+                );
+            }
+        }
+    }
+    if resolved.slot == 0 {
+        return err("phy.slot", "0 s: the slot time must be positive");
+    }
+    if resolved.sifs == 0 {
+        return err("phy.sifs", "0 s: SIFS must be positive");
+    }
+    if resolved.difs <= resolved.sifs {
+        return err("phy.difs", "DIFS must be longer than SIFS");
+    }
+    for (key, cw) in [("cw_min", resolved.cw_min), ("cw_max", resolved.cw_max)] {
+        if !is_backoff_window(cw) || cw > 32767 {
+            return err(
+                format!("phy.{key}"),
+                format!("{cw}: a contention window is 2^k − 1 (1, 3, 7, …, 1023, …, 32767)"),
+            );
+        }
+    }
+    if resolved.cw_min > resolved.cw_max {
+        return err(
+            "phy.cw_min",
+            format!(
+                "{} is larger than cw_max ({}); CWmin ≤ CWmax",
+                resolved.cw_min, resolved.cw_max
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn stations(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.stations.is_empty() {
+        return err(
+            "stations",
+            "no station group; add at least one [[stations]] table with a name and a count",
+        );
+    }
+    let mut names = HashSet::new();
+    for (i, g) in s.stations.iter().enumerate() {
+        let at = |key: &str| format!("stations[{i}].{key}");
+        if g.name.is_empty() || g.name.contains(['.', ' ', '=']) {
+            return err(
+                at("name"),
+                format!(
+                    "\"{}\": a name is non-empty, without '.', '=' or spaces",
+                    g.name
+                ),
+            );
+        }
+        if g.name == s.ap.name || !names.insert(g.name.as_str()) {
+            return err(
+                at("name"),
+                format!("\"{}\" is used twice; node group names are unique", g.name),
+            );
+        }
+        if g.count == 0 {
+            return err(at("count"), "0: a group has at least 1 station");
+        }
+        if g.queue == Some(0) {
+            return err(at("queue"), "0: a queue holds at least 1 packet");
+        }
+    }
+    Ok(())
+}
+
+fn flows(s: &Scenario) -> Result<(), ScenarioError> {
+    let mut names = HashSet::new();
+    for (i, f) in s.flows.iter().enumerate() {
+        let at = |key: &str| format!("flows[{i}].{key}");
+        if f.name.is_empty() || !names.insert(f.name.as_str()) {
+            return err(
+                at("name"),
+                format!("\"{}\": flow names are non-empty and unique", f.name),
+            );
+        }
+        if !s.stations.iter().any(|g| g.name == f.stations) {
+            let groups: Vec<&str> = s.stations.iter().map(|g| g.name.as_str()).collect();
+            return err(
+                at("stations"),
+                format!(
+                    "\"{}\" is not a station group; defined groups: {}",
+                    f.stations,
+                    groups.join(", ")
+                ),
+            );
+        }
+        match (f.traffic, f.rate) {
+            (Traffic::Cbr | Traffic::Poisson, None) => {
+                return err(
+                    at("rate"),
+                    "missing: cbr and poisson traffic need a rate, e.g. \"1 Mb/s\"",
+                )
+            }
+            (Traffic::Saturated, Some(r)) => {
+                return err(
+                    at("rate"),
+                    format!(
+                        "{r}: saturated traffic has no rate; remove it or use traffic = \"cbr\""
+                    ),
+                )
+            }
+            _ => {}
+        }
+        let max_payload =
+            MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER) as u64;
+        if f.packet_size.0 == 0 || f.packet_size.0 > max_payload {
+            return err(
+                at("packet_size"),
+                format!(
+                    "{}: a UDP payload is 1 to {max_payload} B (an MSDU is at most {MAX_MSDU} B)",
+                    f.packet_size
+                ),
+            );
+        }
+        if f.start >= s.duration {
+            return err(
+                at("start"),
+                format!(
+                    "{}: must be before the end of the run ({})",
+                    f.start, s.duration
+                ),
+            );
+        }
+        if let Some(stop) = f.stop {
+            if stop <= f.start {
+                return err(
+                    at("stop"),
+                    format!("{stop}: must be after start ({})", f.start),
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! Statistics collected during a run.
+pub mod histogram;
+
+pub use histogram::Histogram;

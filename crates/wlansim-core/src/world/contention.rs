@@ -1,0 +1,192 @@
+//! DCF channel access on the shared medium (802.11-2012 9.3): deferral, backoff
+//! countdown with freezing, collisions, frame exchanges, retries.
+//!
+//! Carrier sense is taken as instantaneous: two entities collide exactly when their
+//! backoffs expire at the same instant (same slot boundary). The propagation delay δ
+//! delays each reception and so each response (ACK/CTS start SIFS after the frame is
+//! received), as in Bianchi's timing.
+use super::{Event, Exchange, World};
+use crate::mac::entity::AfterFailure;
+use crate::phy::Phy;
+use crate::sim::time::Time;
+
+impl World {
+    /// (Re)schedule the access grant at the earliest backoff expiry among entities that
+    /// have a frame to send. Called whenever the medium turns idle or a frame appears.
+    pub(super) fn schedule_grant(&mut self) {
+        debug_assert!(!self.medium_busy);
+        self.grant_generation += 1;
+        let slot = self.phy.slot;
+        let earliest = self
+            .entities
+            .iter()
+            .filter(|e| e.backoff.pending && !e.queue.is_empty())
+            .map(|e| e.backoff.expiry(slot))
+            .min();
+        if let Some(at) = earliest {
+            let at = at.max(self.events.now());
+            self.events
+                .schedule(at, Event::AccessGrant(self.grant_generation));
+        }
+    }
+
+    /// A frame was queued at entity `e` whose queue was empty.
+    pub(super) fn on_frame_ready(&mut self, now: Time, e: u32) {
+        let slot = self.phy.slot;
+        let b = &mut self.entities[e as usize].backoff;
+        if self.medium_busy {
+            // 9.3.4.3: a frame that finds the medium busy waits for a backoff; a backoff
+            // already running keeps going.
+            if !b.pending {
+                b.draw();
+            }
+            return;
+        }
+        if b.pending && b.expiry(slot) <= now {
+            // The post-backoff ran out while the medium stayed idle: send at once.
+            b.counter = 0;
+            b.countdown_start = now;
+        } else if !b.pending {
+            if now >= b.countdown_start {
+                // Idle for at least AIFS and no backoff pending: immediate access.
+                b.counter = 0;
+                b.countdown_start = now;
+                b.pending = true;
+            } else {
+                // Still inside the IFS after a busy period: back off.
+                b.draw();
+            }
+        }
+        self.schedule_grant();
+    }
+
+    /// Backoff expiry at `now`: every entity whose counter reaches zero with a frame
+    /// transmits; the others freeze.
+    pub(super) fn on_access_grant(&mut self, now: Time) {
+        let slot = self.phy.slot;
+        self.transmitters.clear();
+        for (i, e) in self.entities.iter_mut().enumerate() {
+            let b = &mut e.backoff;
+            if !b.pending {
+                continue;
+            }
+            if !e.queue.is_empty() && b.expiry(slot) == now {
+                self.transmitters.push(i as u32);
+                continue;
+            }
+            b.freeze(now, slot);
+            if b.counter == 0 && b.countdown_start <= now && e.queue.is_empty() {
+                b.pending = false; // post-backoff complete
+            }
+        }
+        debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
+        let phy = &self.phy;
+        let delta = phy.propagation_delay;
+        let mut busy = 0;
+        for &t in &self.transmitters {
+            let e = &mut self.entities[t as usize];
+            e.backoff.pending = false;
+            e.stats.attempts += 1;
+            if e.is_retry() {
+                e.stats.retries += 1;
+            }
+            let first = first_frame_time(phy, self.rts_threshold.uses_rts(mpdu_bytes(e)), e);
+            busy = busy.max(first);
+        }
+        self.exchange = if self.transmitters.len() == 1 {
+            let e = &self.entities[self.transmitters[0] as usize];
+            let data = phy.data_time(e.queue.head().expect("has frame").ip_bytes());
+            let mut t = now;
+            if self.rts_threshold.uses_rts(mpdu_bytes(e)) {
+                t += phy.rts_time() + delta + phy.sifs + phy.cts_time() + delta + phy.sifs;
+            }
+            let data_end = t + data + delta;
+            Exchange {
+                start: now,
+                end: data_end + phy.sifs + phy.ack_time() + delta,
+                data_end,
+                success: true,
+            }
+        } else {
+            Exchange {
+                start: now,
+                end: now + busy + delta,
+                data_end: 0,
+                success: false,
+            }
+        };
+        self.medium_busy = true;
+        self.events.schedule(self.exchange.end, Event::ExchangeEnd);
+    }
+
+    /// The medium turns idle: settle the transmitters' frames, set every entity's next
+    /// countdown start (AIFS after a correct frame, EIFS after an errored one), deliver.
+    pub(super) fn on_exchange_end(&mut self, now: Time) {
+        let ex = self.exchange;
+        let delta = self.phy.propagation_delay;
+        // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
+        for (i, e) in self.entities.iter_mut().enumerate() {
+            e.backoff.countdown_start = now
+                + if ex.success {
+                    e.params.aifs
+                } else {
+                    self.eifs[i]
+                };
+        }
+        let mut settled = std::mem::take(&mut self.transmitters);
+        let mut delivered = None;
+        for &t in &settled {
+            let uses_rts = self
+                .rts_threshold
+                .uses_rts(mpdu_bytes(&self.entities[t as usize]));
+            let e = &mut self.entities[t as usize];
+            if ex.success {
+                e.stats.successes += 1;
+                e.backoff.on_success(e.params.cw_min);
+                delivered = e.queue.pop();
+                e.backoff.countdown_start = now + e.params.aifs;
+                continue;
+            }
+            e.stats.collisions += 1;
+            // A collided RTS counts against the short retry limit, like a short frame.
+            let own_end = ex.start + first_frame_time(&self.phy, uses_rts, e);
+            // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
+            // heard the tail of a longer colliding frame it also defers EIFS after it.
+            let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;
+            let after_medium = if own_end + delta < now {
+                now + self.eifs[t as usize]
+            } else {
+                now + e.params.aifs
+            };
+            let outcome = e.on_failure(false);
+            e.backoff.countdown_start = after_timeout.max(after_medium);
+            if outcome == AfterFailure::Drop {
+                let p = e.queue.pop().expect("a dropped frame was queued");
+                self.count_retry_drop(p.flow);
+                self.refill(now, t);
+            }
+        }
+        self.medium_busy = false;
+        if let Some(p) = delivered {
+            self.deliver(ex.data_end, p);
+            self.refill(now, settled[0]);
+        }
+        settled.clear();
+        self.transmitters = settled;
+        self.schedule_grant();
+    }
+}
+
+/// MPDU size of the entity's head-of-line frame.
+fn mpdu_bytes(e: &crate::mac::Entity) -> u32 {
+    Phy::data_mpdu_bytes(e.queue.head().map_or(0, |p| p.ip_bytes()))
+}
+
+/// Duration of the first frame an entity puts on the air: RTS or the data frame.
+fn first_frame_time(phy: &Phy, uses_rts: bool, e: &crate::mac::Entity) -> Time {
+    if uses_rts {
+        phy.rts_time()
+    } else {
+        phy.data_time(e.queue.head().expect("has frame").ip_bytes())
+    }
+}

@@ -1,0 +1,170 @@
+//! The simulated world: nodes, their channel-access entities, flows, and the event loop.
+//!
+//! One collision domain: every node hears every other, so the medium is a single shared
+//! state. The loop dispatches [`Event`]s; the MAC logic is in `contention`, the traffic
+//! sources in `traffic`, the end-of-run report and packet accounting in `report`.
+mod build;
+mod contention;
+mod report;
+mod traffic;
+
+use crate::mac::Entity;
+use crate::net::NodeId;
+use crate::phy::Phy;
+use crate::results::Results;
+use crate::scenario::{Direction, RtsThreshold, Scenario, ScenarioError, Traffic};
+use crate::sim::event::EventQueue;
+use crate::sim::rng::Rng;
+use crate::sim::time::Time;
+use crate::stats::Histogram;
+use std::fmt;
+
+/// Why a run could not produce results.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimError {
+    Scenario(ScenarioError),
+    /// An internal invariant failed (e.g. packet accounting); a bug, reported loudly.
+    Invariant(String),
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            SimError::Scenario(e) => e.fmt(f),
+            SimError::Invariant(m) => write!(f, "simulation invariant violated: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl From<ScenarioError> for SimError {
+    fn from(e: ScenarioError) -> Self {
+        SimError::Scenario(e)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The earliest backoff expiry; stale unless the generation matches.
+    AccessGrant(u64),
+    /// The current frame exchange (or collision) is over: the medium turns idle.
+    ExchangeEnd,
+    /// A CBR or Poisson source generates its next packet.
+    Arrival(u32),
+    /// A flow starts.
+    SourceStart(u32),
+    /// Statistics start counting.
+    WarmupEnd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    AccessPoint,
+    Station,
+}
+
+pub struct Node {
+    pub name: String,
+    pub role: Role,
+    /// Index of the node's channel-access entity (DCF: one per node).
+    pub entity: u32,
+}
+
+/// Whole-run packet counts of a flow, never reset: the accounting check uses them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Accounting {
+    pub generated: u64,
+    pub delivered: u64,
+    pub dropped_queue: u64,
+    pub dropped_retry: u64,
+}
+
+/// Per-flow statistics over the measurement window (after warm-up).
+#[derive(Clone, Default)]
+pub struct FlowStats {
+    pub offered_packets: u64,
+    pub offered_bytes: u64,
+    pub delivered_packets: u64,
+    pub delivered_bytes: u64,
+    pub dropped_queue: u64,
+    pub dropped_retry: u64,
+    pub delay: Histogram,
+}
+
+pub struct Flow {
+    pub name: String,
+    pub direction: Direction,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// The entity of `src` that queues this flow's packets.
+    pub entity: u32,
+    pub traffic: Traffic,
+    pub payload_bytes: u32,
+    /// Mean time between packets (CBR: exact), ns.
+    pub interval: f64,
+    pub start: Time,
+    pub stop: Time,
+    pub rng: Rng,
+    pub acct: Accounting,
+    pub stats: FlowStats,
+}
+
+/// The frame exchange in progress on the medium.
+#[derive(Clone, Copy, Debug, Default)]
+struct Exchange {
+    start: Time,
+    end: Time,
+    /// End of the data frame's reception (successful exchanges).
+    data_end: Time,
+    success: bool,
+}
+
+pub struct World {
+    pub phy: Phy,
+    rts_threshold: RtsThreshold,
+    pub nodes: Vec<Node>,
+    pub entities: Vec<Entity>,
+    pub flows: Vec<Flow>,
+    /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
+    saturated: Vec<(Vec<u32>, usize)>,
+    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
+    eifs: Vec<Time>,
+    events: EventQueue<Event>,
+    medium_busy: bool,
+    grant_generation: u64,
+    exchange: Exchange,
+    /// Entities transmitting in the current exchange (reused buffer).
+    transmitters: Vec<u32>,
+    warmup: Time,
+    end: Time,
+    seed: u64,
+}
+
+impl World {
+    /// Simulate to the end and report.
+    pub fn run(mut self) -> Result<Results, SimError> {
+        let wall = std::time::Instant::now();
+        while let Some((now, event)) = self.events.pop_until(self.end) {
+            match event {
+                Event::AccessGrant(generation) => {
+                    if generation == self.grant_generation && !self.medium_busy {
+                        self.on_access_grant(now);
+                    }
+                }
+                Event::ExchangeEnd => self.on_exchange_end(now),
+                Event::Arrival(flow) => self.on_arrival(now, flow),
+                Event::SourceStart(flow) => self.on_source_start(now, flow),
+                Event::WarmupEnd => self.reset_statistics(),
+            }
+        }
+        self.check_accounting()?;
+        Ok(self.report(wall.elapsed().as_secs_f64()))
+    }
+}
+
+/// Build and run a scenario with `seed` (the scenario's own seed when `None`).
+pub fn simulate(scenario: &Scenario, seed: Option<u64>) -> Result<Results, SimError> {
+    scenario.validate()?;
+    World::new(scenario, seed.unwrap_or(scenario.seed)).run()
+}

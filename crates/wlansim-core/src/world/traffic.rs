@@ -1,0 +1,120 @@
+//! UDP traffic sources (saturated, CBR, Poisson) and the packet bookkeeping at the ends
+//! of a flow: generation, queue drops, delivery, retry drops. Statistics count from the
+//! start and are zeroed at the end of the warm-up; the accounting counters never are.
+use super::{Event, FlowStats, World};
+use crate::mac::MacStats;
+use crate::net::Packet;
+use crate::scenario::Traffic;
+use crate::sim::time::Time;
+
+impl World {
+    pub(super) fn on_source_start(&mut self, now: Time, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        match f.traffic {
+            Traffic::Saturated => {
+                let entity = f.entity;
+                self.saturated[entity as usize].0.push(flow);
+                while !self.entities[entity as usize].queue.is_full() {
+                    if !self.refill(now, entity) {
+                        break;
+                    }
+                }
+            }
+            Traffic::Cbr => self.events.schedule(now, Event::Arrival(flow)),
+            Traffic::Poisson => {
+                let gap = f.rng.exponential(f.interval).round() as Time;
+                self.events.schedule(now + gap, Event::Arrival(flow));
+            }
+        }
+    }
+
+    pub(super) fn on_arrival(&mut self, now: Time, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        if now >= f.stop {
+            return;
+        }
+        let gap = match f.traffic {
+            Traffic::Poisson => f.rng.exponential(f.interval),
+            _ => f.interval,
+        };
+        // Exact CBR spacing: the k-th packet at start + k·interval, rounded once.
+        let next = now + gap.round() as Time;
+        let entity = f.entity;
+        self.events
+            .schedule(next.max(now + 1), Event::Arrival(flow));
+        let p = self.generate(now, flow);
+        self.enqueue(now, entity, p);
+    }
+
+    /// A new packet of `flow`, counted as offered.
+    fn generate(&mut self, now: Time, flow: u32) -> Packet {
+        let f = &mut self.flows[flow as usize];
+        f.acct.generated += 1;
+        f.stats.offered_packets += 1;
+        f.stats.offered_bytes += f.payload_bytes as u64;
+        Packet {
+            flow,
+            dst: f.dst,
+            payload_bytes: f.payload_bytes,
+            created: now,
+        }
+    }
+
+    /// Queue `p` at `entity`, or drop it if the queue is full.
+    fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
+        let e = &mut self.entities[entity as usize];
+        let was_empty = e.queue.is_empty();
+        if let Err(p) = e.queue.push(p) {
+            e.stats.queue_drops += 1;
+            let f = &mut self.flows[p.flow as usize];
+            f.acct.dropped_queue += 1;
+            f.stats.dropped_queue += 1;
+            return;
+        }
+        if was_empty {
+            self.on_frame_ready(now, entity);
+        }
+    }
+
+    /// Top up `entity`'s queue from its saturated flows (round robin). Returns whether a
+    /// packet was added.
+    pub(super) fn refill(&mut self, now: Time, entity: u32) -> bool {
+        let (flows, cursor) = &self.saturated[entity as usize];
+        let n = flows.len();
+        for k in 0..n {
+            let flow = flows[(cursor + k) % n];
+            if now < self.flows[flow as usize].stop {
+                self.saturated[entity as usize].1 = (cursor + k + 1) % n;
+                let p = self.generate(now, flow);
+                self.enqueue(now, entity, p);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The packet reached its destination; its data frame was received at `at`.
+    pub(super) fn deliver(&mut self, at: Time, p: Packet) {
+        let f = &mut self.flows[p.flow as usize];
+        f.acct.delivered += 1;
+        f.stats.delivered_packets += 1;
+        f.stats.delivered_bytes += p.payload_bytes as u64;
+        f.stats.delay.record(at - p.created);
+    }
+
+    pub(super) fn count_retry_drop(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        f.acct.dropped_retry += 1;
+        f.stats.dropped_retry += 1;
+    }
+
+    /// End of the warm-up: statistics restart from zero (accounting does not).
+    pub(super) fn reset_statistics(&mut self) {
+        for e in &mut self.entities {
+            e.stats = MacStats::default();
+        }
+        for f in &mut self.flows {
+            f.stats = FlowStats::default();
+        }
+    }
+}

@@ -1,0 +1,160 @@
+"""Bianchi's saturation model of the IEEE 802.11 DCF.
+
+G. Bianchi, "Performance Analysis of the IEEE 802.11 Distributed Coordination Function",
+IEEE JSAC 18(3), 2000. n stations always have a frame to send; each attempts in a
+(backoff) slot with probability tau and collides with constant probability p. The contention
+window starts at W and doubles on each collision up to 2^m W; retries are unlimited.
+
+- eq. 7:  tau = 2(1-2p) / [(1-2p)(W+1) + p W (1-(2p)^m)]
+- eq. 9:  p = 1 - (1-tau)^(n-1)
+- eq. 13: S = Ps Ptr E[P] / [(1-Ptr) sigma + Ptr Ps Ts + Ptr (1-Ps) Tc]
+- eqs. 14-15 (basic access) and 16 (RTS/CTS) for Ts and Tc.
+
+Times are in seconds throughout.
+"""
+
+from __future__ import annotations
+
+import math
+
+from scipy.optimize import brentq
+
+from . import _checks
+
+ACCESS_MODES = ("basic", "rts")
+COLLISION_MODELS = ("standard", "bianchi")
+
+
+def attempt_probability(p: float, W: float, m: int) -> float:
+    """Bianchi eq. 7: probability tau that a saturated station transmits in a random slot,
+    given its conditional collision probability ``p`` (contention window W, m doublings).
+
+    Written as tau = 2 / [W + 1 + p W sum_{i<m} (2p)^i], which equals eq. 7 and has no
+    0/0 at p = 1/2.
+    """
+    p = _checks.probability("p", p)
+    W = _checks.real("W", W, minimum=1.0)
+    m = _checks.integer("m", m, minimum=0)
+    backoff_growth = sum((2.0 * p) ** i for i in range(m))
+    return 2.0 / (W + 1.0 + p * W * backoff_growth)
+
+
+def tau_p(n: int, W: float, m: int) -> tuple[float, float]:
+    """Solve Bianchi's fixed point (eqs. 7 and 9) for ``n`` saturated stations.
+
+    Returns ``(tau, p)``: the per-slot transmission probability and the conditional
+    collision probability. ``W`` is the minimum contention window in slots (CWmin + 1),
+    ``m`` the number of window doublings (CWmax + 1 = 2^m W). For n = 1, p = 0 and
+    tau = 2 / (W + 1). The root is unique (the right-hand side of eq. 9 decreases in p) and
+    is bracketed in [0, 1].
+    """
+    n = _checks.integer("n", n, minimum=1)
+    W = _checks.real("W", W, minimum=1.0)
+    m = _checks.integer("m", m, minimum=0)
+    if n == 1:
+        return 2.0 / (W + 1.0), 0.0
+
+    def excess(p: float) -> float:
+        return p - (1.0 - (1.0 - attempt_probability(p, W, m)) ** (n - 1))
+
+    if excess(1.0) <= 0.0:  # tau(1) = 1: every station transmits in every slot
+        p = 1.0
+    else:
+        p = brentq(excess, 0.0, 1.0, xtol=1e-15)
+    return attempt_probability(p, W, m), p
+
+
+def saturation_throughput(
+    n: int, W: float, m: int, *, slot: float, Ts: float, Tc: float, payload_time: float
+) -> float:
+    """Bianchi eq. 13: normalised saturation throughput S (fraction of channel time that
+    carries payload) for ``n`` stations, window ``W`` and ``m`` doublings.
+
+    ``slot`` is the empty slot time sigma, ``Ts`` the mean time the channel is busy for a
+    successful transmission, ``Tc`` the time it is busy for a collision and
+    ``payload_time`` the time to send one payload E[P] -- all in seconds.
+    """
+    slot = _checks.real("slot", slot, minimum=0.0, strict=True)
+    Ts = _checks.real("Ts", Ts, minimum=0.0, strict=True)
+    Tc = _checks.real("Tc", Tc, minimum=0.0, strict=True)
+    payload_time = _checks.real("payload_time", payload_time, minimum=0.0)
+    tau, _ = tau_p(n, W, m)
+    return _throughput(int(n), tau, slot, Ts, Tc, payload_time)
+
+
+def _throughput(n: int, tau: float, slot: float, Ts: float, Tc: float, payload_time: float):
+    p_busy = 1.0 - (1.0 - tau) ** n  # Ptr
+    p_success = n * tau * (1.0 - tau) ** (n - 1)  # Ptr * Ps
+    mean_slot = (1.0 - p_busy) * slot + p_success * Ts + (p_busy - p_success) * Tc
+    return p_success * payload_time / mean_slot
+
+
+def exchange_times(
+    timing: dict, *, access: str = "basic", collision: str = "standard"
+) -> tuple[float, float]:
+    """Return ``(Ts, Tc)`` in seconds for a PHY ``timing`` dict (``wlansim.phy.timing``).
+
+    With delta the propagation delay:
+
+    - basic: Ts = DATA + SIFS + delta + ACK + DIFS + delta (Bianchi eq. 14);
+    - rts: Ts = RTS + SIFS + delta + CTS + SIFS + delta + DATA + SIFS + delta + ACK + DIFS
+      + delta (eq. 16).
+
+    The collided frame F is DATA (basic) or RTS (rts). ``collision="bianchi"`` uses
+    Bianchi's Tc = F + DIFS + delta; ``collision="standard"`` (default) uses
+    Tc = F + delta + EIFS, which is what a station that did not transmit waits under
+    802.11 (an errored frame is followed by EIFS) and hence what the simulator does.
+    """
+    _checks.choice("access", access, ACCESS_MODES)
+    _checks.choice("collision", collision, COLLISION_MODELS)
+    delta = timing["propagation_delay_s"]
+    sifs = timing["sifs_s"]
+    tail = timing["data_frame_s"] + sifs + delta + timing["ack_s"] + timing["difs_s"] + delta
+    if access == "basic":
+        Ts, collided = tail, timing["data_frame_s"]
+    else:
+        handshake = timing["rts_s"] + sifs + delta + timing["cts_s"] + sifs + delta
+        Ts, collided = handshake + tail, timing["rts_s"]
+    if collision == "bianchi":
+        Tc = collided + timing["difs_s"] + delta
+    else:
+        Tc = collided + delta + timing["eifs_s"]
+    return Ts, Tc
+
+
+def backoff_parameters(cw_min: int, cw_max: int) -> tuple[int, int]:
+    """Return Bianchi's ``(W, m)`` for an 802.11 PHY: W = CWmin + 1 and
+    m = log2((CWmax + 1) / (CWmin + 1)), which must be a whole number (5 for 802.11b)."""
+    cw_min = _checks.integer("cw_min", cw_min, minimum=0)
+    cw_max = _checks.integer("cw_max", cw_max, minimum=cw_min)
+    W = cw_min + 1
+    m = math.log2((cw_max + 1) / W)
+    if not m.is_integer():
+        raise ValueError(
+            f"(cw_max + 1) / (cw_min + 1) must be a power of two, got cw_min={cw_min}, "
+            f"cw_max={cw_max}"
+        )
+    return W, int(m)
+
+
+def saturation(n: int, timing: dict, *, access: str = "basic", collision: str = "standard") -> dict:
+    """Bianchi saturation model for ``n`` stations on the PHY described by ``timing``
+    (the dict returned by ``wlansim.phy.timing``; times in seconds).
+
+    Returns a dict with ``tau``, ``p``, ``S`` (normalised throughput: fraction of time
+    carrying the UDP payload), ``throughput_bps`` (S times the data rate, in bit/s), and the
+    ``Ts``, ``Tc`` used (seconds, see :func:`exchange_times`).
+    """
+    W, m = backoff_parameters(timing["cw_min"], timing["cw_max"])
+    Ts, Tc = exchange_times(timing, access=access, collision=collision)
+    payload_time = timing["payload_bits"] / timing["data_rate_bps"]
+    tau, p = tau_p(n, W, m)
+    S = _throughput(int(n), tau, timing["slot_s"], Ts, Tc, payload_time)
+    return {
+        "tau": tau,
+        "p": p,
+        "S": S,
+        "throughput_bps": S * timing["data_rate_bps"],
+        "Ts": Ts,
+        "Tc": Tc,
+    }

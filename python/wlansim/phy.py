@@ -1,0 +1,35 @@
+"""PHY timing as the simulator computes it, for the analytical models.
+
+`timing()` asks the Rust core, so models and simulator share one definition of every
+interframe space and frame duration.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Union
+
+from wlansim.errors import ScenarioError
+from wlansim.scenario import to_json
+
+PhyLike = Union[str, Mapping[str, Any], None]
+
+
+def timing(phy: PhyLike = "802.11b", payload_bytes: int = 1472) -> dict:
+    """Timing of a PHY preset name ("802.11b", "802.11a", "802.11g") or a `[phy]` table.
+
+    Returns times in seconds (slot_s, sifs_s, difs_s, eifs_s, ack_timeout_s,
+    cts_timeout_s, propagation_delay_s, data_frame_s for one UDP packet of `payload_bytes`,
+    ack_s, rts_s, cts_s), cw_min, cw_max, data_rate_bps, control_rate_bps, payload_bits.
+    """
+    from wlansim import _core
+
+    table = {"standard": phy} if isinstance(phy, str) else dict(phy or {"standard": "802.11b"})
+    if not isinstance(payload_bytes, int) or payload_bytes < 1:
+        raise ScenarioError(f"payload_bytes {payload_bytes!r}: a positive integer is required")
+    wrapper = {"duration": "1 s", "phy": table, "stations": [{"name": "sta"}]}
+    try:
+        return json.loads(_core.phy_timing(to_json(wrapper), payload_bytes))
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None

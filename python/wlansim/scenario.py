@@ -1,0 +1,134 @@
+"""Scenario loading and overrides.
+
+A scenario is a TOML file, TOML text or a dict (see `scenarios/` for examples and the
+README for the keys). `--set key=value` overrides use dotted key paths; an element of a
+list of tables (`stations`, `flows`) is addressed by its `name` or its index:
+``stations.sta.count=10``, ``flows.0.packet_size="1000 B"``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Union
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from wlansim.errors import ScenarioError
+
+ScenarioLike = Union[str, Path, Mapping[str, Any]]
+Overrides = Union[Mapping[str, Any], Iterable[str], None]
+
+
+def load(scenario: ScenarioLike) -> dict:
+    """Return a scenario as a plain dict: a path to a .toml file, TOML text, or a mapping."""
+    if isinstance(scenario, Mapping):
+        return copy.deepcopy(dict(scenario))
+    if isinstance(scenario, Path) or (
+        isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario
+    ):
+        path = Path(scenario)
+        if not path.is_file():
+            raise ScenarioError(f"scenario file {str(path)!r} does not exist")
+        text = path.read_text()
+        where = str(path)
+    elif isinstance(scenario, str):
+        text, where = scenario, "scenario text"
+    else:
+        raise ScenarioError(
+            f"a scenario is a path, TOML text or a dict, not {type(scenario).__name__}"
+        )
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{where}: invalid TOML: {exc}") from None
+
+
+def parse_value(text: str) -> Any:
+    """A `--set` value: TOML syntax when it parses (numbers, booleans, quoted strings,
+    arrays), otherwise the raw string (so ``--set phy.data_rate=11 Mb/s`` works)."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _parse_assignment(item: str) -> tuple[str, Any]:
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        raise ScenarioError(f"override {item!r} is not of the form key=value")
+    return key.strip(), parse_value(value.strip())
+
+
+def _as_pairs(overrides: Overrides) -> list[tuple[str, Any]]:
+    if overrides is None:
+        return []
+    if isinstance(overrides, Mapping):
+        return list(overrides.items())
+    if isinstance(overrides, str):
+        return [_parse_assignment(overrides)]
+    return [_parse_assignment(item) for item in overrides]
+
+
+def _child(node: Any, part: str, path: str) -> Any:
+    """Step into `node` by `part` for reading/writing a key path (creates missing tables)."""
+    if isinstance(node, list):
+        if part.isdigit() and int(part) < len(node):
+            return node[int(part)]
+        for item in node:
+            if isinstance(item, dict) and item.get("name") == part:
+                return item
+        names = [str(item.get("name")) for item in node if isinstance(item, dict)]
+        raise ScenarioError(
+            f"override key `{path}`: no element {part!r}; use an index below {len(node)} "
+            f"or one of the names {', '.join(names) or '(none)'}"
+        )
+    if isinstance(node, dict):
+        return node.setdefault(part, {})
+    raise ScenarioError(f"override key `{path}`: {part!r} is inside a value, not a table")
+
+
+def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict:
+    """Return a copy of `scenario` with each `key.path = value` set."""
+    out = copy.deepcopy(dict(scenario))
+    for key, value in _as_pairs(overrides):
+        parts = key.split(".")
+        node: Any = out
+        for part in parts[:-1]:
+            node = _child(node, part, key)
+        last = parts[-1]
+        if isinstance(node, list):
+            target = _child(node, last, key)
+            raise ScenarioError(
+                f"override key `{key}`: {target.get('name', last)!r} is a table; "
+                "set one of its keys"
+            )
+        if not isinstance(node, dict):
+            raise ScenarioError(f"override key `{key}`: {parts[-2]!r} is not a table")
+        node[last] = value
+    return out
+
+
+def to_json(scenario: Mapping[str, Any]) -> str:
+    """Canonical JSON of a scenario dict (TOML dates and other exotic values refused)."""
+    try:
+        return json.dumps(scenario, sort_keys=True)
+    except TypeError as exc:
+        raise ScenarioError(f"scenario holds a value that is not plain data: {exc}") from None
+
+
+def resolve(scenario: ScenarioLike, overrides: Overrides = None) -> dict:
+    """The validated scenario with every default written out (what a run really uses)."""
+    from wlansim import _core
+
+    data = apply_overrides(load(scenario), overrides)
+    try:
+        return json.loads(_core.resolve(to_json(data)))
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None

@@ -1,0 +1,102 @@
+"""`wlansim model bianchi`: argument parsing and output, with a stand-in PHY timing."""
+
+import argparse
+import json
+import types
+
+import pytest
+
+import wlansim
+from wlansim.cli import model_cmd
+from wlansim.errors import ScenarioError
+from wlansim.models import bianchi
+
+US = 1e-6
+TIMING = {  # Bianchi's FHSS values in wlansim.phy.timing's format
+    "slot_s": 50 * US, "sifs_s": 28 * US, "difs_s": 128 * US, "eifs_s": 396 * US,
+    "ack_timeout_s": 300 * US, "cts_timeout_s": 300 * US, "propagation_delay_s": 1 * US,
+    "data_frame_s": 8584 * US, "ack_s": 240 * US, "rts_s": 288 * US, "cts_s": 240 * US,
+    "cw_min": 31, "cw_max": 1023, "data_rate_bps": 1e6, "control_rate_bps": 1e6,
+    "payload_bits": 8184,
+}  # fmt: skip
+
+
+@pytest.fixture
+def fake_phy(monkeypatch):
+    calls = []
+
+    def timing(phy="802.11b", payload_bytes=1500):
+        calls.append((phy, payload_bytes))
+        return dict(TIMING)
+
+    monkeypatch.setattr(wlansim, "phy", types.SimpleNamespace(timing=timing), raising=False)
+    return calls
+
+
+def run(argv):
+    parser = argparse.ArgumentParser(prog="wlansim")
+    model_cmd.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5", [5]),
+        ("5,10,20", [5, 10, 20]),
+        ("1:4", [1, 2, 3, 4]),
+        ("1:10:3", [1, 4, 7, 10]),
+        ("2, 8:9", [2, 8, 9]),
+    ],
+)
+def test_parse_stations(text, expected):
+    assert model_cmd.parse_stations(text) == expected
+
+
+@pytest.mark.parametrize("text", ["0", "x", "5:2", "1:5:0", "1:2:3:4", "", "3,,4", "1:99999"])
+def test_parse_stations_rejects(text):
+    with pytest.raises(ScenarioError, match="--stations"):
+        model_cmd.parse_stations(text)
+
+
+def test_table_output(fake_phy, capsys):
+    assert run(["model", "bianchi", "--stations", "5,10", "--collision", "bianchi"]) == 0
+    assert fake_phy == [("802.11b", 1500)]
+    lines = capsys.readouterr().out.splitlines()
+    assert "n" in lines[1] and "throughput Mb/s" in lines[1]
+    n, p, tau, S, mbps = lines[2].split()
+    assert (n, p, tau, S) == ("5", "0.1781", "0.04785", "0.8102")
+    assert float(mbps) == pytest.approx(0.810, abs=1e-3)
+    assert lines[3].split()[:4] == ["10", "0.2898", "0.03731", "0.7579"]
+
+
+def test_json_output(fake_phy, capsys):
+    argv = ["model", "bianchi", "--phy", "802.11a", "--stations", "1:3", "--access", "rts"]
+    assert run(argv + ["--payload", "1000", "--json"]) == 0
+    assert fake_phy == [("802.11a", 1000)]
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["access"] == "rts" and doc["collision"] == "standard"
+    assert [row["n"] for row in doc["results"]] == [1, 2, 3]
+    expected = bianchi.saturation(3, TIMING, access="rts")
+    assert doc["results"][2] == pytest.approx({"n": 3, **expected})
+
+
+@pytest.mark.parametrize("payload", ["0", "-5", "big", "1.5"])
+def test_bad_payload(fake_phy, payload):
+    with pytest.raises(ScenarioError, match="--payload"):
+        run(["model", "bianchi", "--stations", "5", "--payload", payload])
+
+
+def test_bad_phy_timing_becomes_scenario_error(monkeypatch):
+    bad = dict(TIMING, cw_max=1000)
+    monkeypatch.setattr(wlansim, "phy", types.SimpleNamespace(timing=lambda *a: bad), raising=False)
+    with pytest.raises(ScenarioError, match="power of two"):
+        run(["model", "bianchi", "--stations", "5"])
+
+
+def test_real_phy(capsys):
+    pytest.importorskip("wlansim._core")
+    assert run(["model", "bianchi", "--stations", "10", "--access", "rts", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["results"][0]
+    assert 0 < row["throughput_bps"] < 11e6
