@@ -5,3 +5,4 @@
 //! Flow of data: [`scenario`] (validated input) → [`world`] (nodes, MAC, traffic, event
 //! loop) → [`results`] (tables).
 pub mod sim;
+pub mod tcp;
