@@ -53,10 +53,9 @@ impl RtoEstimator {
     /// at least one tick (as ns-2's `tcpTick_` and BSD's slow timer do).
     pub fn quantize(&self, rtt: Time) -> Time {
         let g = self.granularity;
-        if g == 0 {
-            rtt
-        } else {
-            ((rtt + g / 2) / g).max(1) * g
+        match (rtt + g / 2).checked_div(g) {
+            Some(ticks) => ticks.max(1) * g,
+            None => rtt, // G = 0: exact clock
         }
     }
 
