@@ -73,6 +73,7 @@ pub struct TcpReceiver {
 impl TcpReceiver {
     /// A listening receiver. The config is assumed valid ([`TcpConfig::validate`]).
     pub fn new(cfg: &TcpConfig) -> Self {
+        debug_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
         let rwnd = cfg.rwnd_bytes();
         // Holes alternate with ranges inside the window: at most one range per two
         // segments in practice; allow one per segment (+2) before the ring ever grows.

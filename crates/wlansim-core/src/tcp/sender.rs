@@ -127,6 +127,7 @@ impl TcpSender {
     /// A sender of `bytes` payload bytes (`None` = infinite bulk transfer). The config is
     /// assumed valid ([`TcpConfig::validate`]).
     pub fn new(cfg: &TcpConfig, bytes: Option<u64>) -> Self {
+        debug_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
         let data_end = match bytes {
             Some(n) => n.saturating_add(1),
             None => u64::MAX,

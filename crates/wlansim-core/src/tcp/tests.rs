@@ -219,7 +219,6 @@ impl Net {
                 }
             }
         }
-        self.now = self.now.max(t_end.min(self.now));
     }
 
     fn run(&mut self) {
@@ -514,6 +513,35 @@ fn congestion_avoidance_adds_about_one_mss_per_rtt() {
     );
 }
 
+/// Congestion-avoidance growth per RTT with delayed ACKs (d = 2): RFC 5681 per-ACK
+/// counting gives ~0.5 SMSS per RTT, RFC 3465 byte counting ~1 SMSS per RTT.
+#[test]
+fn byte_counting_versus_per_ack_growth_with_delayed_acks() {
+    let mss = 1000u64;
+    let mut growth = Vec::new();
+    for abc in [false, true] {
+        let cfg = TcpConfig {
+            mss: mss as u32,
+            initial_window: Some(10),
+            initial_ssthresh: Some(Window::Segments(10)),
+            byte_counting: abc,
+            delayed_ack_count: 2,
+            rwnd: Window::Bytes(1 << 30),
+            ..TcpConfig::default()
+        };
+        let mut net = Net::new(&cfg, None, 50 * MS);
+        net.start();
+        net.run_until(2050 * MS); // 20 RTTs of congestion avoidance
+        growth.push(net.tx.cwnd_bytes() - 10 * mss);
+    }
+    let (per_ack, abc) = (growth[0], growth[1]);
+    assert!(
+        (8 * mss..=11 * mss).contains(&per_ack),
+        "per-ACK: {per_ack}"
+    );
+    assert!((17 * mss..=21 * mss).contains(&abc), "ABC: {abc}");
+}
+
 // ----- loss recovery ------------------------------------------------------------------------
 
 fn two_losses_net(variant: Variant) -> Net {
@@ -561,7 +589,18 @@ fn newreno_partial_ack_retransmits_next_hole_without_timeout() {
     // (slow start), so snd_max = segment 14 and snd_una = segment 2: 12 segments
     // → ssthresh = 6 segments.
     assert_eq!(ss[1], 6000);
-    // Recovery ends with the full ACK.
+    // Recovery ends with the full ACK: cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
+    let exit = net
+        .snaps
+        .windows(2)
+        .find(|w| w[0].in_recovery && !w[1].in_recovery)
+        .map(|w| w[1])
+        .expect("recovery exit");
+    assert!(
+        exit.ack_in.unwrap() >= seg_seq(14, 1000),
+        "full ACK covers recover"
+    );
+    assert!(exit.cwnd <= exit.ssthresh);
     assert!(!net.snaps.last().unwrap().in_recovery);
 }
 
@@ -666,6 +705,48 @@ fn dupack_threshold_is_honoured() {
         assert_eq!(retx.len(), 1);
         assert!(tx.in_recovery());
     }
+}
+
+#[test]
+fn newreno_no_fast_retransmit_below_recover_after_timeout() {
+    let cfg = TcpConfig {
+        initial_window: Some(10),
+        limited_transmit: false,
+        ..TcpConfig::default()
+    };
+    let (mut tx, _) = established_sender(&cfg, None, 65_535);
+    let deadline = tx.rtx_deadline().unwrap();
+    let mut rec = Rec::default();
+    // Fire the (lazily armed) timer chain until it expires.
+    let gen_of = |r: &Rec| r.timers.last().map(|t| t.2);
+    tx.on_timer(SECOND, TimerKind::Retransmit, 1, &mut rec);
+    let gen = gen_of(&rec).unwrap();
+    tx.on_timer(deadline, TimerKind::Retransmit, gen, &mut rec);
+    assert_eq!(tx.stats().timeouts, 1);
+    assert_eq!(tx.cwnd_bytes(), 1460);
+    // Duplicate ACKs caused by go-back-N duplicates (ack below recover): no new fast
+    // retransmit and no second reduction (RFC 6582 §3.2 steps 1 and 4).
+    let ss = tx.ssthresh_bytes();
+    for _ in 0..5 {
+        tx.on_segment(deadline + MS, &ack_seg(1, 65_535), &mut rec);
+    }
+    assert_eq!(tx.stats().fast_retransmits, 0);
+    assert_eq!(tx.ssthresh_bytes(), ss);
+    // Reno has no such guard (RFC 5681): the same duplicates trigger fast retransmit.
+    let cfg = TcpConfig {
+        variant: Variant::Reno,
+        ..cfg
+    };
+    let (mut tx, _) = established_sender(&cfg, None, 65_535);
+    let deadline = tx.rtx_deadline().unwrap();
+    let mut rec = Rec::default();
+    tx.on_timer(SECOND, TimerKind::Retransmit, 1, &mut rec);
+    let gen = gen_of(&rec).unwrap();
+    tx.on_timer(deadline, TimerKind::Retransmit, gen, &mut rec);
+    for _ in 0..3 {
+        tx.on_segment(deadline + MS, &ack_seg(1, 65_535), &mut rec);
+    }
+    assert_eq!(tx.stats().fast_retransmits, 1);
 }
 
 #[test]
@@ -1142,6 +1223,22 @@ fn random_losses_all_variants_complete() {
             }
         }
     }
+}
+
+#[test]
+fn ns2_profile_transfer_acks_every_segment() {
+    let cfg = TcpConfig::ns2_compat();
+    let mut net = Net::new(&cfg, Some(50_000), 10 * MS).with_fwd_ser(MS);
+    net.run();
+    assert!(net.tx.is_done());
+    assert_eq!(
+        net.rx.stats().acks_sent,
+        50,
+        "TCPSink: one ACK per 1000-byte packet"
+    );
+    assert!(net.snaps.iter().all(|s| s.flight <= 20_000));
+    // IW 2 packets (windowInit_).
+    assert_eq!(net.data_sent().iter().filter(|d| d.0 == 20 * MS).count(), 2);
 }
 
 // ----- configuration ------------------------------------------------------------------------
