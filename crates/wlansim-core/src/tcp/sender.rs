@@ -16,6 +16,9 @@
 //! - RTT sampling: without timestamps, one segment per RTT is timed and Karn's algorithm
 //!   applies (no sample once anything was retransmitted, RFC 6298 §3); with timestamps,
 //!   every ACK that advances snd_una gives a sample from TSecr (RFC 7323 §4.1 RTTM).
+//! - Zero window: the retransmission timer doubles as persist timer (RFC 9293 §3.8.6.1):
+//!   with the window closed and nothing outstanding, one segment is sent as a probe when
+//!   it expires; a timeout with a closed window still retransmits one segment.
 //! - Eifel detection (RFC 3522): after a timeout, if the first ACK that acknowledges the
 //!   retransmission echoes a timestamp older than the retransmission's, the timeout was
 //!   spurious (counted; optional response restores cwnd/ssthresh and resumes with new
@@ -270,6 +273,12 @@ impl TcpSender {
                 self.send_syn(now, out);
             }
             SenderState::Established if self.snd_una < self.snd_max => self.on_rto(now, out),
+            SenderState::Established if self.snd_nxt < self.data_end => {
+                // Persist timer (RFC 9293 §3.8.6.1): the window was closed with nothing
+                // outstanding; probe with one segment. Once it is outstanding, further
+                // probes follow the retransmission timer and its backoff.
+                self.send_window_probe(now, out);
+            }
             _ => {}
         }
     }
@@ -520,6 +529,11 @@ impl TcpSender {
         self.timed = None; // Karn
         self.rto.backoff(); // §5.5
         self.send_data(now, out); // §5.4: retransmits the segment at snd_una
+        if self.snd_nxt == self.snd_una {
+            // Zero window: §5.4 still retransmits the earliest segment (it doubles as a
+            // zero-window probe).
+            self.send_window_probe(now, out);
+        }
         self.rtx_timer.set(now + self.rto.rto(), out); // §5.6
     }
 
@@ -564,6 +578,27 @@ impl TcpSender {
                 self.snd_max = self.snd_nxt;
             }
         }
+        // Window closed with nothing outstanding: run the timer as persist timer.
+        if self.peer_rwnd == 0
+            && self.snd_una == self.snd_max
+            && self.snd_nxt < self.data_end
+            && !self.rtx_timer.is_running()
+        {
+            self.rtx_timer.set(now + self.rto.rto(), out);
+        }
+    }
+
+    /// One segment at snd_nxt regardless of the peer's window (zero-window probe, or the
+    /// RFC 6298 §5.4 retransmission when the window is zero).
+    fn send_window_probe(&mut self, now: Time, out: &mut impl TcpOutput) {
+        if self.snd_nxt >= self.data_end {
+            return;
+        }
+        let seq = self.snd_nxt;
+        let len = self.cc.mss().min(self.data_end - seq);
+        self.emit_data(now, seq, len, out);
+        self.snd_nxt += len;
+        self.snd_max = self.snd_max.max(self.snd_nxt);
     }
 
     /// Retransmit one segment at snd_una without moving snd_nxt.

@@ -48,6 +48,8 @@ enum Fate {
     Drop,
     /// Arrive no earlier than this time (FIFO behind earlier held segments): a link stall.
     HoldUntil(Time),
+    /// Deliver with the advertised window rewritten (as an AP may do, pilosof2003).
+    Rwnd(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -163,6 +165,15 @@ impl Net {
                 Fate::Drop => {}
                 Fate::Deliver => self.schedule(arrive, ev),
                 Fate::HoldUntil(t) => self.schedule(arrive.max(t), ev),
+                Fate::Rwnd(w) => {
+                    let mut seg = seg;
+                    seg.rwnd = w;
+                    let ev = match dir {
+                        Dir::Fwd => Ev::ToReceiver(seg),
+                        Dir::Rev => Ev::ToSender(seg),
+                    };
+                    self.schedule(arrive, ev)
+                }
             }
         }
         for (kind, at, gen) in rec.timers {
@@ -464,6 +475,64 @@ fn window_below_one_mss_still_progresses() {
     assert!(net.tx.is_done());
     assert!(net.data_sent().iter().all(|d| d.2 == 1000));
     assert_eq!(net.rx.delivered_bytes(), 5000);
+}
+
+/// An AP that rewrites the advertised window to 0 for a while (pilosof2003's ⌊B/n⌋ can
+/// be 0): the sender probes and resumes when the window reopens.
+#[test]
+fn zero_window_is_probed_and_transfer_resumes() {
+    let cfg = TcpConfig {
+        min_rto: 200 * MS,
+        ..cfg_ack_every()
+    };
+    let mut net = Net::new(&cfg, Some(50 * 1460), 10 * MS).with_fate(|dir, seg, t| {
+        if dir == Dir::Rev && !seg.flags.syn() && (25 * MS..3 * SECOND).contains(&t) {
+            Fate::Rwnd(0)
+        } else {
+            Fate::Deliver
+        }
+    });
+    net.run();
+    assert!(net.tx.is_done(), "stalled at snd_una {}", net.tx.snd_una());
+    assert_eq!(net.rx.delivered_bytes(), 50 * 1460);
+    // While the window is closed (zero-window ACKs arrive from 35 ms to 3.01 s), only
+    // one-segment probes go out, one per RTO (this receiver accepts and ACKs each probe,
+    // so the RTO gets fresh samples and does not back off).
+    let closed: Vec<_> = net
+        .data_sent()
+        .into_iter()
+        .filter(|d| (36 * MS..3010 * MS).contains(&d.0))
+        .collect();
+    assert!(closed.len() >= 5, "probes: {closed:?}");
+    assert!(
+        closed.windows(2).all(|w| w[1].0 - w[0].0 >= 200 * MS),
+        "{closed:?}"
+    );
+    assert!(
+        closed.windows(2).all(|w| w[1].1 == w[0].1 + 1460),
+        "{closed:?}"
+    );
+}
+
+#[test]
+fn timeout_with_closed_window_still_retransmits() {
+    let cfg = TcpConfig {
+        initial_window: Some(4),
+        ..TcpConfig::default()
+    };
+    let (mut tx, _) = established_sender(&cfg, None, 65_535);
+    let mut rec = Rec::default();
+    tx.on_segment(30 * MS, &ack_seg(1461, 0), &mut rec); // new ACK closing the window
+    assert!(rec.data().is_empty());
+    let deadline = tx.rtx_deadline().unwrap();
+    tx.on_timer(SECOND, TimerKind::Retransmit, 1, &mut rec); // early callback: re-arm
+    let gen = rec.timers.last().unwrap().2;
+    tx.on_timer(deadline, TimerKind::Retransmit, gen, &mut rec);
+    assert_eq!(tx.stats().timeouts, 1);
+    assert_eq!(
+        rec.data().iter().map(|s| s.seq).collect::<Vec<_>>(),
+        vec![1461]
+    );
 }
 
 #[test]
