@@ -11,6 +11,14 @@
 //! initial sequence number (ISS) of 0; the SYN consumes sequence number 0, so the first data
 //! byte is sequence number 1 and `delivered_bytes = rcv_nxt - 1`.
 //!
+//! Wiring (for the event loop): create a [`TcpSender`] and a [`TcpReceiver`] from the
+//! same validated [`TcpConfig`]; call `open(now)` on the sender; deliver each segment the
+//! other side sent to `on_segment(now, &seg)`; for every `arm_timer(kind, at, generation)`
+//! schedule an event at `at` that calls `on_timer(now, kind, generation)` on the endpoint
+//! that asked (the sender only uses `Retransmit`, the receiver only `DelayedAck`). Timers
+//! are never cancelled: superseded callbacks are recognised and ignored. On the wire a
+//! segment takes `seg.len + header_bytes(cfg)` bytes.
+//!
 //! Layout:
 //! - [`config`]: [`TcpConfig`] (standards profile by `Default`, `ns2_compat()`), validation.
 //! - [`rto`]: RFC 6298 retransmission-timeout estimator.
