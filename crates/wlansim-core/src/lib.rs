@@ -12,6 +12,7 @@ pub mod results;
 pub mod scenario;
 pub mod sim;
 pub mod stats;
+pub mod tcp;
 pub mod world;
 
 pub use results::Results;
