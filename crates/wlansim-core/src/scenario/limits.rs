@@ -77,10 +77,13 @@ impl<'de, T> de::Visitor<'de> for IntOrWord<T> {
         (self.int)(v).map_err(E::custom)
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
-        Err(E::custom(format!(
-            "{v} is not allowed; expected {}",
-            self.expecting
-        )))
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::custom(format!(
+                "{v} is not allowed; expected {}",
+                self.expecting
+            ))),
+        }
     }
 }
 

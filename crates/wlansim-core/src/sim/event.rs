@@ -76,10 +76,11 @@ impl<E> EventQueue<E> {
         self.heap.push(Entry { at, seq, event });
     }
 
-    /// Pop the earliest event if it is not later than `until`, advancing the clock.
+    /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
+    /// advancing the clock.
     #[inline]
-    pub fn pop_until(&mut self, until: Time) -> Option<(Time, E)> {
-        if self.heap.peek()?.at > until {
+    pub fn pop_before(&mut self, end: Time) -> Option<(Time, E)> {
+        if self.heap.peek()?.at >= end {
             return None;
         }
         let entry = self.heap.pop()?;
@@ -101,7 +102,7 @@ mod tests {
         q.schedule(30, 'd');
         q.schedule(20, 'b');
         let mut seen = vec![];
-        while let Some((t, e)) = q.pop_until(100) {
+        while let Some((t, e)) = q.pop_before(100) {
             seen.push((t, e));
         }
         assert_eq!(seen, vec![(10, 'a'), (20, 'b'), (30, 'c'), (30, 'd')]);
@@ -113,8 +114,8 @@ mod tests {
         let mut q = EventQueue::new();
         q.schedule(5, ());
         q.schedule(15, ());
-        assert!(q.pop_until(10).is_some());
-        assert!(q.pop_until(10).is_none());
+        assert!(q.pop_before(15).is_some());
+        assert!(q.pop_before(15).is_none(), "the end itself is excluded");
         assert_eq!(q.now(), 5);
     }
 }

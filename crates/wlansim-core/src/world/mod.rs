@@ -145,7 +145,7 @@ impl World {
     /// Simulate to the end and report.
     pub fn run(mut self) -> Result<Results, SimError> {
         let wall = std::time::Instant::now();
-        while let Some((now, event)) = self.events.pop_until(self.end) {
+        while let Some((now, event)) = self.events.pop_before(self.end) {
             match event {
                 Event::AccessGrant(generation) => {
                     if generation == self.grant_generation && !self.medium_busy {
@@ -168,3 +168,6 @@ pub fn simulate(scenario: &Scenario, seed: Option<u64>) -> Result<Results, SimEr
     scenario.validate()?;
     World::new(scenario, seed.unwrap_or(scenario.seed)).run()
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,120 @@
+//! Unit tests of the MAC rules on a hand-driven world (no event loop): collisions and the
+//! deferral that follows, freezing at a grant, and the packet-accounting check.
+use super::{SimError, World};
+use crate::scenario::Scenario;
+use crate::sim::time::US;
+
+/// AP + 3 saturated uplink stations, basic access, queues filled.
+fn world(rts: &str) -> World {
+    let s = Scenario::from_toml(&format!(
+        r#"
+duration = "10 s"
+[mac]
+rts_threshold = {rts}
+[[stations]]
+name = "sta"
+count = 3
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "sta"
+packet_size = "1000 B"
+"#
+    ))
+    .unwrap();
+    let mut w = World::new(&s, 1);
+    for f in 0..3 {
+        w.on_source_start(0, f);
+    }
+    w
+}
+
+/// Entities 1 and 2 expire at `t0`; entity 3 has `k` slots left.
+fn arrange_collision(w: &mut World, t0: u64, k: u32) {
+    for (e, counter) in [(1, 0), (2, 0), (3, k)] {
+        let b = &mut w.entities[e].backoff;
+        b.pending = true;
+        b.counter = counter;
+        b.countdown_start = t0 - 3 * w.phy.slot;
+    }
+    for e in 1..=2 {
+        w.entities[e].backoff.countdown_start = t0;
+    }
+}
+
+#[test]
+fn collision_then_ack_timeout_for_senders_and_eifs_for_the_others() {
+    let mut w = world("\"off\"");
+    let t0 = 1000 * US;
+    arrange_collision(&mut w, t0, 10);
+    w.on_access_grant(t0);
+    assert_eq!(w.transmitters, vec![1, 2]);
+    assert!(!w.exchange.success);
+    // Station 3 counted 3 slots before the medium turned busy: 7 remain (freeze).
+    assert_eq!(w.entities[3].backoff.counter, 7);
+    let data = w.phy.data_time(1028);
+    let end = t0 + data + w.phy.propagation_delay;
+    assert_eq!(w.exchange.end, end);
+    w.on_exchange_end(end);
+    let (difs, eifs) = (w.phy.difs, w.phy.eifs());
+    for e in 1..=2 {
+        let b = &w.entities[e].backoff;
+        // 9.3.2.8: ACKTimeout from the end of the own transmission, then DIFS.
+        assert_eq!(
+            b.countdown_start,
+            t0 + data + w.phy.response_timeout() + difs
+        );
+        assert_eq!(b.cw, 63, "CW doubled after the failure");
+        assert_eq!(b.short_retries, 1);
+        assert_eq!(w.entities[e].stats.collisions, 1);
+    }
+    // 9.3.7: a station that saw the errored frames defers EIFS.
+    assert_eq!(w.entities[3].backoff.countdown_start, end + eifs);
+    assert_eq!(w.entities[0].backoff.countdown_start, end + eifs);
+    assert!(eifs > w.phy.response_timeout() + difs - w.phy.propagation_delay);
+}
+
+#[test]
+fn rts_collision_costs_only_the_rts() {
+    let mut w = world("0");
+    let t0 = 1000 * US;
+    arrange_collision(&mut w, t0, 10);
+    w.on_access_grant(t0);
+    assert_eq!(
+        w.exchange.end,
+        t0 + w.phy.rts_time() + w.phy.propagation_delay
+    );
+}
+
+#[test]
+fn success_resets_cw_and_others_defer_difs() {
+    let mut w = world("\"off\"");
+    let t0 = 1000 * US;
+    arrange_collision(&mut w, t0, 10);
+    w.entities[2].backoff.counter = 4; // only station 1 expires now
+    w.entities[1].backoff.cw = 255;
+    w.on_access_grant(t0);
+    assert!(w.exchange.success);
+    let end = w.exchange.end;
+    let expected =
+        t0 + w.phy.data_time(1028) + w.phy.sifs + w.phy.ack_time() + 2 * w.phy.propagation_delay;
+    assert_eq!(end, expected);
+    w.on_exchange_end(end);
+    assert_eq!(w.entities[1].backoff.cw, 31);
+    assert_eq!(w.entities[1].stats.successes, 1);
+    for e in 0..4 {
+        assert_eq!(w.entities[e].backoff.countdown_start, end + w.phy.difs);
+    }
+    assert_eq!(w.flows[0].acct.delivered, 1);
+}
+
+#[test]
+fn accounting_check_catches_a_lost_packet() {
+    let mut w = world("\"off\"");
+    assert!(w.check_accounting().is_ok());
+    w.flows[1].acct.generated += 1;
+    match w.check_accounting() {
+        Err(SimError::Invariant(m)) => assert!(m.contains("up-1"), "{m}"),
+        other => panic!("expected an accounting error, got {other:?}"),
+    }
+}

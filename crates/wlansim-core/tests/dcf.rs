@@ -1,0 +1,159 @@
+//! DCF behaviour checked against closed forms and invariants on whole runs.
+mod common;
+use common::*;
+use wlansim_core::phy::{Preamble, Standard};
+use wlansim_core::sim::time::{to_secs, US};
+
+/// One saturated station: every packet takes DIFS + E[backoff]·slot + the exchange, with
+/// E[backoff] = CWmin/2 slots (uniform on [0, CWmin]).
+fn single_station_period(data_bytes_ip: u32, rts: bool) -> f64 {
+    let phy = Standard::Ieee80211b.preset(Preamble::Long);
+    let d = phy.propagation_delay;
+    let mut exchange = phy.data_time(data_bytes_ip) + d + phy.sifs + phy.ack_time() + d;
+    if rts {
+        exchange += phy.rts_time() + d + phy.sifs + phy.cts_time() + d + phy.sifs;
+    }
+    to_secs(exchange + phy.difs) + to_secs(phy.slot) * phy.cw_min as f64 / 2.0
+}
+
+#[test]
+fn single_station_throughput_matches_closed_form() {
+    for (mac, rts) in [("", false), ("rts_threshold = 0", true)] {
+        let r = run(&scenario(1, mac, SATURATED_UP, "200 s"), 1);
+        let expected = 8000.0 / single_station_period(1028, rts);
+        let got = total_throughput(&r);
+        assert!(
+            (got / expected - 1.0).abs() < 0.003,
+            "rts={rts}: {got} vs {expected}"
+        );
+        assert_eq!(sum(&r, |n| n.mac.collisions), 0);
+    }
+}
+
+#[test]
+fn rts_threshold_applies_to_frames_longer_than_it() {
+    // MPDU of a 1000-byte UDP payload: 28 + 8 + 1028 = 1064 B.
+    let above = run(
+        &scenario(1, "rts_threshold = 1063", SATURATED_UP, "100 s"),
+        1,
+    );
+    let at = run(
+        &scenario(1, "rts_threshold = 1064", SATURATED_UP, "100 s"),
+        1,
+    );
+    let basic = 8000.0 / single_station_period(1028, false);
+    let rts = 8000.0 / single_station_period(1028, true);
+    assert!((total_throughput(&above) / rts - 1.0).abs() < 0.005);
+    assert!((total_throughput(&at) / basic - 1.0).abs() < 0.005);
+}
+
+#[test]
+fn same_seed_same_results_different_seed_different_results() {
+    let s = scenario(10, "", SATURATED_UP, "10 s");
+    let mut a = run(&s, 7);
+    let mut b = run(&s, 7);
+    let c = run(&s, 8);
+    a.meta.wall_s = 0.0;
+    b.meta.wall_s = 0.0;
+    assert_eq!(a, b);
+    assert_ne!(a.flows, c.flows);
+}
+
+#[test]
+fn retry_limit_drops_frames_and_unlimited_never_does() {
+    let limited = run(
+        &scenario(30, "short_retry_limit = 2", SATURATED_UP, "20 s"),
+        1,
+    );
+    let drops: u64 = limited.flows.iter().map(|f| f.dropped_retry).sum();
+    assert!(
+        drops > 100,
+        "with 2 attempts per frame many frames are dropped: {drops}"
+    );
+    assert_eq!(drops, sum(&limited, |n| n.mac.retry_drops));
+    let unlimited = run(
+        &scenario(
+            30,
+            "short_retry_limit = \"unlimited\"",
+            SATURATED_UP,
+            "20 s",
+        ),
+        1,
+    );
+    assert_eq!(sum(&unlimited, |n| n.mac.retry_drops), 0);
+}
+
+#[test]
+fn overloaded_queue_drops_at_the_tail() {
+    let flow =
+        "direction = \"uplink\"\ntraffic = \"cbr\"\nrate = \"8 Mb/s\"\npacket_size = \"1000 B\"";
+    let r = run(&scenario(1, "queue = 10", flow, "10 s"), 1);
+    let f = &r.flows[0];
+    assert!(f.dropped_queue > 0);
+    assert_eq!(f.dropped_queue, r.nodes[1].mac.queue_drops);
+    // Offered = delivered + dropped + at most the 10 queued packets (accounting).
+    let queued = f.offered_packets - f.delivered_packets - f.dropped_queue;
+    assert!(queued <= 11, "{queued}");
+}
+
+#[test]
+fn light_cbr_load_is_sent_at_once_after_an_idle_difs() {
+    // One packet every 10 ms on an idle medium: the backoff after the previous frame has
+    // long run out, so each packet is sent immediately (9.3.4.2) and its delay is exactly
+    // the data frame's airtime plus propagation.
+    let flow =
+        "direction = \"uplink\"\ntraffic = \"cbr\"\nrate = \"800 kb/s\"\npacket_size = \"972 B\"";
+    let r = run(&scenario(1, "", flow, "11 s"), 1);
+    let f = &r.flows[0];
+    assert_eq!(f.offered_packets, 1000);
+    assert_eq!(f.delivered_packets, 1000);
+    let phy = Standard::Ieee80211b.preset(Preamble::Long);
+    let airtime = to_secs(phy.data_time(1000) + phy.propagation_delay);
+    assert!((f.delay_mean_s.unwrap() - airtime).abs() < 1e-9);
+    assert!((f.throughput_bps - 972.0 * 8.0 * 100.0).abs() < 1e-6);
+    assert!(airtime > 900.0 * to_secs(US));
+}
+
+#[test]
+fn poisson_source_offers_its_mean_rate() {
+    let flow =
+        "direction = \"uplink\"\ntraffic = \"poisson\"\nrate = \"1 Mb/s\"\npacket_size = \"972 B\"";
+    let r = run(&scenario(2, "", flow, "101 s"), 3);
+    for f in &r.flows {
+        // 125 packets/s for 100 s: 12500 ± 3σ (σ ≈ 112).
+        assert!(
+            (f.offered_packets as f64 - 12_500.0).abs() < 340.0,
+            "{}",
+            f.offered_packets
+        );
+        assert_eq!(
+            f.delivered_packets + f.dropped_queue + f.dropped_retry + 1 >= f.offered_packets,
+            true
+        );
+    }
+}
+
+#[test]
+fn saturated_downlink_shares_the_ap_queue_round_robin() {
+    let flow = "direction = \"downlink\"\npacket_size = \"1000 B\"";
+    let r = run(&scenario(3, "", flow, "20 s"), 1);
+    let counts: Vec<u64> = r.flows.iter().map(|f| f.delivered_packets).collect();
+    let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+    assert!(hi - lo <= 1, "round robin: {counts:?}");
+    // Only the AP contends: no collisions, and the single-sender closed form holds.
+    assert_eq!(sum(&r, |n| n.mac.collisions), 0);
+    let expected = 8000.0 / single_station_period(1028, false);
+    assert!((total_throughput(&r) / expected - 1.0).abs() < 0.005);
+}
+
+#[test]
+fn warmup_is_excluded_from_statistics() {
+    let flow =
+        "direction = \"uplink\"\ntraffic = \"cbr\"\nrate = \"800 kb/s\"\npacket_size = \"972 B\"";
+    let r = run(&scenario(1, "", flow, "5 s"), 1);
+    assert_eq!(
+        r.flows[0].offered_packets, 400,
+        "4 s measured at 100 packets/s"
+    );
+    assert_eq!(r.meta.measured_s, 4.0);
+}
