@@ -1,0 +1,46 @@
+"""Campaigns: parameter sweeps with replications, confidence intervals, a resumable store,
+and a local process pool or a Dask cluster to run them.
+
+Modules, one job each:
+
+* :mod:`~wlansim.campaign.space` — parameter spaces (lists, ranges, products, lockstep,
+  derived values with a safe expression evaluator);
+* :mod:`~wlansim.campaign.keys` — replication seeds (common random numbers), run keys,
+  reproduction commands;
+* :mod:`~wlansim.campaign.store` — the SQLite results store (durable, duplicate-free,
+  readable by pandas without wlansim);
+* :mod:`~wlansim.campaign.executors` — in-process, local pool and Dask executors;
+* :mod:`~wlansim.campaign.stats` — Student-t confidence intervals and summary tables;
+* :mod:`~wlansim.campaign.progress` — the progress bar;
+* :mod:`~wlansim.campaign.campaign` — the :class:`Campaign` tying them together.
+"""
+
+from .campaign import Campaign, RunReport, RunSpec
+from .executors import ExecutorError, execute_run, run_scenario
+from .keys import replication_seed, reproduce_command, run_key
+from .space import Space, SpaceError, frange, safe_eval, values
+from .stats import summarize, t_interval
+from .store import Store, StoreError, load_runs, read_series
+
+__all__ = [
+    "Campaign",
+    "ExecutorError",
+    "RunReport",
+    "RunSpec",
+    "Space",
+    "SpaceError",
+    "Store",
+    "StoreError",
+    "execute_run",
+    "frange",
+    "load_runs",
+    "read_series",
+    "replication_seed",
+    "reproduce_command",
+    "run_key",
+    "run_scenario",
+    "safe_eval",
+    "summarize",
+    "t_interval",
+    "values",
+]

@@ -1,0 +1,380 @@
+"""The :class:`Campaign`: base scenario + parameter space + replications + store.
+
+>>> from wlansim.campaign import Campaign, Space
+>>> c = Campaign("scenarios/saturated-11b.toml",
+...              Space.grid({"stations.sta.count": "1:50:1"}),
+...              reps=5, store="out/sat", overrides={"duration": "10 s"})
+>>> c.run(jobs=None)           # executes only the runs missing from out/sat
+>>> c.summary("throughput_bps")  # mean, std, n, ci95_low, ci95_high, half_width, failed
+
+Each (point, replication) is one run: the point's values (and the campaign's fixed
+``overrides``) are applied to the base scenario, which is then resolved and validated
+in the main process; its run key (see :mod:`wlansim.campaign.keys`) is looked up in the
+store and only missing runs are executed (in-process, on a local process pool or on a
+Dask cluster — :mod:`wlansim.campaign.executors`). Each finished run is committed to the
+store at once (:mod:`wlansim.campaign.store`), so an interrupted campaign resumes where it
+stopped. A point that fails validation, or a run that raises, is stored as ``failed``
+with the error message and the command reproducing it; the campaign carries on.
+
+The run, load and resolve functions are injectable (``run_fn``, ``load_fn``,
+``resolve_fn``) so the machinery can be tested without the simulator; ``run_fn`` must be
+a picklable top-level function ``(scenario_dict, seed) -> Results.to_dict()``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+
+from . import keys as _keys
+from . import stats as _stats
+from .executors import (
+    LocalExecutor,
+    execute_run,
+    make_executor,
+    map_unordered_batches,
+    run_scenario,
+)
+from .progress import Progress
+from .space import Space
+from .store import Store
+from .tomlout import dumps as _toml_dumps
+
+
+@dataclasses.dataclass
+class RunSpec:
+    """One planned run."""
+
+    key: str
+    point: int  # index of the point in the space
+    params: dict[str, Any]  # varied and derived values of the point
+    rep: int
+    seed: int
+    scenario: dict | None  # resolved scenario (None if the point is invalid)
+    error: str | None  # validation error of the point
+    command: str  # reproduces this run
+
+
+@dataclasses.dataclass
+class RunReport:
+    """What :meth:`Campaign.run` did."""
+
+    total: int  # distinct runs in the campaign
+    skipped: int  # already in the store
+    executed: int  # executed now (ok + failed)
+    ok: int
+    failed: int  # stored as failed (run error or invalid point)
+    lost: list[tuple[RunSpec, str]]  # not recorded: infrastructure failure
+    wall_s: float
+    executor: str
+
+    def __str__(self) -> str:
+        s = (
+            f"{self.total} runs: {self.skipped} already stored, {self.executed} executed "
+            f"({self.ok} ok, {self.failed} failed) in {self.wall_s:.1f} s on {self.executor}"
+        )
+        if self.lost:
+            s += f"; {len(self.lost)} not executed (worker failure: {self.lost[0][1]}), re-run"
+        return s
+
+
+def _default_version() -> str:
+    try:
+        import wlansim
+
+        return str(getattr(wlansim, "__version__", "0+unknown"))
+    except Exception:
+        return "0+unknown"
+
+
+def _default_load(scenario: Any) -> dict:
+    from wlansim import scenario as _sc
+
+    return _sc.load(scenario)
+
+
+def _default_resolve(scenario: Any, overrides: Mapping[str, Any]) -> dict:
+    from wlansim import scenario as _sc
+
+    return _sc.resolve(scenario, overrides=dict(overrides))
+
+
+def _is_path(base: Any) -> bool:
+    if isinstance(base, os.PathLike):
+        return True
+    # the rule of wlansim.scenario.load: a one-line string without "=" is a file name
+    return isinstance(base, str) and "\n" not in base and "=" not in base
+
+
+class Campaign:
+    """A parameter sweep with replications, stored in ``store`` (a directory).
+
+    Parameters
+    ----------
+    base : path, TOML text or dict — the base scenario.
+    space : :class:`Space`, ``{key: values}`` (Cartesian product) or a list of point dicts.
+    reps : replications per point (seeds: :func:`wlansim.campaign.keys.replication_seed`).
+    store : directory of the results store (created if missing).
+    seed : base seed of the campaign (default: the scenario's ``seed``, else 1).
+    overrides : fixed ``{key: value}`` (or ``["key=value", ...]``) applied to every point.
+    """
+
+    def __init__(
+        self,
+        base: Any,
+        space: Any = None,
+        *,
+        reps: int = 1,
+        store: str | os.PathLike,
+        seed: int | None = None,
+        overrides: Mapping[str, Any] | Sequence[str] | None = None,
+        run_fn: Callable[[dict, int], dict] | None = None,
+        load_fn: Callable[[Any], dict] | None = None,
+        resolve_fn: Callable[[Any, Mapping[str, Any]], dict] | None = None,
+        version: str | None = None,
+    ):
+        if int(reps) < 1:
+            raise ValueError(f"reps must be >= 1, got {reps}")
+        self.space = Space.from_any(space)
+        self.reps = int(reps)
+        self.store_dir = Path(store)
+        self.run_fn = run_fn or run_scenario
+        self._load = load_fn or _default_load
+        self._resolve = resolve_fn or _default_resolve
+        self.version = version or _default_version()
+        self.overrides = _parse_overrides(overrides)
+        self.base_source = base
+        self.base = self._load(base)
+        self.seed = int(seed if seed is not None else self.base.get("seed", 1))
+        self._plan: list[RunSpec] | None = None
+        if _is_path(base):
+            self.scenario_file = str(Path(base).resolve())
+        else:
+            self.scenario_file = str(self.store_dir / "base.toml")
+
+    # ------------------------------------------------------------------ planning
+    def seeds(self) -> list[int]:
+        """The seed of each replication (the same for every point)."""
+        return [_keys.replication_seed(self.seed, r) for r in range(self.reps)]
+
+    def plan(self) -> list[RunSpec]:
+        """Every (point, replication) run, resolved and keyed (cached)."""
+        if self._plan is not None:
+            return self._plan
+        seeds = self.seeds()
+        plan: list[RunSpec] = []
+        for i, point in enumerate(self.space.points()):
+            ov = {**self.overrides, **point}
+            resolved: dict | None = None
+            error: str | None = None
+            try:
+                resolved = self._resolve(self.base, ov)
+            except Exception as exc:
+                error = str(exc) or type(exc).__name__
+                if not isinstance(exc, ValueError):
+                    error = f"{type(exc).__name__}: {error}"
+            for r, seed in enumerate(seeds):
+                if resolved is not None:
+                    key = _keys.run_key(resolved, seed, self.version)
+                else:
+                    key = _keys.invalid_run_key(self.base, ov, seed, self.version)
+                cmd = _keys.reproduce_command(self.scenario_file, ov, seed)
+                plan.append(RunSpec(key, i, dict(point), r, seed, resolved, error, cmd))
+        self._plan = plan
+        return plan
+
+    def missing(self, retry_failed: bool = False, store: Store | None = None) -> list[RunSpec]:
+        """Distinct runs not yet in the store (and failed ones if ``retry_failed``)."""
+        plan = self.plan()
+        if store is not None:
+            stored = store.statuses()
+        elif not (self.store_dir / "campaign.sqlite").exists():
+            stored = {}
+        else:
+            with Store(self.store_dir, readonly=True) as st:
+                stored = st.statuses()
+        out, seen = [], set()
+        for spec in plan:
+            if spec.key in seen:
+                continue
+            seen.add(spec.key)
+            status = stored.get(spec.key)
+            if status is None or (retry_failed and status == "failed"):
+                out.append(spec)
+        return out
+
+    # ------------------------------------------------------------------ running
+    def run(
+        self,
+        jobs: int | None = None,
+        dask: Any = None,
+        progress: bool = True,
+        retry_failed: bool = False,
+    ) -> RunReport:
+        """Execute the missing runs. ``jobs``: local worker processes (None: all cores;
+        1: in this process). ``dask``: a scheduler address, ``"local"`` or a
+        ``distributed.Client`` (then ``jobs`` only sizes a ``"local"`` cluster).
+        ``retry_failed``: execute runs stored as failed again."""
+        t0 = time.perf_counter()
+        plan = self.plan()
+        total = len({s.key for s in plan})
+        with Store(self.store_dir) as store:
+            todo = self.missing(retry_failed=retry_failed, store=store)
+            report = RunReport(total, total - len(todo), 0, 0, 0, [], 0.0, "nothing to do")
+            self._write_info(store)
+            bar = Progress(total, done=total - len(todo), enabled=progress and bool(todo))
+            try:
+                invalid = [s for s in todo if s.error is not None]
+                if invalid:  # points that fail validation: recorded without executing
+                    store.put_many(
+                        [self._record(s, {"ok": False, "error": s.error}) for s in invalid]
+                    )
+                    report.executed += len(invalid)
+                    report.failed += len(invalid)
+                    bar.update(0, failed=len(invalid))
+                    bar.update(len(invalid))
+                valid = [s for s in todo if s.error is None]
+                if valid:
+                    if dask is None and jobs is None:  # all cores, no idle processes
+                        executor = LocalExecutor(max(1, min(os.cpu_count() or 1, len(valid))))
+                    else:
+                        executor = make_executor(jobs=jobs, dask=dask)
+                    report.executor = executor.name
+                    try:
+                        tasks = ((s, (self.run_fn, s.scenario, s.seed), s.key) for s in valid)
+                        for batch in map_unordered_batches(executor, execute_run, tasks):
+                            done = []
+                            for spec, out, exc in batch:
+                                if exc is not None:
+                                    report.lost.append((spec, f"{type(exc).__name__}: {exc}"))
+                                else:
+                                    done.append((spec, out))
+                            # runs that finished together: one durable transaction
+                            store.put_many([self._record(spec, out) for spec, out in done])
+                            for _spec, out in done:
+                                report.executed += 1
+                                if out.get("ok"):
+                                    report.ok += 1
+                                    bar.update()
+                                else:
+                                    report.failed += 1
+                                    bar.update(failed=1)
+                    finally:
+                        executor.close()
+            finally:
+                bar.close()
+        report.wall_s = time.perf_counter() - t0
+        if report.lost:
+            print(f"wlansim: warning: {report}", file=sys.stderr)
+        return report
+
+    def _record(self, spec: RunSpec, out: Mapping[str, Any]) -> dict:
+        ok = bool(out.get("ok"))
+        return {
+            "key": spec.key,
+            "params": spec.params,
+            "rep": spec.rep,
+            "seed": spec.seed,
+            "status": "ok" if ok else "failed",
+            "error": None if ok else out.get("error"),
+            "command": spec.command,
+            "result": out.get("result") if ok else None,
+            "wall_s": out.get("wall_s"),
+            "version": self.version,
+        }
+
+    def _write_info(self, store: Store) -> None:
+        if not _is_path(self.base_source):
+            path = Path(self.scenario_file)
+            if isinstance(self.base_source, str):
+                text = self.base_source
+            else:
+                text = _toml_dumps(self.base)
+            if not path.exists() or path.read_text() != text:
+                tmp = path.with_suffix(".toml.tmp")
+                tmp.write_text(text)
+                os.replace(tmp, path)
+        store.set_info(
+            "campaign",
+            {
+                "scenario_file": self.scenario_file,
+                "space": self.space.describe(),
+                "params": self.space.keys,
+                "reps": self.reps,
+                "seed": self.seed,
+                "overrides": self.overrides,
+                "version": self.version,
+            },
+        )
+
+    # ------------------------------------------------------------------ results
+    def results(self) -> pd.DataFrame:
+        """One row per stored run of this campaign, in plan order: ``key``, every parameter,
+        ``rep``, ``seed``, ``status``, every metric, ``wall_s``, ``error``, ``command``."""
+        plan = self.plan()
+        params = self.space.keys
+        if (self.store_dir / "campaign.sqlite").exists():
+            with Store(self.store_dir, readonly=True) as st:
+                stored = st.runs({s.key for s in plan})
+        else:
+            stored = pd.DataFrame(columns=["key", "status"])
+        metrics = list(stored.attrs.get("metrics", []))
+        stored = stored.drop(
+            columns=[c for c in stored.attrs.get("params", []) if c not in metrics]
+            + ["rep", "seed"],
+            errors="ignore",
+        )
+        left = pd.DataFrame(
+            [
+                {"key": s.key, **{k: s.params.get(k) for k in params}, "rep": s.rep, "seed": s.seed}
+                for s in plan
+            ],  # fmt: skip
+            columns=["key", *params, "rep", "seed"],
+        )
+        df = left.merge(stored, on="key", how="inner", suffixes=("", ".stored"))
+        df.attrs["params"] = params
+        df.attrs["metrics"] = metrics
+        return df
+
+    def summary(
+        self,
+        metric: str | Sequence[str] | None = None,
+        by: Sequence[str] | None = None,
+        confidence: float = 0.95,
+    ) -> pd.DataFrame:
+        """Per point: ``mean, std, n, ci95_low, ci95_high, half_width, failed`` of
+        ``metric`` (all metrics, in long form, if None) grouped by ``by`` (default: every
+        parameter of the space)."""
+        return _stats.summarize(self.results(), metric, by=by, confidence=confidence)
+
+    def series(self, key: str) -> dict[str, pd.DataFrame]:
+        """Time series recorded by run ``key`` (see ``results()["key"]``)."""
+        with Store(self.store_dir, readonly=True) as st:
+            return st.series(key)
+
+    def __repr__(self) -> str:
+        return (
+            f"Campaign({len(self.space)} points x {self.reps} reps, keys={self.space.keys}, "
+            f"store={str(self.store_dir)!r})"
+        )
+
+
+def _parse_overrides(overrides: Any) -> dict[str, Any]:
+    from .space import parse_assignment, parse_scalar
+
+    if overrides is None:
+        return {}
+    if isinstance(overrides, Mapping):
+        return dict(overrides)
+    out = {}
+    for item in overrides:
+        k, v = parse_assignment(item)
+        out[k] = parse_scalar(v)
+    return out

@@ -1,0 +1,97 @@
+"""Seeds, run keys and reproduction commands.
+
+Seeds (common random numbers)
+-----------------------------
+Replication ``r`` (0-based) of *every* point of a campaign with base seed ``S`` runs with
+
+    seed(S, r) = int.from_bytes(sha256(f"wlansim-campaign-seed:{S}:{r}")[:8], "big") >> 11
+
+i.e. a 53-bit integer (exact in a float64 and in JSON, so it survives any table format).
+All points share the seed of a replication — differences between points are not blurred
+by different random draws (common random numbers, a variance-reduction technique) — while
+replications use unrelated seeds, hence independent runs (the simulator derives its
+per-entity streams from the seed). Changing ``S`` gives a fresh, independent set of
+replications; adding replications keeps the existing ones.
+
+Run keys
+--------
+A run is identified by ``sha256`` of the canonical JSON (sorted keys, no whitespace) of
+``{"scenario": <fully resolved scenario>, "seed": seed, "version": wlansim version}``.
+Two campaigns that reach the same resolved scenario (even through different parameter
+spellings like ``"1000 B"`` vs ``1000``) share their runs; a new wlansim version runs
+everything again. A point whose scenario does not validate has no resolved form: its key
+hashes the base scenario and the overrides instead (prefix ``"invalid"``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+from collections.abc import Mapping
+from typing import Any
+
+SEED_BITS = 53
+
+
+def replication_seed(base_seed: int, rep: int) -> int:
+    """Seed of replication ``rep`` of every point (see the module docstring)."""
+    digest = hashlib.sha256(f"wlansim-campaign-seed:{int(base_seed)}:{int(rep)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
+def _default(obj: Any) -> Any:
+    # numpy scalars and other number-likes; Paths; anything else as its string
+    if hasattr(obj, "item"):
+        return obj.item()
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    return str(obj)
+
+
+def canonical_json(obj: Any) -> str:
+    """Deterministic JSON: sorted keys, compact separators, no NaN ambiguity."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_default, allow_nan=True)
+
+
+def run_key(resolved: Mapping[str, Any], seed: int, version: str) -> str:
+    """Key of a valid run: hash of resolved scenario, seed and wlansim version."""
+    payload = canonical_json({"scenario": resolved, "seed": int(seed), "version": version})
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def invalid_run_key(base: Any, overrides: Mapping[str, Any], seed: int, version: str) -> str:
+    """Key of a run whose scenario does not validate (no resolved form exists)."""
+    payload = canonical_json(
+        {
+            "invalid": True,
+            "base": base,
+            "overrides": overrides,
+            "seed": int(seed),
+            "version": version,
+        }
+    )
+    return "invalid-" + hashlib.sha256(payload.encode()).hexdigest()[:56]
+
+
+def format_value(value: Any) -> str:
+    """A value written so that the CLI's ``--set key=value`` (TOML syntax, else raw string)
+    reads back exactly ``value``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        from .space import parse_scalar
+
+        return value if parse_scalar(value) == value else json.dumps(value)
+    return json.dumps(value, default=_default)
+
+
+def reproduce_command(scenario_file: str, overrides: Mapping[str, Any], seed: int) -> str:
+    """The exact shell command that re-runs one run: ``wlansim run FILE --set k=v … --seed S``."""
+    parts = ["wlansim", "run", str(scenario_file)]
+    for key, value in overrides.items():
+        parts += ["--set", f"{key}={format_value(value)}"]
+    parts += ["--seed", str(int(seed))]
+    return " ".join(shlex.quote(p) for p in parts)

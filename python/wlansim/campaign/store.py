@@ -1,0 +1,397 @@
+"""The results store of a campaign: one SQLite database, ``DIR/campaign.sqlite``.
+
+Why SQLite (and not one Parquet file per run)
+---------------------------------------------
+* **Durability per run at no cost in code**: each finished run is one transaction
+  (``BEGIN IMMEDIATE … COMMIT``) in WAL mode with ``synchronous=FULL``, so the commit is
+  fsync'd before :meth:`Store.put` returns. A process killed with SIGKILL (or a power
+  cut) loses at most runs that had not been committed yet; a half-written run can never
+  be seen — SQLite's journal makes the row, its metrics and its time series appear
+  together or not at all. Per-run Parquet files need temp file + fsync + rename + fsync of
+  the directory for the same guarantee, and leave thousands of small files.
+* **No duplicates by construction**: the run key (hash of resolved scenario, seed and
+  version, see :mod:`wlansim.campaign.keys`) is the PRIMARY KEY; a run stored twice is
+  rejected by the database, not by our bookkeeping.
+* **Readable without wlansim**: ``sqlite3`` is in Python's standard library and every
+  language has a driver; ``pandas.read_sql("SELECT * FROM metrics", sqlite3.connect(p))``
+  works directly. ``wlansim results DIR --parquet FILE`` exports a flat table for
+  Parquet-based tools.
+* Only the main process writes (workers return plain data), so SQLite's single-writer
+  model is no limitation, and concurrent readers (a notebook watching a running
+  campaign) are fine in WAL mode. On a clean close the database is checkpointed and
+  switched back to a single self-contained file.
+
+Schema (all JSON columns are UTF-8 JSON text)
+---------------------------------------------
+``runs``    key (PK), params (JSON: varied and derived values), rep, seed, status
+            ('ok' | 'failed'), error, command (reproduces the run), metrics (JSON),
+            meta (JSON), flows / nodes (JSON records), wall_s, finished_at (UTC ISO
+            8601), version.
+``metrics`` key, name, value — the scalar metrics in long form (one row per run and
+            metric), e.g. ``SELECT * FROM metrics WHERE name='throughput_bps'``.
+``series``  key, name, data (JSON ``{"t_s": [...], column: [...]}``) — time series
+            recorded on request by the scenario's ``[output] series``.
+``info``    name (PK), value (JSON) — the campaign definition(s) that wrote here.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import WlansimError
+
+DB_NAME = "campaign.sqlite"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    key TEXT PRIMARY KEY,
+    params TEXT NOT NULL,
+    rep INTEGER,
+    seed INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    error TEXT,
+    command TEXT,
+    metrics TEXT,
+    meta TEXT,
+    flows TEXT,
+    nodes TEXT,
+    wall_s REAL,
+    finished_at TEXT NOT NULL,
+    version TEXT
+);
+CREATE TABLE IF NOT EXISTS metrics (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value REAL,
+    PRIMARY KEY (key, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS series (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (key, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS info (
+    name TEXT PRIMARY KEY,
+    value TEXT
+);
+"""
+
+#: columns of :func:`load_runs` that are neither parameters nor metrics
+BOOKKEEPING = ["key", "rep", "seed", "status", "wall_s", "error", "command", "finished_at"]
+
+
+class StoreError(WlansimError):
+    """The store directory or database cannot be used."""
+
+
+def _json(obj: Any, sort_keys: bool = True) -> str | None:
+    if obj is None:
+        return None
+    return json.dumps(obj, sort_keys=sort_keys, default=_json_default)
+
+
+def _json_default(obj: Any) -> Any:
+    if hasattr(obj, "item"):
+        return obj.item()
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return str(obj)
+
+
+def _float(v: Any) -> float | None:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if not math.isnan(f) else None
+
+
+def db_path(directory: str | os.PathLike) -> Path:
+    return Path(directory) / DB_NAME
+
+
+class Store:
+    """A campaign store in ``directory`` (created if missing). Use as a context manager or
+    call :meth:`close`. ``readonly=True`` never creates or writes anything."""
+
+    def __init__(self, directory: str | os.PathLike, *, readonly: bool = False):
+        self.directory = Path(directory)
+        self.path = db_path(self.directory)
+        self.readonly = readonly
+        if readonly:
+            if not self.path.exists():
+                raise StoreError(
+                    f"{self.directory}: no campaign store here (expected {DB_NAME}); "
+                    "run `wlansim sweep ... --out DIR` first"
+                )
+            if os.access(self.path, os.W_OK) and os.access(self.directory, os.W_OK):
+                # a normal connection (we still never write): it can recover the WAL of a
+                # campaign that was killed, which a mode=ro connection cannot
+                self._conn = sqlite3.connect(self.path, timeout=60)
+            else:
+                self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60)
+        else:
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create store directory {self.directory}: {exc}") from exc
+            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute(
+                "INSERT OR IGNORE INTO info(name, value) VALUES ('schema_version', ?)",
+                (json.dumps(SCHEMA_VERSION),),
+            )
+
+    # -- context manager
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Checkpoint the WAL and leave a single self-contained database file."""
+        conn, self._conn = getattr(self, "_conn", None), None
+        if conn is None:
+            return
+        if not self.readonly:
+            try:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                conn.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.Error:
+                pass  # another reader holds the WAL open: fine, it stays consistent
+        conn.close()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("store is closed")
+        return self._conn
+
+    # -- writing
+    def set_info(self, name: str, value: Any) -> None:
+        with self._transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO info(name, value) VALUES (?, ?)", (name, _json(value))
+            )
+
+    def get_info(self, name: str, default: Any = None) -> Any:
+        row = self.conn.execute("SELECT value FROM info WHERE name = ?", (name,)).fetchone()
+        return default if row is None or row[0] is None else json.loads(row[0])
+
+    def _transaction(self):
+        store = self
+
+        class _Tx:
+            def __enter__(self_inner):
+                store.conn.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self_inner, exc_type, *rest):
+                if exc_type is None:
+                    store.conn.execute("COMMIT")
+                else:
+                    store.conn.execute("ROLLBACK")
+                return False
+
+        return _Tx()
+
+    def put(self, record: Mapping[str, Any], *, replace_failed: bool = True) -> bool:
+        """Store one finished run durably (committed and fsync'd on return).
+
+        ``record`` has ``key, params, rep, seed, status, error, command, result`` (the
+        ``Results.to_dict()`` of the run or None), ``wall_s`` and ``version``. Returns False
+        (and writes nothing) if a run with this key is already stored — except that a
+        stored *failed* run is replaced when ``replace_failed`` (a retry).
+        """
+        return self.put_many([record], replace_failed=replace_failed)[0]
+
+    def put_many(
+        self, records: Iterable[Mapping[str, Any]], *, replace_failed: bool = True
+    ) -> list[bool]:
+        """Store runs that finished together in one durable transaction (see :meth:`put`)."""
+        with self._transaction():
+            return [self._insert(r, replace_failed) for r in records]
+
+    def _insert(self, record: Mapping[str, Any], replace_failed: bool) -> bool:
+        key = record["key"]
+        result = record.get("result") or {}
+        metrics = result.get("metrics") or {}
+        series = result.get("series") or {}
+        finished = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+        c = self.conn
+        if replace_failed:
+            gone = c.execute(
+                "DELETE FROM runs WHERE key = ? AND status = 'failed'", (key,)
+            ).rowcount
+            if gone:
+                c.execute("DELETE FROM metrics WHERE key = ?", (key,))
+                c.execute("DELETE FROM series WHERE key = ?", (key,))
+        cur = c.execute(
+            "INSERT OR IGNORE INTO runs(key, params, rep, seed, status, error, command,"
+            " metrics, meta, flows, nodes, wall_s, finished_at, version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                _json(dict(record.get("params") or {}), sort_keys=False),
+                record.get("rep"),
+                int(record["seed"]),
+                record["status"],
+                record.get("error"),
+                record.get("command"),
+                _json(metrics, sort_keys=False),
+                _json(result.get("meta")),
+                _json(result.get("flows")),
+                _json(result.get("nodes")),
+                _float(record.get("wall_s")),
+                finished,
+                record.get("version"),
+            ),
+        )
+        if cur.rowcount == 0:
+            return False
+        c.executemany(
+            "INSERT INTO metrics(key, name, value) VALUES (?, ?, ?)",
+            [(key, str(k), _float(v)) for k, v in metrics.items()],
+        )
+        c.executemany(
+            "INSERT INTO series(key, name, data) VALUES (?, ?, ?)",
+            [(key, str(k), _json(v, sort_keys=False)) for k, v in series.items()],
+        )
+        return True
+
+    # -- reading
+    def statuses(self, keys: Iterable[str] | None = None) -> dict[str, str]:
+        """``{key: status}`` of stored runs (all, or only those among ``keys``)."""
+        rows = self.conn.execute("SELECT key, status FROM runs").fetchall()
+        found = dict(rows)
+        if keys is None:
+            return found
+        return {k: found[k] for k in keys if k in found}
+
+    def count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+
+    def runs(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
+        """One row per stored run: parameters and metrics as columns (see :func:`load_runs`)."""
+        return _frame(self.conn, None if keys is None else list(keys))
+
+    def series(self, key: str) -> dict[str, pd.DataFrame]:
+        """Time series of one run: ``{name: DataFrame with t_s and value columns}``."""
+        rows = self.conn.execute("SELECT name, data FROM series WHERE key = ?", (key,)).fetchall()
+        out = {}
+        for name, data in rows:
+            df = pd.DataFrame(json.loads(data))
+            if "t_s" in df.columns:  # time first, then the recorded columns in order
+                df = df[["t_s"] + [c for c in df.columns if c != "t_s"]]
+            out[name] = df
+        return out
+
+    def run_details(self, key: str) -> dict[str, Any]:
+        """The stored record of one run (flows/nodes as DataFrames, meta and metrics dicts)."""
+        row = self.conn.execute(
+            "SELECT params, rep, seed, status, error, command, metrics, meta, flows, nodes,"
+            " wall_s, version FROM runs WHERE key = ?",
+            (key,),
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no run with key {key!r} in {self.path}")
+        names = ["params", "rep", "seed", "status", "error", "command", "metrics", "meta"]
+        out: dict[str, Any] = dict(zip(names, row[:8]))
+        for k in ("params", "metrics", "meta"):
+            out[k] = json.loads(out[k]) if out[k] else {}
+        out["flows"] = pd.DataFrame(json.loads(row[8])) if row[8] else pd.DataFrame()
+        out["nodes"] = pd.DataFrame(json.loads(row[9])) if row[9] else pd.DataFrame()
+        out["wall_s"], out["version"] = row[10], row[11]
+        out["series"] = self.series(key)
+        return out
+
+
+def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
+    q = (
+        "SELECT key, params, rep, seed, status, wall_s, error, command, finished_at, metrics"
+        " FROM runs"
+    )
+    rows = conn.execute(q).fetchall()
+    if keys is not None:
+        wanted = set(keys)
+        rows = [r for r in rows if r[0] in wanted]
+    records = []
+    param_keys: dict[str, None] = {}
+    metric_keys: dict[str, None] = {}
+    for key, params, rep, seed, status, wall_s, error, command, finished_at, metrics in rows:
+        p = json.loads(params) if params else {}
+        m = json.loads(metrics) if metrics else {}
+        for k in p:
+            param_keys.setdefault(k, None)
+        for k in m:
+            metric_keys.setdefault(k, None)
+        rec = {
+            "key": key,
+            "rep": rep,
+            "seed": seed,
+            "status": status,
+            "wall_s": wall_s,
+            "error": error,
+            "command": command,
+            "finished_at": finished_at,
+        }
+        rec.update({f"param:{k}": v for k, v in p.items()})
+        rec.update({f"metric:{k}": v for k, v in m.items()})
+        records.append(rec)
+    cols = (
+        ["key"]
+        + [f"param:{k}" for k in param_keys]
+        + ["rep", "seed", "status"]
+        + [f"metric:{k}" for k in metric_keys]
+        + ["wall_s", "error", "command", "finished_at"]
+    )
+    df = pd.DataFrame.from_records(records, columns=cols)
+    rename = {f"param:{k}": k for k in param_keys}
+    # a metric never shadows a parameter or a bookkeeping column of the same name (e.g. the
+    # simulator's own `wall_s`): it becomes `metric.<name>`
+    taken = set(param_keys) | set(BOOKKEEPING)
+    rename.update({f"metric:{k}": (k if k not in taken else f"metric.{k}") for k in metric_keys})
+    df = df.rename(columns=rename)
+    for k in metric_keys:
+        col = rename[f"metric:{k}"]
+        df[col] = pd.to_numeric(df[col], errors="coerce")
+    df.attrs["params"] = list(param_keys)
+    df.attrs["metrics"] = [rename[f"metric:{k}"] for k in metric_keys]
+    if not df.empty:
+        try:
+            df = df.sort_values(list(param_keys) + ["rep"], kind="stable", na_position="last")
+        except TypeError:  # mixed value types in a parameter column: keep insertion order
+            pass
+        df = df.reset_index(drop=True)
+    return df
+
+
+def load_runs(directory: str | os.PathLike) -> pd.DataFrame:
+    """Read every run of the store in ``directory`` as a DataFrame (read-only).
+
+    Columns: ``key``, one column per parameter (key path), ``rep``, ``seed``, ``status``,
+    one column per metric, ``wall_s``, ``error``, ``command``, ``finished_at``.
+    ``df.attrs["params"]`` and ``df.attrs["metrics"]`` list the parameter and metric
+    columns.
+    """
+    with Store(directory, readonly=True) as store:
+        return store.runs()
+
+
+def read_series(directory: str | os.PathLike, key: str) -> dict[str, pd.DataFrame]:
+    """Time series stored with run ``key``: ``{name: DataFrame(t_s, ...)}``."""
+    with Store(directory, readonly=True) as store:
+        return store.series(key)

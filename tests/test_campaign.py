@@ -1,0 +1,482 @@
+"""Campaign machinery tested with a small deterministic fake simulator (no Rust core needed):
+parameter spaces, seeds, the store, executors, statistics, failures, results/plot CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import sqlite3
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    import tomli as tomllib
+
+import pandas as pd
+import pytest
+from scipy import stats as st
+
+from wlansim.campaign import (
+    Campaign,
+    Space,
+    SpaceError,
+    Store,
+    frange,
+    load_runs,
+    read_series,
+    replication_seed,
+    safe_eval,
+    summarize,
+    t_interval,
+    values,
+)
+from wlansim.campaign.executors import InlineExecutor, execute_run, map_unordered
+from wlansim.campaign.keys import reproduce_command
+from wlansim.campaign.progress import Progress
+from wlansim.campaign.tomlout import dumps as toml_dumps
+from wlansim.errors import WlansimError
+
+# ----------------------------------------------------------------------------- fake core
+
+BASE = {"seed": 7, "duration": "1 s", "stations": {"sta": {"count": 1}}, "ap": {"queue": 50}}
+
+
+def fake_load(scenario):
+    return copy.deepcopy(scenario)
+
+
+def fake_resolve(base, overrides):
+    d = copy.deepcopy(base)
+    for key, value in overrides.items():
+        parts = key.split(".")
+        node = d
+        for p in parts[:-1]:
+            node = node.setdefault(p, {})
+        node[parts[-1]] = value
+    n = d["stations"]["sta"]["count"]
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"stations.sta.count: {n!r} is not allowed (an integer >= 1)")
+    return d
+
+
+def fake_run(scenario, seed):
+    n = scenario["stations"]["sta"]["count"]
+    if n == 13:
+        raise RuntimeError("unlucky number of stations")
+    rng = random.Random(f"{seed}-{n}")
+    thr = 5e6 * (1 - 0.02 * n) + rng.gauss(0, 5e4)
+    return {
+        "metrics": {"throughput_bps": thr, "collision_probability": 0.01 * n},
+        "meta": {"seed": seed, "events": 100 * n},
+        "flows": [{"flow": "up", "bytes": int(thr)}],
+        "nodes": [{"node": "ap"}],
+        "series": {"queue_length": {"t_s": [0.0, 0.5, 1.0], "ap": [0, n, 2 * n]}},
+    }
+
+
+def campaign(store, space=None, reps=3, **kw):
+    if space is None:
+        space = {"stations.sta.count": [1, 2, 5]}
+    return Campaign(
+        BASE,
+        space,
+        reps=reps,
+        store=store,
+        run_fn=fake_run,
+        load_fn=fake_load,
+        resolve_fn=fake_resolve,
+        version="test",
+        **kw,
+    )
+
+
+def comparable(df):
+    return df.drop(columns=["wall_s", "finished_at", "command"]).reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------- space
+
+
+def test_values_lists_and_ranges():
+    assert values("1,2,5") == [1, 2, 5]
+    assert values("0.5, 1000 B, true") == [0.5, "1000 B", True]
+    assert values("1:10:3") == [1, 4, 7, 10]  # stop lands on the grid: included
+    assert values("1:9:3") == [1, 4, 7]
+    assert values("1:4") == [1, 2, 3, 4]
+    assert values("5:1:-2") == [5, 3, 1]
+    assert values("0:1:0.1")[-1] == 1.0 and len(values("0:1:0.1")) == 11
+    assert frange(0.1, 0.35, 0.1) == [0.1, 0.2, 0.3]
+    assert values([3, 4]) == [3, 4] and values(7) == [7]
+    with pytest.raises(SpaceError):
+        values("1:5:0")
+    with pytest.raises(SpaceError):
+        values("5:1:1")
+    with pytest.raises(SpaceError):
+        values("a:b")
+
+
+def test_space_product_zip_derive():
+    s = Space.grid({"a": [1, 2], "b": "10,20"})
+    assert s.points() == [
+        {"a": 1, "b": 10},
+        {"a": 1, "b": 20},
+        {"a": 2, "b": 10},
+        {"a": 2, "b": 20},
+    ]
+    z = Space.zip({"x": [1, 2, 3], "y": ["p", "q", "r"]})
+    assert [tuple(p.values()) for p in z] == [(1, "p"), (2, "q"), (3, "r")]
+    assert len(s * z) == 12 and (s * z).keys == ["a", "b", "x", "y"]
+    assert len(s + Space([{"a": 9, "b": 9}])) == 5
+    with pytest.raises(SpaceError, match="equal numbers"):
+        Space.zip({"x": [1, 2], "y": [1]})
+    with pytest.raises(SpaceError, match="both factors"):
+        s * Space.grid({"a": [1]})
+
+    d = Space.grid({"ap.queue": [30, 50], "stations.sta.count": [4]}).derive(
+        "tcp.rwnd", "floor(queue / count)"
+    )
+    assert [p["tcp.rwnd"] for p in d] == [7, 12]
+    d2 = d.derive("x", lambda p: p["tcp.rwnd"] * 2).derive("y", "ap.queue // tcp.rwnd + 1")
+    assert [(p["x"], p["y"]) for p in d2] == [(14, 5), (24, 5)]
+    assert d2.keys == ["ap.queue", "stations.sta.count", "tcp.rwnd", "x", "y"]
+
+
+def test_safe_eval_is_restricted():
+    env = {"ap.queue": 20, "stations.sta.count": 3, "b.count": 1}
+    assert safe_eval("max(1, ap.queue // stations.sta.count)", env) == 6
+    assert safe_eval("2 if queue > 10 else 1", env) == 2
+    assert safe_eval("'1000 B'", env) == "1000 B"
+    for bad in [
+        "__import__('os').system('true')",
+        "queue.__class__",
+        "(lambda: 1)()",
+        "[x for x in (1,)]",
+        "open('/etc/passwd')",
+        "queue[0]",
+        "2 ** 100000",
+    ]:
+        with pytest.raises(SpaceError):
+            safe_eval(bad, env)
+    with pytest.raises(SpaceError, match="ambiguous"):
+        safe_eval("count + 1", env)
+    with pytest.raises(SpaceError, match="unknown name"):
+        safe_eval("nope + 1", env)
+
+
+# ----------------------------------------------------------------------------- seeds/keys
+
+
+def test_seeds_common_across_points_independent_across_reps(tmp_path):
+    seeds = [replication_seed(1, r) for r in range(100)]
+    assert len(set(seeds)) == 100 and all(0 <= s < 2**53 for s in seeds)
+    assert seeds[0] == replication_seed(1, 0) != replication_seed(2, 0)
+    c = campaign(tmp_path / "s")
+    plan = c.plan()
+    by_rep = {}
+    for spec in plan:
+        by_rep.setdefault(spec.rep, set()).add(spec.seed)
+    assert all(len(v) == 1 for v in by_rep.values())  # same seed for every point
+    assert len({next(iter(v)) for v in by_rep.values()}) == 3  # distinct across reps
+    assert c.seeds() == [replication_seed(7, r) for r in range(3)]  # scenario seed default
+    assert len({s.key for s in plan}) == 9
+
+
+def test_reproduce_command_quotes():
+    cmd = reproduce_command("a b.toml", {"flows.up.packet_size": "1000 B", "x": 2.0}, 5)
+    assert cmd == "wlansim run 'a b.toml' --set 'flows.up.packet_size=1000 B' --set x=2.0 --seed 5"
+
+
+# ----------------------------------------------------------------------------- campaign
+
+
+def test_campaign_runs_resumes_and_summarises(tmp_path):
+    c = campaign(tmp_path / "s")
+    rep = c.run(jobs=2, progress=False)
+    assert (rep.total, rep.executed, rep.ok, rep.failed, rep.skipped) == (9, 9, 9, 0, 0)
+    again = campaign(tmp_path / "s").run(jobs=2, progress=False)
+    assert again.executed == 0 and again.skipped == 9
+
+    df = c.results()
+    assert len(df) == 9 and set(df["status"]) == {"ok"}
+    assert list(df.columns[:4]) == ["key", "stations.sta.count", "rep", "seed"]
+    assert {"throughput_bps", "collision_probability", "wall_s", "error", "command"} <= set(
+        df.columns
+    )
+    s = c.summary("throughput_bps")
+    assert list(s["stations.sta.count"]) == [1, 2, 5]
+    assert list(s["n"]) == [3, 3, 3] and list(s["failed"]) == [0, 0, 0]
+    x = df[df["stations.sta.count"] == 2]["throughput_bps"].to_numpy()
+    half = st.t.ppf(0.975, 2) * x.std(ddof=1) / math.sqrt(3)
+    row = s.iloc[1]
+    assert row["mean"] == pytest.approx(x.mean()) and row["half_width"] == pytest.approx(half)
+    assert row["ci95_low"] == pytest.approx(x.mean() - half)
+    assert row["ci95_high"] == pytest.approx(x.mean() + half)
+    long = c.summary()  # every metric, long form
+    assert set(long["metric"]) == {"throughput_bps", "collision_probability"}
+
+    # more replications later: only the new ones run
+    more = campaign(tmp_path / "s", reps=4).run(jobs=1, progress=False)
+    assert more.executed == 3 and more.skipped == 9
+
+
+def test_inline_pool_and_rerun_give_identical_results(tmp_path):
+    a = campaign(tmp_path / "a")
+    a.run(jobs=1, progress=False)
+    b = campaign(tmp_path / "b")
+    b.run(jobs=2, progress=False)
+    pd.testing.assert_frame_equal(comparable(a.results()), comparable(b.results()))
+
+
+def test_failures_are_recorded_and_campaign_carries_on(tmp_path):
+    space = Space.grid({"stations.sta.count": [1, 0, 13, 4]})
+    c = campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
+    rep = c.run(jobs=2, progress=False)
+    assert (rep.executed, rep.ok, rep.failed) == (8, 4, 4)
+    df = c.results()
+    assert len(df) == 8
+    bad = df[df["stations.sta.count"] == 0]
+    assert set(bad["status"]) == {"failed"}
+    assert "stations.sta.count: 0 is not allowed" in bad["error"].iloc[0]
+    crash = df[df["stations.sta.count"] == 13]
+    assert set(crash["error"]) == {"unlucky number of stations"}
+    cmd = crash["command"].iloc[0]
+    assert "--set ap.queue=20 --set stations.sta.count=13 --seed " in cmd
+    assert cmd.startswith("wlansim run ") and str(tmp_path / "s" / "base.toml") in cmd
+    base = tomllib.loads((tmp_path / "s" / "base.toml").read_text())
+    assert base == BASE
+    s = c.summary("throughput_bps")
+    assert list(s["failed"]) == [0, 2, 2, 0]  # failed points stay visible
+    assert list(s["n"]) == [2, 0, 0, 2]
+    # failed runs are not retried unless asked
+    assert (
+        campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
+        .run(jobs=1, progress=False)
+        .executed
+        == 0
+    )
+    retry = campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
+    r2 = retry.run(jobs=1, progress=False, retry_failed=True)
+    assert r2.executed == 4 and r2.failed == 4
+    assert len(retry.results()) == 8
+
+
+def test_store_is_plain_sqlite_without_duplicates(tmp_path):
+    c = campaign(tmp_path / "s")
+    c.run(jobs=1, progress=False)
+    db = tmp_path / "s" / "campaign.sqlite"
+    assert not (tmp_path / "s" / "campaign.sqlite-wal").exists()  # clean close: one file
+    con = sqlite3.connect(db)
+    runs = pd.read_sql("SELECT * FROM runs", con)
+    assert len(runs) == 9 and runs["key"].is_unique
+    m = pd.read_sql("SELECT * FROM metrics WHERE name = 'throughput_bps'", con)
+    assert len(m) == 9
+    assert json.loads(runs["params"].iloc[0]) == {"stations.sta.count": 1}
+    con.close()
+    # putting a stored run again is refused, nothing duplicated
+    with Store(tmp_path / "s") as store:
+        key = c.results()["key"].iloc[0]
+        rec = {"key": key, "params": {}, "rep": 0, "seed": 1, "status": "ok", "result": {}}
+        assert store.put(rec) is False
+        assert store.count() == 9
+    # time series stored beside the run
+    key = c.results()["key"].iloc[4]
+    ser = read_series(tmp_path / "s", key)
+    assert list(ser) == ["queue_length"]
+    assert list(ser["queue_length"].columns) == ["t_s", "ap"]
+    assert c.series(key)["queue_length"]["ap"].tolist() == [0, 2, 4]
+    runs2 = load_runs(tmp_path / "s")
+    assert runs2.attrs["params"] == ["stations.sta.count"] and len(runs2) == 9
+    with Store(tmp_path / "s", readonly=True) as store:
+        det = store.run_details(key)
+    assert det["status"] == "ok" and det["meta"]["events"] == 200 and len(det["flows"]) == 1
+
+
+def test_dask_local_cluster_matches_local_pool(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    a = campaign(tmp_path / "pool")
+    a.run(jobs=2, progress=False)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        b = campaign(tmp_path / "dask")
+        rep = b.run(dask=client, progress=False)
+        assert rep.executed == 9 and "dask" in rep.executor
+    pd.testing.assert_frame_equal(comparable(a.results()), comparable(b.results()))
+
+
+# ----------------------------------------------------------------------------- pieces
+
+
+def test_t_interval_and_summarize_edge_cases():
+    ci = t_interval([1.0, 2.0, 3.0, float("nan")])
+    assert ci["n"] == 3 and ci["mean"] == 2.0 and ci["std"] == 1.0
+    assert ci["half_width"] == pytest.approx(st.t.ppf(0.975, 2) / math.sqrt(3))
+    one = t_interval([4.0])
+    assert one["n"] == 1 and math.isnan(one["half_width"])
+    df = pd.DataFrame({"k": [1, 1, 2], "status": ["ok", "ok", "failed"], "m": [1.0, 3.0, None]})
+    df.attrs = {"params": ["k"], "metrics": ["m"]}
+    s = summarize(df, "m")
+    assert list(s["n"]) == [2, 0] and list(s["failed"]) == [0, 1]
+    with pytest.raises(WlansimError, match="unknown metric"):
+        summarize(df, "nope")
+
+
+def test_map_unordered_reports_infrastructure_errors():
+    def boom(x):
+        raise OSError("worker died")
+
+    out = list(map_unordered(InlineExecutor(), boom, [("t", (1,), None)]))
+    assert out[0][0] == "t" and isinstance(out[0][2], OSError)
+    ok = execute_run(fake_run, fake_resolve(BASE, {}), 3)
+    assert ok["ok"] and ok["result"]["metrics"]["collision_probability"] == 0.01
+    bad = execute_run(fake_run, fake_resolve(BASE, {"stations.sta.count": 13}), 3)
+    assert not bad["ok"] and bad["error"] == "unlucky number of stations"
+
+
+def test_progress_text():
+    import io
+
+    buf = io.StringIO()
+    p = Progress(10, done=4, stream=buf)
+    p.update(failed=1)
+    p.close()
+    text = buf.getvalue()
+    assert "5/10 runs, 1 failed" in text and "ETA" in text
+
+
+def test_toml_writer_round_trips():
+    d = {
+        "seed": 3,
+        "name": 'a "quoted" name',
+        "x": 0.5,
+        "flag": True,
+        "list": [1, 2],
+        "ap": {"queue": 20, "edca": {"be": {"aifsn": 3}}},
+        "flows": [{"name": "up", "size": "1000 B"}, {"name": "down", "opts": {"a": 1}}],
+    }
+    assert tomllib.loads(toml_dumps(d)) == d
+
+
+# ----------------------------------------------------------------------------- CLI on a fake store
+
+
+def test_cli_results_and_plot_on_a_store(tmp_path, capsys):
+    from wlansim.cli import main
+
+    space = Space.grid({"stations.sta.count": [1, 2, 0], "ap.queue": [10, 20]})
+    campaign(tmp_path / "s", space=space, reps=3).run(jobs=1, progress=False)
+    assert main(["results", str(tmp_path / "s"), "--metric", "throughput_bps"]) == 0
+    out = capsys.readouterr().out
+    assert "half_width" in out and "ci95_low" in out and "failed runs (6)" in out
+    assert "reproduce: wlansim run" in out
+    csv = tmp_path / "sum.csv"
+    assert main(["results", str(tmp_path / "s"), "--csv", str(csv)]) == 0
+    table = pd.read_csv(csv)
+    assert len(table) == 12 and {"metric", "mean", "half_width", "failed"} <= set(table.columns)
+    pq = tmp_path / "runs.parquet"
+    assert main(["results", str(tmp_path / "s"), "--runs", "--parquet", str(pq)]) == 0
+    assert len(pd.read_parquet(pq)) == 18
+
+    png = tmp_path / "p.png"
+    rc = main(["plot", str(tmp_path / "s"), "--x", "count", "--y", "throughput_bps",
+               "--hue", "ap.queue", "--out", str(png)])  # fmt: skip
+    assert rc == 0
+    assert_png(png)
+    # other varied keys are folded into the lines instead of being averaged
+    rc = main(["plot", str(tmp_path / "s"), "--x", "stations.sta.count", "--y", "throughput_bps"])
+    assert rc == 0
+    assert_png(tmp_path / "s" / "throughput_bps-vs-stations.sta.count.png")
+    assert main(["plot", str(tmp_path / "s"), "--x", "nope", "--y", "throughput_bps"]) == 2
+    assert "unknown parameter 'nope'" in capsys.readouterr().err
+    assert main(["results", str(tmp_path / "missing")]) == 2
+
+
+def assert_png(path):
+    import matplotlib.image
+
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = matplotlib.image.imread(path)
+    assert img.ndim == 3 and img.shape[0] > 100 and img.shape[1] > 100
+
+
+# ----------------------------------------------------------------------------- SIGKILL (fake)
+
+KILL_SCRIPT = """
+import random, sys, time
+from wlansim.campaign import Campaign
+
+def slow_run(scenario, seed):
+    time.sleep(0.03)
+    rng = random.Random(f"{seed}-{scenario['k']}")
+    return {"metrics": {"throughput_bps": rng.random() * scenario["k"]}}
+
+def resolve(base, ov):
+    return {**base, **ov}
+
+if __name__ == "__main__":
+    c = Campaign({"k": 0}, {"k": list(range(20))}, reps=3, store=sys.argv[1], seed=5,
+                 run_fn=slow_run, load_fn=dict, resolve_fn=resolve, version="test")
+    print(c.run(jobs=2, progress=False))
+"""
+
+
+def test_sigkill_mid_campaign_fake(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = tmp_path / "camp.py"
+    script.write_text(KILL_SCRIPT)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parents[1] / "python"), env.get("PYTHONPATH", "")]
+    )
+    store = tmp_path / "killed"
+    db = store / "campaign.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(store)], env=env, start_new_session=True
+    )
+    n = 0
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+                    n = con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+                    con.close()
+                except sqlite3.Error:
+                    n = 0
+                if n >= 15:
+                    break
+            time.sleep(0.01)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the campaign and its pool workers
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL and n >= 15
+    con = sqlite3.connect(db)
+    after = con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+    con.close()
+    assert 15 <= after < 60
+    res = subprocess.run(
+        [sys.executable, str(script), str(store)], env=env, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    assert f"{after} already stored, {60 - after} executed" in res.stdout
+    ref = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "ref")], env=env, capture_output=True
+    )
+    assert ref.returncode == 0
+    a, b = load_runs(store), load_runs(tmp_path / "ref")
+    assert len(a) == 60 and a["key"].is_unique
+    assert a.groupby(["k", "rep"]).size().eq(1).all()
+    pd.testing.assert_frame_equal(comparable(a), comparable(b))
