@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
-from wlansim.errors import ScenarioError, SimulationError
+from wlansim.errors import ScenarioError
 from wlansim.results import Results
-from wlansim.scenario import Overrides, ScenarioLike, apply_overrides, load, to_json
+from wlansim.scenario import Overrides, ScenarioLike, apply_overrides, call_core, load
 
 
 def run(scenario: ScenarioLike, *, seed: int | None = None, overrides: Overrides = None) -> Results:
@@ -21,13 +19,4 @@ def run(scenario: ScenarioLike, *, seed: int | None = None, overrides: Overrides
     data = apply_overrides(load(scenario), overrides)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise ScenarioError(f"seed {seed!r}: a non-negative integer is required")
-    text = to_json(data)
-    try:
-        out = _core.run(text, seed)
-    except ValueError as exc:
-        raise ScenarioError(str(exc)) from None
-    except OverflowError:
-        raise ScenarioError(f"seed {seed!r}: must be below 2**64") from None
-    except RuntimeError as exc:
-        raise SimulationError(str(exc)) from None
-    return Results(json.loads(out), data)
+    return Results(call_core(_core.run, data, seed), data)

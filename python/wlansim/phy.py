@@ -6,12 +6,11 @@ interframe space and frame duration.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Union
 
 from wlansim.errors import ScenarioError
-from wlansim.scenario import to_json
+from wlansim.scenario import call_core
 
 PhyLike = Union[str, Mapping[str, Any], None]
 
@@ -29,7 +28,4 @@ def timing(phy: PhyLike = "802.11b", payload_bytes: int = 1472) -> dict:
     if not isinstance(payload_bytes, int) or payload_bytes < 1:
         raise ScenarioError(f"payload_bytes {payload_bytes!r}: a positive integer is required")
     wrapper = {"duration": "1 s", "phy": table, "stations": [{"name": "sta"}]}
-    try:
-        return json.loads(_core.phy_timing(to_json(wrapper), payload_bytes))
-    except ValueError as exc:
-        raise ScenarioError(str(exc)) from None
+    return call_core(_core.phy_timing, wrapper, payload_bytes)

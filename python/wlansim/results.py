@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 
@@ -27,41 +26,17 @@ class Results:
         self.nodes = pd.DataFrame(data["nodes"])
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
-
-    @classmethod
-    def from_json(cls, text: str, scenario: dict[str, Any] | None = None) -> Results:
-        return cls(json.loads(text), scenario)
+        self._metrics: dict[str, float] | None = None
 
     @property
     def metrics(self) -> dict[str, float]:
-        """Scalar metrics: total, uplink and downlink throughput (b/s), attempt-weighted
-        collision probability, packet-weighted mean delay (s), Jain's index over flow
-        throughputs, delivered and dropped packets, events, wall time."""
-        from wlansim.models.fairness import jain_index
-
-        f, n = self.flows, self.nodes
-        out: dict[str, float] = {}
-        if len(f):
-            thr = f["throughput_bps"]
-            out["throughput_bps"] = float(thr.sum())
-            for direction in ("uplink", "downlink"):
-                out[f"{direction}_throughput_bps"] = float(thr[f["direction"] == direction].sum())
-            delivered = f["delivered_packets"]
-            delays = f["delay_mean_s"].astype(float)
-            ok = delivered > 0
-            out["delay_mean_s"] = (
-                float(np.average(delays[ok], weights=delivered[ok])) if ok.any() else float("nan")
-            )
-            out["jain_index"] = jain_index(thr) if thr.sum() > 0 else float("nan")
-            out["delivered_packets"] = float(delivered.sum())
-            out["dropped_packets"] = float((f["dropped_queue"] + f["dropped_retry"]).sum())
-        attempts = n["attempts"].sum()
-        out["collision_probability"] = (
-            float(n["collisions"].sum() / attempts) if attempts else float("nan")
-        )
-        out["events"] = float(self.meta["events"])
-        out["wall_s"] = float(self.meta["wall_s"])
-        return out
+        """Scalar metrics (deterministic for a scenario and seed): total, uplink and
+        downlink throughput (b/s), attempt-weighted collision probability, packet-weighted
+        mean delay (s), Jain's index over flow throughputs, delivered and dropped packets,
+        events. Computed from the raw records (no pandas), once."""
+        if self._metrics is None:
+            self._metrics = _metrics(self._data)
+        return self._metrics
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data: flows, nodes, meta, metrics, series."""
@@ -79,3 +54,30 @@ class Results:
             f"<wlansim.Results {len(self.flows)} flows, {len(self.nodes)} nodes, "
             f"{m.get('throughput_bps', 0) / 1e6:.3f} Mb/s, {self.meta['events']} events>"
         )
+
+
+def _metrics(data: dict[str, Any]) -> dict[str, float]:
+    from wlansim.models.fairness import jain_index
+
+    flows, nodes = data["flows"], data["nodes"]
+    out: dict[str, float] = {}
+    if flows:
+        thr = [f["throughput_bps"] for f in flows]
+        out["throughput_bps"] = float(sum(thr))
+        for direction in ("uplink", "downlink"):
+            out[f"{direction}_throughput_bps"] = float(
+                sum(f["throughput_bps"] for f in flows if f["direction"] == direction)
+            )
+        delivered = sum(f["delivered_packets"] for f in flows)
+        delay_sum = sum(
+            f["delay_mean_s"] * f["delivered_packets"] for f in flows if f["delivered_packets"]
+        )
+        out["delay_mean_s"] = delay_sum / delivered if delivered else math.nan
+        out["jain_index"] = jain_index(thr) if sum(thr) > 0 else math.nan
+        out["delivered_packets"] = float(delivered)
+        out["dropped_packets"] = float(sum(f["dropped_queue"] + f["dropped_retry"] for f in flows))
+    attempts = sum(n["attempts"] for n in nodes)
+    collisions = sum(n["collisions"] for n in nodes)
+    out["collision_probability"] = collisions / attempts if attempts else math.nan
+    out["events"] = float(data["meta"]["events"])
+    return out

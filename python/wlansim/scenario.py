@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Union
 
@@ -123,12 +124,41 @@ def to_json(scenario: Mapping[str, Any]) -> str:
         raise ScenarioError(f"scenario holds a value that is not plain data: {exc}") from None
 
 
+_INDEXED = re.compile(r"\b(stations|flows)\[(\d+)\]")
+
+
+def _named_paths(message: str, data: Mapping[str, Any]) -> str:
+    """Write `stations[0].count` as `stations.sta.count` (the form `--set` takes)."""
+
+    def name(match: re.Match) -> str:
+        table, index = match.group(1), int(match.group(2))
+        items = data.get(table)
+        if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
+            label = items[index].get("name")
+            if isinstance(label, str) and label:
+                return f"{table}.{label}"
+        return match.group(0)
+
+    return _INDEXED.sub(name, message)
+
+
+def call_core(function: Callable[..., str], data: Mapping[str, Any], *args: Any) -> Any:
+    """Call a core function on a scenario dict and decode its JSON answer. Core errors
+    become `ScenarioError` (bad input) or `SimulationError` (internal), never a panic."""
+    from wlansim.errors import SimulationError
+
+    try:
+        return json.loads(function(to_json(data), *args))
+    except ValueError as exc:
+        raise ScenarioError(_named_paths(str(exc), data)) from None
+    except OverflowError as exc:
+        raise ScenarioError(f"a number is out of range (seeds are below 2**64): {exc}") from None
+    except RuntimeError as exc:
+        raise SimulationError(str(exc)) from None
+
+
 def resolve(scenario: ScenarioLike, overrides: Overrides = None) -> dict:
     """The validated scenario with every default written out (what a run really uses)."""
     from wlansim import _core
 
-    data = apply_overrides(load(scenario), overrides)
-    try:
-        return json.loads(_core.resolve(to_json(data)))
-    except ValueError as exc:
-        raise ScenarioError(str(exc)) from None
+    return call_core(_core.resolve, apply_overrides(load(scenario), overrides))

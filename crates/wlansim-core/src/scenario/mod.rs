@@ -263,7 +263,15 @@ impl Scenario {
     /// Parse and validate a JSON scenario (what the Python package sends).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let mut de = serde_json::Deserializer::from_str(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(located)?;
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            // serde_json appends the position in the generated JSON text, which means
+            // nothing to the author of the scenario: the key path says where.
+            let mut e = located(e);
+            if let Some(at) = e.message.rfind(" at line ") {
+                e.message.truncate(at);
+            }
+            e
+        })?;
         scenario.validate()?;
         Ok(scenario)
     }

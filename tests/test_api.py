@@ -1,0 +1,132 @@
+"""The Python API: scenario forms, overrides, determinism, results tables, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import wlansim
+from wlansim.scenario import apply_overrides, load, parse_value, resolve
+
+QUICK = {"duration": "3 s", "warmup": "1 s"}
+
+
+def test_run_accepts_path_text_and_dict(saturated):
+    text = saturated.read_text()
+    by_path = wlansim.run(saturated, overrides=QUICK)
+    by_text = wlansim.run(text, overrides=QUICK)
+    by_dict = wlansim.run(load(text), overrides=QUICK)
+    for r in (by_text, by_dict):
+        assert r.flows.equals(by_path.flows)
+        assert r.nodes.equals(by_path.nodes)
+
+
+def test_results_tables_and_metrics(saturated):
+    r = wlansim.run(saturated, overrides={**QUICK, "stations.sta.count": 4})
+    assert list(r.flows["name"]) == [f"up-{i}" for i in range(4)]
+    assert list(r.nodes["name"]) == ["ap"] + [f"sta-{i}" for i in range(4)]
+    for column in (
+        "throughput_bps",
+        "delay_mean_s",
+        "delay_p95_s",
+        "dropped_queue",
+        "dropped_retry",
+        "offered_packets",
+        "delivered_packets",
+    ):
+        assert column in r.flows
+    for column in (
+        "attempts",
+        "successes",
+        "collisions",
+        "retries",
+        "retry_drops",
+        "queue_drops",
+        "collision_probability",
+    ):
+        assert column in r.nodes
+    m = r.metrics
+    assert m["throughput_bps"] == pytest.approx(r.flows["throughput_bps"].sum())
+    assert m["uplink_throughput_bps"] == m["throughput_bps"]
+    assert 0 < m["collision_probability"] < 0.5
+    assert 0.5 < m["jain_index"] <= 1
+    assert r.meta["measured_s"] == 2.0 and r.meta["sim_time_s"] == 3.0
+    assert r.meta["events"] > 1000
+    # The AP only sends MAC ACKs (not counted as attempts): no collision probability.
+    assert math.isnan(r.nodes.loc[0, "collision_probability"])
+
+
+def test_same_seed_identical_different_seed_different(saturated):
+    a = wlansim.run(saturated, seed=5, overrides=QUICK).to_dict()
+    b = wlansim.run(saturated, seed=5, overrides=QUICK).to_dict()
+    c = wlansim.run(saturated, seed=6, overrides=QUICK).to_dict()
+    for d in (a, b, c):
+        d["meta"].pop("wall_s")
+    assert a == b
+    assert a["flows"] != c["flows"]
+
+
+def test_overrides_by_name_and_index_and_string_values():
+    base = load("scenarios/saturated-11b.toml")
+    out = apply_overrides(
+        base, ["stations.sta.count=3", "flows.0.packet_size=1000 B", "mac.rts_threshold=0"]
+    )
+    assert out["stations"][0]["count"] == 3
+    assert out["flows"][0]["packet_size"] == "1000 B"
+    assert out["mac"]["rts_threshold"] == 0
+    assert base["stations"][0]["count"] == 10, "the input is not modified"
+    assert parse_value("[1, 2]") == [1, 2] and parse_value("11 Mb/s") == "11 Mb/s"
+
+
+def test_resolve_writes_every_default():
+    r = resolve("scenarios/saturated-11b.toml")
+    assert r["phy"]["slot"] == "20 us" and r["phy"]["difs"] == "50 us"
+    assert r["phy"]["cw_min"] == 31 and r["phy"]["cw_max"] == 1023
+    assert r["stations"][0]["queue"] == 50
+
+
+@pytest.mark.parametrize(
+    ("override", "expected"),
+    [
+        ({"stations.sta.count": 0}, "`stations.sta.count`: 0"),
+        ({"stations.sta.count": "many"}, "`stations.sta.count`"),
+        ({"duration": "-5 s"}, "`duration`"),
+        ({"duration": "5"}, "no valid unit"),
+        ({"phy.data_rate": "12 Mb/s"}, "allowed: 1, 2, 5.5, 11 Mb/s"),
+        ({"phy.standard": "802.11z"}, "`phy.standard`"),
+        ({"phy.cw_min": 63, "phy.cw_max": 31}, "CWmin ≤ CWmax"),
+        ({"phy.cw_min": 30}, "2^k − 1"),
+        ({"mac.queue": 0}, "`mac.queue`"),
+        ({"mac.short_retry_limit": 0}, "`mac.short_retry_limit`"),
+        ({"mac.colour": "red"}, "unknown field `colour`"),
+        ({"flows.up.stations": "nobody"}, "not a station group"),
+        ({"flows.up.traffic": "cbr"}, "need a rate"),
+        ({"flows.up.packet_size": "9000 B"}, "`flows.up.packet_size`"),
+        ({"warmup": "200 s"}, "shorter than duration"),
+    ],
+)
+def test_bad_values_name_key_value_and_allowed(saturated, override, expected):
+    with pytest.raises(wlansim.ScenarioError) as info:
+        wlansim.run(saturated, overrides=override)
+    assert expected in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_bad_scenario_forms():
+    with pytest.raises(wlansim.ScenarioError, match="does not exist"):
+        wlansim.run("no/such/file.toml")
+    with pytest.raises(wlansim.ScenarioError, match="invalid TOML"):
+        wlansim.run("duration = \n[[")
+    with pytest.raises(wlansim.ScenarioError, match="missing field `duration`"):
+        wlansim.run({"stations": [{"name": "s"}]})
+    with pytest.raises(wlansim.ScenarioError, match="no station group"):
+        wlansim.run({"duration": "1 s"})
+    with pytest.raises(wlansim.ScenarioError, match="seed"):
+        wlansim.run("scenarios/saturated-11b.toml", seed=-1)
+    with pytest.raises(wlansim.ScenarioError, match="seed"):
+        wlansim.run("scenarios/saturated-11b.toml", seed=2**64)
+    with pytest.raises(wlansim.ScenarioError, match="no element 'nobody'"):
+        wlansim.run("scenarios/saturated-11b.toml", overrides={"stations.nobody.count": 2})
+    with pytest.raises(wlansim.ScenarioError, match="key=value"):
+        wlansim.run("scenarios/saturated-11b.toml", overrides=["count"])

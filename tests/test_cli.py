@@ -1,0 +1,74 @@
+"""The `wlansim` command line, run as a user would (subprocesses)."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import wlansim_cli
+
+
+def test_run_prints_tables(saturated):
+    out = wlansim_cli("run", str(saturated), "--set", "duration=3 s", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    assert "Flows" in out.stdout and "Nodes" in out.stdout and "sta-9" in out.stdout
+    assert "seed 2" in out.stdout
+
+
+def test_run_json_document(saturated):
+    out = wlansim_cli(
+        "run", str(saturated), "--set", "duration=3 s", "--set", "stations.sta.count=3", "--json"
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert [f["name"] for f in doc["flows"]] == ["up-0", "up-1", "up-2"]
+    assert all(f["throughput_bps"] > 0 for f in doc["flows"])
+    assert {"name", "attempts", "collisions"} <= set(doc["nodes"][1])
+    assert {"events", "sim_time_s", "wall_s"} <= set(doc["meta"])
+
+
+def test_bad_input_exits_2_with_message_and_no_traceback(saturated, tmp_path):
+    cases = [
+        ("run", str(saturated), "--set", "stations.sta.count=0"),
+        ("run", str(saturated), "--set", "phy.data_rate=3 Mb/s"),
+        ("run", str(tmp_path / "missing.toml")),
+        ("run", str(saturated), "--set", "novalue"),
+        ("model", "bianchi", "--stations", "0"),
+    ]
+    for args in cases:
+        out = wlansim_cli(*args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert "wlansim: error:" in out.stderr
+        assert "Traceback" not in out.stderr and "panicked" not in out.stderr
+
+
+def test_model_bianchi_json():
+    out = wlansim_cli(
+        "model", "bianchi", "--phy", "802.11b", "--stations", "10", "--access", "rts", "--json"
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    (row,) = doc["results"]
+    # p depends only on W = 32, m = 5 and n (model-vectors.md: n = 10 → p = 0.2898).
+    assert row["n"] == 10 and abs(row["p"] - 0.2898) < 5e-5
+    assert 4e6 < row["throughput_bps"] < 5e6
+
+
+def test_validate_bianchi_writes_table_and_png(tmp_path):
+    out = wlansim_cli(
+        "validate", "bianchi", "--stations", "1,5", "--duration", "20 s", "--out", str(tmp_path)
+    )
+    assert out.returncode == 0, out.stderr
+    assert "largest throughput error" in out.stdout
+    png = (tmp_path / "bianchi.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+    assert (tmp_path / "bianchi.csv").read_text().count("\n") == 5
+
+
+def test_bench_json():
+    out = wlansim_cli("bench", "--json", "--repeat", "1", "--only", "20sta")
+    assert out.returncode == 0, out.stderr
+    cases = json.loads(out.stdout)
+    assert {c["name"] for c in cases} == {"dcf-saturated-20sta-100s", "dcf-rts-20sta-100s"}
+    for c in cases:
+        assert {"name", "wall_s", "events", "events_per_s", "sim_s_per_wall_s"} <= set(c)
+        assert c["events"] > 10_000 and c["sim_s_per_wall_s"] > 0
