@@ -51,6 +51,8 @@ pub struct Meta {
 pub struct Results {
     pub flows: Vec<FlowResult>,
     pub nodes: Vec<NodeResult>,
+    /// Time series recorded on request (`[output] series`): name → column → samples.
+    pub series: crate::world::SeriesTable,
     pub meta: Meta,
 }
 

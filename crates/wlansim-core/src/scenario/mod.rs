@@ -82,6 +82,49 @@ pub struct Scenario {
     pub stations: Vec<StationGroup>,
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
+    #[serde(default)]
+    pub output: OutputConfig,
+}
+
+/// A time series the run can record, sampled every `output.series_interval` after warm-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeriesKind {
+    /// Per flow: application bytes delivered in each interval, as b/s.
+    FlowThroughput,
+    /// Per node: packets in its transmit queue(s) at each sampling instant.
+    QueueLength,
+}
+
+impl SeriesKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SeriesKind::FlowThroughput => "flow_throughput",
+            SeriesKind::QueueLength => "queue_length",
+        }
+    }
+}
+
+fn default_series_interval() -> Duration {
+    Duration(crate::sim::time::SECOND)
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputConfig {
+    #[serde(default)]
+    pub series: Vec<SeriesKind>,
+    #[serde(default = "default_series_interval")]
+    pub series_interval: Duration,
+}
+
+impl Default for OutputConfig {
+    fn default() -> Self {
+        OutputConfig {
+            series: Vec::new(),
+            series_interval: default_series_interval(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

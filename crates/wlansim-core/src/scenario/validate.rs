@@ -45,7 +45,14 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
         return err("ap.queue", "0: the AP buffer holds at least 1 packet");
     }
     stations(s)?;
-    flows(s)
+    flows(s)?;
+    if s.output.series_interval.0 == 0 {
+        return err(
+            "output.series_interval",
+            "0 s: the sampling interval must be positive",
+        );
+    }
+    Ok(())
 }
 
 fn phy(s: &Scenario) -> Result<(), ScenarioError> {

@@ -1,4 +1,5 @@
 //! Building a [`World`] from a validated scenario.
+use super::series::Recorder;
 use super::{Event, Exchange, Flow, FlowStats, Node, Role, World};
 use crate::mac::{AccessParams, Backoff, Entity, MacStats};
 use crate::net::DropTail;
@@ -94,6 +95,18 @@ impl World {
         if s.warmup.0 > 0 {
             events.schedule(s.warmup.0, Event::WarmupEnd);
         }
+        let interval = s.output.series_interval.0;
+        let samples = ((s.duration.0 - s.warmup.0) / interval) as usize;
+        let series = Recorder::new(
+            &s.output.series,
+            interval,
+            samples,
+            flows.len(),
+            nodes.len(),
+        );
+        if !series.is_empty() {
+            events.schedule(s.warmup.0 + interval, Event::Sample);
+        }
         let n_entities = entities.len();
         World {
             rts_threshold: s.mac.rts_threshold,
@@ -107,6 +120,7 @@ impl World {
             grant_generation: 0,
             exchange: Exchange::default(),
             transmitters: Vec::with_capacity(n_entities),
+            series,
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,

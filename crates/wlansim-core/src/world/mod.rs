@@ -6,6 +6,7 @@
 mod build;
 mod contention;
 mod report;
+mod series;
 mod traffic;
 
 use crate::mac::Entity;
@@ -18,6 +19,8 @@ use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use crate::stats::Histogram;
 use std::fmt;
+
+pub use series::SeriesTable;
 
 /// Why a run could not produce results.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +59,8 @@ pub enum Event {
     SourceStart(u32),
     /// Statistics start counting.
     WarmupEnd,
+    /// Record one sample of every requested time series.
+    Sample,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +141,7 @@ pub struct World {
     exchange: Exchange,
     /// Entities transmitting in the current exchange (reused buffer).
     transmitters: Vec<u32>,
+    series: series::Recorder,
     warmup: Time,
     end: Time,
     seed: u64,
@@ -156,6 +162,7 @@ impl World {
                 Event::Arrival(flow) => self.on_arrival(now, flow),
                 Event::SourceStart(flow) => self.on_source_start(now, flow),
                 Event::WarmupEnd => self.reset_statistics(),
+                Event::Sample => self.on_sample(now),
             }
         }
         self.check_accounting()?;

@@ -74,6 +74,7 @@ impl World {
         Results {
             flows,
             nodes,
+            series: self.series_table(),
             meta: Meta {
                 events: self.events.processed(),
                 sim_time_s: to_secs(self.end),

@@ -116,5 +116,6 @@ impl World {
         for f in &mut self.flows {
             f.stats = FlowStats::default();
         }
+        self.series.on_statistics_reset();
     }
 }

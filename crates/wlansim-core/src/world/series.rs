@@ -1,0 +1,102 @@
+//! Time series recorded on request (`[output] series`): sampled by a periodic event
+//! from the end of the warm-up, stored in vectors sized once at the start.
+use super::{Event, World};
+use crate::scenario::SeriesKind;
+use crate::sim::time::{to_secs, Time};
+use std::collections::BTreeMap;
+
+/// One recorded series: a column per flow or node, sampled at the times `t`.
+pub struct Recorder {
+    kinds: Vec<SeriesKind>,
+    interval: Time,
+    t: Vec<f64>,
+    /// Per kind, per column (flow or node), the samples.
+    columns: Vec<Vec<Vec<f64>>>,
+    /// Delivered bytes of each flow at the previous sample.
+    last_bytes: Vec<u64>,
+}
+
+/// Series as reported: name → column → values, with the sampling times in column `t_s`.
+pub type SeriesTable = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
+
+impl Recorder {
+    pub fn new(
+        kinds: &[SeriesKind],
+        interval: Time,
+        samples: usize,
+        flows: usize,
+        nodes: usize,
+    ) -> Self {
+        let columns = kinds
+            .iter()
+            .map(|k| {
+                let width = match k {
+                    SeriesKind::FlowThroughput => flows,
+                    SeriesKind::QueueLength => nodes,
+                };
+                vec![Vec::with_capacity(samples); width]
+            })
+            .collect();
+        Recorder {
+            kinds: kinds.to_vec(),
+            interval,
+            t: Vec::with_capacity(samples),
+            columns,
+            last_bytes: vec![0; flows],
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Statistics were reset at the end of the warm-up: byte counters restart at zero.
+    pub fn on_statistics_reset(&mut self) {
+        self.last_bytes.iter_mut().for_each(|b| *b = 0);
+    }
+}
+
+impl World {
+    pub(super) fn on_sample(&mut self, now: Time) {
+        let rec = &mut self.series;
+        rec.t.push(to_secs(now));
+        let per_second = 1.0 / to_secs(rec.interval);
+        for (kind, columns) in rec.kinds.iter().zip(&mut rec.columns) {
+            match kind {
+                SeriesKind::FlowThroughput => {
+                    for ((f, col), last) in self.flows.iter().zip(columns).zip(&mut rec.last_bytes)
+                    {
+                        let bytes = f.stats.delivered_bytes;
+                        col.push((bytes - *last) as f64 * 8.0 * per_second);
+                        *last = bytes;
+                    }
+                }
+                SeriesKind::QueueLength => {
+                    for (n, col) in self.nodes.iter().zip(columns) {
+                        col.push(self.entities[n.entity as usize].queue.len() as f64);
+                    }
+                }
+            }
+        }
+        self.events.schedule(now + rec.interval, Event::Sample);
+    }
+
+    pub(super) fn series_table(&self) -> SeriesTable {
+        let rec = &self.series;
+        let mut out = SeriesTable::new();
+        for (kind, columns) in rec.kinds.iter().zip(&rec.columns) {
+            let names: Vec<&str> = match kind {
+                SeriesKind::FlowThroughput => self.flows.iter().map(|f| f.name.as_str()).collect(),
+                SeriesKind::QueueLength => self.nodes.iter().map(|n| n.name.as_str()).collect(),
+            };
+            let mut table: BTreeMap<String, Vec<f64>> = names
+                .into_iter()
+                .zip(columns)
+                .map(|(name, col)| (name.to_string(), col.clone()))
+                .collect();
+            table.insert("t_s".into(), rec.t.clone());
+            out.insert(kind.name().into(), table);
+        }
+        out
+    }
+}
