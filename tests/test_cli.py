@@ -72,3 +72,13 @@ def test_bench_json():
     for c in cases:
         assert {"name", "wall_s", "events", "events_per_s", "sim_s_per_wall_s"} <= set(c)
         assert c["events"] > 10_000 and c["sim_s_per_wall_s"] > 0
+
+
+def test_every_example_scenario_runs():
+    from conftest import ROOT
+
+    import wlansim
+
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        r = wlansim.run(path, overrides={"duration": "3 s", "warmup": "1 s"})
+        assert r.metrics["throughput_bps"] > 0, path.name

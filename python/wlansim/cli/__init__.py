@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from wlansim.errors import WlansimError
@@ -31,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     except WlansimError as exc:
         print(f"wlansim: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (OSError, KeyboardInterrupt) as exc:
         print(f"wlansim: error: {exc}", file=sys.stderr)
         return 2
