@@ -14,7 +14,10 @@ class Results:
     - `flows`: one row per flow (offered/delivered packets and bytes, drops by cause,
       throughput_bps, delay_mean_s, delay_p95_s) over the measurement window.
     - `nodes`: one row per node (attempts, successes, collisions, retries, retry_drops,
-      queue_drops, collision_probability).
+      queue_drops, internal_collisions, burst_exchanges, frame_errors,
+      collision_probability); a QoS node's row sums its access categories.
+    - `access_categories`: one row per access category of each QoS node (node, ac and the
+      same counters); empty without EDCA.
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
     - `metrics`: scalar summary used by campaigns.
     """
@@ -24,6 +27,7 @@ class Results:
         self.scenario = scenario
         self.flows = pd.DataFrame(data["flows"])
         self.nodes = pd.DataFrame(data["nodes"])
+        self.access_categories = pd.DataFrame(data.get("access_categories", []))
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
         self._metrics: dict[str, float] | None = None
@@ -43,6 +47,7 @@ class Results:
         return {
             "flows": self._data["flows"],
             "nodes": self._data["nodes"],
+            "access_categories": self._data.get("access_categories", []),
             "meta": self.meta,
             "metrics": self.metrics,
             "series": self.series,

@@ -34,6 +34,17 @@ pub struct NodeResult {
     pub collision_probability: Option<f64>,
 }
 
+/// MAC counters of one access category of a QoS node.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AcResult {
+    pub node: String,
+    /// AC_BK, AC_BE, AC_VI or AC_VO.
+    pub ac: &'static str,
+    #[serde(flatten)]
+    pub mac: MacStats,
+    pub collision_probability: Option<f64>,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Meta {
     pub events: u64,
@@ -51,6 +62,8 @@ pub struct Meta {
 pub struct Results {
     pub flows: Vec<FlowResult>,
     pub nodes: Vec<NodeResult>,
+    /// One row per access category of each QoS node (empty without EDCA).
+    pub access_categories: Vec<AcResult>,
     /// Time series recorded on request (`[output] series`): name → column → samples.
     pub series: crate::world::SeriesTable,
     pub meta: Meta,

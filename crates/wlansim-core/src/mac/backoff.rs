@@ -4,8 +4,26 @@
 //! slots count (`countdown_start`, the end of DIFS/AIFS/EIFS after the last busy period).
 //! When the medium turns busy at `t`, the slots that fully elapsed are subtracted
 //! ([`Backoff::freeze`]); the expiry time is `countdown_start + counter · slot`.
+//!
+//! DCF and EDCA differ in which slot boundaries count ([`SlotRule`]).
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
+
+/// Which idle slot boundaries decrement the backoff counter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SlotRule {
+    /// DCF (9.3.4.3): the counter decrements at the end of each idle slot after DIFS.
+    #[default]
+    Dcf,
+    /// EDCA (9.19.2.3): at each slot boundary the EDCAF does exactly one of decrement,
+    /// transmit, or invoke backoff after an internal collision; the first boundary is the
+    /// end of AIFS[AC] itself. So the counter also decrements at the AIFS boundary: one
+    /// decrement more than DCF in every idle period that ends in another station's
+    /// transmission (ns-3 `ChannelAccessManager::UpdateBackoff` does the same). An
+    /// uninterrupted countdown of k slots still ends k slots after AIFS (k − 1 decrements
+    /// after the first one, then the transmission at the next boundary).
+    Edca,
+}
 
 #[derive(Clone, Debug)]
 pub struct Backoff {
@@ -22,6 +40,7 @@ pub struct Backoff {
     /// Short and long retry counters (SRC, LRC; 9.3.4.4).
     pub short_retries: u32,
     pub long_retries: u32,
+    pub rule: SlotRule,
     rng: Rng,
 }
 
@@ -34,6 +53,7 @@ impl Backoff {
             countdown_start: 0,
             short_retries: 0,
             long_retries: 0,
+            rule: SlotRule::Dcf,
             rng,
         }
     }
@@ -52,23 +72,34 @@ impl Backoff {
     }
 
     /// The medium turned busy at `t`: keep the slots not yet counted (freeze). A counter
-    /// that reaches zero exactly at `t` stays at zero.
+    /// that reaches zero exactly at `t` stays at zero. Under EDCA the boundary at
+    /// `countdown_start` (the end of AIFS) counts too, also when the medium turns busy
+    /// exactly there.
     #[inline]
     pub fn freeze(&mut self, t: Time, slot: Time) {
-        if !self.pending || t <= self.countdown_start {
+        if !self.pending || t < self.countdown_start {
             return;
         }
-        let elapsed = (t - self.countdown_start) / slot;
-        self.counter -= elapsed.min(self.counter as Time) as u32;
+        let counted = match self.rule {
+            SlotRule::Dcf => (t - self.countdown_start) / slot,
+            SlotRule::Edca => (t - self.countdown_start) / slot + 1,
+        };
+        self.counter -= counted.min(self.counter as Time) as u32;
     }
 
     /// A successful exchange: CW back to CWmin, retry counters cleared (9.3.4.3), and a new
     /// backoff drawn (backoff after every transmission).
     pub fn on_success(&mut self, cw_min: u32) {
+        self.reset(cw_min);
+        self.draw();
+    }
+
+    /// CW back to CWmin and retry counters cleared, without a new draw (an exchange inside
+    /// a TXOP: the backoff is invoked once, when the TXOP ends).
+    pub fn reset(&mut self, cw_min: u32) {
         self.cw = cw_min;
         self.short_retries = 0;
         self.long_retries = 0;
-        self.draw();
     }
 
     /// A failed attempt that will be retried: CW ← min(2·(CW+1) − 1, CWmax), new draw.
@@ -105,6 +136,29 @@ mod tests {
         // Busy before counting started: nothing counted.
         b.freeze(1990 * US, slot);
         assert_eq!(b.counter, 7);
+    }
+
+    #[test]
+    fn edca_also_counts_the_aifs_boundary() {
+        let slot = 20 * US;
+        let mut b = backoff();
+        b.rule = SlotRule::Edca;
+        b.pending = true;
+        b.counter = 10;
+        b.countdown_start = 1000 * US;
+        // Same expiry as DCF when nothing interrupts the countdown.
+        assert_eq!(b.expiry(slot), 1200 * US);
+        // Busy 3.5 slots after AIFS: boundaries at 0, 1, 2, 3 slots counted, 6 remain.
+        b.freeze(1070 * US, slot);
+        assert_eq!(b.counter, 6);
+        // Busy exactly at the AIFS boundary: that boundary still counts.
+        b.countdown_start = 2000 * US;
+        b.freeze(2000 * US, slot);
+        assert_eq!(b.counter, 5);
+        // Busy before AIFS ended: nothing counted.
+        b.countdown_start = 3000 * US;
+        b.freeze(2990 * US, slot);
+        assert_eq!(b.counter, 5);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A channel-access entity: one transmit queue with its own backoff and parameters. Under
 //! DCF a node has one; under EDCA (802.11e) one per access category.
-use super::Backoff;
+use super::{AccessCategory, Backoff};
 use crate::net::{DropTail, NodeId};
 use crate::sim::time::Time;
 use serde::Serialize;
@@ -16,6 +16,8 @@ pub struct AccessParams {
     pub short_retry_limit: Option<u32>,
     /// Attempts allowed for frames sent after RTS/CTS; None = unlimited.
     pub long_retry_limit: Option<u32>,
+    /// TXOP limit (EDCA); 0 = one frame exchange per channel access, as under DCF.
+    pub txop_limit: Time,
 }
 
 /// MAC counters of one entity.
@@ -33,6 +35,12 @@ pub struct MacStats {
     pub retry_drops: u64,
     /// Packets refused by the full interface queue.
     pub queue_drops: u64,
+    /// EDCA internal collisions lost to a higher AC of the same node (9.19.2.4).
+    pub internal_collisions: u64,
+    /// Frame exchanges sent SIFS after the previous one inside a TXOP (not contended for).
+    pub burst_exchanges: u64,
+    /// Data frames lost to the channel's frame error rate (no ACK came back).
+    pub frame_errors: u64,
 }
 
 impl MacStats {
@@ -43,11 +51,16 @@ impl MacStats {
         self.retries += o.retries;
         self.retry_drops += o.retry_drops;
         self.queue_drops += o.queue_drops;
+        self.internal_collisions += o.internal_collisions;
+        self.burst_exchanges += o.burst_exchanges;
+        self.frame_errors += o.frame_errors;
     }
 }
 
 pub struct Entity {
     pub node: NodeId,
+    /// The access category of an EDCA entity; None under DCF.
+    pub ac: Option<AccessCategory>,
     pub queue: DropTail,
     pub backoff: Backoff,
     pub params: AccessParams,
@@ -98,6 +111,7 @@ mod tests {
     fn entity(short: Option<u32>, long: Option<u32>) -> Entity {
         Entity {
             node: 0,
+            ac: None,
             queue: DropTail::new(4),
             backoff: Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0)),
             params: AccessParams {
@@ -106,6 +120,7 @@ mod tests {
                 cw_max: 1023,
                 short_retry_limit: short,
                 long_retry_limit: long,
+                txop_limit: 0,
             },
             stats: MacStats::default(),
         }

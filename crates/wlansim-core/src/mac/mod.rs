@@ -1,7 +1,11 @@
-//! The 802.11 MAC: channel-access entities (DCF now; EDCA gives a node one per access
-//! category) and the timing of frame exchanges.
+//! The 802.11 MAC: channel-access entities (one per node under DCF, one per access
+//! category under EDCA), the EDCA parameters and the classifier that picks an AC.
 pub mod backoff;
+pub mod classifier;
+pub mod edca;
 pub mod entity;
 
-pub use backoff::Backoff;
+pub use backoff::{Backoff, SlotRule};
+pub use classifier::{Classifier, PacketInfo};
+pub use edca::{AccessCategory, EdcaParams};
 pub use entity::{AccessParams, Entity, MacStats};

@@ -4,10 +4,12 @@
 //! value and what is allowed. [`Scenario::resolved`] fills every default from the PHY
 //! preset, so the resolved form is the complete description of a run.
 mod limits;
+pub mod qos;
 pub mod units;
 mod validate;
 
 pub use limits::{RetryLimit, RtsThreshold};
+pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use units::{Bytes, Duration, Rate};
 
 use crate::phy::{Phy, Preamble, Standard};
@@ -84,6 +86,9 @@ pub struct Scenario {
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
     pub output: OutputConfig,
+    /// EDCA classifier and scenario-wide QoS options (see `qos`).
+    #[serde(default, skip_serializing_if = "QosConfig::is_default")]
+    pub qos: QosConfig,
 }
 
 /// A time series the run can record, sampled every `output.series_interval` after warm-up.
@@ -207,6 +212,11 @@ pub struct ApConfig {
     /// The AP's transmit buffer B, in packets, shared by every downlink packet.
     #[serde(default = "default_queue")]
     pub queue: u32,
+    /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub qos: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edca: Option<EdcaConfig>,
 }
 
 impl Default for ApConfig {
@@ -214,6 +224,8 @@ impl Default for ApConfig {
         ApConfig {
             name: default_ap_name(),
             queue: default_queue(),
+            qos: false,
+            edca: None,
         }
     }
 }
@@ -228,6 +240,20 @@ pub struct StationGroup {
     /// Interface queue capacity; `mac.queue` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<u32>,
+    /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub qos: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edca: Option<EdcaConfig>,
+    /// I.i.d. data frame error rate of each station's link with the AP, both directions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fer: Option<f64>,
+    /// Frame error rate station → AP; `fer` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fer_uplink: Option<f64>,
+    /// Frame error rate AP → station; `fer` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fer_downlink: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -278,6 +304,9 @@ pub struct FlowConfig {
     pub start: Duration,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Duration>,
+    /// DSCP of the flow's packets (for `[qos] classifier` rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dscp: Option<u8>,
 }
 
 impl FlowConfig {

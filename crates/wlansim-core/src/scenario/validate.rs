@@ -46,6 +46,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     }
     stations(s)?;
     flows(s)?;
+    super::qos::validate(s)?;
     if s.output.series_interval.0 == 0 {
         return err(
             "output.series_interval",

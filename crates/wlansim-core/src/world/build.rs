@@ -1,7 +1,8 @@
 //! Building a [`World`] from a validated scenario.
+use super::edca::{access_setup, flow_entity};
 use super::series::Recorder;
-use super::{Event, Exchange, Flow, FlowStats, Node, Role, World};
-use crate::mac::{AccessParams, Backoff, Entity, MacStats};
+use super::{channel, Event, Exchange, Flow, FlowStats, Node, Role, World};
+use crate::mac::{AccessCategory, AccessParams, Backoff, Entity, MacStats, PacketInfo, SlotRule};
 use crate::net::DropTail;
 use crate::phy::frame;
 use crate::scenario::{Direction, Scenario};
@@ -12,43 +13,70 @@ use crate::sim::time::SECOND;
 impl World {
     pub fn new(s: &Scenario, seed: u64) -> World {
         let phy = s.phy();
-        let dcf = AccessParams {
-            aifs: phy.difs,
-            cw_min: phy.cw_min,
-            cw_max: phy.cw_max,
-            short_retry_limit: s.mac.short_retry_limit.0,
-            long_retry_limit: s.mac.long_retry_limit.0,
-        };
         let mut nodes = Vec::new();
         let mut entities = Vec::new();
-        let mut add_node = |name: String, role: Role, queue: u32| {
+        // (tx, rx) frame error rates per node.
+        let mut fer = Vec::new();
+        let mut add_node = |name: String,
+                            role: Role,
+                            queue: u32,
+                            access: &[(Option<AccessCategory>, AccessParams)],
+                            link: (f64, f64)| {
             let id = nodes.len() as u32;
+            let first = entities.len() as u32;
+            for &(ac, params) in access {
+                let mut backoff = Backoff::new(
+                    params.cw_min,
+                    Rng::stream(seed, StreamKind::Backoff, entities.len() as u64),
+                );
+                if ac.is_some() {
+                    backoff.rule = SlotRule::Edca;
+                }
+                entities.push(Entity {
+                    node: id,
+                    ac,
+                    queue: DropTail::new(queue),
+                    backoff,
+                    params,
+                    stats: MacStats::default(),
+                });
+            }
             nodes.push(Node {
                 name,
                 role,
-                entity: entities.len() as u32,
+                entities: first..entities.len() as u32,
             });
-            entities.push(Entity {
-                node: id,
-                queue: DropTail::new(queue),
-                backoff: Backoff::new(
-                    dcf.cw_min,
-                    Rng::stream(seed, StreamKind::Backoff, entities.len() as u64),
-                ),
-                params: dcf,
-                stats: MacStats::default(),
-            });
+            fer.push(link);
             id
         };
-        let ap = add_node(s.ap.name.clone(), Role::AccessPoint, s.ap.queue);
+        let ap_access = access_setup(s, &phy, s.ap.qos, s.ap.edca.as_ref());
+        let ap = add_node(
+            s.ap.name.clone(),
+            Role::AccessPoint,
+            s.ap.queue,
+            &ap_access,
+            (0.0, 0.0),
+        );
         let mut group_nodes = Vec::new();
         for g in &s.stations {
             let queue = g.queue.unwrap_or(s.mac.queue);
+            let access = access_setup(s, &phy, g.qos, g.edca.as_ref());
+            let base = g.fer.unwrap_or(0.0);
+            let link = (g.fer_uplink.unwrap_or(base), g.fer_downlink.unwrap_or(base));
             let ids: Vec<u32> = (0..g.count)
-                .map(|i| add_node(format!("{}-{i}", g.name), Role::Station, queue))
+                .map(|i| {
+                    add_node(
+                        format!("{}-{i}", g.name),
+                        Role::Station,
+                        queue,
+                        &access,
+                        link,
+                    )
+                })
                 .collect();
             group_nodes.push(ids);
         }
+        let classifier = s.qos.classifier();
 
         let mut flows = Vec::new();
         for f in &s.flows {
@@ -61,6 +89,11 @@ impl World {
                 };
                 let ip_bytes =
                     f.packet_size.0 as f64 + (frame::IP_HEADER + frame::UDP_HEADER) as f64;
+                let packet = PacketInfo {
+                    flow: &f.name,
+                    ip_bytes: ip_bytes as u32,
+                    dscp: f.dscp,
+                };
                 // The offered rate counts IP bytes, as a CBR source over UDP/IP would.
                 let interval = f
                     .rate
@@ -71,7 +104,7 @@ impl World {
                     direction: f.direction,
                     src,
                     dst,
-                    entity: nodes[src as usize].entity,
+                    entity: flow_entity(&nodes[src as usize], &classifier, &packet),
                     traffic: f.traffic,
                     payload_bytes: f.packet_size.0 as u32,
                     interval,
@@ -115,6 +148,7 @@ impl World {
             flows,
             saturated: vec![(Vec::new(), 0); n_entities],
             eifs,
+            link_errors: channel::LinkErrors::new(seed, &fer),
             events,
             medium_busy: false,
             grant_generation: 0,

@@ -1,10 +1,12 @@
 //! DCF channel access on the shared medium (802.11-2012 9.3): deferral, backoff
-//! countdown with freezing, collisions, frame exchanges, retries.
+//! countdown with freezing, collisions, frame exchanges, retries. EDCA entities contend
+//! the same way; what EDCA adds (internal collisions, TXOP bursts) is in `edca`.
 //!
 //! Carrier sense is taken as instantaneous: two entities collide exactly when their
 //! backoffs expire at the same instant (same slot boundary). The propagation delay δ
 //! delays each reception and so each response (ACK/CTS start SIFS after the frame is
 //! received), as in Bianchi's timing.
+use super::edca::exchange_offsets;
 use super::{Event, Exchange, World};
 use crate::mac::entity::AfterFailure;
 use crate::phy::Phy;
@@ -80,6 +82,10 @@ impl World {
             }
         }
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
+        self.medium_busy = true;
+        if self.transmitters.len() > 1 {
+            self.resolve_internal_collisions(now);
+        }
         let phy = &self.phy;
         let delta = phy.propagation_delay;
         let mut busy = 0;
@@ -94,35 +100,49 @@ impl World {
             busy = busy.max(first);
         }
         self.exchange = if self.transmitters.len() == 1 {
-            let e = &self.entities[self.transmitters[0] as usize];
-            let data = phy.data_time(e.queue.head().expect("has frame").ip_bytes());
-            let mut t = now;
-            if self.rts_threshold.uses_rts(mpdu_bytes(e)) {
-                t += phy.rts_time() + delta + phy.sifs + phy.cts_time() + delta + phy.sifs;
-            }
-            let data_end = t + data + delta;
-            Exchange {
-                start: now,
-                end: data_end + phy.sifs + phy.ack_time() + delta,
-                data_end,
-                success: true,
-            }
+            self.exchange_of(self.transmitters[0], now, now)
         } else {
             Exchange {
                 start: now,
                 end: now + busy + delta,
-                data_end: 0,
-                success: false,
+                ..Exchange::default()
             }
         };
-        self.medium_busy = true;
         self.events.schedule(self.exchange.end, Event::ExchangeEnd);
+    }
+
+    /// The exchange of entity `t`'s head-of-line frame, alone on the medium from `start`
+    /// (in a TXOP that began at `txop_start`): the ACK comes back unless the link loses
+    /// the data frame, in which case the medium turns idle when the data frame ends.
+    pub(super) fn exchange_of(&mut self, t: u32, start: Time, txop_start: Time) -> Exchange {
+        let e = &self.entities[t as usize];
+        let head = *e.queue.head().expect("has frame");
+        let uses_rts = self.rts_threshold.uses_rts(mpdu_bytes(e));
+        let (data_end, ack_end) = exchange_offsets(&self.phy, uses_rts, head.ip_bytes());
+        let lost = self.link_errors.frame_lost(e.node, head.dst);
+        Exchange {
+            start,
+            end: start + if lost { data_end } else { ack_end },
+            data_end: start + data_end,
+            success: !lost,
+            lost,
+            txop_start,
+        }
     }
 
     /// The medium turns idle: settle the transmitters' frames, set every entity's next
     /// countdown start (AIFS after a correct frame, EIFS after an errored one), deliver.
     pub(super) fn on_exchange_end(&mut self, now: Time) {
         let ex = self.exchange;
+        if ex.success
+            && self.entities[self.transmitters[0] as usize]
+                .params
+                .txop_limit
+                > 0
+            && self.end_txop_exchange(now)
+        {
+            return; // the TXOP goes on: the medium stays busy
+        }
         let delta = self.phy.propagation_delay;
         // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
         for (i, e) in self.entities.iter_mut().enumerate() {
@@ -141,15 +161,24 @@ impl World {
                 .uses_rts(mpdu_bytes(&self.entities[t as usize]));
             let e = &mut self.entities[t as usize];
             if ex.success {
-                e.stats.successes += 1;
-                e.backoff.on_success(e.params.cw_min);
-                delivered = e.queue.pop();
+                // (A TXOP holder has settled its frame in `end_txop_exchange`.)
+                if e.params.txop_limit == 0 {
+                    e.stats.successes += 1;
+                    e.backoff.on_success(e.params.cw_min);
+                    delivered = e.queue.pop();
+                }
                 e.backoff.countdown_start = now + e.params.aifs;
                 continue;
             }
-            e.stats.collisions += 1;
-            // A collided RTS counts against the short retry limit, like a short frame.
-            let own_end = ex.start + first_frame_time(&self.phy, uses_rts, e);
+            // A collided RTS counts against the short retry limit, like a short frame; a
+            // data frame lost after RTS/CTS against the long one.
+            let (own_end, long_frame) = if ex.lost {
+                e.stats.frame_errors += 1;
+                (ex.data_end - delta, uses_rts)
+            } else {
+                e.stats.collisions += 1;
+                (ex.start + first_frame_time(&self.phy, uses_rts, e), false)
+            };
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
             // heard the tail of a longer colliding frame it also defers EIFS after it.
             let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;
@@ -158,7 +187,7 @@ impl World {
             } else {
                 now + e.params.aifs
             };
-            let outcome = e.on_failure(false);
+            let outcome = e.on_failure(long_frame);
             e.backoff.countdown_start = after_timeout.max(after_medium);
             if outcome == AfterFailure::Drop {
                 let p = e.queue.pop().expect("a dropped frame was queued");

@@ -4,7 +4,9 @@
 //! state. The loop dispatches [`Event`]s; the MAC logic is in `contention`, the traffic
 //! sources in `traffic`, the end-of-run report and packet accounting in `report`.
 mod build;
+mod channel;
 mod contention;
+mod edca;
 mod report;
 mod series;
 mod traffic;
@@ -72,8 +74,9 @@ pub enum Role {
 pub struct Node {
     pub name: String,
     pub role: Role,
-    /// Index of the node's channel-access entity (DCF: one per node).
-    pub entity: u32,
+    /// Indices of the node's channel-access entities: one under DCF, one per access
+    /// category (AC_BK … AC_VO, in this order) under EDCA.
+    pub entities: std::ops::Range<u32>,
 }
 
 /// Whole-run packet counts of a flow, never reset: the accounting check uses them.
@@ -120,9 +123,13 @@ pub struct Flow {
 struct Exchange {
     start: Time,
     end: Time,
-    /// End of the data frame's reception (successful exchanges).
+    /// End of the data frame's reception (exchanges of a single transmitter).
     data_end: Time,
     success: bool,
+    /// The data frame was lost to the link's frame error rate (no ACK).
+    lost: bool,
+    /// Start of the TXOP this exchange belongs to.
+    txop_start: Time,
 }
 
 pub struct World {
@@ -135,6 +142,7 @@ pub struct World {
     saturated: Vec<(Vec<u32>, usize)>,
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
     eifs: Vec<Time>,
+    link_errors: channel::LinkErrors,
     events: EventQueue<Event>,
     medium_busy: bool,
     grant_generation: u64,
@@ -145,6 +153,13 @@ pub struct World {
     warmup: Time,
     end: Time,
     seed: u64,
+}
+
+impl Node {
+    /// This node's channel-access entities among `all`.
+    fn entities_in<'a>(&self, all: &'a [Entity]) -> &'a [Entity] {
+        &all[self.entities.start as usize..self.entities.end as usize]
+    }
 }
 
 impl World {

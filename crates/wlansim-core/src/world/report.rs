@@ -1,7 +1,7 @@
 //! End of run: the packet-accounting check and the results tables.
 use super::{Role, SimError, World};
 use crate::mac::MacStats;
-use crate::results::{FlowResult, Meta, NodeResult, Results};
+use crate::results::{AcResult, FlowResult, Meta, NodeResult, Results};
 use crate::sim::time::to_secs;
 
 impl World {
@@ -58,22 +58,36 @@ impl World {
             .iter()
             .map(|n| {
                 let mut mac = MacStats::default();
-                mac.add(&self.entities[n.entity as usize].stats);
+                for e in n.entities_in(&self.entities) {
+                    mac.add(&e.stats);
+                }
                 NodeResult {
                     name: n.name.clone(),
                     role: match n.role {
                         Role::AccessPoint => "ap",
                         Role::Station => "station",
                     },
-                    collision_probability: (mac.attempts > 0)
-                        .then(|| mac.collisions as f64 / mac.attempts as f64),
+                    collision_probability: collision_probability(&mac),
                     mac,
                 }
+            })
+            .collect();
+        let access_categories = self
+            .entities
+            .iter()
+            .filter_map(|e| {
+                e.ac.map(|ac| AcResult {
+                    node: name(e.node),
+                    ac: ac.name(),
+                    mac: e.stats,
+                    collision_probability: collision_probability(&e.stats),
+                })
             })
             .collect();
         Results {
             flows,
             nodes,
+            access_categories,
             series: self.series_table(),
             meta: Meta {
                 events: self.events.processed(),
@@ -86,4 +100,9 @@ impl World {
             },
         }
     }
+}
+
+/// Measured conditional collision probability: collisions / attempts.
+fn collision_probability(mac: &MacStats) -> Option<f64> {
+    (mac.attempts > 0).then(|| mac.collisions as f64 / mac.attempts as f64)
 }

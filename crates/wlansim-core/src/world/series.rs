@@ -73,7 +73,12 @@ impl World {
                 }
                 SeriesKind::QueueLength => {
                     for (n, col) in self.nodes.iter().zip(columns) {
-                        col.push(self.entities[n.entity as usize].queue.len() as f64);
+                        let queued: usize = n
+                            .entities_in(&self.entities)
+                            .iter()
+                            .map(|e| e.queue.len())
+                            .sum();
+                        col.push(queued as f64);
                     }
                 }
             }

@@ -1,0 +1,39 @@
+//! Per-link channel quality: an i.i.d. data frame error rate on each station's link with
+//! the AP, per direction. A lost data frame gets no ACK: the sender retries after its ACK
+//! timeout, the other stations, having received an errored frame, defer EIFS (9.3.7).
+//! Control frames (RTS, CTS, ACK) are short and taken as error-free.
+use crate::net::NodeId;
+use crate::sim::rng::{Rng, StreamKind};
+
+pub(super) struct LinkErrors {
+    /// Per node: error rate of the data frames it sends (a station's uplink FER; 0 at the AP).
+    tx: Vec<f64>,
+    /// Per node: error rate of the data frames it receives (a station's downlink FER).
+    rx: Vec<f64>,
+    /// Per node: the stream that draws the fate of the data frames it sends.
+    rng: Vec<Rng>,
+}
+
+impl LinkErrors {
+    /// `rates[node] = (tx, rx)` frame error rates.
+    pub(super) fn new(seed: u64, rates: &[(f64, f64)]) -> Self {
+        LinkErrors {
+            tx: rates.iter().map(|r| r.0).collect(),
+            rx: rates.iter().map(|r| r.1).collect(),
+            rng: (0..rates.len() as u64)
+                .map(|i| Rng::stream(seed, StreamKind::Channel, i))
+                .collect(),
+        }
+    }
+
+    /// Whether the data frame `src` → `dst` is received in error. Losses at the sender's
+    /// and the receiver's end are independent: FER = 1 − (1 − tx[src])(1 − rx[dst]).
+    /// Links without errors draw nothing, so an ideal channel changes no random stream.
+    pub(super) fn frame_lost(&mut self, src: NodeId, dst: NodeId) -> bool {
+        let fer = 1.0 - (1.0 - self.tx[src as usize]) * (1.0 - self.rx[dst as usize]);
+        if fer <= 0.0 {
+            return false;
+        }
+        self.rng[src as usize].uniform() < fer
+    }
+}
