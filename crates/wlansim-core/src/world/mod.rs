@@ -192,4 +192,6 @@ pub fn simulate(scenario: &Scenario, seed: Option<u64>) -> Result<Results, SimEr
 }
 
 #[cfg(test)]
+mod edca_tests;
+#[cfg(test)]
 mod tests;
