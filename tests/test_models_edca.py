@@ -1,0 +1,66 @@
+"""The EDCA saturation model: limit cases and hand computations."""
+
+import math
+
+import pytest
+
+from wlansim.models import bianchi, edca
+from wlansim.phy import timing
+
+C = edca.EdcaClass
+
+
+@pytest.fixture(scope="module")
+def t():
+    return timing("802.11b", 1400)
+
+
+@pytest.mark.parametrize("split", [(1, 1), (2, 3), (4, 1, 5)])
+def test_equal_parameters_give_equal_shares_and_bianchi(t, split):
+    r = edca.solve([C(n) for n in split], t)
+    n = sum(split)
+    per_station = r["per_station_bps"]
+    assert max(per_station) == pytest.approx(min(per_station), rel=1e-9)
+    assert sum(r["throughput_bps"]) == pytest.approx(
+        bianchi.saturation(n, t)["throughput_bps"], rel=1e-9
+    )
+    assert r["tau"][0] == pytest.approx(bianchi.tau_p(n, 32, 5)[0], rel=1e-9)
+
+
+def test_txop_frames_multiply_throughput_share(t):
+    # Same access probability, F frames per access: exactly F times the payload.
+    for frames in (2, 3, 5):
+        assert edca.relative_throughput(C(1), C(1, txop_frames=frames), t) == pytest.approx(
+            frames, rel=1e-9
+        )
+
+
+def test_frames_per_txop_counts_whole_exchanges(t):
+    e, sifs = edca.exchange_time(t), t["sifs_s"]
+    assert edca.frames_per_txop(0.0, t) == 1
+    assert edca.frames_per_txop(e / 2, t) == 1, "the first exchange always goes"
+    assert edca.frames_per_txop(2 * e + sifs, t) == 2
+    assert edca.frames_per_txop(2 * e + sifs - 1e-6, t) == 1
+    assert edca.frames_per_txop(3 * e + 2 * sifs, t) == 3
+
+
+def test_aifs_and_cwmin_differentiation_are_monotone(t):
+    aifs = [edca.relative_throughput(C(1), C(1, aifsn=2 + k), t) for k in range(0, 10)]
+    assert aifs[0] == pytest.approx(1.0)
+    assert all(b < a for a, b in zip(aifs, aifs[1:]))
+    cw = [edca.relative_throughput(C(1), C(1, cw_min=2**k - 1), t) for k in range(2, 10)]
+    assert all(b < a for a, b in zip(cw, cw[1:]))
+    # roughly inversely proportional to CWmin + 1 at low collision probability
+    assert edca.relative_throughput(C(1), C(1, cw_min=63), t) == pytest.approx(0.5, abs=0.05)
+
+
+def test_a_station_that_always_transmits_starves_the_longer_aifs(t):
+    # CW = 0: tau = 1, so the AIFS zone of class 2 is never reached (hand computation:
+    # pi = [1, 0]); class 1 sends one frame per E + AIFS_min, alone on the medium.
+    r = edca.solve([C(1, cw_min=0, cw_max=0), C(1, aifsn=3)], t)
+    assert r["pi"] == pytest.approx([1.0, 0.0])
+    assert r["throughput_bps"][1] == 0.0
+    aifs = t["sifs_s"] + 2 * t["slot_s"]
+    expected = t["payload_bits"] / (edca.exchange_time(t) + aifs)
+    assert r["throughput_bps"][0] == pytest.approx(expected, rel=1e-9)
+    assert math.isclose(r["share"][0], 1.0)
