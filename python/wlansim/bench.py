@@ -17,7 +17,29 @@ def cases() -> dict[str, dict]:
         "dcf-saturated-20sta-100s": saturated_cell(20, "basic", duration="100 s"),
         "dcf-saturated-50sta-100s": saturated_cell(50, "basic", duration="100 s"),
         "dcf-rts-20sta-100s": saturated_cell(20, "rts", duration="100 s"),
+        "edca-udp-20sta-100s": edca_udp_cell(20, duration="100 s"),
     }
+
+
+def edca_udp_cell(n: int, *, duration: str) -> dict:
+    """`n` QoS stations, each with a saturated 1472-byte upload (AC_BE) and a 64 kb/s
+    160-byte voice flow (AC_VO by size): default EDCA parameters (Table 8-105), so AIFS
+    differentiation, internal collisions and AC_VO TXOP bursts all occur."""
+    cell = saturated_cell(n, "basic", duration=duration)
+    cell["name"] = f"edca-udp-{n}"
+    cell["stations"][0]["qos"] = True
+    cell["qos"] = {"classifier": [{"ac": "vo", "max_size": "200 B"}]}
+    cell["flows"].append(
+        {
+            "name": "voice",
+            "direction": "uplink",
+            "stations": "sta",
+            "traffic": "cbr",
+            "rate": "64 kb/s",
+            "packet_size": 160,
+        }
+    )
+    return cell
 
 
 def run_benchmarks(repeat: int = 3, only: str | None = None) -> list[dict]:

@@ -14,7 +14,7 @@ use crate::sim::time::Time;
 pub enum SlotRule {
     /// DCF (9.3.4.3): the counter decrements at the end of each idle slot after DIFS.
     #[default]
-    Dcf,
+    Dcf = 0,
     /// EDCA (9.19.2.3): at each slot boundary the EDCAF does exactly one of decrement,
     /// transmit, or invoke backoff after an internal collision; the first boundary is the
     /// end of AIFS[AC] itself. So the counter also decrements at the AIFS boundary: one
@@ -22,24 +22,27 @@ pub enum SlotRule {
     /// transmission (ns-3 `ChannelAccessManager::UpdateBackoff` does the same). An
     /// uninterrupted countdown of k slots still ends k slots after AIFS (k − 1 decrements
     /// after the first one, then the transmission at the next boundary).
-    Edca,
+    Edca = 1,
 }
 
+/// The countdown state first (read for every entity at every medium change), `repr(C)` to
+/// keep it there; see `Entity`.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Backoff {
-    /// Current contention window CW; the counter is drawn uniformly from [0, CW].
-    pub cw: u32,
+    /// Time from which idle slots count (end of the IFS that follows the last busy period).
+    pub countdown_start: Time,
     /// Slots left to count down.
     pub counter: u32,
+    /// Current contention window CW; the counter is drawn uniformly from [0, CW].
+    pub cw: u32,
+    /// Short and long retry counters (SRC, LRC; 9.3.4.4).
+    pub short_retries: u32,
+    pub long_retries: u32,
     /// A backoff is in progress (counting or frozen). After the counter reaches zero with
     /// nothing to send, this is false and the entity may transmit at once on the next
     /// arrival if the medium has been idle for its AIFS.
     pub pending: bool,
-    /// Time from which idle slots count (end of the IFS that follows the last busy period).
-    pub countdown_start: Time,
-    /// Short and long retry counters (SRC, LRC; 9.3.4.4).
-    pub short_retries: u32,
-    pub long_retries: u32,
     pub rule: SlotRule,
     rng: Rng,
 }
@@ -80,10 +83,8 @@ impl Backoff {
         if !self.pending || t < self.countdown_start {
             return;
         }
-        let counted = match self.rule {
-            SlotRule::Dcf => (t - self.countdown_start) / slot,
-            SlotRule::Edca => (t - self.countdown_start) / slot + 1,
-        };
+        // The EDCA rule counts one boundary more: the end of AIFS (see `SlotRule`).
+        let counted = (t - self.countdown_start) / slot + self.rule as Time;
         self.counter -= counted.min(self.counter as Time) as u32;
     }
 

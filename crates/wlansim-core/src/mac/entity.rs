@@ -57,13 +57,17 @@ impl MacStats {
     }
 }
 
+/// Fields in the order the per-event loops over all entities read them (backoff state,
+/// queue, AIFS), the counters last: `repr(C)` keeps that order, so those loops touch as few
+/// cache lines as possible.
+#[repr(C)]
 pub struct Entity {
+    pub backoff: Backoff,
+    pub queue: DropTail,
+    pub params: AccessParams,
     pub node: NodeId,
     /// The access category of an EDCA entity; None under DCF.
     pub ac: Option<AccessCategory>,
-    pub queue: DropTail,
-    pub backoff: Backoff,
-    pub params: AccessParams,
     pub stats: MacStats,
 }
 
