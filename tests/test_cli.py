@@ -68,7 +68,11 @@ def test_bench_json():
     out = wlansim_cli("bench", "--json", "--repeat", "1", "--only", "20sta")
     assert out.returncode == 0, out.stderr
     cases = json.loads(out.stdout)
-    assert {c["name"] for c in cases} == {"dcf-saturated-20sta-100s", "dcf-rts-20sta-100s"}
+    assert {c["name"] for c in cases} == {
+        "dcf-saturated-20sta-100s",
+        "dcf-rts-20sta-100s",
+        "edca-udp-20sta-100s",
+    }
     for c in cases:
         assert {"name", "wall_s", "events", "events_per_s", "sim_s_per_wall_s"} <= set(c)
         assert c["events"] > 10_000 and c["sim_s_per_wall_s"] > 0

@@ -120,14 +120,23 @@ mod tests {
         Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0))
     }
 
-    #[test]
-    fn freeze_keeps_remaining_slots_and_resume_continues() {
-        let slot = 20 * US;
+    const SLOT: Time = 20 * US;
+
+    /// 10 slots to count from 1000 µs under `rule`: expiry at 1200 µs if nothing interrupts.
+    fn counting(rule: SlotRule) -> Backoff {
         let mut b = backoff();
+        b.rule = rule;
         b.pending = true;
         b.counter = 10;
         b.countdown_start = 1000 * US;
-        assert_eq!(b.expiry(slot), 1200 * US);
+        assert_eq!(b.expiry(SLOT), 1200 * US);
+        b
+    }
+
+    #[test]
+    fn freeze_keeps_remaining_slots_and_resume_continues() {
+        let slot = SLOT;
+        let mut b = counting(SlotRule::Dcf);
         // Busy 3.5 slots after counting began: 3 slots counted, 7 remain.
         b.freeze(1070 * US, slot);
         assert_eq!(b.counter, 7);
@@ -141,14 +150,9 @@ mod tests {
 
     #[test]
     fn edca_also_counts_the_aifs_boundary() {
-        let slot = 20 * US;
-        let mut b = backoff();
-        b.rule = SlotRule::Edca;
-        b.pending = true;
-        b.counter = 10;
-        b.countdown_start = 1000 * US;
-        // Same expiry as DCF when nothing interrupts the countdown.
-        assert_eq!(b.expiry(slot), 1200 * US);
+        let slot = SLOT;
+        // Same expiry as DCF when nothing interrupts the countdown (checked in `counting`).
+        let mut b = counting(SlotRule::Edca);
         // Busy 3.5 slots after AIFS: boundaries at 0, 1, 2, 3 slots counted, 6 remain.
         b.freeze(1070 * US, slot);
         assert_eq!(b.counter, 6);
