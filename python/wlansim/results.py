@@ -12,10 +12,13 @@ import pandas as pd
 class Results:
     """Results of `wlansim.run`.
 
-    - `flows`: one row per flow (offered/delivered packets and bytes, drops by cause,
-      throughput_bps, delay_mean_s, delay_p95_s) over the measurement window.
-    - `nodes`: one row per node (attempts, successes, collisions, retries, retry_drops,
-      queue_drops, collision_probability).
+    - `flows`: one row per flow (protocol, direction, src, dst, offered/delivered packets
+      and bytes, drops by cause, throughput_bps, delay_mean_s, delay_p95_s) over the
+      measurement window; TCP flows add goodput_bps, rtt_mean_s, retransmissions,
+      fast_retransmits, timeouts, spurious_timeouts, acks_sent, cwnd_bytes (NaN for UDP).
+    - `nodes`: one row per wireless node (attempts, successes, collisions, retries,
+      retry_drops, queue_drops, frames_data/frames_ack delivered by kind,
+      queue_drops_data/queue_drops_ack, collision_probability).
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
     - `metrics`: scalar summary used by campaigns.
     """
@@ -33,28 +36,50 @@ class Results:
         return cls(json.loads(text), scenario)
 
     @property
+    def rates(self) -> pd.Series:
+        """Per-flow useful rate (b/s): goodput for TCP flows, throughput for UDP ones."""
+        f = self.flows
+        if "goodput_bps" not in f:
+            return f["throughput_bps"]
+        return f["goodput_bps"].where(f["protocol"] == "tcp", f["throughput_bps"])
+
+    @property
     def metrics(self) -> dict[str, float]:
         """Scalar metrics: total, uplink and downlink throughput (b/s), attempt-weighted
-        collision probability, packet-weighted mean delay (s), Jain's index over flow
-        throughputs, delivered and dropped packets, events, wall time."""
-        from wlansim.models.fairness import jain_index
+        collision probability, packet-weighted mean delay (s), delivered and dropped
+        packets, events, wall time; over the per-flow `rates` (goodput for TCP): Jain's
+        index, the up/down ratio of mean per-flow rates (pilosof2003) and, with TCP flows,
+        goodput_bps, timeouts and retransmissions; the AP's queue drops by kind."""
+        from wlansim.models.fairness import jain_index, up_down_ratio
 
         f, n = self.flows, self.nodes
         out: dict[str, float] = {}
         if len(f):
             thr = f["throughput_bps"]
+            rates = self.rates
             out["throughput_bps"] = float(thr.sum())
             for direction in ("uplink", "downlink"):
                 out[f"{direction}_throughput_bps"] = float(thr[f["direction"] == direction].sum())
+            up, down = rates[f["direction"] == "uplink"], rates[f["direction"] == "downlink"]
+            if len(up) and len(down) and (up.sum() > 0 or down.sum() > 0):
+                out["up_down_ratio"] = up_down_ratio(up, down)
+            if "goodput_bps" in f:
+                tcp = f[f["protocol"] == "tcp"]
+                out["goodput_bps"] = float(tcp["goodput_bps"].sum())
+                for key in ("timeouts", "retransmissions"):
+                    out[key] = float(tcp[key].sum())
             delivered = f["delivered_packets"]
             delays = f["delay_mean_s"].astype(float)
             ok = delivered > 0
             out["delay_mean_s"] = (
                 float(np.average(delays[ok], weights=delivered[ok])) if ok.any() else float("nan")
             )
-            out["jain_index"] = jain_index(thr) if thr.sum() > 0 else float("nan")
+            out["jain_index"] = jain_index(rates) if rates.sum() > 0 else float("nan")
             out["delivered_packets"] = float(delivered.sum())
             out["dropped_packets"] = float((f["dropped_queue"] + f["dropped_retry"]).sum())
+        ap = n[n["role"] == "ap"]
+        for key in ("queue_drops_data", "queue_drops_ack"):
+            out[f"ap_{key}"] = float(ap[key].sum())
         attempts = n["attempts"].sum()
         out["collision_probability"] = (
             float(n["collisions"].sum() / attempts) if attempts else float("nan")

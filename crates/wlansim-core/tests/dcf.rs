@@ -126,10 +126,7 @@ fn poisson_source_offers_its_mean_rate() {
             "{}",
             f.offered_packets
         );
-        assert_eq!(
-            f.delivered_packets + f.dropped_queue + f.dropped_retry + 1 >= f.offered_packets,
-            true
-        );
+        assert!(f.delivered_packets + f.dropped_queue + f.dropped_retry + 1 >= f.offered_packets);
     }
 }
 

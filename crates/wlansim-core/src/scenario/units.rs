@@ -29,7 +29,7 @@ fn split_number(text: &str) -> Option<(f64, &str)> {
 
 fn canonical(value: u64, units: &[(u64, &str)]) -> String {
     for &(scale, name) in units {
-        if value % scale == 0 {
+        if value.is_multiple_of(scale) {
             return format!("{} {}", value / scale, name);
         }
     }
@@ -109,7 +109,7 @@ impl Rate {
 
 impl fmt::Display for Rate {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        if self.0 % 1_000_000 != 0 && self.0 % 100_000 == 0 {
+        if !self.0.is_multiple_of(1_000_000) && self.0.is_multiple_of(100_000) {
             return write!(f, "{} Mb/s", self.0 as f64 / 1e6);
         }
         let units = [
