@@ -141,7 +141,7 @@ impl TxQueue {
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.data.is_empty() && self.acks.as_ref().is_none_or(DropTail::is_empty)
     }
 
     /// The data FIFO is full (what a saturated source sees).
