@@ -8,27 +8,8 @@ reported, never asserted.
 from __future__ import annotations
 
 from wlansim.api import run
+from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 from wlansim.validation import saturated_cell
-
-
-def tcp_up_down(n: int, duration: str) -> dict:
-    """`n` TCP uploads and `n` TCP downloads through an 802.11b AP (B = 100) to one wired
-    server, pilosof2003's TCP settings (ns-2 profile, 1024-byte segments, rwnd 42)."""
-    flow = {"protocol": "tcp", "server": "srv"}
-    return {
-        "name": f"tcp-{n}up-{n}down",
-        "duration": duration,
-        "warmup": "1 s",
-        "phy": {"standard": "802.11b"},
-        "ap": {"queue": 100},
-        "tcp": {"profile": "ns2-compat", "mss": 1024, "rwnd": 42, "delayed_ack": 1},
-        "stations": [{"name": "up", "count": n}, {"name": "down", "count": n}],
-        "servers": [{"name": "srv"}],
-        "flows": [
-            {"name": "upload", "direction": "uplink", "stations": "up", **flow},
-            {"name": "download", "direction": "downlink", "stations": "down", **flow},
-        ],
-    }
 
 
 def cases() -> dict[str, dict]:
@@ -37,7 +18,8 @@ def cases() -> dict[str, dict]:
         "dcf-saturated-20sta-100s": saturated_cell(20, "basic", duration="100 s"),
         "dcf-saturated-50sta-100s": saturated_cell(50, "basic", duration="100 s"),
         "dcf-rts-20sta-100s": saturated_cell(20, "rts", duration="100 s"),
-        "tcp-12up-12down-100s": tcp_up_down(12, "100 s"),
+        # pilosof2003's settings (ns-2 TCP profile, 1024-byte segments, rwnd 42), B = 100.
+        "tcp-12up-12down-100s": pilosof_scenario(12, 12, 100, "100 s"),
     }
 
 

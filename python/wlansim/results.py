@@ -49,7 +49,8 @@ class Results:
         collision probability, packet-weighted mean delay (s), delivered and dropped
         packets, events, wall time; over the per-flow `rates` (goodput for TCP): Jain's
         index, the up/down ratio of mean per-flow rates (pilosof2003) and, with TCP flows,
-        goodput_bps, timeouts and retransmissions; the AP's queue drops by kind."""
+        goodput_bps, timeouts, retransmissions and per-direction goodput and mean RTT; frames
+        delivered and queue drops by kind (data/ACK) of the AP and of the stations."""
         from wlansim.models.fairness import jain_index, up_down_ratio
 
         f, n = self.flows, self.nodes
@@ -68,6 +69,10 @@ class Results:
                 out["goodput_bps"] = float(tcp["goodput_bps"].sum())
                 for key in ("timeouts", "retransmissions"):
                     out[key] = float(tcp[key].sum())
+                for direction in ("uplink", "downlink"):
+                    d = tcp[tcp["direction"] == direction]
+                    out[f"{direction}_goodput_bps"] = float(d["goodput_bps"].sum())
+                    out[f"{direction}_rtt_mean_s"] = float(d["rtt_mean_s"].astype(float).mean())
             delivered = f["delivered_packets"]
             delays = f["delay_mean_s"].astype(float)
             ok = delivered > 0
@@ -77,9 +82,9 @@ class Results:
             out["jain_index"] = jain_index(rates) if rates.sum() > 0 else float("nan")
             out["delivered_packets"] = float(delivered.sum())
             out["dropped_packets"] = float((f["dropped_queue"] + f["dropped_retry"]).sum())
-        ap = n[n["role"] == "ap"]
-        for key in ("queue_drops_data", "queue_drops_ack"):
-            out[f"ap_{key}"] = float(ap[key].sum())
+        for role, nodes in (("ap", n[n["role"] == "ap"]), ("stations", n[n["role"] != "ap"])):
+            for key in ("frames_data", "frames_ack", "queue_drops_data", "queue_drops_ack"):
+                out[f"{role}_{key}"] = float(nodes[key].sum())
         attempts = n["attempts"].sum()
         out["collision_probability"] = (
             float(n["collisions"].sum() / attempts) if attempts else float("nan")
