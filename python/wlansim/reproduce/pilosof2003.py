@@ -178,31 +178,36 @@ def _plot(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     ax.legend(loc="upper right")
     save(fig, "fig2_ratio_vs_buffer.png")
 
-    fig = Figure(figsize=(6, 4))
-    ax = fig.subplots()
-    ax.plot(b["B"], b["uplink_rtt_mean_s"] * 1e3, "o-", label="upload")
-    ax.plot(b["B"], b["downlink_rtt_mean_s"] * 1e3, "s-", label="download")
-    ax.set(xlabel="AP buffer B (packets)", ylabel="mean RTT (ms)", title="Fig 3: RTT")
-    ax.legend()
-    save(fig, "fig3_rtt.png")
+    def lines(name, t, x, curves, xlabel, ylabel, title, ylim=None):
+        """One figure of curves (column, style, label, scale) of table `t` against `x`."""
+        fig = Figure(figsize=(6, 4))
+        ax = fig.subplots()
+        for col, style, label, scale in curves:
+            ax.plot(t[x], t[col] * scale, style, label=label)
+        ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+        if ylim is not None:
+            ax.set_ylim(*ylim)
+        ax.legend()
+        save(fig, name)
 
-    fig = Figure(figsize=(6, 4))
-    ax = fig.subplots()
-    ax.plot(b["B"], b["ap_loss_rate_data"], "o-", label="data (download)")
-    ax.plot(b["B"], b["ap_loss_rate_ack"], "s-", label="ACK (upload)")
-    ax.set(xlabel="AP buffer B (packets)", ylabel="loss rate at the AP", title="Fig 4: losses")
-    ax.legend()
-    save(fig, "fig4_loss.png")
-
-    fig = Figure(figsize=(6, 4))
-    ax = fig.subplots()
-    ax.plot(b["B"], b["stations_frames_data"], label="up data (station)")
-    ax.plot(b["B"], b["stations_frames_ack"], label="down ACKs (station)")
-    ax.plot(b["B"], b["ap_frames_data"], label="down data (AP)")
-    ax.plot(b["B"], b["ap_frames_ack"], label="up ACKs (AP)")
-    ax.set(xlabel="AP buffer B (packets)", ylabel="MAC frames per run", title="Fig 5: frames")
-    ax.legend()
-    save(fig, "fig5_mac_frames.png")
+    xb = "AP buffer B (packets)"
+    rtt = [
+        ("uplink_rtt_mean_s", "o-", "upload", 1e3),
+        ("downlink_rtt_mean_s", "s-", "download", 1e3),
+    ]
+    lines("fig3_rtt.png", b, "B", rtt, xb, "mean RTT (ms)", "Fig 3: RTT")
+    loss = [
+        ("ap_loss_rate_data", "o-", "data (download)", 1),
+        ("ap_loss_rate_ack", "s-", "ACK (upload)", 1),
+    ]
+    lines("fig4_loss.png", b, "B", loss, xb, "loss rate at the AP", "Fig 4: losses")
+    frames = [
+        ("stations_frames_data", "-", "up data (station)", 1),
+        ("stations_frames_ack", "-", "down ACKs (station)", 1),
+        ("ap_frames_data", "-", "down data (AP)", 1),
+        ("ap_frames_ack", "-", "up ACKs (AP)", 1),
+    ]
+    lines("fig5_mac_frames.png", b, "B", frames, xb, "MAC frames per run", "Fig 5: frames")
 
     for key, title, name in (
         ("fig6", "Fig 6: 1 up + n down, B = 100", "fig6_1up_ndown.png"),
@@ -222,24 +227,28 @@ def _plot(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
         save(fig, name)
 
     t = tables["fig8"]
-    fig = Figure(figsize=(6, 4))
-    ax = fig.subplots()
-    ax.plot(t["B"], t["simulated"], "o", label="simulation")
-    ax.plot(t["B"], t["computed"], "-", label="computed ratio (eqs 3-6)")
-    ax.plot(t["B"], t["naive"], ":", label="naive 4w/3(B-w)")
-    ax.set(xlabel="AP buffer B", ylabel="up/down ratio", title="Fig 8: model vs simulation")
-    ax.set_ylim(0, max(20.0, float(np.nanmax(t["simulated"])) * 1.1))
-    ax.legend()
-    save(fig, "fig8_model.png")
-
-    t = tables["fig10"]
-    fig = Figure(figsize=(6, 4))
-    ax = fig.subplots()
-    ax.plot(t["n"], t["simulated"], "o-", label="simulation (Fig 6 / n = 1)")
-    ax.plot(t["n"], t["model_eq9"], "-", label="eq 9, B - w = 58, p = 0.01")
-    ax.set(xlabel="downloads n", ylabel="ratio(n) / ratio(1)", title="Fig 10")
-    ax.legend()
-    save(fig, "fig10_model_n.png")
+    model = [
+        ("simulated", "o", "simulation", 1),
+        ("computed", "-", "computed ratio (eqs 3-6)", 1),
+        ("naive", ":", "naive 4w/3(B-w)", 1),
+    ]
+    top = max(20.0, float(np.nanmax(t["simulated"])) * 1.1)
+    lines(
+        "fig8_model.png", t, "B", model, xb, "up/down ratio", "Fig 8: model vs simulation", (0, top)
+    )
+    growth = [
+        ("simulated", "o-", "simulation (Fig 6 / n = 1)", 1),
+        ("model_eq9", "-", "eq 9, B - w = 58, p = 0.01", 1),
+    ]
+    lines(
+        "fig10_model_n.png",
+        tables["fig10"],
+        "n",
+        growth,
+        "downloads n",
+        "ratio(n) / ratio(1)",
+        "Fig 10",
+    )
     return files
 
 
