@@ -1,13 +1,17 @@
 //! Building a [`World`] from a validated scenario.
 use super::series::Recorder;
+use super::tcp_flows::TcpConn;
+use super::wired::WiredLink;
 use super::{Event, Exchange, Flow, FlowStats, Node, Role, World};
+use crate::ap::RwndClamp;
 use crate::mac::{AccessParams, Backoff, Entity, MacStats};
-use crate::net::DropTail;
+use crate::net::TxQueue;
 use crate::phy::frame;
-use crate::scenario::{Direction, Scenario};
+use crate::scenario::{Direction, Protocol, Scenario};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::SECOND;
+use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
 
 impl World {
     pub fn new(s: &Scenario, seed: u64) -> World {
@@ -21,7 +25,7 @@ impl World {
         };
         let mut nodes = Vec::new();
         let mut entities = Vec::new();
-        let mut add_node = |name: String, role: Role, queue: u32| {
+        let mut add_node = |name: String, role: Role, queue: TxQueue| {
             let id = nodes.len() as u32;
             nodes.push(Node {
                 name,
@@ -30,7 +34,7 @@ impl World {
             });
             entities.push(Entity {
                 node: id,
-                queue: DropTail::new(queue),
+                queue,
                 backoff: Backoff::new(
                     dcf.cw_min,
                     Rng::stream(seed, StreamKind::Backoff, entities.len() as u64),
@@ -40,27 +44,84 @@ impl World {
             });
             id
         };
-        let ap = add_node(s.ap.name.clone(), Role::AccessPoint, s.ap.queue);
+        let ap_queue = match s.ap.ack_queue {
+            Some(a) => TxQueue::split(s.ap.queue, a),
+            None => TxQueue::shared(s.ap.queue),
+        };
+        let ap = add_node(s.ap.name.clone(), Role::AccessPoint, ap_queue);
         let mut group_nodes = Vec::new();
         for g in &s.stations {
             let queue = g.queue.unwrap_or(s.mac.queue);
             let ids: Vec<u32> = (0..g.count)
-                .map(|i| add_node(format!("{}-{i}", g.name), Role::Station, queue))
+                .map(|i| {
+                    add_node(
+                        format!("{}-{i}", g.name),
+                        Role::Station,
+                        TxQueue::shared(queue),
+                    )
+                })
                 .collect();
             group_nodes.push(ids);
         }
 
+        // Each server has a link per direction: 2k toward the AP, 2k + 1 toward the server.
+        let mut servers = Vec::new();
+        let mut links = Vec::new();
+        let mut server_groups = Vec::new();
+        for g in &s.servers {
+            let first = servers.len() as u32;
+            for i in 0..g.count {
+                servers.push(format!("{}-{i}", g.name));
+                for to_ap in [true, false] {
+                    links.push(WiredLink::new(g.rate.0, g.delay.0, g.queue, to_ap));
+                }
+            }
+            server_groups.push((g.name.as_str(), first, g.count));
+        }
+
         let mut flows = Vec::new();
-        for f in &s.flows {
+        let mut conns = Vec::new();
+        for (fi, f) in s.flows.iter().enumerate() {
             let group = s.stations.iter().position(|g| g.name == f.stations);
             let stations = &group_nodes[group.expect("validated: the group exists")];
+            let tcp_cfg = (f.protocol == Protocol::Tcp).then(|| s.tcp_config(fi));
             for (i, &sta) in stations.iter().enumerate() {
-                let (src, dst) = match f.direction {
-                    Direction::Uplink => (sta, ap),
-                    Direction::Downlink => (ap, sta),
+                let sta_name = nodes[sta as usize].name.clone();
+                let (mut src, mut dst, entity) = match f.direction {
+                    Direction::Uplink => (sta_name, s.ap.name.clone(), sta),
+                    Direction::Downlink => (s.ap.name.clone(), sta_name, ap),
                 };
+                let tcp = tcp_cfg.as_ref().map(|cfg| {
+                    let name = f
+                        .server
+                        .as_deref()
+                        .expect("validated: tcp flows name a server");
+                    let &(_, first, count) = server_groups
+                        .iter()
+                        .find(|g| g.0 == name)
+                        .expect("validated: the server group exists");
+                    let server = first + i as u32 % count;
+                    // Data runs station → server (uplink) or server → station.
+                    let peer = servers[server as usize].clone();
+                    match f.direction {
+                        Direction::Uplink => dst = peer,
+                        Direction::Downlink => src = peer,
+                    }
+                    conns.push(TcpConn {
+                        sender: TcpSender::new(cfg, f.bytes.map(|b| b.0)),
+                        receiver: TcpReceiver::new(cfg),
+                        mss: cfg.mss,
+                        header_bytes: header_bytes(cfg),
+                        station_entity: nodes[sta as usize].entity,
+                        link_to_ap: 2 * server,
+                        link_to_server: 2 * server + 1,
+                        base_sender: Default::default(),
+                        base_receiver: Default::default(),
+                    });
+                    conns.len() as u32 - 1
+                });
                 let ip_bytes =
-                    f.packet_size.0 as f64 + (frame::IP_HEADER + frame::UDP_HEADER) as f64;
+                    f.udp_payload().0 as f64 + (frame::IP_HEADER + frame::UDP_HEADER) as f64;
                 // The offered rate counts IP bytes, as a CBR source over UDP/IP would.
                 let interval = f
                     .rate
@@ -71,9 +132,10 @@ impl World {
                     direction: f.direction,
                     src,
                     dst,
-                    entity: nodes[src as usize].entity,
+                    entity: nodes[entity as usize].entity,
+                    tcp,
                     traffic: f.traffic,
-                    payload_bytes: f.packet_size.0 as u32,
+                    payload_bytes: f.udp_payload().0 as u32,
                     interval,
                     start: f.start.0,
                     stop: f.stop.map_or(u64::MAX, |d| d.0),
@@ -108,7 +170,15 @@ impl World {
             events.schedule(s.warmup.0 + interval, Event::Sample);
         }
         let n_entities = entities.len();
+        let rwnd_clamp =
+            s.ap.rwnd_clamp
+                .then(|| RwndClamp::new(s.ap.buffer(), s.ap.flow_idle_timeout.0, flows.len()));
         World {
+            ap,
+            links,
+            conns,
+            outbox: Default::default(),
+            rwnd_clamp,
             rts_threshold: s.mac.rts_threshold,
             nodes,
             entities,

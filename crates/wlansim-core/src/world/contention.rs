@@ -144,6 +144,9 @@ impl World {
                 e.stats.successes += 1;
                 e.backoff.on_success(e.params.cw_min);
                 delivered = e.queue.pop();
+                if let Some(p) = &delivered {
+                    e.stats.count_frame(p);
+                }
                 e.backoff.countdown_start = now + e.params.aifs;
                 continue;
             }
@@ -162,13 +165,13 @@ impl World {
             e.backoff.countdown_start = after_timeout.max(after_medium);
             if outcome == AfterFailure::Drop {
                 let p = e.queue.pop().expect("a dropped frame was queued");
-                self.count_retry_drop(p.flow);
+                self.count_retry_drop(&p);
                 self.refill(now, t);
             }
         }
         self.medium_busy = false;
         if let Some(p) = delivered {
-            self.deliver(ex.data_end, p);
+            self.deliver(now, ex.data_end, p);
             self.refill(now, settled[0]);
         }
         settled.clear();

@@ -1,0 +1,47 @@
+"""TCP through the AP from Python: results columns, metrics, scenario errors, examples."""
+
+from pathlib import Path
+
+import pytest
+
+import wlansim
+from wlansim.errors import ScenarioError
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+ONE_UP_ONE_DOWN = SCENARIOS / "pilosof-1up-1down.toml"
+
+
+def test_tcp_flows_report_goodput_rtt_and_ratio():
+    r = wlansim.run(ONE_UP_ONE_DOWN, overrides={"duration": "15 s", "ap.queue": 20})
+    f = r.flows.set_index("name")
+    assert set(f["protocol"]) == {"tcp"}
+    assert f.loc["upload-0", "dst"] == "srv-0" and f.loc["download-0", "src"] == "srv-0"
+    assert (f["goodput_bps"] > 0).all() and (f["rtt_mean_s"] > 0).all()
+    m = r.metrics
+    assert m["up_down_ratio"] == pytest.approx(
+        f.loc["upload-0", "goodput_bps"] / f.loc["download-0", "goodput_bps"]
+    )
+    assert m["up_down_ratio"] > 5
+    assert m["ap_queue_drops_ack"] > 0 and m["ap_queue_drops_data"] > 0
+    ap = r.nodes.set_index("name").loc["ap"]
+    assert ap["frames_data"] > 0 and ap["frames_ack"] > 0
+
+
+def test_clamp_example_is_fair():
+    r = wlansim.run(SCENARIOS / "pilosof-4up-4down-clamp.toml", overrides={"duration": "15 s"})
+    assert 0.8 <= r.metrics["up_down_ratio"] <= 1.25
+    assert r.metrics["jain_index"] > 0.95
+
+
+@pytest.mark.parametrize(
+    ("override", "needle"),
+    [
+        ("tcp.rwnd=0", "rwnd"),
+        ("tcp.variant=vegas2", "newreno"),
+        ("ap.queue=0", "ap.queue"),
+        ("tcp.profile=ns3", "ns2-compat"),
+    ],
+)
+def test_bad_tcp_and_ap_options_are_clear_errors(override, needle):
+    with pytest.raises(ScenarioError, match=needle):
+        wlansim.run(ONE_UP_ONE_DOWN, overrides=[override])
