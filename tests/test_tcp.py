@@ -78,3 +78,25 @@ def test_clamping_total_throughput_cost_is_the_thinned_ack_airtime():
     goodput_ratio = clamped["goodput_bps"] / plain["goodput_bps"]
     assert abs(goodput_ratio - data[True] / data[False]) < 0.02
     assert 0.8 < goodput_ratio < 0.95
+
+
+def test_cwnd_series_on_request():
+    r = wlansim.run(
+        ONE_UP_ONE_DOWN,
+        overrides={"duration": "12 s", "output.series": ["cwnd", "flow_throughput"],
+                   "output.series_interval": "500 ms"},
+    )  # fmt: skip
+    cwnd = r.series["cwnd"]
+    tcp_flows = sorted(r.flows["name"])
+    assert sorted(k for k in cwnd if k != "t_s") == tcp_flows
+    n = len(cwnd["t_s"])
+    assert n >= 10
+    for name in tcp_flows:
+        assert len(cwnd[name]) == n
+        assert min(cwnd[name]) >= 1024, "cwnd never falls below one MSS"
+    # The sampled throughput adds up to the delivered bytes, but for the last interval
+    # (from the last sample to the end of the run), which no sample covers.
+    thr = r.series["flow_throughput"]
+    for _, f in r.flows.iterrows():
+        sampled = sum(thr[f["name"]]) * 0.5 / 8
+        assert 0 <= f["delivered_bytes"] - sampled <= 1.5 * f["delivered_bytes"] / n + 2048

@@ -118,6 +118,8 @@ pub enum SeriesKind {
     FlowThroughput,
     /// Per node: packets in its transmit queue(s) at each sampling instant.
     QueueLength,
+    /// Per TCP flow: the sender's congestion window (bytes) at each sampling instant.
+    Cwnd,
 }
 
 impl SeriesKind {
@@ -125,6 +127,7 @@ impl SeriesKind {
         match self {
             SeriesKind::FlowThroughput => "flow_throughput",
             SeriesKind::QueueLength => "queue_length",
+            SeriesKind::Cwnd => "cwnd",
         }
     }
 }
