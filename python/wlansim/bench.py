@@ -8,6 +8,7 @@ reported, never asserted.
 from __future__ import annotations
 
 from wlansim.api import run
+from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 from wlansim.validation import saturated_cell
 
 
@@ -18,6 +19,8 @@ def cases() -> dict[str, dict]:
         "dcf-saturated-50sta-100s": saturated_cell(50, "basic", duration="100 s"),
         "dcf-rts-20sta-100s": saturated_cell(20, "rts", duration="100 s"),
         "edca-udp-20sta-100s": edca_udp_cell(20, duration="100 s"),
+        # pilosof2003's settings (ns-2 TCP profile, 1024-byte segments, rwnd 42), B = 100.
+        "tcp-12up-12down-100s": pilosof_scenario(12, 12, 100, "100 s"),
     }
 
 

@@ -11,10 +11,13 @@ import pandas as pd
 class Results:
     """Results of `wlansim.run`.
 
-    - `flows`: one row per flow (offered/delivered packets and bytes, drops by cause,
-      throughput_bps, delay_mean_s, delay_p95_s) over the measurement window.
-    - `nodes`: one row per node (attempts, successes, collisions, retries, retry_drops,
-      queue_drops, internal_collisions, burst_exchanges, frame_errors,
+    - `flows`: one row per flow (protocol, direction, src, dst, offered/delivered packets
+      and bytes, drops by cause, throughput_bps, delay_mean_s, delay_p95_s) over the
+      measurement window; TCP flows add goodput_bps, rtt_mean_s, retransmissions,
+      fast_retransmits, timeouts, spurious_timeouts, acks_sent, cwnd_bytes (NaN for UDP).
+    - `nodes`: one row per wireless node (attempts, successes, collisions, retries,
+      retry_drops, queue_drops, frames_data/frames_ack delivered by kind,
+      queue_drops_data/queue_drops_ack, internal_collisions, burst_exchanges, frame_errors,
       collision_probability); a QoS node's row sums its access categories.
     - `access_categories`: one row per access category of each QoS node (node, ac and the
       same counters); empty without EDCA.
@@ -31,6 +34,14 @@ class Results:
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
         self._metrics: dict[str, float] | None = None
+
+    @property
+    def rates(self) -> pd.Series:
+        """Per-flow useful rate (b/s): goodput for TCP flows, throughput for UDP ones."""
+        f = self.flows
+        if "goodput_bps" not in f:
+            return f["throughput_bps"]
+        return f["goodput_bps"].where(f["protocol"] == "tcp", f["throughput_bps"])
 
     @property
     def metrics(self) -> dict[str, float]:
@@ -61,26 +72,53 @@ class Results:
         )
 
 
+def _rate(flow: dict[str, Any]) -> float:
+    """A flow's useful rate (b/s): goodput for TCP, throughput for UDP."""
+    return flow["goodput_bps"] if flow.get("protocol") == "tcp" else flow["throughput_bps"]
+
+
 def _metrics(data: dict[str, Any]) -> dict[str, float]:
-    from wlansim.models.fairness import jain_index
+    from wlansim.models.fairness import jain_index, up_down_ratio
 
     flows, nodes = data["flows"], data["nodes"]
     out: dict[str, float] = {}
     if flows:
-        thr = [f["throughput_bps"] for f in flows]
-        out["throughput_bps"] = float(sum(thr))
+        out["throughput_bps"] = float(sum(f["throughput_bps"] for f in flows))
         for direction in ("uplink", "downlink"):
             out[f"{direction}_throughput_bps"] = float(
                 sum(f["throughput_bps"] for f in flows if f["direction"] == direction)
             )
+        rates = [_rate(f) for f in flows]
+        up = [_rate(f) for f in flows if f["direction"] == "uplink"]
+        down = [_rate(f) for f in flows if f["direction"] == "downlink"]
+        if up and down and (sum(up) > 0 or sum(down) > 0):
+            out["up_down_ratio"] = up_down_ratio(up, down)
+        tcp = [f for f in flows if f.get("protocol") == "tcp"]
+        if tcp:
+            out["goodput_bps"] = float(sum(f["goodput_bps"] for f in tcp))
+            for key in ("timeouts", "retransmissions"):
+                out[key] = float(sum(f[key] for f in tcp))
+            for direction in ("uplink", "downlink"):
+                d = [f for f in tcp if f["direction"] == direction]
+                out[f"{direction}_goodput_bps"] = float(sum(f["goodput_bps"] for f in d))
+                rtts = [f["rtt_mean_s"] for f in d if f["rtt_mean_s"] is not None]
+                out[f"{direction}_rtt_mean_s"] = sum(rtts) / len(rtts) if rtts else math.nan
         delivered = sum(f["delivered_packets"] for f in flows)
         delay_sum = sum(
-            f["delay_mean_s"] * f["delivered_packets"] for f in flows if f["delivered_packets"]
+            f["delay_mean_s"] * f["delivered_packets"]
+            for f in flows
+            if f["delivered_packets"] and f["delay_mean_s"] is not None
         )
         out["delay_mean_s"] = delay_sum / delivered if delivered else math.nan
-        out["jain_index"] = jain_index(thr) if sum(thr) > 0 else math.nan
+        out["jain_index"] = jain_index(rates) if sum(rates) > 0 else math.nan
         out["delivered_packets"] = float(delivered)
         out["dropped_packets"] = float(sum(f["dropped_queue"] + f["dropped_retry"] for f in flows))
+    for role, members in (
+        ("ap", [n for n in nodes if n["role"] == "ap"]),
+        ("stations", [n for n in nodes if n["role"] != "ap"]),
+    ):
+        for key in ("frames_data", "frames_ack", "queue_drops_data", "queue_drops_ack"):
+            out[f"{role}_{key}"] = float(sum(n[key] for n in members))
     attempts = sum(n["attempts"] for n in nodes)
     collisions = sum(n["collisions"] for n in nodes)
     out["collision_probability"] = collisions / attempts if attempts else math.nan

@@ -5,6 +5,7 @@
 //!
 //! Flow of data: [`scenario`] (validated input) → [`world`] (nodes, MAC, traffic, event
 //! loop) → [`results`] (tables).
+pub mod ap;
 pub mod mac;
 pub mod net;
 pub mod phy;

@@ -22,6 +22,30 @@ pub struct FlowResult {
     /// Generation → reception of the data frame; None when nothing was delivered.
     pub delay_mean_s: Option<f64>,
     pub delay_p95_s: Option<f64>,
+    /// TCP flows only (absent for UDP).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpFlowResult>,
+}
+
+/// TCP measurements of a flow over the measurement window. For a TCP flow the generic
+/// columns count data segments: offered = sent by the sender (retransmissions included),
+/// delivered = arrived at the receiver (duplicates included, so `throughput_bps` is the
+/// data throughput), drops = this flow's segments of both directions.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TcpFlowResult {
+    /// In-order payload delivered to the receiving application per second.
+    pub goodput_bps: f64,
+    /// Mean of the sender's RTT samples (after clock quantisation); None without samples.
+    pub rtt_mean_s: Option<f64>,
+    pub retransmissions: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    /// Timeouts found spurious (Eifel detection; needs timestamps).
+    pub spurious_timeouts: u64,
+    /// ACK segments the receiver sent.
+    pub acks_sent: u64,
+    /// Congestion window at the end of the run, bytes.
+    pub cwnd_bytes: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

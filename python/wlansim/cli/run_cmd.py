@@ -51,6 +51,12 @@ def run_scenario(args) -> int:
         "delay_mean_ms",
         "delay_p95_ms",
     ]
+    if "goodput_bps" in flows:
+        flows = flows.assign(
+            goodput_mbps=flows["goodput_bps"] / 1e6,
+            rtt_ms=flows["rtt_mean_s"].astype(float) * 1e3,
+        )
+        columns += ["goodput_mbps", "rtt_ms", "retransmissions", "timeouts"]
     print("Flows")
     print(flows[columns].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print("\nNodes")
@@ -61,4 +67,6 @@ def run_scenario(args) -> int:
         f"(after {meta['warmup_s']:g} s warm-up), seed {meta['seed']}, {meta['events']} "
         f"events in {meta['wall_s']:.3f} s"
     )
+    if "up_down_ratio" in m:
+        print(f"up/down ratio {m['up_down_ratio']:.3f}, Jain's index {m['jain_index']:.3f}")
     return 0

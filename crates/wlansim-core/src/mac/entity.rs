@@ -1,7 +1,7 @@
 //! A channel-access entity: one transmit queue with its own backoff and parameters. Under
 //! DCF a node has one; under EDCA (802.11e) one per access category.
 use super::{AccessCategory, Backoff};
-use crate::net::{DropTail, NodeId};
+use crate::net::{NodeId, Packet, TxQueue};
 use crate::sim::time::Time;
 use serde::Serialize;
 
@@ -35,6 +35,13 @@ pub struct MacStats {
     pub retry_drops: u64,
     /// Packets refused by the full interface queue.
     pub queue_drops: u64,
+    /// Frames delivered (MAC-acknowledged) by kind: data (UDP, TCP with payload) and TCP
+    /// segments without payload (ACKs; pilosof2003 Fig 5).
+    pub frames_data: u64,
+    pub frames_ack: u64,
+    /// `queue_drops` split the same way (pilosof2003 Fig 4).
+    pub queue_drops_data: u64,
+    pub queue_drops_ack: u64,
     /// EDCA internal collisions lost to a higher AC of the same node (9.19.2.4).
     pub internal_collisions: u64,
     /// Frame exchanges sent SIFS after the previous one inside a TXOP (not contended for).
@@ -51,9 +58,34 @@ impl MacStats {
         self.retries += o.retries;
         self.retry_drops += o.retry_drops;
         self.queue_drops += o.queue_drops;
+        self.frames_data += o.frames_data;
+        self.frames_ack += o.frames_ack;
+        self.queue_drops_data += o.queue_drops_data;
+        self.queue_drops_ack += o.queue_drops_ack;
         self.internal_collisions += o.internal_collisions;
         self.burst_exchanges += o.burst_exchanges;
         self.frame_errors += o.frame_errors;
+    }
+
+    /// Count a frame delivered.
+    #[inline]
+    pub fn count_frame(&mut self, p: &Packet) {
+        if p.is_tcp_ack() {
+            self.frames_ack += 1;
+        } else {
+            self.frames_data += 1;
+        }
+    }
+
+    /// Count a packet refused by the full queue.
+    #[inline]
+    pub fn count_queue_drop(&mut self, p: &Packet) {
+        self.queue_drops += 1;
+        if p.is_tcp_ack() {
+            self.queue_drops_ack += 1;
+        } else {
+            self.queue_drops_data += 1;
+        }
     }
 }
 
@@ -63,7 +95,7 @@ impl MacStats {
 #[repr(C)]
 pub struct Entity {
     pub backoff: Backoff,
-    pub queue: DropTail,
+    pub queue: TxQueue,
     pub params: AccessParams,
     pub node: NodeId,
     /// The access category of an EDCA entity; None under DCF.
@@ -116,7 +148,7 @@ mod tests {
         Entity {
             node: 0,
             ac: None,
-            queue: DropTail::new(4),
+            queue: TxQueue::shared(4),
             backoff: Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0)),
             params: AccessParams {
                 aifs: 50_000,

@@ -2,5 +2,6 @@
 pub mod packet;
 pub mod queue;
 
+pub use packet::Kind;
 pub use packet::{NodeId, Packet};
-pub use queue::DropTail;
+pub use queue::{DropTail, TxQueue};

@@ -1,24 +1,62 @@
 //! A packet as the simulator moves it: small and `Copy`, no heap data.
 use crate::phy::frame;
 use crate::sim::time::Time;
+use crate::tcp::Segment;
 
 pub type NodeId = u32;
+
+/// What a packet carries; decides its headers and how queues classify it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Udp,
+    Tcp,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Packet {
     /// Index of the flow that generated it.
     pub flow: u32,
-    pub dst: NodeId,
-    /// Application payload bytes.
+    /// Application payload bytes (TCP: the segment's payload).
     pub payload_bytes: u32,
-    /// Time the application handed it to the network.
+    /// IP + transport header bytes (UDP 28; TCP 40, 52 with timestamps).
+    pub header_bytes: u32,
+    pub kind: Kind,
+    /// TCP: travels from the receiving endpoint back to the sending one (ACKs, SYN-ACK);
+    /// the two directions are accounted separately.
+    pub reverse: bool,
+    /// Travels station → wired side (decides the AP's forwarding).
+    pub uplink: bool,
+    /// Time the application (or TCP endpoint) handed it to the network.
     pub created: Time,
+    /// The TCP segment (unused for UDP).
+    pub seg: Segment,
 }
 
 impl Packet {
-    /// Size of the IP datagram the MAC carries (UDP: IP + UDP headers + payload).
+    /// A UDP datagram of `payload_bytes`.
+    pub fn udp(flow: u32, payload_bytes: u32, uplink: bool, created: Time) -> Packet {
+        Packet {
+            flow,
+            payload_bytes,
+            header_bytes: frame::IP_HEADER + frame::UDP_HEADER,
+            kind: Kind::Udp,
+            reverse: false,
+            uplink,
+            created,
+            seg: Segment::default(),
+        }
+    }
+
+    /// Size of the IP datagram the MAC carries.
     #[inline]
     pub fn ip_bytes(&self) -> u32 {
-        frame::IP_HEADER + frame::UDP_HEADER + self.payload_bytes
+        self.header_bytes + self.payload_bytes
+    }
+
+    /// A TCP segment without payload (pure ACK, SYN, SYN-ACK): the "ACK" class of the
+    /// AP's queues and of the per-kind counters (pilosof2003 Figs 4–5).
+    #[inline]
+    pub fn is_tcp_ack(&self) -> bool {
+        self.kind == Kind::Tcp && self.payload_bytes == 0
     }
 }

@@ -5,11 +5,13 @@
 //! preset, so the resolved form is the complete description of a run.
 mod limits;
 pub mod qos;
+mod tcp;
 pub mod units;
 mod validate;
 
 pub use limits::{RetryLimit, RtsThreshold};
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
+pub use tcp::{TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use units::{Bytes, Duration, Rate};
 
 use crate::phy::{Phy, Preamble, Standard};
@@ -57,9 +59,25 @@ fn default_count() -> u32 {
 fn default_ap_name() -> String {
     "ap".into()
 }
-fn default_packet_size() -> Bytes {
-    // A 1500-byte IP packet (Ethernet MTU) carries 1472 bytes of UDP payload.
-    Bytes(1472)
+/// A 1500-byte IP packet (Ethernet MTU) carries 1472 bytes of UDP payload.
+pub const DEFAULT_PACKET_SIZE: Bytes = Bytes(1472);
+fn default_server_count() -> u32 {
+    1
+}
+fn default_link_rate() -> Rate {
+    // Fast Ethernet: the wired side is not the bottleneck of an 802.11 cell.
+    Rate(100_000_000)
+}
+fn default_link_delay() -> Duration {
+    // A server on the local network (pilosof2003 does not state its wired delay).
+    Duration(crate::sim::time::MS)
+}
+fn default_link_queue() -> u32 {
+    // Large enough that, at 100 Mb/s, the wired link never drops in the seed studies.
+    1000
+}
+fn default_flow_idle_timeout() -> Duration {
+    Duration(crate::sim::time::SECOND)
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -82,10 +100,16 @@ pub struct Scenario {
     pub ap: ApConfig,
     #[serde(default)]
     pub stations: Vec<StationGroup>,
+    /// Wired servers behind the AP (TCP flows end there).
+    #[serde(default)]
+    pub servers: Vec<ServerGroup>,
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
     pub output: OutputConfig,
+    /// TCP defaults of every TCP flow (a flow's own `tcp` table overrides them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpSettings>,
     /// EDCA classifier and scenario-wide QoS options (see `qos`).
     #[serde(default, skip_serializing_if = "QosConfig::is_default")]
     pub qos: QosConfig,
@@ -99,6 +123,8 @@ pub enum SeriesKind {
     FlowThroughput,
     /// Per node: packets in its transmit queue(s) at each sampling instant.
     QueueLength,
+    /// Per TCP flow: the sender's congestion window (bytes) at each sampling instant.
+    Cwnd,
 }
 
 impl SeriesKind {
@@ -106,6 +132,7 @@ impl SeriesKind {
         match self {
             SeriesKind::FlowThroughput => "flow_throughput",
             SeriesKind::QueueLength => "queue_length",
+            SeriesKind::Cwnd => "cwnd",
         }
     }
 }
@@ -209,9 +236,21 @@ impl Default for MacConfig {
 pub struct ApConfig {
     #[serde(default = "default_ap_name")]
     pub name: String,
-    /// The AP's transmit buffer B, in packets, shared by every downlink packet.
+    /// The AP's transmit buffer B, in packets, shared by every downlink packet (TCP data
+    /// and TCP ACKs alike, as in pilosof2003); with `ack_queue`, the data queue T.
     #[serde(default = "default_queue")]
     pub queue: u32,
+    /// Separate queue of A packets for TCP segments without payload (pure ACKs, SYNs),
+    /// served alternately with the data queue: the baseline pilosof2003 §V rejects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_queue: Option<u32>,
+    /// pilosof2003 §V: rewrite the advertised window of forwarded ACKs to
+    /// min(rwnd, ⌊B/n⌋ segments), n = TCP flows active within `flow_idle_timeout`.
+    #[serde(default)]
+    pub rwnd_clamp: bool,
+    /// A flow without a packet through the AP for this long is no longer counted.
+    #[serde(default = "default_flow_idle_timeout")]
+    pub flow_idle_timeout: Duration,
     /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
@@ -224,10 +263,38 @@ impl Default for ApConfig {
         ApConfig {
             name: default_ap_name(),
             queue: default_queue(),
+            ack_queue: None,
+            rwnd_clamp: false,
+            flow_idle_timeout: default_flow_idle_timeout(),
             qos: false,
             edca: None,
         }
     }
+}
+
+impl ApConfig {
+    /// The AP's whole buffer B in packets (both queues when they are separate).
+    pub fn buffer(&self) -> u32 {
+        self.queue + self.ack_queue.unwrap_or(0)
+    }
+}
+
+/// `count` wired servers named `NAME-0` …, each on its own full-duplex link to the AP:
+/// per direction, a drop-tail queue, serialisation at `rate` (IP bytes) and `delay`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerGroup {
+    pub name: String,
+    #[serde(default = "default_server_count")]
+    pub count: u32,
+    #[serde(default = "default_link_rate")]
+    pub rate: Rate,
+    /// One-way propagation delay of the link.
+    #[serde(default = "default_link_delay")]
+    pub delay: Duration,
+    /// Queue of each link direction, in packets.
+    #[serde(default = "default_link_queue")]
+    pub queue: u32,
 }
 
 /// `count` identical stations named `NAME-0` … `NAME-(count-1)`.
@@ -260,14 +327,15 @@ pub struct StationGroup {
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     Udp,
+    Tcp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
-    /// Station → AP.
+    /// Station → AP (UDP), station → server (TCP).
     Uplink,
-    /// AP → station.
+    /// AP → station (UDP), server → station (TCP).
     Downlink,
 }
 
@@ -282,7 +350,8 @@ pub enum Traffic {
     Poisson,
 }
 
-/// One flow per station of the group `stations`, named `NAME-i`.
+/// One flow per station of the group `stations`, named `NAME-i`. A TCP flow of station i
+/// talks to server i mod count of the group `server`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
@@ -297,13 +366,22 @@ pub struct FlowConfig {
     /// Offered load per flow (cbr and poisson).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
-    /// Application payload per packet (UDP payload).
-    #[serde(default = "default_packet_size")]
-    pub packet_size: Bytes,
+    /// Application payload per packet (UDP payload; TCP uses `tcp.mss`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_size: Option<Bytes>,
     #[serde(default)]
     pub start: Duration,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Duration>,
+    /// TCP: the server group at the wired end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// TCP: payload bytes to transfer; persistent (bulk) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<Bytes>,
+    /// TCP settings of this flow (over the scenario's `[tcp]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpSettings>,
     /// DSCP of the flow's packets (for `[qos] classifier` rules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dscp: Option<u8>,
@@ -315,6 +393,11 @@ impl FlowConfig {
     }
     fn default_traffic() -> Traffic {
         Traffic::Saturated
+    }
+
+    /// UDP payload per packet.
+    pub fn udp_payload(&self) -> Bytes {
+        self.packet_size.unwrap_or(DEFAULT_PACKET_SIZE)
     }
 }
 
@@ -350,6 +433,11 @@ impl Scenario {
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
         validate::scenario(self)
+    }
+
+    /// The TCP configuration of flow `i` (scenario `[tcp]`, then the flow's `tcp`).
+    pub fn tcp_config(&self, i: usize) -> crate::tcp::TcpConfig {
+        TcpSettings::config(self.tcp.as_ref(), self.flows[i].tcp.as_ref())
     }
 
     /// The PHY this scenario runs: the preset with every override applied.
@@ -405,6 +493,11 @@ impl Scenario {
         };
         for g in &mut out.stations {
             g.queue = Some(g.queue.unwrap_or(self.mac.queue));
+        }
+        for f in &mut out.flows {
+            if f.protocol == Protocol::Udp {
+                f.packet_size = Some(f.udp_payload());
+            }
         }
         out
     }

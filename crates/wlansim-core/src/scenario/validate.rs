@@ -1,6 +1,6 @@
 //! Checks that need more than one value, or a range: each failure names its key path, the
 //! value and what is allowed.
-use super::{Scenario, ScenarioError, Traffic};
+use super::{FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use crate::phy::{frame, Preamble, Standard};
 use std::collections::HashSet;
 
@@ -41,10 +41,9 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if s.mac.queue == 0 {
         return err("mac.queue", "0: a queue holds at least 1 packet");
     }
-    if s.ap.queue == 0 {
-        return err("ap.queue", "0: the AP buffer holds at least 1 packet");
-    }
+    ap(s)?;
     stations(s)?;
+    servers(s)?;
     flows(s)?;
     super::qos::validate(s)?;
     if s.output.series_interval.0 == 0 {
@@ -52,6 +51,63 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
             "output.series_interval",
             "0 s: the sampling interval must be positive",
         );
+    }
+    Ok(())
+}
+
+fn ap(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.ap.queue == 0 {
+        return err("ap.queue", "0: the AP buffer B holds at least 1 packet");
+    }
+    if s.ap.ack_queue == Some(0) {
+        return err(
+            "ap.ack_queue",
+            "0: the ACK queue A holds at least 1 packet (remove it for one shared queue)",
+        );
+    }
+    if s.ap.flow_idle_timeout.0 == 0 {
+        return err(
+            "ap.flow_idle_timeout",
+            "0 s: must be positive (a flow idle this long stops counting)",
+        );
+    }
+    Ok(())
+}
+
+/// A node group name: non-empty, no '.', '=' or spaces, unique among stations, servers
+/// and the AP.
+fn group_name<'a>(
+    at: String,
+    name: &'a str,
+    ap: &str,
+    names: &mut HashSet<&'a str>,
+) -> Result<(), ScenarioError> {
+    if name.is_empty() || name.contains(['.', ' ', '=']) {
+        return err(
+            at,
+            format!("\"{name}\": a name is non-empty, without '.', '=' or spaces"),
+        );
+    }
+    if name == ap || !names.insert(name) {
+        return err(
+            at,
+            format!("\"{name}\" is used twice; node group names are unique"),
+        );
+    }
+    Ok(())
+}
+
+fn servers(s: &Scenario) -> Result<(), ScenarioError> {
+    let mut names: HashSet<&str> = s.stations.iter().map(|g| g.name.as_str()).collect();
+    for (i, g) in s.servers.iter().enumerate() {
+        let at = |key: &str| format!("servers[{i}].{key}");
+        group_name(at("name"), &g.name, &s.ap.name, &mut names)?;
+        if g.count == 0 {
+            return err(at("count"), "0: a group has at least 1 server");
+        }
+        if g.queue == 0 {
+            return err(at("queue"), "0: a link queue holds at least 1 packet");
+        }
     }
     Ok(())
 }
@@ -128,21 +184,7 @@ fn stations(s: &Scenario) -> Result<(), ScenarioError> {
     let mut names = HashSet::new();
     for (i, g) in s.stations.iter().enumerate() {
         let at = |key: &str| format!("stations[{i}].{key}");
-        if g.name.is_empty() || g.name.contains(['.', ' ', '=']) {
-            return err(
-                at("name"),
-                format!(
-                    "\"{}\": a name is non-empty, without '.', '=' or spaces",
-                    g.name
-                ),
-            );
-        }
-        if g.name == s.ap.name || !names.insert(g.name.as_str()) {
-            return err(
-                at("name"),
-                format!("\"{}\" is used twice; node group names are unique", g.name),
-            );
-        }
+        group_name(at("name"), &g.name, &s.ap.name, &mut names)?;
         if g.count == 0 {
             return err(at("count"), "0: a group has at least 1 station");
         }
@@ -174,34 +216,6 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             );
         }
-        match (f.traffic, f.rate) {
-            (Traffic::Cbr | Traffic::Poisson, None) => {
-                return err(
-                    at("rate"),
-                    "missing: cbr and poisson traffic need a rate, e.g. \"1 Mb/s\"",
-                )
-            }
-            (Traffic::Saturated, Some(r)) => {
-                return err(
-                    at("rate"),
-                    format!(
-                        "{r}: saturated traffic has no rate; remove it or use traffic = \"cbr\""
-                    ),
-                )
-            }
-            _ => {}
-        }
-        let max_payload =
-            MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER) as u64;
-        if f.packet_size.0 == 0 || f.packet_size.0 > max_payload {
-            return err(
-                at("packet_size"),
-                format!(
-                    "{}: a UDP payload is 1 to {max_payload} B (an MSDU is at most {MAX_MSDU} B)",
-                    f.packet_size
-                ),
-            );
-        }
         if f.start >= s.duration {
             return err(
                 at("start"),
@@ -211,14 +225,134 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             );
         }
-        if let Some(stop) = f.stop {
-            if stop <= f.start {
-                return err(
-                    at("stop"),
-                    format!("{stop}: must be after start ({})", f.start),
-                );
-            }
+        match f.protocol {
+            Protocol::Udp => udp_flow(f, &at)?,
+            Protocol::Tcp => tcp_flow(s, i, f, &at)?,
         }
+    }
+    if let Some(t) = &s.tcp {
+        // Scenario-wide defaults must be valid on their own, even without TCP flows.
+        tcp_config(&super::TcpSettings::config(Some(t), None), "tcp")?;
+    }
+    Ok(())
+}
+
+fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    for (key, set) in [
+        ("server", f.server.is_some()),
+        ("bytes", f.bytes.is_some()),
+        ("tcp", f.tcp.is_some()),
+    ] {
+        if set {
+            return err(at(key), "only for protocol = \"tcp\" flows");
+        }
+    }
+    match (f.traffic, f.rate) {
+        (Traffic::Cbr | Traffic::Poisson, None) => {
+            return err(
+                at("rate"),
+                "missing: cbr and poisson traffic need a rate, e.g. \"1 Mb/s\"",
+            )
+        }
+        (Traffic::Saturated, Some(r)) => {
+            return err(
+                at("rate"),
+                format!("{r}: saturated traffic has no rate; remove it or use traffic = \"cbr\""),
+            )
+        }
+        _ => {}
+    }
+    let max_payload = MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER) as u64;
+    let size = f.udp_payload();
+    if size.0 == 0 || size.0 > max_payload {
+        return err(
+            at("packet_size"),
+            format!(
+                "{size}: a UDP payload is 1 to {max_payload} B (an MSDU is at most {MAX_MSDU} B)"
+            ),
+        );
+    }
+    if let Some(stop) = f.stop {
+        if stop <= f.start {
+            return err(
+                at("stop"),
+                format!("{stop}: must be after start ({})", f.start),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn tcp_flow(
+    s: &Scenario,
+    i: usize,
+    f: &FlowConfig,
+    at: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    let Some(server) = &f.server else {
+        return err(
+            at("server"),
+            "missing: a tcp flow names the [[servers]] group at its wired end",
+        );
+    };
+    if !s.servers.iter().any(|g| &g.name == server) {
+        let groups: Vec<&str> = s.servers.iter().map(|g| g.name.as_str()).collect();
+        return err(
+            at("server"),
+            format!(
+                "\"{server}\" is not a server group; defined groups: {}",
+                if groups.is_empty() {
+                    "none (add a [[servers]] table)".to_string()
+                } else {
+                    groups.join(", ")
+                }
+            ),
+        );
+    }
+    for (key, set, hint) in [
+        (
+            "rate",
+            f.rate.is_some(),
+            "TCP sends as fast as its windows allow",
+        ),
+        (
+            "packet_size",
+            f.packet_size.is_some(),
+            "set tcp.mss instead",
+        ),
+        ("stop", f.stop.is_some(), "set bytes for a finite transfer"),
+        (
+            "traffic",
+            f.traffic != Traffic::Saturated,
+            "TCP flows are bulk transfers",
+        ),
+    ] {
+        if set {
+            return err(at(key), format!("not used by tcp flows: {hint}"));
+        }
+    }
+    if f.bytes == Some(super::Bytes(0)) {
+        return err(
+            at("bytes"),
+            "0 B: a transfer has at least 1 byte (remove it for a persistent flow)",
+        );
+    }
+    tcp_config(&s.tcp_config(i), &at("tcp"))
+}
+
+/// [`TcpConfig::validate`](crate::tcp::TcpConfig::validate) plus the frame-size limit.
+fn tcp_config(cfg: &crate::tcp::TcpConfig, path: &str) -> Result<(), ScenarioError> {
+    cfg.validate()
+        .or_else(|m| err(path, m.trim_start_matches("tcp.").to_string()))?;
+    let max_mss = MAX_MSDU - (frame::LLC_SNAP + crate::tcp::header_bytes(cfg)) as u64;
+    if cfg.mss as u64 > max_mss {
+        return err(
+            format!("{path}.mss"),
+            format!(
+                "{} B: a segment of IP/TCP headers + mss must fit an MSDU ({MAX_MSDU} B): at most {max_mss} B",
+                cfg.mss
+            ),
+        );
     }
     Ok(())
 }

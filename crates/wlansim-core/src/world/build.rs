@@ -1,14 +1,18 @@
 //! Building a [`World`] from a validated scenario.
 use super::edca::{access_setup, flow_entity};
 use super::series::Recorder;
+use super::tcp_flows::TcpConn;
+use super::wired::WiredLink;
 use super::{channel, Event, Exchange, Flow, FlowStats, Node, Role, World};
+use crate::ap::RwndClamp;
 use crate::mac::{AccessCategory, AccessParams, Backoff, Entity, MacStats, PacketInfo, SlotRule};
-use crate::net::DropTail;
+use crate::net::TxQueue;
 use crate::phy::frame;
-use crate::scenario::{Direction, Scenario};
+use crate::scenario::{Direction, Protocol, Scenario};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::SECOND;
+use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
 
 impl World {
     pub fn new(s: &Scenario, seed: u64) -> World {
@@ -19,7 +23,7 @@ impl World {
         let mut fer = Vec::new();
         let mut add_node = |name: String,
                             role: Role,
-                            queue: u32,
+                            queue: TxQueue,
                             access: &[(Option<AccessCategory>, AccessParams)],
                             link: (f64, f64)| {
             let id = nodes.len() as u32;
@@ -35,7 +39,7 @@ impl World {
                 entities.push(Entity {
                     node: id,
                     ac,
-                    queue: DropTail::new(queue),
+                    queue: queue.clone(),
                     backoff,
                     params,
                     stats: MacStats::default(),
@@ -49,11 +53,15 @@ impl World {
             fer.push(link);
             id
         };
+        let ap_queue = match s.ap.ack_queue {
+            Some(a) => TxQueue::split(s.ap.queue, a),
+            None => TxQueue::shared(s.ap.queue),
+        };
         let ap_access = access_setup(s, &phy, s.ap.qos, s.ap.edca.as_ref());
         let ap = add_node(
             s.ap.name.clone(),
             Role::AccessPoint,
-            s.ap.queue,
+            ap_queue,
             &ap_access,
             (0.0, 0.0),
         );
@@ -68,7 +76,7 @@ impl World {
                     add_node(
                         format!("{}-{i}", g.name),
                         Role::Station,
-                        queue,
+                        TxQueue::shared(queue),
                         &access,
                         link,
                     )
@@ -78,35 +86,91 @@ impl World {
         }
         let classifier = s.qos.classifier();
 
+        // Each server has a link per direction: 2k toward the AP, 2k + 1 toward the server.
+        let mut servers = Vec::new();
+        let mut links = Vec::new();
+        let mut server_groups = Vec::new();
+        for g in &s.servers {
+            let first = servers.len() as u32;
+            for i in 0..g.count {
+                servers.push(format!("{}-{i}", g.name));
+                for to_ap in [true, false] {
+                    links.push(WiredLink::new(g.rate.0, g.delay.0, g.queue, to_ap));
+                }
+            }
+            server_groups.push((g.name.as_str(), first, g.count));
+        }
+
         let mut flows = Vec::new();
-        for f in &s.flows {
+        let mut conns = Vec::new();
+        for (fi, f) in s.flows.iter().enumerate() {
             let group = s.stations.iter().position(|g| g.name == f.stations);
             let stations = &group_nodes[group.expect("validated: the group exists")];
+            let tcp_cfg = (f.protocol == Protocol::Tcp).then(|| s.tcp_config(fi));
             for (i, &sta) in stations.iter().enumerate() {
-                let (src, dst) = match f.direction {
-                    Direction::Uplink => (sta, ap),
-                    Direction::Downlink => (ap, sta),
+                let sta_name = nodes[sta as usize].name.clone();
+                let (mut src, mut dst, sender) = match f.direction {
+                    Direction::Uplink => (sta_name, s.ap.name.clone(), sta),
+                    Direction::Downlink => (s.ap.name.clone(), sta_name, ap),
                 };
-                let ip_bytes =
-                    f.packet_size.0 as f64 + (frame::IP_HEADER + frame::UDP_HEADER) as f64;
+                // The classifier maps a flow's packets to an access category once, from
+                // its data packets (TCP ACKs travel in the same AC as their flow's data).
+                let ip_bytes = match &tcp_cfg {
+                    Some(cfg) => cfg.mss + header_bytes(cfg),
+                    None => f.udp_payload().0 as u32 + frame::IP_HEADER + frame::UDP_HEADER,
+                };
                 let packet = PacketInfo {
                     flow: &f.name,
-                    ip_bytes: ip_bytes as u32,
+                    ip_bytes,
                     dscp: f.dscp,
                 };
+                let entity_at =
+                    |node: u32| flow_entity(&nodes[node as usize], &classifier, &packet);
+                let tcp = tcp_cfg.as_ref().map(|cfg| {
+                    let name = f
+                        .server
+                        .as_deref()
+                        .expect("validated: tcp flows name a server");
+                    let &(_, first, count) = server_groups
+                        .iter()
+                        .find(|g| g.0 == name)
+                        .expect("validated: the server group exists");
+                    let server = first + i as u32 % count;
+                    // Data runs station → server (uplink) or server → station.
+                    let peer = servers[server as usize].clone();
+                    match f.direction {
+                        Direction::Uplink => dst = peer,
+                        Direction::Downlink => src = peer,
+                    }
+                    conns.push(TcpConn {
+                        sender: TcpSender::new(cfg, f.bytes.map(|b| b.0)),
+                        receiver: TcpReceiver::new(cfg),
+                        mss: cfg.mss,
+                        header_bytes: header_bytes(cfg),
+                        station_entity: entity_at(sta),
+                        ap_entity: entity_at(ap),
+                        link_to_ap: 2 * server,
+                        link_to_server: 2 * server + 1,
+                        base_sender: Default::default(),
+                        base_receiver: Default::default(),
+                    });
+                    conns.len() as u32 - 1
+                });
                 // The offered rate counts IP bytes, as a CBR source over UDP/IP would.
                 let interval = f
                     .rate
-                    .map_or(0.0, |r| ip_bytes * 8.0 / r.0 as f64 * SECOND as f64);
+                    .map_or(0.0, |r| ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64);
                 let index = flows.len() as u64;
                 flows.push(Flow {
                     name: format!("{}-{i}", f.name),
                     direction: f.direction,
                     src,
                     dst,
-                    entity: flow_entity(&nodes[src as usize], &classifier, &packet),
+                    entity: entity_at(sender),
+                    station: sta,
+                    tcp,
                     traffic: f.traffic,
-                    payload_bytes: f.packet_size.0 as u32,
+                    payload_bytes: f.udp_payload().0 as u32,
                     interval,
                     start: f.start.0,
                     stop: f.stop.map_or(u64::MAX, |d| d.0),
@@ -141,7 +205,15 @@ impl World {
             events.schedule(s.warmup.0 + interval, Event::Sample);
         }
         let n_entities = entities.len();
+        let rwnd_clamp =
+            s.ap.rwnd_clamp
+                .then(|| RwndClamp::new(s.ap.buffer(), s.ap.flow_idle_timeout.0, flows.len()));
         World {
+            ap,
+            links,
+            conns,
+            outbox: Default::default(),
+            rwnd_clamp,
             rts_threshold: s.mac.rts_threshold,
             nodes,
             entities,

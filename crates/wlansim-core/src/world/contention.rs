@@ -119,7 +119,13 @@ impl World {
         let head = *e.queue.head().expect("has frame");
         let uses_rts = self.rts_threshold.uses_rts(mpdu_bytes(e));
         let (data_end, ack_end) = exchange_offsets(&self.phy, uses_rts, head.ip_bytes());
-        let lost = self.link_errors.frame_lost(e.node, head.dst);
+        // The frame's receiver: the AP, or for the AP's frames the flow's station.
+        let receiver = if e.node == self.ap {
+            self.flows[head.flow as usize].station
+        } else {
+            self.ap
+        };
+        let lost = self.link_errors.frame_lost(e.node, receiver);
         Exchange {
             start,
             end: start + if lost { data_end } else { ack_end },
@@ -166,6 +172,9 @@ impl World {
                     e.stats.successes += 1;
                     e.backoff.on_success(e.params.cw_min);
                     delivered = e.queue.pop();
+                    if let Some(p) = &delivered {
+                        e.stats.count_frame(p);
+                    }
                 }
                 e.backoff.countdown_start = now + e.params.aifs;
                 continue;
@@ -191,13 +200,13 @@ impl World {
             e.backoff.countdown_start = after_timeout.max(after_medium);
             if outcome == AfterFailure::Drop {
                 let p = e.queue.pop().expect("a dropped frame was queued");
-                self.count_retry_drop(p.flow);
+                self.count_retry_drop(&p);
                 self.refill(now, t);
             }
         }
         self.medium_busy = false;
         if let Some(p) = delivered {
-            self.deliver(ex.data_end, p);
+            self.deliver(now, ex.data_end, p);
             self.refill(now, settled[0]);
         }
         settled.clear();

@@ -87,7 +87,7 @@ impl World {
         e.stats.internal_collisions += 1;
         if e.on_failure(false) == AfterFailure::Drop {
             let p = e.queue.pop().expect("a dropped frame was queued");
-            self.count_retry_drop(p.flow);
+            self.count_retry_drop(&p);
             self.refill(now, t);
         }
     }
@@ -103,7 +103,8 @@ impl World {
         e.stats.successes += 1;
         e.backoff.reset(e.params.cw_min);
         let p = e.queue.pop().expect("a delivered frame was queued");
-        self.deliver(ex.data_end, p);
+        e.stats.count_frame(&p);
+        self.deliver(now, ex.data_end, p);
         self.refill(now, t);
         let e = &self.entities[t as usize];
         if let Some(head) = e.queue.head() {

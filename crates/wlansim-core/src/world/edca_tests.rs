@@ -89,7 +89,7 @@ fn retry_limits_are_per_access_category() {
     let be = &w.entities[BE];
     assert_eq!(be.stats.retry_drops, 1);
     assert_eq!(be.backoff.cw, 31, "CW resets after a drop");
-    assert_eq!(w.flows[0].acct.dropped_retry, 1);
+    assert_eq!(w.flows[0].acct[0].dropped_retry, 1);
     assert!(w.check_accounting().is_ok());
 }
 
@@ -125,7 +125,7 @@ fn txop_burst_goes_on_while_the_next_exchange_fits_then_ends() {
     assert_eq!(be.stats.burst_exchanges, 1);
     assert!(be.backoff.pending, "backoff invoked once the TXOP ends");
     assert_eq!(be.backoff.countdown_start, second_end + be.params.aifs);
-    assert_eq!(w.flows[0].acct.delivered, 2);
+    assert_eq!(w.flows[0].acct[0].delivered, 2);
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn lost_frame_is_retried_after_ack_timeout_and_others_defer_eifs() {
             end + phy.eifs() - phy.difs + x.params.aifs
         );
     }
-    assert_eq!(w.flows[0].acct.delivered, 0);
+    assert_eq!(w.flows[0].acct[0].delivered, 0);
 }
 
 #[test]

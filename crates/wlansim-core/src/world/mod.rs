@@ -1,16 +1,21 @@
 //! The simulated world: nodes, their channel-access entities, flows, and the event loop.
 //!
 //! One collision domain: every node hears every other, so the medium is a single shared
-//! state. The loop dispatches [`Event`]s; the MAC logic is in `contention`, the traffic
-//! sources in `traffic`, the end-of-run report and packet accounting in `report`.
+//! state. Wired servers sit behind the AP on their own links. The loop dispatches
+//! [`Event`]s; the MAC logic is in `contention`, the UDP sources and delivery bookkeeping
+//! in `traffic`, TCP connections and the AP's forwarding in `tcp_flows`, the wired links
+//! in `wired`, the end-of-run report and packet accounting in `report`.
 mod build;
 mod channel;
 mod contention;
 mod edca;
 mod report;
 mod series;
+mod tcp_flows;
 mod traffic;
+mod wired;
 
+use crate::ap::RwndClamp;
 use crate::mac::Entity;
 use crate::net::NodeId;
 use crate::phy::Phy;
@@ -20,7 +25,10 @@ use crate::sim::event::EventQueue;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use crate::stats::Histogram;
+use crate::tcp::TimerKind;
 use std::fmt;
+use tcp_flows::{Outbox, TcpConn};
+use wired::WiredLink;
 
 pub use series::SeriesTable;
 
@@ -59,6 +67,12 @@ pub enum Event {
     Arrival(u32),
     /// A flow starts.
     SourceStart(u32),
+    /// A TCP endpoint's timer (flow, kind, generation); stale ones are ignored by it.
+    TcpTimer(u32, TimerKind, u32),
+    /// A wired link finished serialising its head packet.
+    WireTxEnd(u32),
+    /// The oldest packet on a wired link arrives at its far end.
+    WireArrival(u32),
     /// Statistics start counting.
     WarmupEnd,
     /// Record one sample of every requested time series.
@@ -79,7 +93,8 @@ pub struct Node {
     pub entities: std::ops::Range<u32>,
 }
 
-/// Whole-run packet counts of a flow, never reset: the accounting check uses them.
+/// Whole-run packet counts of one direction of a flow, never reset: the accounting check
+/// uses them. Drops at any queue (station, AP, wired link) count as `dropped_queue`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Accounting {
     pub generated: u64,
@@ -103,10 +118,15 @@ pub struct FlowStats {
 pub struct Flow {
     pub name: String,
     pub direction: Direction,
-    pub src: NodeId,
-    pub dst: NodeId,
-    /// The entity of `src` that queues this flow's packets.
+    /// Names of the source and destination nodes (the TCP data's direction).
+    pub src: String,
+    pub dst: String,
+    /// The entity that queues this flow's UDP packets.
     pub entity: u32,
+    /// The flow's WLAN station (the AP's frames of this flow go to it).
+    pub station: NodeId,
+    /// Index into `World::conns` of a TCP flow.
+    pub tcp: Option<u32>,
     pub traffic: Traffic,
     pub payload_bytes: u32,
     /// Mean time between packets (CBR: exact), ns.
@@ -114,7 +134,8 @@ pub struct Flow {
     pub start: Time,
     pub stop: Time,
     pub rng: Rng,
-    pub acct: Accounting,
+    /// [forward, reverse]: UDP and TCP sender → receiver; TCP receiver → sender.
+    pub acct: [Accounting; 2],
     pub stats: FlowStats,
 }
 
@@ -138,6 +159,14 @@ pub struct World {
     pub nodes: Vec<Node>,
     pub entities: Vec<Entity>,
     pub flows: Vec<Flow>,
+    /// The AP's node.
+    ap: NodeId,
+    /// Wired links (two per server).
+    links: Vec<WiredLink>,
+    /// TCP connections (see `Flow::tcp`).
+    conns: Vec<TcpConn>,
+    outbox: Outbox,
+    rwnd_clamp: Option<RwndClamp>,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
     saturated: Vec<(Vec<u32>, usize)>,
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
@@ -176,6 +205,11 @@ impl World {
                 Event::ExchangeEnd => self.on_exchange_end(now),
                 Event::Arrival(flow) => self.on_arrival(now, flow),
                 Event::SourceStart(flow) => self.on_source_start(now, flow),
+                Event::TcpTimer(flow, kind, generation) => {
+                    self.on_tcp_timer(now, flow, kind, generation)
+                }
+                Event::WireTxEnd(link) => self.on_wire_tx_end(now, link),
+                Event::WireArrival(link) => self.on_wire_arrival(now, link),
                 Event::WarmupEnd => self.reset_statistics(),
                 Event::Sample => self.on_sample(now),
             }

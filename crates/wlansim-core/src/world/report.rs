@@ -1,35 +1,60 @@
 //! End of run: the packet-accounting check and the results tables.
 use super::{Role, SimError, World};
 use crate::mac::MacStats;
-use crate::results::{AcResult, FlowResult, Meta, NodeResult, Results};
+use crate::results::{AcResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
 use crate::sim::time::to_secs;
 
 impl World {
-    /// DESIGN.md: every packet is accounted for. Per flow, generated = delivered + dropped
-    /// (queue overflow, retry limit) + in flight (still queued, counted independently here).
+    /// DESIGN.md: every packet is accounted for. Per flow and direction, generated =
+    /// delivered + dropped (queue overflow, retry limit) + in flight (in a MAC queue, a
+    /// wired link's queue or on the wire; counted independently here).
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
-        let mut in_flight = vec![0u64; self.flows.len()];
-        for e in &self.entities {
-            for p in e.queue.iter() {
-                in_flight[p.flow as usize] += 1;
-            }
+        let mut in_flight = vec![[0u64; 2]; self.flows.len()];
+        let queued = self.entities.iter().flat_map(|e| e.queue.iter());
+        let wired = self
+            .links
+            .iter()
+            .flat_map(|l| l.queue.iter().chain(l.propagating.iter()));
+        for p in queued.chain(wired) {
+            in_flight[p.flow as usize][p.reverse as usize] += 1;
         }
-        for (f, queued) in self.flows.iter().zip(in_flight) {
-            let a = &f.acct;
-            let settled = a.delivered + a.dropped_queue + a.dropped_retry + queued;
-            if a.generated != settled {
-                return Err(SimError::Invariant(format!(
-                    "packet accounting of flow {}: generated {} ≠ delivered {} + queue drops {} + retry drops {} + in flight {}",
-                    f.name, a.generated, a.delivered, a.dropped_queue, a.dropped_retry, queued
-                )));
+        for (f, in_flight) in self.flows.iter().zip(in_flight) {
+            for (dir, (a, queued)) in f.acct.iter().zip(in_flight).enumerate() {
+                let settled = a.delivered + a.dropped_queue + a.dropped_retry + queued;
+                if a.generated != settled {
+                    let dir = ["forward", "reverse"][dir];
+                    return Err(SimError::Invariant(format!(
+                        "packet accounting of flow {} ({dir}): generated {} ≠ delivered {} + queue drops {} + retry drops {} + in flight {}",
+                        f.name, a.generated, a.delivered, a.dropped_queue, a.dropped_retry, queued
+                    )));
+                }
             }
         }
         Ok(())
     }
 
+    /// The TCP columns of flow `f` over the measurement window.
+    fn tcp_result(&self, f: &super::Flow, measured: f64) -> Option<TcpFlowResult> {
+        let c = &self.conns[f.tcp? as usize];
+        let (s, b) = (c.sender.stats(), &c.base_sender);
+        let r = c.receiver.stats();
+        let samples = s.rtt_samples - b.rtt_samples;
+        Some(TcpFlowResult {
+            goodput_bps: (r.delivered_bytes - c.base_receiver.delivered_bytes) as f64 * 8.0
+                / measured,
+            rtt_mean_s: (samples > 0)
+                .then(|| (s.rtt_sum - b.rtt_sum) as f64 / samples as f64 / 1e9),
+            retransmissions: s.retransmissions - b.retransmissions,
+            fast_retransmits: s.fast_retransmits - b.fast_retransmits,
+            timeouts: s.timeouts - b.timeouts,
+            spurious_timeouts: s.spurious_timeouts - b.spurious_timeouts,
+            acks_sent: r.acks_sent - c.base_receiver.acks_sent,
+            cwnd_bytes: c.sender.cwnd_bytes(),
+        })
+    }
+
     pub(super) fn report(&self, wall_s: f64) -> Results {
         let measured = to_secs(self.end - self.warmup);
-        let name = |id: u32| self.nodes[id as usize].name.clone();
         let flows = self
             .flows
             .iter()
@@ -37,10 +62,10 @@ impl World {
                 let s = &f.stats;
                 FlowResult {
                     name: f.name.clone(),
-                    protocol: "udp",
+                    protocol: if f.tcp.is_some() { "tcp" } else { "udp" },
                     direction: f.direction,
-                    src: name(f.src),
-                    dst: name(f.dst),
+                    src: f.src.clone(),
+                    dst: f.dst.clone(),
                     offered_packets: s.offered_packets,
                     offered_bytes: s.offered_bytes,
                     delivered_packets: s.delivered_packets,
@@ -50,6 +75,7 @@ impl World {
                     throughput_bps: s.delivered_bytes as f64 * 8.0 / measured,
                     delay_mean_s: s.delay.mean().map(|ns| ns / 1e9),
                     delay_p95_s: s.delay.quantile(0.95).map(|ns| ns / 1e9),
+                    tcp: self.tcp_result(f, measured),
                 }
             })
             .collect();
@@ -77,7 +103,7 @@ impl World {
             .iter()
             .filter_map(|e| {
                 e.ac.map(|ac| AcResult {
-                    node: name(e.node),
+                    node: self.nodes[e.node as usize].name.clone(),
                     ac: ac.name(),
                     mac: e.stats,
                     collision_probability: collision_probability(&e.stats),

@@ -31,7 +31,7 @@ impl Recorder {
             .iter()
             .map(|k| {
                 let width = match k {
-                    SeriesKind::FlowThroughput => flows,
+                    SeriesKind::FlowThroughput | SeriesKind::Cwnd => flows,
                     SeriesKind::QueueLength => nodes,
                 };
                 vec![Vec::with_capacity(samples); width]
@@ -81,6 +81,13 @@ impl World {
                         col.push(queued as f64);
                     }
                 }
+                SeriesKind::Cwnd => {
+                    for (f, col) in self.flows.iter().zip(columns) {
+                        if let Some(c) = f.tcp {
+                            col.push(self.conns[c as usize].sender.cwnd_bytes() as f64);
+                        }
+                    }
+                }
             }
         }
         self.events.schedule(now + rec.interval, Event::Sample);
@@ -90,14 +97,24 @@ impl World {
         let rec = &self.series;
         let mut out = SeriesTable::new();
         for (kind, columns) in rec.kinds.iter().zip(&rec.columns) {
-            let names: Vec<&str> = match kind {
-                SeriesKind::FlowThroughput => self.flows.iter().map(|f| f.name.as_str()).collect(),
-                SeriesKind::QueueLength => self.nodes.iter().map(|n| n.name.as_str()).collect(),
+            // A name per column; UDP flows have no cwnd column.
+            let names: Vec<Option<&str>> = match kind {
+                SeriesKind::FlowThroughput => {
+                    self.flows.iter().map(|f| Some(f.name.as_str())).collect()
+                }
+                SeriesKind::Cwnd => self
+                    .flows
+                    .iter()
+                    .map(|f| f.tcp.map(|_| f.name.as_str()))
+                    .collect(),
+                SeriesKind::QueueLength => {
+                    self.nodes.iter().map(|n| Some(n.name.as_str())).collect()
+                }
             };
             let mut table: BTreeMap<String, Vec<f64>> = names
                 .into_iter()
                 .zip(columns)
-                .map(|(name, col)| (name.to_string(), col.clone()))
+                .filter_map(|(name, col)| Some((name?.to_string(), col.clone())))
                 .collect();
             table.insert("t_s".into(), rec.t.clone());
             out.insert(kind.name().into(), table);

@@ -105,14 +105,14 @@ fn success_resets_cw_and_others_defer_difs() {
     for e in 0..4 {
         assert_eq!(w.entities[e].backoff.countdown_start, end + w.phy.difs);
     }
-    assert_eq!(w.flows[0].acct.delivered, 1);
+    assert_eq!(w.flows[0].acct[0].delivered, 1);
 }
 
 #[test]
 fn accounting_check_catches_a_lost_packet() {
     let mut w = world("\"off\"");
     assert!(w.check_accounting().is_ok());
-    w.flows[1].acct.generated += 1;
+    w.flows[1].acct[0].generated += 1;
     match w.check_accounting() {
         Err(SimError::Invariant(m)) => assert!(m.contains("up-1"), "{m}"),
         other => panic!("expected an accounting error, got {other:?}"),

@@ -1,14 +1,17 @@
 //! UDP traffic sources (saturated, CBR, Poisson) and the packet bookkeeping at the ends
-//! of a flow: generation, queue drops, delivery, retry drops. Statistics count from the
+//! of a flow: generation, queue drops, delivery (handing TCP packets on), retry drops. Statistics count from the
 //! start and are zeroed at the end of the warm-up; the accounting counters never are.
 use super::{Event, FlowStats, World};
 use crate::mac::MacStats;
-use crate::net::Packet;
-use crate::scenario::Traffic;
+use crate::net::{Kind, Packet};
+use crate::scenario::{Direction, Traffic};
 use crate::sim::time::Time;
 
 impl World {
     pub(super) fn on_source_start(&mut self, now: Time, flow: u32) {
+        if self.flows[flow as usize].tcp.is_some() {
+            return self.tcp_open(now, flow);
+        }
         let f = &mut self.flows[flow as usize];
         match f.traffic {
             Traffic::Saturated => {
@@ -49,26 +52,19 @@ impl World {
     /// A new packet of `flow`, counted as offered.
     fn generate(&mut self, now: Time, flow: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
-        f.acct.generated += 1;
+        f.acct[0].generated += 1;
         f.stats.offered_packets += 1;
         f.stats.offered_bytes += f.payload_bytes as u64;
-        Packet {
-            flow,
-            dst: f.dst,
-            payload_bytes: f.payload_bytes,
-            created: now,
-        }
+        Packet::udp(flow, f.payload_bytes, f.direction == Direction::Uplink, now)
     }
 
     /// Queue `p` at `entity`, or drop it if the queue is full.
-    fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
+    pub(super) fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
         let e = &mut self.entities[entity as usize];
         let was_empty = e.queue.is_empty();
         if let Err(p) = e.queue.push(p) {
-            e.stats.queue_drops += 1;
-            let f = &mut self.flows[p.flow as usize];
-            f.acct.dropped_queue += 1;
-            f.stats.dropped_queue += 1;
+            e.stats.count_queue_drop(&p);
+            self.count_queue_drop(&p);
             return;
         }
         if was_empty {
@@ -93,18 +89,32 @@ impl World {
         false
     }
 
-    /// The packet reached its destination; its data frame was received at `at`.
-    pub(super) fn deliver(&mut self, at: Time, p: Packet) {
-        let f = &mut self.flows[p.flow as usize];
-        f.acct.delivered += 1;
-        f.stats.delivered_packets += 1;
-        f.stats.delivered_bytes += p.payload_bytes as u64;
-        f.stats.delay.record(at - p.created);
+    /// A frame carrying `p` was received at `at`; the exchange ended at `now`. A UDP
+    /// packet has reached its destination. A TCP packet reaches its station endpoint, or
+    /// the AP, which relays it; TCP acts when the exchange is over.
+    pub(super) fn deliver(&mut self, now: Time, at: Time, p: Packet) {
+        match (p.kind, p.uplink) {
+            (Kind::Udp, _) => {
+                let f = &mut self.flows[p.flow as usize];
+                f.acct[0].delivered += 1;
+                f.stats.delivered_packets += 1;
+                f.stats.delivered_bytes += p.payload_bytes as u64;
+                f.stats.delay.record(at - p.created);
+            }
+            (Kind::Tcp, true) => self.ap_from_wireless(now, p),
+            (Kind::Tcp, false) => self.tcp_arrive(now, p),
+        }
     }
 
-    pub(super) fn count_retry_drop(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
-        f.acct.dropped_retry += 1;
+    pub(super) fn count_queue_drop(&mut self, p: &Packet) {
+        let f = &mut self.flows[p.flow as usize];
+        f.acct[p.reverse as usize].dropped_queue += 1;
+        f.stats.dropped_queue += 1;
+    }
+
+    pub(super) fn count_retry_drop(&mut self, p: &Packet) {
+        let f = &mut self.flows[p.flow as usize];
+        f.acct[p.reverse as usize].dropped_retry += 1;
         f.stats.dropped_retry += 1;
     }
 
@@ -117,5 +127,6 @@ impl World {
             f.stats = FlowStats::default();
         }
         self.series.on_statistics_reset();
+        self.tcp_reset_statistics();
     }
 }

@@ -1,0 +1,171 @@
+//! The `[tcp]` table (scenario-wide defaults) and `[flows.tcp]` (per flow): a profile
+//! (`standard` or `ns2-compat`, see [`TcpConfig`]) and field-by-field overrides. The flow's
+//! table wins over the scenario's, which wins over the profile.
+use super::units::{Bytes, Duration};
+use crate::tcp::{TcpConfig, Variant, Window};
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcpProfile {
+    /// The standards' defaults ([`TcpConfig::default`]).
+    #[default]
+    Standard,
+    /// ns-2.35's defaults, as the seed papers used ([`TcpConfig::ns2_compat`]).
+    Ns2Compat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TcpVariant {
+    Tahoe,
+    Reno,
+    Newreno,
+}
+
+impl From<TcpVariant> for Variant {
+    fn from(v: TcpVariant) -> Variant {
+        match v {
+            TcpVariant::Tahoe => Variant::Tahoe,
+            TcpVariant::Reno => Variant::Reno,
+            TcpVariant::Newreno => Variant::NewReno,
+        }
+    }
+}
+
+/// A receive window: an integer is a number of segments, a size string ("65535 B") bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowSpec(pub Window);
+
+impl Serialize for WindowSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Window::Segments(n) => s.serialize_u64(n),
+            Window::Bytes(b) => s.collect_str(&Bytes(b)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for WindowSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = WindowSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of segments (42) or a size in bytes (\"65535 B\")")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<WindowSpec, E> {
+                Ok(WindowSpec(Window::Segments(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<WindowSpec, E> {
+                u64::try_from(v)
+                    .map(|v| WindowSpec(Window::Segments(v)))
+                    .map_err(|_| {
+                        E::custom(format!("{v} is negative; a window is at least 1 segment"))
+                    })
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<WindowSpec, E> {
+                Bytes::parse(v)
+                    .map(|b| WindowSpec(Window::Bytes(b.0)))
+                    .map_err(E::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// TCP settings; every field is optional and overrides the profile's value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<TcpProfile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<TcpVariant>,
+    /// Payload bytes per full segment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mss: Option<Bytes>,
+    /// Advertised receive window (segments or bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rwnd: Option<WindowSpec>,
+    /// Initial congestion window, segments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_window: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rto: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rto: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rto: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_granularity: Option<Duration>,
+    /// d: ACK every d in-order segments (d = 1 is pilosof2003's α = 1 ACK per packet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack_timeout: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamps: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dupack_threshold: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limited_transmit: Option<bool>,
+}
+
+impl TcpSettings {
+    /// The endpoint configuration: profile of the most specific table that names one,
+    /// then the scenario's fields, then the flow's.
+    pub fn config(global: Option<&TcpSettings>, flow: Option<&TcpSettings>) -> TcpConfig {
+        let profile = flow
+            .and_then(|t| t.profile)
+            .or(global.and_then(|t| t.profile))
+            .unwrap_or_default();
+        let mut cfg = match profile {
+            TcpProfile::Standard => TcpConfig::default(),
+            TcpProfile::Ns2Compat => TcpConfig::ns2_compat(),
+        };
+        for t in [global, flow].into_iter().flatten() {
+            t.apply(&mut cfg);
+        }
+        cfg
+    }
+
+    fn apply(&self, c: &mut TcpConfig) {
+        if let Some(v) = self.variant {
+            c.variant = v.into();
+        }
+        if let Some(v) = self.mss {
+            c.mss = v.0.min(u32::MAX as u64) as u32;
+        }
+        if let Some(v) = self.rwnd {
+            c.rwnd = v.0;
+        }
+        if let Some(v) = self.initial_window {
+            c.initial_window = Some(v);
+        }
+        for (field, v) in [
+            (&mut c.initial_rto, self.initial_rto),
+            (&mut c.min_rto, self.min_rto),
+            (&mut c.max_rto, self.max_rto),
+            (&mut c.clock_granularity, self.clock_granularity),
+            (&mut c.delayed_ack_timeout, self.delayed_ack_timeout),
+        ] {
+            if let Some(v) = v {
+                *field = v.0;
+            }
+        }
+        if let Some(v) = self.delayed_ack {
+            c.delayed_ack_count = v;
+        }
+        if let Some(v) = self.timestamps {
+            c.timestamps = v;
+        }
+        if let Some(v) = self.dupack_threshold {
+            c.dupack_threshold = v;
+        }
+        if let Some(v) = self.limited_transmit {
+            c.limited_transmit = v;
+        }
+    }
+}
