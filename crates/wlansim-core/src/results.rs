@@ -4,6 +4,17 @@ use crate::mac::MacStats;
 use crate::scenario::Direction;
 use serde::Serialize;
 
+/// A flow's packet counts over the measurement window (drops by cause).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct FlowCounts {
+    pub offered_packets: u64,
+    pub offered_bytes: u64,
+    pub delivered_packets: u64,
+    pub delivered_bytes: u64,
+    pub dropped_queue: u64,
+    pub dropped_retry: u64,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct FlowResult {
     pub name: String,
@@ -11,12 +22,8 @@ pub struct FlowResult {
     pub direction: Direction,
     pub src: String,
     pub dst: String,
-    pub offered_packets: u64,
-    pub offered_bytes: u64,
-    pub delivered_packets: u64,
-    pub delivered_bytes: u64,
-    pub dropped_queue: u64,
-    pub dropped_retry: u64,
+    #[serde(flatten)]
+    pub counts: FlowCounts,
     /// Application payload delivered per second of the measurement window.
     pub throughput_bps: f64,
     /// Generation → reception of the data frame; None when nothing was delivered.

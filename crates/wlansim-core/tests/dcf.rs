@@ -65,7 +65,7 @@ fn retry_limit_drops_frames_and_unlimited_never_does() {
         &scenario(30, "short_retry_limit = 2", SATURATED_UP, "20 s"),
         1,
     );
-    let drops: u64 = limited.flows.iter().map(|f| f.dropped_retry).sum();
+    let drops: u64 = limited.flows.iter().map(|f| f.counts.dropped_retry).sum();
     assert!(
         drops > 100,
         "with 2 attempts per frame many frames are dropped: {drops}"
@@ -89,10 +89,10 @@ fn overloaded_queue_drops_at_the_tail() {
         "direction = \"uplink\"\ntraffic = \"cbr\"\nrate = \"8 Mb/s\"\npacket_size = \"1000 B\"";
     let r = run(&scenario(1, "queue = 10", flow, "10 s"), 1);
     let f = &r.flows[0];
-    assert!(f.dropped_queue > 0);
-    assert_eq!(f.dropped_queue, r.nodes[1].mac.queue_drops);
+    assert!(f.counts.dropped_queue > 0);
+    assert_eq!(f.counts.dropped_queue, r.nodes[1].mac.queue_drops);
     // Offered = delivered + dropped + at most the 10 queued packets (accounting).
-    let queued = f.offered_packets - f.delivered_packets - f.dropped_queue;
+    let queued = f.counts.offered_packets - f.counts.delivered_packets - f.counts.dropped_queue;
     assert!(queued <= 11, "{queued}");
 }
 
@@ -105,8 +105,8 @@ fn light_cbr_load_is_sent_at_once_after_an_idle_difs() {
         "direction = \"uplink\"\ntraffic = \"cbr\"\nrate = \"800 kb/s\"\npacket_size = \"972 B\"";
     let r = run(&scenario(1, "", flow, "11 s"), 1);
     let f = &r.flows[0];
-    assert_eq!(f.offered_packets, 1000);
-    assert_eq!(f.delivered_packets, 1000);
+    assert_eq!(f.counts.offered_packets, 1000);
+    assert_eq!(f.counts.delivered_packets, 1000);
     let phy = Standard::Ieee80211b.preset(Preamble::Long);
     let airtime = to_secs(phy.data_time(1000) + phy.propagation_delay);
     assert!((f.delay_mean_s.unwrap() - airtime).abs() < 1e-9);
@@ -122,14 +122,19 @@ fn poisson_source_offers_its_mean_rate() {
     for f in &r.flows {
         // 125 packets/s for 100 s: 12500 ± 3σ (σ ≈ 112).
         assert!(
-            (f.offered_packets as f64 - 12_500.0).abs() < 340.0,
+            (f.counts.offered_packets as f64 - 12_500.0).abs() < 340.0,
             "{}",
-            f.offered_packets
+            f.counts.offered_packets
         );
         // 2 Mb/s offered on an 11 Mb/s cell: nothing is lost, at most one packet in flight
         // at each end of the measurement window.
-        assert_eq!(f.dropped_queue + f.dropped_retry, 0);
-        assert!(f.delivered_packets.abs_diff(f.offered_packets) <= 1);
+        assert_eq!(f.counts.dropped_queue + f.counts.dropped_retry, 0);
+        assert!(
+            f.counts
+                .delivered_packets
+                .abs_diff(f.counts.offered_packets)
+                <= 1
+        );
     }
 }
 
@@ -137,7 +142,7 @@ fn poisson_source_offers_its_mean_rate() {
 fn saturated_downlink_shares_the_ap_queue_round_robin() {
     let flow = "direction = \"downlink\"\npacket_size = \"1000 B\"";
     let r = run(&scenario(3, "", flow, "20 s"), 1);
-    let counts: Vec<u64> = r.flows.iter().map(|f| f.delivered_packets).collect();
+    let counts: Vec<u64> = r.flows.iter().map(|f| f.counts.delivered_packets).collect();
     let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
     assert!(hi - lo <= 1, "round robin: {counts:?}");
     // Only the AP contends: no collisions, and the single-sender closed form holds.
@@ -152,7 +157,7 @@ fn warmup_is_excluded_from_statistics() {
         "direction = \"uplink\"\ntraffic = \"cbr\"\nrate = \"800 kb/s\"\npacket_size = \"972 B\"";
     let r = run(&scenario(1, "", flow, "5 s"), 1);
     assert_eq!(
-        r.flows[0].offered_packets, 400,
+        r.flows[0].counts.offered_packets, 400,
         "4 s measured at 100 packets/s"
     );
     assert_eq!(r.meta.measured_s, 4.0);

@@ -19,7 +19,7 @@ use crate::ap::RwndClamp;
 use crate::mac::Entity;
 use crate::net::NodeId;
 use crate::phy::Phy;
-use crate::results::Results;
+use crate::results::{FlowCounts, Results};
 use crate::scenario::{Direction, RtsThreshold, Scenario, ScenarioError, Traffic};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::Rng;
@@ -106,12 +106,7 @@ pub struct Accounting {
 /// Per-flow statistics over the measurement window (after warm-up).
 #[derive(Clone, Default)]
 pub struct FlowStats {
-    pub offered_packets: u64,
-    pub offered_bytes: u64,
-    pub delivered_packets: u64,
-    pub delivered_bytes: u64,
-    pub dropped_queue: u64,
-    pub dropped_retry: u64,
+    pub counts: FlowCounts,
     pub delay: Histogram,
 }
 

@@ -66,7 +66,7 @@ impl World {
                 SeriesKind::FlowThroughput => {
                     for ((f, col), last) in self.flows.iter().zip(columns).zip(&mut rec.last_bytes)
                     {
-                        let bytes = f.stats.delivered_bytes;
+                        let bytes = f.stats.counts.delivered_bytes;
                         col.push((bytes - *last) as f64 * 8.0 * per_second);
                         *last = bytes;
                     }

@@ -74,8 +74,8 @@ impl World {
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].delivered += 1;
         if !p.reverse && p.payload_bytes > 0 {
-            f.stats.delivered_packets += 1;
-            f.stats.delivered_bytes += p.payload_bytes as u64;
+            f.stats.counts.delivered_packets += 1;
+            f.stats.counts.delivered_bytes += p.payload_bytes as u64;
             f.stats.delay.record(now - p.created);
         }
         let mut out = std::mem::take(&mut self.outbox);
@@ -109,8 +109,8 @@ impl World {
             let f = &mut self.flows[flow as usize];
             f.acct[from_receiver as usize].generated += 1;
             if !from_receiver && seg.len > 0 {
-                f.stats.offered_packets += 1;
-                f.stats.offered_bytes += seg.len as u64;
+                f.stats.counts.offered_packets += 1;
+                f.stats.counts.offered_bytes += seg.len as u64;
             }
             if uplink {
                 self.enqueue(now, entity, p);

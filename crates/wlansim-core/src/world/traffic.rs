@@ -53,8 +53,8 @@ impl World {
     fn generate(&mut self, now: Time, flow: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
         f.acct[0].generated += 1;
-        f.stats.offered_packets += 1;
-        f.stats.offered_bytes += f.payload_bytes as u64;
+        f.stats.counts.offered_packets += 1;
+        f.stats.counts.offered_bytes += f.payload_bytes as u64;
         Packet::udp(flow, f.payload_bytes, f.direction == Direction::Uplink, now)
     }
 
@@ -97,8 +97,8 @@ impl World {
             (Kind::Udp, _) => {
                 let f = &mut self.flows[p.flow as usize];
                 f.acct[0].delivered += 1;
-                f.stats.delivered_packets += 1;
-                f.stats.delivered_bytes += p.payload_bytes as u64;
+                f.stats.counts.delivered_packets += 1;
+                f.stats.counts.delivered_bytes += p.payload_bytes as u64;
                 f.stats.delay.record(at - p.created);
             }
             (Kind::Tcp, true) => self.ap_from_wireless(now, p),
@@ -109,13 +109,13 @@ impl World {
     pub(super) fn count_queue_drop(&mut self, p: &Packet) {
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_queue += 1;
-        f.stats.dropped_queue += 1;
+        f.stats.counts.dropped_queue += 1;
     }
 
     pub(super) fn count_retry_drop(&mut self, p: &Packet) {
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_retry += 1;
-        f.stats.dropped_retry += 1;
+        f.stats.counts.dropped_retry += 1;
     }
 
     /// End of the warm-up: statistics restart from zero (accounting does not).
