@@ -204,11 +204,14 @@ impl World {
                 self.refill(now, t);
             }
         }
-        self.medium_busy = false;
+        // Deliver before the medium turns idle: a packet this queues at an empty entity
+        // finds every countdown start after `now` (AIFS or more), where the busy and idle
+        // rules of `on_frame_ready` agree, and the single grant below covers it.
         if let Some(p) = delivered {
             self.deliver(now, ex.data_end, p);
             self.refill(now, settled[0]);
         }
+        self.medium_busy = false;
         settled.clear();
         self.transmitters = settled;
         self.schedule_grant();
