@@ -48,3 +48,30 @@ def test_bad_edca_value_names_the_key():
     s = cell(qos=True, edca={"be": {"cw_min": 30}})
     with pytest.raises(ScenarioError, match=r"stations\.sta\.edca\.be\.cw_min.*30.*2\^k"):
         wlansim.run(s)
+
+
+def test_ng2005_preset_applies_to_any_scenario_and_shows_in_the_resolved_form():
+    from wlansim.reproduce.pilosof2003 import scenario as pilosof
+
+    s = pilosof(2, 3, duration="10 s")
+    s["qos"] = {"preset": "ng2005-table2"}
+    r = wlansim.scenario.resolve(s)
+    assert r["ap"]["qos"] and all(g["qos"] for g in r["stations"])
+    assert r["qos"]["classifier"][0] == {"ac": "vo", "tcp_ack": True}
+    ap = r["ap"]["edca"]
+    assert (ap["vo"]["aifsn"], ap["vo"]["cw_min"]) == (2, 3)
+    assert (ap["be"]["aifsn"], ap["be"]["cw_min"]) == (6, 31)
+    assert ap["be"]["txop"] != "0 s", "3 downloads: a TXOP of 3 exchanges"
+    out = wlansim.run(s, seed=1)
+    ac = out.access_categories.set_index(["node", "ac"])
+    # the AP's TCP ACKs (to the uploads) ride AC_VO, its download data AC_BE in bursts
+    assert ac.loc[("ap", "AC_VO"), "frames_ack"] > 0 and ac.loc[("ap", "AC_VO"), "frames_data"] == 0
+    assert ac.loc[("ap", "AC_BE"), "frames_data"] > 0
+    assert ac.loc[("ap", "AC_BE"), "burst_exchanges"] > 0
+
+
+def test_unknown_preset_is_named_with_the_allowed_ones():
+    s = cell()
+    s["qos"] = {"preset": "fair"}
+    with pytest.raises(ScenarioError, match=r"qos\.preset.*fair.*ng2005-table2"):
+        wlansim.run(s)

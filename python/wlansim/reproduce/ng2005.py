@@ -1,4 +1,6 @@
-"""ng2005, Section 4 (UDP): the effect of TXOP, AIFS and CWmin on two saturated stations.
+"""ng2005, Section 4 (UDP): the effect of TXOP, AIFS and CWmin on two saturated stations;
+the TCP figures (1-2, 6-9) are in :mod:`wlansim.reproduce.ng2005_tcp`, and
+:func:`reproduce` runs both.
 
 A. Ng, D. Malone, D. Leith, "Experimental evaluation of TCP performance and fairness in
 an 802.11e test-bed", ACM SIGCOMM E-WIND 2005. Two stations send saturated 1400-byte UDP
@@ -14,8 +16,6 @@ Mapping of the paper's units to the standard's (stated in :func:`base_scenario`)
 - ng2005's CWmin is the size of the drawing range [0, CW − 1] ("32 slots"; powers of
   two); the standard draws in [0, CW] with CW = 2^k − 1: **CWmin(ours) = CWmin(ng2005) − 1**.
 - TXOP is a time limit in µs (MadWiFi); 0 = one frame exchange.
-
-The TCP experiments of the paper (Figs 1-2, 6-9, Table 2) come with TCP in the simulator.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
 from wlansim.models import edca as model
 from wlansim.phy import timing as phy_timing
+from wlansim.reproduce import ng2005_tcp
 
 PAYLOAD = 1400
 TXOP_KEY = "stations.sta2.edca.be.txop"
@@ -227,9 +228,9 @@ def plot(fig: str, df: pd.DataFrame, path: Path) -> None:
 
 
 def reproduce(out: str | Path, quick: bool = False, jobs: int | None = None) -> Path:
-    """Run Figs 3-5, write CSV, PNG and ``report.md`` to ``out``; return the report's path.
-    Each figure's sweep is a campaign stored under ``out/store`` (reused on a second call);
-    ``jobs`` worker processes (default: all cores)."""
+    """Run Figs 3-5 and the TCP figures (1-2, 6-9), write CSV, PNG and ``report.md`` to
+    ``out``; return the report's path. Each sweep is a campaign stored under ``out/store``
+    (reused on a second call); ``jobs`` worker processes (default: all cores)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     reps, duration = (2, "20 s") if quick else (5, "120 s")
@@ -255,5 +256,7 @@ def reproduce(out: str | Path, quick: bool = False, jobs: int | None = None) -> 
         lines.append(f"| {fig} ![]({fig}.png) | {CLAIMS[fig]} | {ours[fig]} |")
     for fig, df in tables.items():
         lines.append(f"- {fig}: largest |sim/model − 1| = {df['error'].abs().max():.1%}")
+    tcp_lines, _ = ng2005_tcp.reproduce(out, quick, jobs)
+    lines += ["", *tcp_lines]
     (out / "report.md").write_text("\n".join(lines) + "\n")
     return out / "report.md"

@@ -3,18 +3,22 @@
 //! here an ordered list of rules, first match wins, AC_BE when none matches).
 //!
 //! A rule matches on any combination of: the IP datagram size (ng2005 classified by
-//! packet size), the flow's name (as written in the scenario), the packet's DSCP.
+//! packet size), the flow (a `[[flows]]` entry of the scenario), the packet's DSCP, and
+//! whether it is a TCP segment without payload (a pure ACK, as the ACK class of ng2005
+//! Table 2). Packets are classified one by one as they are queued.
 use super::edca::AccessCategory;
 
 /// What a rule can look at.
 #[derive(Clone, Copy, Debug)]
-pub struct PacketInfo<'a> {
-    /// The flow's name in the scenario (`[[flows]] name`).
-    pub flow: &'a str,
+pub struct PacketInfo {
+    /// Index of the flow's `[[flows]]` entry in the scenario.
+    pub flow: u32,
     /// IP datagram length, bytes.
     pub ip_bytes: u32,
     /// Differentiated Services codepoint (RFC 2474), if the flow sets one.
     pub dscp: Option<u8>,
+    /// A TCP segment without payload (pure ACK, SYN, SYN-ACK).
+    pub tcp_ack: bool,
 }
 
 /// One rule: every criterion given must hold.
@@ -23,16 +27,20 @@ pub struct Rule {
     pub ac: AccessCategory,
     /// Inclusive range of IP datagram sizes, bytes.
     pub size: Option<(u32, u32)>,
-    pub flow: Option<String>,
+    /// Index of a `[[flows]]` entry.
+    pub flow: Option<u32>,
     pub dscp: Option<u8>,
+    /// `true`: TCP segments without payload only; `false`: every other packet.
+    pub tcp_ack: Option<bool>,
 }
 
 impl Rule {
     pub fn matches(&self, p: &PacketInfo) -> bool {
         self.size
             .is_none_or(|(lo, hi)| (lo..=hi).contains(&p.ip_bytes))
-            && self.flow.as_deref().is_none_or(|f| f == p.flow)
+            && self.flow.is_none_or(|f| f == p.flow)
             && self.dscp.is_none_or(|d| p.dscp == Some(d))
+            && self.tcp_ack.is_none_or(|a| a == p.tcp_ack)
     }
 }
 
@@ -62,14 +70,19 @@ mod tests {
             size: None,
             flow: None,
             dscp: None,
+            tcp_ack: None,
         }
     }
 
-    fn pkt(flow: &str, ip_bytes: u32, dscp: Option<u8>) -> PacketInfo<'_> {
+    const BULK: u32 = 0;
+    const VIDEO: u32 = 1;
+
+    fn pkt(flow: u32, ip_bytes: u32, dscp: Option<u8>) -> PacketInfo {
         PacketInfo {
             flow,
             ip_bytes,
             dscp,
+            tcp_ack: false,
         }
     }
 
@@ -82,7 +95,7 @@ mod tests {
                     ..rule(Vo)
                 },
                 Rule {
-                    flow: Some("video".into()),
+                    flow: Some(VIDEO),
                     ..rule(Vi)
                 },
                 Rule {
@@ -91,16 +104,16 @@ mod tests {
                 },
             ],
         };
-        assert_eq!(c.classify(&pkt("video", 60, None)), Vo, "size rule first");
-        assert_eq!(c.classify(&pkt("video", 1500, None)), Vi);
-        assert_eq!(c.classify(&pkt("bulk", 1500, Some(8))), Bk);
-        assert_eq!(c.classify(&pkt("bulk", 1500, Some(46))), Be);
+        assert_eq!(c.classify(&pkt(VIDEO, 60, None)), Vo, "size rule first");
+        assert_eq!(c.classify(&pkt(VIDEO, 1500, None)), Vi);
+        assert_eq!(c.classify(&pkt(BULK, 1500, Some(8))), Bk);
+        assert_eq!(c.classify(&pkt(BULK, 1500, Some(46))), Be);
         assert_eq!(
-            c.classify(&pkt("bulk", 101, None)),
+            c.classify(&pkt(BULK, 101, None)),
             Be,
             "size range inclusive"
         );
-        assert_eq!(c.classify(&pkt("bulk", 100, None)), Vo);
+        assert_eq!(c.classify(&pkt(BULK, 100, None)), Vo);
     }
 
     #[test]
@@ -108,14 +121,38 @@ mod tests {
         let c = Classifier {
             rules: vec![Rule {
                 size: Some((1000, 2000)),
-                flow: Some("up".into()),
+                flow: Some(BULK),
                 dscp: Some(46),
                 ..rule(Vo)
             }],
         };
-        assert_eq!(c.classify(&pkt("up", 1500, Some(46))), Vo);
-        assert_eq!(c.classify(&pkt("up", 1500, None)), Be);
-        assert_eq!(c.classify(&pkt("down", 1500, Some(46))), Be);
-        assert_eq!(c.classify(&pkt("up", 500, Some(46))), Be);
+        assert_eq!(c.classify(&pkt(BULK, 1500, Some(46))), Vo);
+        assert_eq!(c.classify(&pkt(BULK, 1500, None)), Be);
+        assert_eq!(c.classify(&pkt(VIDEO, 1500, Some(46))), Be);
+        assert_eq!(c.classify(&pkt(BULK, 500, Some(46))), Be);
+    }
+
+    #[test]
+    fn tcp_ack_rule_separates_pure_acks_from_data() {
+        let c = Classifier {
+            rules: vec![Rule {
+                tcp_ack: Some(true),
+                ..rule(Vo)
+            }],
+        };
+        let ack = PacketInfo {
+            tcp_ack: true,
+            ..pkt(BULK, 52, None)
+        };
+        assert_eq!(c.classify(&ack), Vo);
+        assert_eq!(c.classify(&pkt(BULK, 52, None)), Be, "a 52-byte non-ACK");
+        let data_only = Classifier {
+            rules: vec![Rule {
+                tcp_ack: Some(false),
+                ..rule(Vi)
+            }],
+        };
+        assert_eq!(data_only.classify(&ack), Be);
+        assert_eq!(data_only.classify(&pkt(BULK, 1500, None)), Vi);
     }
 }

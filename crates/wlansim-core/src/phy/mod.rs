@@ -85,6 +85,18 @@ impl Phy {
         self.sifs + self.difs + self.ppdu_time(frame::ACK, self.lowest_rate)
     }
 
+    /// Airtime offsets of one frame exchange from its start: (end of the data frame's
+    /// reception, end of the ACK's reception). RTS/CTS first when `uses_rts`.
+    pub fn exchange_offsets(&self, uses_rts: bool, ip_bytes: u32) -> (Time, Time) {
+        let delta = self.propagation_delay;
+        let mut t = 0;
+        if uses_rts {
+            t += self.rts_time() + delta + self.sifs + self.cts_time() + delta + self.sifs;
+        }
+        let data_end = t + self.data_time(ip_bytes) + delta;
+        (data_end, data_end + self.sifs + self.ack_time() + delta)
+    }
+
     /// ACKTimeout (and CTSTimeout) = SIFS + slot + PHY-RX-START delay (9.3.2.8); the
     /// RX-START delay is the PLCP preamble + header time.
     pub fn response_timeout(&self) -> Time {

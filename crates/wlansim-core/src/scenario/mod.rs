@@ -4,6 +4,7 @@
 //! value and what is allowed. [`Scenario::resolved`] fills every default from the PHY
 //! preset, so the resolved form is the complete description of a run.
 mod limits;
+pub mod presets;
 pub mod qos;
 mod tcp;
 pub mod units;
@@ -411,8 +412,7 @@ impl Scenario {
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::new(text);
         let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(located)?;
-        scenario.validate()?;
-        Ok(scenario)
+        scenario.checked()
     }
 
     /// Parse and validate a JSON scenario (what the Python package sends).
@@ -427,8 +427,17 @@ impl Scenario {
             }
             e
         })?;
-        scenario.validate()?;
-        Ok(scenario)
+        scenario.checked()
+    }
+
+    /// Validate, apply the `[qos]` preset, validate what it wrote.
+    fn checked(mut self) -> Result<Scenario, ScenarioError> {
+        self.validate()?;
+        if self.qos.preset.is_some() {
+            presets::apply(&mut self);
+            self.validate()?;
+        }
+        Ok(self)
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {

@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! [qos]
-//! classifier = [{ ac = "vo", max_size = "100 B" }, { ac = "vi", flow = "video" }]
+//! classifier = [{ ac = "vo", tcp_ack = true }, { ac = "vi", flow = "video" }]
 //! [[stations]]
 //! name = "sta"
 //! qos = true
@@ -13,6 +13,7 @@
 //! aifsn = 4
 //! txop = "3 ms"
 //! ```
+use super::presets::EdcaPreset;
 use super::{Bytes, Duration, MacConfig, RetryLimit, Scenario, ScenarioError};
 use crate::mac::classifier::Rule;
 use crate::mac::{AccessCategory, AccessParams, Classifier, EdcaParams};
@@ -40,6 +41,9 @@ pub struct QosConfig {
     /// 15, TXOP above 2.097 s). AIFSN ≥ 1 always: AIFS must exceed SIFS.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nonstandard_edca: bool,
+    /// A named EDCA parameter scheme written into every node (see `presets`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<EdcaPreset>,
 }
 
 impl QosConfig {
@@ -47,7 +51,8 @@ impl QosConfig {
         *self == QosConfig::default()
     }
 
-    pub fn classifier(&self) -> Classifier {
+    /// The classifier, its rules' flow names resolved to indices into `flows`.
+    pub fn classifier(&self, flows: &[super::FlowConfig]) -> Classifier {
         Classifier {
             rules: self
                 .classifier
@@ -60,8 +65,14 @@ impl QosConfig {
                             r.max_size.map_or(u32::MAX, |b| b.0 as u32),
                         )
                     }),
-                    flow: r.flow.clone(),
+                    flow: r.flow.as_ref().map(|name| {
+                        flows
+                            .iter()
+                            .position(|f| &f.name == name)
+                            .expect("validated: the flow exists") as u32
+                    }),
                     dscp: r.dscp,
+                    tcp_ack: r.tcp_ack,
                 })
                 .collect(),
         }
@@ -84,6 +95,9 @@ pub struct RuleConfig {
     /// A DSCP (0–63) set by a flow's `dscp` key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dscp: Option<u8>,
+    /// `true`: TCP segments without payload (pure ACKs, SYN, SYN-ACK); `false`: all else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_ack: Option<bool>,
 }
 
 /// Per-AC overrides of the default EDCA parameter set of a node group.
@@ -177,10 +191,19 @@ fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Scen
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let phy = s.phy();
     let nonstandard = s.qos.nonstandard_edca;
-    node_edca("ap", s.ap.qos, s.ap.edca.as_ref(), 1, &phy, nonstandard)?;
+    // A preset makes every node a QoS node when it is applied (after a first check).
+    let preset = s.qos.preset.is_some();
+    node_edca(
+        "ap",
+        s.ap.qos || preset,
+        s.ap.edca.as_ref(),
+        1,
+        &phy,
+        nonstandard,
+    )?;
     for (i, g) in s.stations.iter().enumerate() {
         let at = format!("stations[{i}]");
-        node_edca(&at, g.qos, g.edca.as_ref(), 2, &phy, nonstandard)?;
+        node_edca(&at, g.qos || preset, g.edca.as_ref(), 2, &phy, nonstandard)?;
         for (key, fer) in [
             ("fer", g.fer),
             ("fer_uplink", g.fer_uplink),
@@ -294,10 +317,15 @@ fn node_edca(
 
 fn rule(s: &Scenario, i: usize, r: &RuleConfig) -> Result<(), ScenarioError> {
     let at = |k: &str| format!("qos.classifier[{i}].{k}");
-    if r.min_size.is_none() && r.max_size.is_none() && r.flow.is_none() && r.dscp.is_none() {
+    if r.min_size.is_none()
+        && r.max_size.is_none()
+        && r.flow.is_none()
+        && r.dscp.is_none()
+        && r.tcp_ack.is_none()
+    {
         return err(
             format!("qos.classifier[{i}]"),
-            "a rule needs at least one of min_size, max_size, flow, dscp",
+            "a rule needs at least one of min_size, max_size, flow, dscp, tcp_ack",
         );
     }
     if let (Some(lo), Some(hi)) = (r.min_size, r.max_size) {

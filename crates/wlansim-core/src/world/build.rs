@@ -1,5 +1,5 @@
 //! Building a [`World`] from a validated scenario.
-use super::edca::{access_setup, flow_entity};
+use super::edca::{access_setup, entity_for};
 use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::wired::WiredLink;
@@ -84,7 +84,7 @@ impl World {
                 .collect();
             group_nodes.push(ids);
         }
-        let classifier = s.qos.classifier();
+        let classifier = s.qos.classifier(&s.flows);
 
         // Each server has a link per direction: 2k toward the AP, 2k + 1 toward the server.
         let mut servers = Vec::new();
@@ -113,19 +113,19 @@ impl World {
                     Direction::Uplink => (sta_name, s.ap.name.clone(), sta),
                     Direction::Downlink => (s.ap.name.clone(), sta_name, ap),
                 };
-                // The classifier maps a flow's packets to an access category once, from
-                // its data packets (TCP ACKs travel in the same AC as their flow's data).
                 let ip_bytes = match &tcp_cfg {
                     Some(cfg) => cfg.mss + header_bytes(cfg),
                     None => f.udp_payload().0 as u32 + frame::IP_HEADER + frame::UDP_HEADER,
                 };
+                // UDP packets of a flow all look alike: classified once, here. TCP
+                // segments are classified one by one as they are queued.
                 let packet = PacketInfo {
-                    flow: &f.name,
+                    flow: fi as u32,
                     ip_bytes,
                     dscp: f.dscp,
+                    tcp_ack: false,
                 };
-                let entity_at =
-                    |node: u32| flow_entity(&nodes[node as usize], &classifier, &packet);
+                let entity = entity_for(&nodes[sender as usize], &classifier, &packet);
                 let tcp = tcp_cfg.as_ref().map(|cfg| {
                     let name = f
                         .server
@@ -147,8 +147,6 @@ impl World {
                         receiver: TcpReceiver::new(cfg),
                         mss: cfg.mss,
                         header_bytes: header_bytes(cfg),
-                        station_entity: entity_at(sta),
-                        ap_entity: entity_at(ap),
                         link_to_ap: 2 * server,
                         link_to_server: 2 * server + 1,
                         base_sender: Default::default(),
@@ -166,7 +164,9 @@ impl World {
                     direction: f.direction,
                     src,
                     dst,
-                    entity: entity_at(sender),
+                    spec: fi as u32,
+                    dscp: f.dscp,
+                    entity,
                     station: sta,
                     tcp,
                     traffic: f.traffic,
@@ -214,6 +214,7 @@ impl World {
             conns,
             outbox: Default::default(),
             rwnd_clamp,
+            classifier,
             rts_threshold: s.mac.rts_threshold,
             nodes,
             entities,

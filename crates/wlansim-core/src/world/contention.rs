@@ -6,7 +6,6 @@
 //! backoffs expire at the same instant (same slot boundary). The propagation delay δ
 //! delays each reception and so each response (ACK/CTS start SIFS after the frame is
 //! received), as in Bianchi's timing.
-use super::edca::exchange_offsets;
 use super::{Event, Exchange, World};
 use crate::mac::entity::AfterFailure;
 use crate::phy::Phy;
@@ -118,7 +117,7 @@ impl World {
         let e = &self.entities[t as usize];
         let head = *e.queue.head().expect("has frame");
         let uses_rts = self.rts_threshold.uses_rts(mpdu_bytes(e));
-        let (data_end, ack_end) = exchange_offsets(&self.phy, uses_rts, head.ip_bytes());
+        let (data_end, ack_end) = self.phy.exchange_offsets(uses_rts, head.ip_bytes());
         // The frame's receiver: the AP, or for the AP's frames the flow's station.
         let receiver = if e.node == self.ap {
             self.flows[head.flow as usize].station

@@ -1,9 +1,10 @@
 //! What EDCA adds to channel access on the shared medium (802.11-2012 9.19.2): a node's
-//! entities (one per AC), the classification of a flow to one of them, internal collisions
-//! between a node's ACs, and TXOP bursts.
+//! entities (one per AC), the classification of each packet to one of them, internal
+//! collisions between a node's ACs, and TXOP bursts.
 use super::{Event, Node, World};
 use crate::mac::entity::AfterFailure;
 use crate::mac::{AccessCategory, AccessParams, Classifier, PacketInfo};
+use crate::net::Packet;
 use crate::phy::Phy;
 use crate::scenario::{qos, EdcaConfig, Scenario};
 use crate::sim::time::Time;
@@ -35,10 +36,9 @@ pub(super) fn access_setup(
         .collect()
 }
 
-/// The entity of `node` that queues a flow's packets: the node's only entity under DCF,
-/// the classified AC's under EDCA. (UDP packets of a flow all look alike, so a flow is
-/// classified once.)
-pub(super) fn flow_entity(node: &Node, classifier: &Classifier, packet: &PacketInfo) -> u32 {
+/// The entity of `node` that queues `packet`: the node's only entity under DCF, the
+/// classified AC's under EDCA.
+pub(super) fn entity_for(node: &Node, classifier: &Classifier, packet: &PacketInfo) -> u32 {
     if node.entities.len() == 1 {
         node.entities.start
     } else {
@@ -46,19 +46,20 @@ pub(super) fn flow_entity(node: &Node, classifier: &Classifier, packet: &PacketI
     }
 }
 
-/// Airtime offsets of one frame exchange from its start: (end of the data frame's
-/// reception, end of the ACK's reception). RTS/CTS first when `uses_rts`.
-pub(super) fn exchange_offsets(phy: &Phy, uses_rts: bool, ip_bytes: u32) -> (Time, Time) {
-    let delta = phy.propagation_delay;
-    let mut t = 0;
-    if uses_rts {
-        t += phy.rts_time() + delta + phy.sifs + phy.cts_time() + delta + phy.sifs;
-    }
-    let data_end = t + phy.data_time(ip_bytes) + delta;
-    (data_end, data_end + phy.sifs + phy.ack_time() + delta)
-}
-
 impl World {
+    /// The entity of `node` that queues `p` (TCP: data segments and pure ACKs may go to
+    /// different ACs, so each packet is classified as it is queued).
+    pub(super) fn packet_entity(&self, node: u32, p: &Packet) -> u32 {
+        let f = &self.flows[p.flow as usize];
+        let info = PacketInfo {
+            flow: f.spec,
+            ip_bytes: p.ip_bytes(),
+            dscp: f.dscp,
+            tcp_ack: p.is_tcp_ack(),
+        };
+        entity_for(&self.nodes[node as usize], &self.classifier, &info)
+    }
+
     /// 9.19.2.4: when EDCAFs of one node reach the same slot boundary, the highest AC
     /// transmits; each lower one behaves as after a collision on the medium (CW doubles,
     /// its short retry count grows, a frame at the retry limit is discarded). Transmitters
@@ -111,7 +112,7 @@ impl World {
             let uses_rts = self
                 .rts_threshold
                 .uses_rts(Phy::data_mpdu_bytes(head.ip_bytes()));
-            let (_, span) = exchange_offsets(&self.phy, uses_rts, head.ip_bytes());
+            let (_, span) = self.phy.exchange_offsets(uses_rts, head.ip_bytes());
             let start = now + self.phy.sifs;
             if start + span - ex.txop_start <= e.params.txop_limit {
                 self.exchange = self.exchange_of(t, start, ex.txop_start);

@@ -98,7 +98,7 @@ fn txop_burst_goes_on_while_the_next_exchange_fits_then_ends() {
     // Room for two 1000-byte exchanges but not three.
     let mut w = world("");
     let phy = w.phy.clone();
-    let (_, span) = super::edca::exchange_offsets(&phy, false, 1028);
+    let (_, span) = phy.exchange_offsets(false, 1028);
     let limit = 2 * span + phy.sifs + span / 2;
     w.entities[BE].params.txop_limit = limit;
     let t0 = 1000 * US;
@@ -248,4 +248,55 @@ fn the_ap_may_use_aifsn_1_and_dcf_nodes_take_no_edca() {
     assert!(ap("aifsn = 1", true).is_ok());
     let e = ap("aifsn = 1", false).unwrap_err();
     assert!(e.contains("ap.edca") && e.contains("qos = true"), "{e}");
+}
+
+/// One TCP upload and one TCP download under `[qos] preset = "ng2005-table2"`.
+fn tcp_preset_results() -> crate::results::Results {
+    let s = Scenario::from_toml(
+        r#"
+duration = "5 s"
+[qos]
+preset = "ng2005-table2"
+[[stations]]
+name = "sta"
+count = 2
+[[servers]]
+name = "srv"
+[[flows]]
+name = "up"
+protocol = "tcp"
+direction = "uplink"
+stations = "sta"
+server = "srv"
+"#,
+    )
+    .unwrap();
+    super::simulate(&s, Some(3)).unwrap()
+}
+
+#[test]
+fn tcp_pure_acks_and_data_of_one_flow_go_to_different_acs() {
+    let r = tcp_preset_results();
+    let ac = |node: &str, name: &str| {
+        r.access_categories
+            .iter()
+            .find(|a| a.node == node && a.ac == name)
+            .unwrap_or_else(|| panic!("{node} {name}"))
+            .mac
+            .clone()
+    };
+    // Uploads: the AP sends only ACKs (AC_VO), the stations only data (AC_BE) after their
+    // SYN (AC_VO).
+    let (ap_vo, ap_be) = (ac("ap", "AC_VO"), ac("ap", "AC_BE"));
+    assert!(ap_vo.frames_ack > 100, "{ap_vo:?}");
+    assert_eq!(
+        (ap_vo.frames_data, ap_be.frames_data + ap_be.frames_ack),
+        (0, 0)
+    );
+    let (sta_vo, sta_be) = (ac("sta-0", "AC_VO"), ac("sta-0", "AC_BE"));
+    assert!(
+        sta_be.frames_data > 100 && sta_be.frames_ack == 0,
+        "{sta_be:?}"
+    );
+    assert_eq!(sta_vo.frames_data, 0);
 }

@@ -16,7 +16,7 @@ mod traffic;
 mod wired;
 
 use crate::ap::RwndClamp;
-use crate::mac::Entity;
+use crate::mac::{Classifier, Entity};
 use crate::net::NodeId;
 use crate::phy::Phy;
 use crate::results::{FlowCounts, Results};
@@ -116,6 +116,10 @@ pub struct Flow {
     /// Names of the source and destination nodes (the TCP data's direction).
     pub src: String,
     pub dst: String,
+    /// Index of the `[[flows]]` entry this flow comes from (what classifier rules name).
+    pub spec: u32,
+    /// DSCP of the flow's packets.
+    pub dscp: Option<u8>,
     /// The entity that queues this flow's UDP packets.
     pub entity: u32,
     /// The flow's WLAN station (the AP's frames of this flow go to it).
@@ -162,6 +166,8 @@ pub struct World {
     conns: Vec<TcpConn>,
     outbox: Outbox,
     rwnd_clamp: Option<RwndClamp>,
+    /// Maps packets to ACs at QoS nodes.
+    classifier: Classifier,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
     saturated: Vec<(Vec<u32>, usize)>,
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).

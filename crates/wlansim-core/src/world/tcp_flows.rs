@@ -17,9 +17,6 @@ pub struct TcpConn {
     pub mss: u32,
     /// IP + TCP header bytes of every segment.
     pub header_bytes: u32,
-    /// The channel-access entities the flow's packets use at the station and at the AP.
-    pub station_entity: u32,
-    pub ap_entity: u32,
     /// The server's links: server → AP and AP → server.
     pub link_to_ap: u32,
     pub link_to_server: u32,
@@ -94,7 +91,7 @@ impl World {
         let c = &self.conns[f.tcp.expect("a TCP flow") as usize];
         // The sender is at the station for uploads; its segments then travel uplink.
         let uplink = (f.direction == Direction::Uplink) != from_receiver;
-        let (header_bytes, entity, link) = (c.header_bytes, c.station_entity, c.link_to_ap);
+        let (header_bytes, station, link) = (c.header_bytes, f.station, c.link_to_ap);
         for seg in out.segments.drain(..) {
             let p = Packet {
                 flow,
@@ -113,6 +110,7 @@ impl World {
                 f.stats.counts.offered_bytes += seg.len as u64;
             }
             if uplink {
+                let entity = self.packet_entity(station, &p);
                 self.enqueue(now, entity, p);
             } else {
                 self.wire_send(now, link, p);
@@ -145,7 +143,7 @@ impl World {
     /// A TCP packet from a server reached the AP: into the AP's transmit buffer.
     pub(super) fn ap_from_wire(&mut self, now: Time, mut p: Packet) {
         self.ap_relay(now, &mut p);
-        let entity = self.conn(p.flow).ap_entity;
+        let entity = self.packet_entity(self.ap, &p);
         self.enqueue(now, entity, p);
     }
 
