@@ -283,7 +283,6 @@ fn tcp_pure_acks_and_data_of_one_flow_go_to_different_acs() {
             .find(|a| a.node == node && a.ac == name)
             .unwrap_or_else(|| panic!("{node} {name}"))
             .mac
-            .clone()
     };
     // Uploads: the AP sends only ACKs (AC_VO), the stations only data (AC_BE) after their
     // SYN (AC_VO).
