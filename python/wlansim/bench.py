@@ -8,6 +8,7 @@ reported, never asserted.
 from __future__ import annotations
 
 from wlansim.api import run
+from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
 from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 from wlansim.validation import saturated_cell
 
@@ -21,7 +22,14 @@ def cases() -> dict[str, dict]:
         "edca-udp-20sta-100s": edca_udp_cell(20, duration="100 s"),
         # pilosof2003's settings (ns-2 TCP profile, 1024-byte segments, rwnd 42), B = 100.
         "tcp-12up-12down-100s": pilosof_scenario(12, 12, 100, "100 s"),
+        # ng2005 Fig 8: 12 TCP uploads with the Table 2 EDCA preset (per-packet classifier).
+        "edca-tcp-12up-table2-100s": _without_series(ng2005_scenario("fig8", "100 s")),
     }
+
+
+def _without_series(scenario: dict) -> dict:
+    scenario.pop("output", None)
+    return scenario
 
 
 def edca_udp_cell(n: int, *, duration: str) -> dict:

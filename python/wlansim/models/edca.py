@@ -2,27 +2,30 @@
 
 A Bianchi-style per-class fixed point with the AIFS "zones" (protected slots) of
 J. W. Robinson and T. S. Randhawa, "Saturation throughput analysis of IEEE 802.11e
-Enhanced Distributed Coordination Function", IEEE JSAC 22(5), 2004 (the same construction
-as the AIFS analysis of G. Bianchi, I. Tinnirello, L. Scalia, "Understanding 802.11e
-contention-based prioritization mechanisms and their coexistence with legacy 802.11
-stations", IEEE Network 19(4), 2005). In our notation:
+Enhanced Distributed Coordination Function", IEEE JSAC 22(5), 2004 (their AIFS
+"contention zones"; the same construction as the "protected slots" of G. Bianchi,
+I. Tinnirello, L. Scalia, "Understanding 802.11e contention-based prioritization
+mechanisms and their coexistence with legacy 802.11 stations", IEEE Network 19(4):28-34,
+2005). Equations are cited by content, not number: R&R's numbering could not be checked
+against the paper here. In our notation:
 
 - Class c has ``n_c`` saturated stations, window ``W_c = CWmin_c + 1`` doubling ``m_c``
   times, ``d_c = AIFSN_c - min AIFSN`` extra AIFS slots and ``F_c`` frames per TXOP.
 - Zone state ``k = 0 .. D`` (``D = max d_c``) counts the idle slot boundaries since the
   medium last turned idle (AIFS of the highest class), capped at D. Class c contends in
   state k iff ``d_c <= k``. With ``q_k = prod_{c active in k} (1 - tau_c)^{n_c}`` (all
-  active stations silent), the zone chain is (R&R eqs. 8-10)::
+  active stations silent), the zone chain (R&R's contention-zone Markov chain) is::
 
       pi_{k+1} = pi_k q_k  (k < D - 1),   pi_D = pi_{D-1} q_{D-1} / (1 - q_D),  sum pi = 1
 
-- Per class, Bianchi's eq. 7 for the attempt probability in a slot where it contends,
+- Per class, Bianchi's (JSAC 2000) attempt probability in a slot where it contends,
   ``tau_c = tau(p_c, W_c, m_c)``, with the collision probability seen in those slots
-  (R&R eq. 12)::
+  (averaged over the zones the class contends in, after R&R)::
 
       p_c = 1 - sum_{k >= d_c} pi_k q_k / (1 - tau_c) / sum_{k >= d_c} pi_k
 
-- Throughput of class c (R&R eqs. 14-16, Bianchi eq. 13 per zone)::
+- Throughput of class c (Bianchi's throughput ratio applied per zone and weighted by
+  pi_k, as in R&R)::
 
       P_s,c(k) = n_c tau_c q_k / (1 - tau_c)       (c active in k; computed without the
                                                      division, so tau_c = 1 is fine)
@@ -34,9 +37,9 @@ stations", IEEE Network 19(4), 2005). In our notation:
   802.11 collision time the simulator follows, as in :mod:`wlansim.models.bianchi`).
 
 Counting the AIFS boundary as a contention slot is exactly the 802.11e slot-boundary rule
-(9.19.2.3) that the simulator implements for EDCA: it matches Bianchi's chain, in which
-the counter moves at every slot, busy ones included. With equal parameters (D = 0, one
-zone) the model is Bianchi's. Retries are unlimited (Bianchi's assumption).
+(IEEE 802.11-2012 9.19.2.3) that the simulator implements for EDCA: it matches Bianchi's
+chain, in which the counter moves at every slot, busy ones included. With equal
+parameters (D = 0, one zone) the model is Bianchi's. Retries are unlimited (Bianchi's assumption).
 
 Times are in seconds; throughputs in bit/s of UDP payload.
 """
@@ -70,9 +73,9 @@ def exchange_time(timing: dict) -> float:
 
 
 def frames_per_txop(txop_limit_s: float, timing: dict) -> int:
-    """Exchanges that fit in a TXOP limit (9.19.2.2): the first always goes (TXOP 0 = one
-    exchange); each further one, SIFS after the previous ACK, only if it ends within the
-    limit: ``F = max(1, floor((TXOP + SIFS) / (E + SIFS)))``."""
+    """Exchanges that fit in a TXOP limit (802.11-2012 9.19.2.4): the first always goes
+    (TXOP 0 = one exchange); each further one, SIFS after the previous ACK, only if it ends
+    within the limit: ``F = max(1, floor((TXOP + SIFS) / (E + SIFS)))``."""
     txop_limit_s = _checks.real("txop_limit_s", txop_limit_s, minimum=0.0)
     e, sifs = exchange_time(timing), timing["sifs_s"]
     # A tiny tolerance so that a limit equal to k exchanges (in ns) admits k.

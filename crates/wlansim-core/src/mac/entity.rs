@@ -42,7 +42,7 @@ pub struct MacStats {
     /// `queue_drops` split the same way (pilosof2003 Fig 4).
     pub queue_drops_data: u64,
     pub queue_drops_ack: u64,
-    /// EDCA internal collisions lost to a higher AC of the same node (9.19.2.4).
+    /// EDCA internal collisions lost to a higher AC of the same node (9.19.2.3).
     pub internal_collisions: u64,
     /// Frame exchanges sent SIFS after the previous one inside a TXOP (not contended for).
     pub burst_exchanges: u64,

@@ -60,7 +60,7 @@ impl World {
         entity_for(&self.nodes[node as usize], &self.classifier, &info)
     }
 
-    /// 9.19.2.4: when EDCAFs of one node reach the same slot boundary, the highest AC
+    /// 9.19.2.3: when EDCAFs of one node reach the same slot boundary, the highest AC
     /// transmits; each lower one behaves as after a collision on the medium (CW doubles,
     /// its short retry count grows, a frame at the retry limit is discarded). Transmitters
     /// are in entity order, so a node's ACs are adjacent, highest last.
@@ -95,7 +95,7 @@ impl World {
 
     /// A successful exchange of an entity with a TXOP limit ended at `now`. Its frame is
     /// delivered; the next frame follows SIFS later if the whole next exchange (with its
-    /// ACK) still fits in the TXOP limit counted from the TXOP's first frame (9.19.2.2).
+    /// ACK) still fits in the TXOP limit counted from the TXOP's first frame (9.19.2.4).
     /// Returns whether the burst goes on; otherwise the entity backs off (once per TXOP).
     pub(super) fn end_txop_exchange(&mut self, now: Time) -> bool {
         let t = self.transmitters[0];
