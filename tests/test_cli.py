@@ -26,6 +26,20 @@ def test_run_json_document(saturated):
     assert {"events", "sim_time_s", "wall_s"} <= set(doc["meta"])
 
 
+def test_run_resolve_prints_the_preset_written_out(saturated):
+    import tomllib
+
+    out = wlansim_cli(
+        "run", str(saturated), "--set", "qos.preset=ng2005-table2", "--set", "mac.queue=10",
+        "--resolve",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    doc = tomllib.loads(out.stdout)
+    assert doc["stations"][0]["qos"] and doc["stations"][0]["queue"] == 10
+    assert doc["stations"][0]["edca"]["be"]["aifsn"] == 6
+    assert doc["qos"]["classifier"] == [{"ac": "vo", "tcp_ack": True}]
+
+
 def test_bad_input_exits_2_with_message_and_no_traceback(saturated, tmp_path):
     cases = [
         ("run", str(saturated), "--set", "stations.sta.count=0"),

@@ -1,4 +1,4 @@
-"""`wlansim run FILE [--set key=value ...] [--seed N] [--json]`."""
+"""`wlansim run FILE [--set key=value ...] [--seed N] [--json | --resolve]`."""
 
 from __future__ import annotations
 
@@ -25,10 +25,21 @@ def register(subparsers) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="random seed (default: the scenario's)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument(
+        "--resolve",
+        action="store_true",
+        help="print the scenario with every default and preset written out (TOML), do not run",
+    )
     p.set_defaults(func=run_scenario)
 
 
 def run_scenario(args) -> int:
+    if args.resolve:
+        from wlansim.campaign.tomlout import dumps
+        from wlansim.scenario import resolve
+
+        print(dumps(resolve(args.scenario, args.overrides)), end="")
+        return 0
     r = run(args.scenario, seed=args.seed, overrides=args.overrides)
     if args.json:
         print(json.dumps(r.to_dict()))
