@@ -87,6 +87,7 @@ impl Phy {
 
     /// Airtime offsets of one frame exchange from its start: (end of the data frame's
     /// reception, end of the ACK's reception). RTS/CTS first when `uses_rts`.
+    #[inline]
     pub fn exchange_offsets(&self, uses_rts: bool, ip_bytes: u32) -> (Time, Time) {
         let delta = self.propagation_delay;
         let mut t = 0;
