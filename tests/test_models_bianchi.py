@@ -179,3 +179,16 @@ def test_simulator_timing_80211b():
     expected = (1500 * 8 / timing["data_rate_bps"]) / (15.5 * timing["slot_s"] + one["Ts"])
     assert one["S"] == pytest.approx(expected)
     assert math.isclose(one["throughput_bps"], one["S"] * timing["data_rate_bps"])
+
+
+def test_attempt_probability_with_a_retry_limit():
+    W, m = 32, 5
+    for p in (0.0, 0.3, 0.5, 0.9):
+        unlimited = bianchi.attempt_probability(p, W, m)
+        assert bianchi.attempt_probability(p, W, m, attempts=400) == pytest.approx(unlimited)
+        # one attempt per frame: every frame starts at stage 0, whatever p
+        assert bianchi.attempt_probability(p, W, m, attempts=1) == pytest.approx(2 / (W + 1))
+    # a frame dropped after 7 attempts restarts at CWmin: more attempts than unlimited
+    assert bianchi.attempt_probability(0.8, W, m, attempts=7) > bianchi.attempt_probability(
+        0.8, W, m
+    )

@@ -25,18 +25,28 @@ ACCESS_MODES = ("basic", "rts")
 COLLISION_MODELS = ("standard", "bianchi")
 
 
-def attempt_probability(p: float, W: float, m: int) -> float:
+def attempt_probability(p: float, W: float, m: int, attempts: int | None = None) -> float:
     """Bianchi eq. 7: probability tau that a saturated station transmits in a random slot,
     given its conditional collision probability ``p`` (contention window W, m doublings).
 
     Written as tau = 2 / [W + 1 + p W sum_{i<m} (2p)^i], which equals eq. 7 and has no
-    0/0 at p = 1/2.
+    0/0 at p = 1/2. With a retry limit of ``attempts`` transmissions per frame (the frame
+    is dropped and the window reset after the last one fails; None = unlimited, Bianchi's
+    assumption), tau is the mean number of attempts per frame over the mean number of
+    slots per frame, stage j lasting (W_j + 1) / 2 slots with W_j = 2^min(j, m) W:
+    tau = sum_{j<K} p^j / sum_{j<K} p^j (W_j + 1) / 2 (the finite-retry chain of Wu et
+    al., INFOCOM 2002, and Chatzimisios et al., 2002).
     """
     p = _checks.probability("p", p)
     W = _checks.real("W", W, minimum=1.0)
     m = _checks.integer("m", m, minimum=0)
-    backoff_growth = sum((2.0 * p) ** i for i in range(m))
-    return 2.0 / (W + 1.0 + p * W * backoff_growth)
+    if attempts is None:
+        backoff_growth = sum((2.0 * p) ** i for i in range(m))
+        return 2.0 / (W + 1.0 + p * W * backoff_growth)
+    attempts = _checks.integer("attempts", attempts, minimum=1)
+    stages = [p**j for j in range(attempts)]
+    slots = sum(s * (2 ** min(j, m) * W + 1.0) / 2.0 for j, s in enumerate(stages))
+    return sum(stages) / slots
 
 
 def tau_p(n: int, W: float, m: int) -> tuple[float, float]:

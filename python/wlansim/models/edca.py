@@ -39,7 +39,8 @@ against the paper here. In our notation:
 Counting the AIFS boundary as a contention slot is exactly the 802.11e slot-boundary rule
 (IEEE 802.11-2012 9.19.2.3) that the simulator implements for EDCA: it matches Bianchi's
 chain, in which the counter moves at every slot, busy ones included. With equal
-parameters (D = 0, one zone) the model is Bianchi's. Retries are unlimited (Bianchi's assumption).
+parameters (D = 0, one zone) the model is Bianchi's. Retries are unlimited (Bianchi's
+assumption) unless a class sets ``retry_limit``.
 
 Times are in seconds; throughputs in bit/s of UDP payload.
 """
@@ -64,6 +65,9 @@ class EdcaClass:
     aifsn: int = 2
     #: frames per TXOP (1 = TXOP limit 0); see :func:`frames_per_txop`.
     txop_frames: int = 1
+    #: transmissions per frame before it is dropped (dot11ShortRetryLimit semantics);
+    #: None = unlimited, Bianchi's assumption
+    retry_limit: int | None = None
 
 
 def exchange_time(timing: dict) -> float:
@@ -130,7 +134,10 @@ def solve(classes: Sequence[EdcaClass], timing: dict, *, tol: float = 1e-12) -> 
             silent = sum(pi[k] * _silent(tau, classes, d, k, i) for k in range(dc, D + 1))
             # a class whose zone is never reached never transmits: its p is moot
             new_p.append(min(1.0, max(0.0, 1.0 - silent / weight)) if weight > 0 else 0.0)
-        new_tau = [attempt_probability(pc, W, m) for pc, (W, m) in zip(new_p, wm)]
+        new_tau = [
+            attempt_probability(pc, W, m, c.retry_limit)
+            for pc, (W, m), c in zip(new_p, wm, classes)
+        ]
         step = max(abs(a - b) for a, b in zip(new_tau, tau))
         tau = [0.5 * a + 0.5 * b for a, b in zip(new_tau, tau)]
         p = new_p
