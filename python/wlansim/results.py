@@ -72,7 +72,7 @@ class Results:
         )
 
 
-def _rate(flow: dict[str, Any]) -> float:
+def useful_rate(flow: dict[str, Any]) -> float:
     """A flow's useful rate (b/s): goodput for TCP, throughput for UDP."""
     return flow["goodput_bps"] if flow.get("protocol") == "tcp" else flow["throughput_bps"]
 
@@ -88,9 +88,9 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
             out[f"{direction}_throughput_bps"] = float(
                 sum(f["throughput_bps"] for f in flows if f["direction"] == direction)
             )
-        rates = [_rate(f) for f in flows]
-        up = [_rate(f) for f in flows if f["direction"] == "uplink"]
-        down = [_rate(f) for f in flows if f["direction"] == "downlink"]
+        rates = [useful_rate(f) for f in flows]
+        up = [useful_rate(f) for f in flows if f["direction"] == "uplink"]
+        down = [useful_rate(f) for f in flows if f["direction"] == "downlink"]
         if up and down and (sum(up) > 0 or sum(down) > 0):
             out["up_down_ratio"] = up_down_ratio(up, down)
         tcp = [f for f in flows if f.get("protocol") == "tcp"]

@@ -33,6 +33,7 @@ import pandas as pd
 from wlansim.campaign import Campaign
 from wlansim.campaign.executors import run_scenario
 from wlansim.models.fairness import jain_index
+from wlansim.results import useful_rate
 
 #: frame error rate of stations 1-10 in Figs 1-2 (station 11: none)
 FER_OTHERS = 0.05
@@ -128,8 +129,7 @@ def run_case(scenario: dict, seed: int) -> dict:
     stored."""
     out = run_scenario(scenario, seed)
     m = out["metrics"]
-    rates = [f["goodput_bps"] if f["protocol"] == "tcp" else f["throughput_bps"]
-             for f in out["flows"]]  # fmt: skip
+    rates = [useful_rate(f) for f in out["flows"]]
     for i, r in enumerate(rates, start=1):
         m[f"station_{i}"] = r
     m["jain_window"] = windowed_jain(out.pop("series"))
@@ -199,10 +199,10 @@ def _deviation(mean: pd.Series) -> float:
     return float((mean / mean.mean() - 1).abs().max())
 
 
-def reproduce(out: Path, quick: bool, jobs: int | None) -> tuple[list[str], dict]:
+def reproduce(out: Path, quick: bool, jobs: int | None) -> list[str]:
     """Run every case; write ``CASE.csv`` (per station), ``CASE.png`` and
     ``tcp_summary.csv`` (per case: Jain's indices, up/down ratio, station 11's advantage)
-    to ``out``; return the report's lines and the per-case results."""
+    to ``out``; return the report's lines."""
     # full: more replications than the paper's 4, as the TCP cases spread widely
     reps, duration = (2, "60 s") if quick else (10, "300 s")
     results = {}
@@ -260,4 +260,4 @@ def reproduce(out: Path, quick: bool, jobs: int | None) -> tuple[list[str], dict
         "- Linux 2.6.8 ran BIC with SACK; wlansim's senders run NewReno. The Table 2 "
         "scheme does not depend on the congestion control (it restores ACK clocking).",
     ]
-    return lines, results
+    return lines

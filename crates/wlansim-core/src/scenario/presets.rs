@@ -89,9 +89,11 @@ fn download_txop(s: &Scenario) -> Time {
         if f.protocol != Protocol::Tcp || f.direction != Direction::Downlink {
             continue;
         }
-        let Some(g) = s.stations.iter().find(|g| g.name == f.stations) else {
-            continue; // validation reports the missing group
-        };
+        let g = s
+            .stations
+            .iter()
+            .find(|g| g.name == f.stations)
+            .expect("validated before the preset is applied: the group exists");
         n_d += g.count as Time;
         let cfg = s.tcp_config(i);
         ip_bytes = ip_bytes.max(cfg.mss + crate::tcp::header_bytes(&cfg));
