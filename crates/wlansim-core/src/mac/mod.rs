@@ -4,8 +4,12 @@ pub mod backoff;
 pub mod classifier;
 pub mod edca;
 pub mod entity;
+pub mod exchange;
+pub mod medium;
 
 pub use backoff::{Backoff, SlotRule};
 pub use classifier::{Classifier, PacketInfo};
 pub use edca::{AccessCategory, EdcaParams};
 pub use entity::{AccessParams, Entity, MacStats};
+pub use exchange::{exchange_times, ExchangeTimes};
+pub use medium::{Mac, MacEvent, MacOutcome};

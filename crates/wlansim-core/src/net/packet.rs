@@ -26,6 +26,9 @@ pub struct Packet {
     pub reverse: bool,
     /// Travels station → wired side (decides the AP's forwarding).
     pub uplink: bool,
+    /// The node that receives the frame carrying it over the air (its next hop on the
+    /// wireless medium); set when it is handed to the MAC.
+    pub hop: NodeId,
     /// Time the application (or TCP endpoint) handed it to the network.
     pub created: Time,
     /// The TCP segment (unused for UDP).
@@ -42,6 +45,7 @@ impl Packet {
             kind: Kind::Udp,
             reverse: false,
             uplink,
+            hop: 0,
             created,
             seg: Segment::default(),
         }

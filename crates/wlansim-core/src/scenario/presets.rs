@@ -102,11 +102,7 @@ fn download_txop(s: &Scenario) -> Time {
         return 0;
     }
     let phy = s.phy();
-    let uses_rts = s
-        .mac
-        .rts_threshold
-        .uses_rts(crate::phy::Phy::data_mpdu_bytes(ip_bytes));
-    let (_, exchange) = phy.exchange_offsets(uses_rts, ip_bytes);
+    let exchange = crate::mac::exchange_times(&phy, s.mac.rts_threshold, ip_bytes).end;
     let burst = n_d * exchange + (n_d - 1) * phy.sifs;
     burst.div_ceil(32 * US) * 32 * US
 }

@@ -33,6 +33,19 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// Where a component puts its own events: the world's queue, which wraps them in its
+/// event type. Components stay independent of the world's `Event` enum.
+pub trait Schedule<E> {
+    fn schedule(&mut self, at: Time, event: E);
+}
+
+impl<E, W: From<E>> Schedule<E> for EventQueue<W> {
+    #[inline]
+    fn schedule(&mut self, at: Time, event: E) {
+        EventQueue::schedule(self, at, event.into());
+    }
+}
+
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     next_seq: u64,

@@ -3,9 +3,12 @@ use super::edca::{access_setup, entity_for};
 use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::wired::WiredLink;
-use super::{channel, Event, Exchange, Flow, FlowStats, Node, Role, World};
+use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::RwndClamp;
-use crate::mac::{AccessCategory, AccessParams, Backoff, Entity, MacStats, PacketInfo, SlotRule};
+use crate::channel::{Channel, IidLoss};
+use crate::mac::{
+    AccessCategory, AccessParams, Backoff, Entity, Mac, MacStats, PacketInfo, SlotRule,
+};
 use crate::net::TxQueue;
 use crate::phy::frame;
 use crate::scenario::{Direction, Protocol, Scenario};
@@ -181,10 +184,6 @@ impl World {
             }
         }
 
-        let eifs = entities
-            .iter()
-            .map(|e| phy.eifs() - phy.difs + e.params.aifs)
-            .collect();
         let mut events = EventQueue::new();
         for (i, f) in flows.iter().enumerate() {
             events.schedule(f.start, Event::SourceStart(i as u32));
@@ -205,6 +204,7 @@ impl World {
             events.schedule(s.warmup.0 + interval, Event::Sample);
         }
         let n_entities = entities.len();
+        let mac = Mac::new(phy, s.mac.rts_threshold, entities);
         let rwnd_clamp =
             s.ap.rwnd_clamp
                 .then(|| RwndClamp::new(s.ap.buffer(), s.ap.flow_idle_timeout.0, flows.len()));
@@ -215,23 +215,16 @@ impl World {
             outbox: Default::default(),
             rwnd_clamp,
             classifier,
-            rts_threshold: s.mac.rts_threshold,
             nodes,
-            entities,
+            mac,
+            channel: Channel::new(IidLoss::new(seed, &fer)),
             flows,
             saturated: vec![(Vec::new(), 0); n_entities],
-            eifs,
-            link_errors: channel::LinkErrors::new(seed, &fer),
             events,
-            medium_busy: false,
-            grant_generation: 0,
-            exchange: Exchange::default(),
-            transmitters: Vec::with_capacity(n_entities),
             series,
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,
-            phy,
         }
     }
 }

@@ -1,13 +1,12 @@
 //! The simulated world: nodes, their channel-access entities, flows, and the event loop.
 //!
-//! One collision domain: every node hears every other, so the medium is a single shared
-//! state. Wired servers sit behind the AP on their own links. The loop dispatches
-//! [`Event`]s; the MAC logic is in `contention`, the UDP sources and delivery bookkeeping
-//! in `traffic`, TCP connections and the AP's forwarding in `tcp_flows`, the wired links
-//! in `wired`, the end-of-run report and packet accounting in `report`.
+//! The world assembles the components and dispatches events to them: the MAC
+//! ([`crate::mac::Mac`], channel access on the shared medium) asks the channel
+//! ([`crate::channel::Channel`]) for each frame's fate and hands back what it delivered;
+//! the UDP sources and delivery bookkeeping are in `traffic`, TCP connections and the
+//! AP's forwarding in `tcp_flows`, the wired links in `wired`, the end-of-run report and
+//! packet accounting in `report`.
 mod build;
-mod channel;
-mod contention;
 mod edca;
 mod report;
 mod series;
@@ -16,11 +15,11 @@ mod traffic;
 mod wired;
 
 use crate::ap::RwndClamp;
-use crate::mac::{Classifier, Entity};
+use crate::channel::Channel;
+use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
 use crate::net::NodeId;
-use crate::phy::Phy;
 use crate::results::{FlowCounts, Results};
-use crate::scenario::{Direction, RtsThreshold, Scenario, ScenarioError, Traffic};
+use crate::scenario::{Direction, Scenario, ScenarioError, Traffic};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
@@ -59,10 +58,8 @@ impl From<ScenarioError> for SimError {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The earliest backoff expiry; stale unless the generation matches.
-    AccessGrant(u64),
-    /// The current frame exchange (or collision) is over: the medium turns idle.
-    ExchangeEnd,
+    /// Channel access on the wireless medium.
+    Mac(MacEvent),
     /// A CBR or Poisson source generates its next packet.
     Arrival(u32),
     /// A flow starts.
@@ -77,6 +74,12 @@ pub enum Event {
     WarmupEnd,
     /// Record one sample of every requested time series.
     Sample,
+}
+
+impl From<MacEvent> for Event {
+    fn from(e: MacEvent) -> Self {
+        Event::Mac(e)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,25 +141,10 @@ pub struct Flow {
     pub stats: FlowStats,
 }
 
-/// The frame exchange in progress on the medium.
-#[derive(Clone, Copy, Debug, Default)]
-struct Exchange {
-    start: Time,
-    end: Time,
-    /// End of the data frame's reception (exchanges of a single transmitter).
-    data_end: Time,
-    success: bool,
-    /// The data frame was lost to the link's frame error rate (no ACK).
-    lost: bool,
-    /// Start of the TXOP this exchange belongs to.
-    txop_start: Time,
-}
-
 pub struct World {
-    pub phy: Phy,
-    rts_threshold: RtsThreshold,
     pub nodes: Vec<Node>,
-    pub entities: Vec<Entity>,
+    pub mac: Mac,
+    channel: Channel,
     pub flows: Vec<Flow>,
     /// The AP's node.
     ap: NodeId,
@@ -170,15 +158,7 @@ pub struct World {
     classifier: Classifier,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
     saturated: Vec<(Vec<u32>, usize)>,
-    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
-    eifs: Vec<Time>,
-    link_errors: channel::LinkErrors,
     events: EventQueue<Event>,
-    medium_busy: bool,
-    grant_generation: u64,
-    exchange: Exchange,
-    /// Entities transmitting in the current exchange (reused buffer).
-    transmitters: Vec<u32>,
     series: series::Recorder,
     warmup: Time,
     end: Time,
@@ -198,12 +178,8 @@ impl World {
         let wall = std::time::Instant::now();
         while let Some((now, event)) = self.events.pop_before(self.end) {
             match event {
-                Event::AccessGrant(generation) => {
-                    if generation == self.grant_generation && !self.medium_busy {
-                        self.on_access_grant(now);
-                    }
-                }
-                Event::ExchangeEnd => self.on_exchange_end(now),
+                Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
+                Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
                 Event::Arrival(flow) => self.on_arrival(now, flow),
                 Event::SourceStart(flow) => self.on_source_start(now, flow),
                 Event::TcpTimer(flow, kind, generation) => {
@@ -217,6 +193,34 @@ impl World {
         }
         self.check_accounting()?;
         Ok(self.report(wall.elapsed().as_secs_f64()))
+    }
+
+    fn on_access_grant(&mut self, now: Time, generation: u64) {
+        self.mac
+            .grant(now, generation, &mut self.channel, &mut self.events);
+        self.handle_mac_outcomes(now);
+    }
+
+    fn on_exchange_end(&mut self, now: Time) {
+        self.mac.exchange_end(now);
+        self.handle_mac_outcomes(now);
+        self.mac
+            .exchange_done(now, &mut self.channel, &mut self.events);
+    }
+
+    /// What the MAC delivered, dropped or vacated, in order.
+    fn handle_mac_outcomes(&mut self, now: Time) {
+        let mut outcomes = self.mac.take_outcomes();
+        for o in outcomes.drain(..) {
+            match o {
+                MacOutcome::Delivered { packet, at } => self.deliver(now, at, packet),
+                MacOutcome::RetryDrop(p) => self.count_retry_drop(&p),
+                MacOutcome::Vacated(e) => {
+                    self.refill(now, e);
+                }
+            }
+        }
+        self.mac.restore_outcomes(outcomes);
     }
 }
 

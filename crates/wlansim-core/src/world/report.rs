@@ -10,7 +10,7 @@ impl World {
     /// wired link's queue or on the wire; counted independently here).
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
-        let queued = self.entities.iter().flat_map(|e| e.queue.iter());
+        let queued = self.mac.entities.iter().flat_map(|e| e.queue.iter());
         let wired = self
             .links
             .iter()
@@ -79,7 +79,7 @@ impl World {
             .iter()
             .map(|n| {
                 let mut mac = MacStats::default();
-                for e in n.entities_in(&self.entities) {
+                for e in n.entities_in(&self.mac.entities) {
                     mac.add(&e.stats);
                 }
                 NodeResult {
@@ -94,6 +94,7 @@ impl World {
             })
             .collect();
         let access_categories = self
+            .mac
             .entities
             .iter()
             .filter_map(|e| {

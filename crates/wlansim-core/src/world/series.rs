@@ -74,7 +74,7 @@ impl World {
                 SeriesKind::QueueLength => {
                     for (n, col) in self.nodes.iter().zip(columns) {
                         let queued: usize = n
-                            .entities_in(&self.entities)
+                            .entities_in(&self.mac.entities)
                             .iter()
                             .map(|e| e.queue.len())
                             .sum();

@@ -92,6 +92,7 @@ impl World {
         // The sender is at the station for uploads; its segments then travel uplink.
         let uplink = (f.direction == Direction::Uplink) != from_receiver;
         let (header_bytes, station, link) = (c.header_bytes, f.station, c.link_to_ap);
+        let ap = self.ap;
         for seg in out.segments.drain(..) {
             let p = Packet {
                 flow,
@@ -100,6 +101,7 @@ impl World {
                 kind: Kind::Tcp,
                 reverse: from_receiver,
                 uplink,
+                hop: ap,
                 created: now,
                 seg,
             };
@@ -143,6 +145,7 @@ impl World {
     /// A TCP packet from a server reached the AP: into the AP's transmit buffer.
     pub(super) fn ap_from_wire(&mut self, now: Time, mut p: Packet) {
         self.ap_relay(now, &mut p);
+        p.hop = self.flows[p.flow as usize].station;
         let entity = self.packet_entity(self.ap, &p);
         self.enqueue(now, entity, p);
     }

@@ -32,13 +32,13 @@ packet_size = "1000 B"
 /// Entities 1 and 2 expire at `t0`; entity 3 has `k` slots left.
 fn arrange_collision(w: &mut World, t0: u64, k: u32) {
     for (e, counter) in [(1, 0), (2, 0), (3, k)] {
-        let b = &mut w.entities[e].backoff;
+        let b = &mut w.mac.entities[e].backoff;
         b.pending = true;
         b.counter = counter;
-        b.countdown_start = t0 - 3 * w.phy.slot;
+        b.countdown_start = t0 - 3 * w.mac.phy.slot;
     }
     for e in 1..=2 {
-        w.entities[e].backoff.countdown_start = t0;
+        w.mac.entities[e].backoff.countdown_start = t0;
     }
 }
 
@@ -47,31 +47,31 @@ fn collision_then_ack_timeout_for_senders_and_eifs_for_the_others() {
     let mut w = world("\"off\"");
     let t0 = 1000 * US;
     arrange_collision(&mut w, t0, 10);
-    w.on_access_grant(t0);
-    assert_eq!(w.transmitters, vec![1, 2]);
-    assert!(!w.exchange.success);
+    w.on_access_grant(t0, w.mac.generation());
+    assert_eq!(w.mac.transmitters, vec![1, 2]);
+    assert!(!w.mac.exchange.success);
     // Station 3 counted 3 slots before the medium turned busy: 7 remain (freeze).
-    assert_eq!(w.entities[3].backoff.counter, 7);
-    let data = w.phy.data_time(1028);
-    let end = t0 + data + w.phy.propagation_delay;
-    assert_eq!(w.exchange.end, end);
+    assert_eq!(w.mac.entities[3].backoff.counter, 7);
+    let data = w.mac.phy.data_time(1028);
+    let end = t0 + data + w.mac.phy.propagation_delay;
+    assert_eq!(w.mac.exchange.end, end);
     w.on_exchange_end(end);
-    let (difs, eifs) = (w.phy.difs, w.phy.eifs());
+    let (difs, eifs) = (w.mac.phy.difs, w.mac.phy.eifs());
     for e in 1..=2 {
-        let b = &w.entities[e].backoff;
+        let b = &w.mac.entities[e].backoff;
         // 9.3.2.8: ACKTimeout from the end of the own transmission, then DIFS.
         assert_eq!(
             b.countdown_start,
-            t0 + data + w.phy.response_timeout() + difs
+            t0 + data + w.mac.phy.response_timeout() + difs
         );
         assert_eq!(b.cw, 63, "CW doubled after the failure");
         assert_eq!(b.short_retries, 1);
-        assert_eq!(w.entities[e].stats.collisions, 1);
+        assert_eq!(w.mac.entities[e].stats.collisions, 1);
     }
     // 9.3.7: a station that saw the errored frames defers EIFS.
-    assert_eq!(w.entities[3].backoff.countdown_start, end + eifs);
-    assert_eq!(w.entities[0].backoff.countdown_start, end + eifs);
-    assert!(eifs > w.phy.response_timeout() + difs - w.phy.propagation_delay);
+    assert_eq!(w.mac.entities[3].backoff.countdown_start, end + eifs);
+    assert_eq!(w.mac.entities[0].backoff.countdown_start, end + eifs);
+    assert!(eifs > w.mac.phy.response_timeout() + difs - w.mac.phy.propagation_delay);
 }
 
 #[test]
@@ -79,10 +79,10 @@ fn rts_collision_costs_only_the_rts() {
     let mut w = world("0");
     let t0 = 1000 * US;
     arrange_collision(&mut w, t0, 10);
-    w.on_access_grant(t0);
+    w.on_access_grant(t0, w.mac.generation());
     assert_eq!(
-        w.exchange.end,
-        t0 + w.phy.rts_time() + w.phy.propagation_delay
+        w.mac.exchange.end,
+        t0 + w.mac.phy.rts_time() + w.mac.phy.propagation_delay
     );
 }
 
@@ -91,19 +91,25 @@ fn success_resets_cw_and_others_defer_difs() {
     let mut w = world("\"off\"");
     let t0 = 1000 * US;
     arrange_collision(&mut w, t0, 10);
-    w.entities[2].backoff.counter = 4; // only station 1 expires now
-    w.entities[1].backoff.cw = 255;
-    w.on_access_grant(t0);
-    assert!(w.exchange.success);
-    let end = w.exchange.end;
-    let expected =
-        t0 + w.phy.data_time(1028) + w.phy.sifs + w.phy.ack_time() + 2 * w.phy.propagation_delay;
+    w.mac.entities[2].backoff.counter = 4; // only station 1 expires now
+    w.mac.entities[1].backoff.cw = 255;
+    w.on_access_grant(t0, w.mac.generation());
+    assert!(w.mac.exchange.success);
+    let end = w.mac.exchange.end;
+    let expected = t0
+        + w.mac.phy.data_time(1028)
+        + w.mac.phy.sifs
+        + w.mac.phy.ack_time()
+        + 2 * w.mac.phy.propagation_delay;
     assert_eq!(end, expected);
     w.on_exchange_end(end);
-    assert_eq!(w.entities[1].backoff.cw, 31);
-    assert_eq!(w.entities[1].stats.successes, 1);
+    assert_eq!(w.mac.entities[1].backoff.cw, 31);
+    assert_eq!(w.mac.entities[1].stats.successes, 1);
     for e in 0..4 {
-        assert_eq!(w.entities[e].backoff.countdown_start, end + w.phy.difs);
+        assert_eq!(
+            w.mac.entities[e].backoff.countdown_start,
+            end + w.mac.phy.difs
+        );
     }
     assert_eq!(w.flows[0].acct[0].delivered, 1);
 }

@@ -17,7 +17,7 @@ impl World {
             Traffic::Saturated => {
                 let entity = f.entity;
                 self.saturated[entity as usize].0.push(flow);
-                while !self.entities[entity as usize].queue.is_full() {
+                while !self.mac.entities[entity as usize].queue.is_full() {
                     if !self.refill(now, entity) {
                         break;
                     }
@@ -55,20 +55,16 @@ impl World {
         f.acct[0].generated += 1;
         f.stats.counts.offered_packets += 1;
         f.stats.counts.offered_bytes += f.payload_bytes as u64;
-        Packet::udp(flow, f.payload_bytes, f.direction == Direction::Uplink, now)
+        let uplink = f.direction == Direction::Uplink;
+        let mut p = Packet::udp(flow, f.payload_bytes, uplink, now);
+        p.hop = if uplink { self.ap } else { f.station };
+        p
     }
 
     /// Queue `p` at `entity`, or drop it if the queue is full.
     pub(super) fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
-        let e = &mut self.entities[entity as usize];
-        let was_empty = e.queue.is_empty();
-        if let Err(p) = e.queue.push(p) {
-            e.stats.count_queue_drop(&p);
+        if let Err(p) = self.mac.enqueue(now, entity, p, &mut self.events) {
             self.count_queue_drop(&p);
-            return;
-        }
-        if was_empty {
-            self.on_frame_ready(now, entity);
         }
     }
 
@@ -120,7 +116,7 @@ impl World {
 
     /// End of the warm-up: statistics restart from zero (accounting does not).
     pub(super) fn reset_statistics(&mut self) {
-        for e in &mut self.entities {
+        for e in &mut self.mac.entities {
             e.stats = MacStats::default();
         }
         for f in &mut self.flows {

@@ -5,7 +5,7 @@
 use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
 
-pub(super) struct LinkErrors {
+pub struct IidLoss {
     /// Per node: error rate of the data frames it sends (a station's uplink FER; 0 at the AP).
     tx: Vec<f64>,
     /// Per node: error rate of the data frames it receives (a station's downlink FER).
@@ -14,10 +14,10 @@ pub(super) struct LinkErrors {
     rng: Vec<Rng>,
 }
 
-impl LinkErrors {
+impl IidLoss {
     /// `rates[node] = (tx, rx)` frame error rates.
-    pub(super) fn new(seed: u64, rates: &[(f64, f64)]) -> Self {
-        LinkErrors {
+    pub fn new(seed: u64, rates: &[(f64, f64)]) -> Self {
+        IidLoss {
             tx: rates.iter().map(|r| r.0).collect(),
             rx: rates.iter().map(|r| r.1).collect(),
             rng: (0..rates.len() as u64)
@@ -29,7 +29,7 @@ impl LinkErrors {
     /// Whether the data frame `src` → `dst` is received in error. Losses at the sender's
     /// and the receiver's end are independent: FER = 1 − (1 − tx[src])(1 − rx[dst]).
     /// Links without errors draw nothing, so an ideal channel changes no random stream.
-    pub(super) fn frame_lost(&mut self, src: NodeId, dst: NodeId) -> bool {
+    pub fn frame_lost(&mut self, src: NodeId, dst: NodeId) -> bool {
         let fer = 1.0 - (1.0 - self.tx[src as usize]) * (1.0 - self.rx[dst as usize]);
         if fer <= 0.0 {
             return false;

@@ -1,0 +1,37 @@
+//! The airtime of one frame exchange: RTS/CTS when the MPDU is longer than
+//! dot11RTSThreshold (802.11-2012 9.3.2.6), the data frame, the ACK after SIFS (9.3.2.8).
+//! Every part of the simulator that needs the length of an exchange asks here.
+use crate::phy::Phy;
+use crate::scenario::RtsThreshold;
+use crate::sim::time::Time;
+
+/// Offsets from the start of an exchange of one data frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExchangeTimes {
+    /// RTS/CTS precede the data frame.
+    pub rts: bool,
+    /// Duration of the first frame the sender puts on the air (RTS or the data frame):
+    /// what a collision costs it.
+    pub first_frame: Time,
+    /// End of the data frame's reception.
+    pub data_end: Time,
+    /// End of the ACK's reception: the end of a successful exchange.
+    pub end: Time,
+}
+
+/// The exchange that carries a network-layer packet of `ip_bytes`.
+#[inline]
+pub fn exchange_times(phy: &Phy, rts: RtsThreshold, ip_bytes: u32) -> ExchangeTimes {
+    let uses_rts = rts.uses_rts(Phy::data_mpdu_bytes(ip_bytes));
+    let (data_end, end) = phy.exchange_offsets(uses_rts, ip_bytes);
+    ExchangeTimes {
+        rts: uses_rts,
+        first_frame: if uses_rts {
+            phy.rts_time()
+        } else {
+            phy.data_time(ip_bytes)
+        },
+        data_end,
+        end,
+    }
+}

@@ -1,0 +1,418 @@
+//! Channel access on the shared medium (802.11-2012 9.3 DCF, 9.19.2 EDCA): deferral,
+//! backoff countdown with freezing, collisions, frame exchanges, retries, and what EDCA
+//! adds (internal collisions, TXOP bursts). One collision domain: every node hears every
+//! other, so the medium is a single state.
+//!
+//! The [`Mac`] owns the channel-access entities and the medium. It is driven by the world
+//! through four calls and reports through [`MacOutcome`]s, the way `tcp/` reports through
+//! `TcpOutput`:
+//! - [`Mac::enqueue`]: a packet for an entity's queue (from the network layer);
+//! - [`MacEvent::Grant`] → [`Mac::grant`]: the earliest backoff expiry; the entities
+//!   whose counters reach zero transmit;
+//! - [`MacEvent::ExchangeEnd`] → [`Mac::exchange_end`], then (after the world handled
+//!   the outcomes) [`Mac::exchange_done`]: settle the frames, then continue a TXOP burst
+//!   or let the medium turn idle.
+//!
+//! Carrier sense is taken as instantaneous: two entities collide exactly when their
+//! backoffs expire at the same instant (same slot boundary). The propagation delay δ
+//! delays each reception and so each response (ACK/CTS start SIFS after the frame is
+//! received), as in Bianchi's timing.
+use super::entity::AfterFailure;
+use super::exchange::exchange_times;
+use super::Entity;
+use crate::channel::{Channel, FrameKind};
+use crate::net::Packet;
+use crate::phy::Phy;
+use crate::scenario::RtsThreshold;
+use crate::sim::event::Schedule;
+use crate::sim::time::Time;
+
+/// The MAC's own events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacEvent {
+    /// The earliest backoff expiry; stale unless the generation matches.
+    Grant(u64),
+    /// The current frame exchange (or collision) is over.
+    ExchangeEnd,
+}
+
+/// What the MAC hands back to the world, in the order it happened.
+#[derive(Clone, Copy, Debug)]
+pub enum MacOutcome {
+    /// A frame was received correctly by `packet.hop` at `at`.
+    Delivered { packet: Packet, at: Time },
+    /// The head-of-line frame was discarded after the retry limit.
+    RetryDrop(Packet),
+    /// Entity `e`'s head-of-line frame left its queue (sent or dropped): a saturated
+    /// source may top the queue up.
+    Vacated(u32),
+}
+
+/// The frame exchange in progress on the medium.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Exchange {
+    pub start: Time,
+    pub end: Time,
+    /// End of the data frame's reception (exchanges of a single transmitter).
+    pub data_end: Time,
+    pub success: bool,
+    /// The data frame was lost on the channel (no ACK).
+    pub lost: bool,
+    /// Start of the TXOP this exchange belongs to.
+    pub txop_start: Time,
+}
+
+pub struct Mac {
+    pub phy: Phy,
+    rts_threshold: RtsThreshold,
+    pub entities: Vec<Entity>,
+    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
+    eifs: Vec<Time>,
+    busy: bool,
+    generation: u64,
+    pub(crate) exchange: Exchange,
+    /// Entities transmitting in the current exchange (reused buffer).
+    pub(crate) transmitters: Vec<u32>,
+    outcomes: Vec<MacOutcome>,
+}
+
+impl Mac {
+    pub fn new(phy: Phy, rts_threshold: RtsThreshold, entities: Vec<Entity>) -> Mac {
+        let eifs = entities
+            .iter()
+            .map(|e| phy.eifs() - phy.difs + e.params.aifs)
+            .collect();
+        let n = entities.len();
+        Mac {
+            phy,
+            rts_threshold,
+            entities,
+            eifs,
+            busy: false,
+            generation: 0,
+            exchange: Exchange::default(),
+            transmitters: Vec::with_capacity(n),
+            outcomes: Vec::with_capacity(2 * n),
+        }
+    }
+
+    /// Whether a frame exchange (or a TXOP burst) holds the medium.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The generation a grant scheduled now would carry (stale grants carry older ones).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The outcomes collected since the last call (the buffer is handed back with
+    /// [`Mac::restore_outcomes`], so nothing is allocated once it has grown).
+    pub fn take_outcomes(&mut self) -> Vec<MacOutcome> {
+        std::mem::take(&mut self.outcomes)
+    }
+
+    pub fn restore_outcomes(&mut self, mut buffer: Vec<MacOutcome>) {
+        buffer.clear();
+        self.outcomes = buffer;
+    }
+
+    /// Queue `p` at `entity`; a full queue gives it back (the entity counts the drop).
+    pub fn enqueue<S: Schedule<MacEvent>>(
+        &mut self,
+        now: Time,
+        entity: u32,
+        p: Packet,
+        sched: &mut S,
+    ) -> Result<(), Packet> {
+        let e = &mut self.entities[entity as usize];
+        let was_empty = e.queue.is_empty();
+        if let Err(p) = e.queue.push(p) {
+            e.stats.count_queue_drop(&p);
+            return Err(p);
+        }
+        if was_empty {
+            self.frame_ready(now, entity, sched);
+        }
+        Ok(())
+    }
+
+    /// (Re)schedule the access grant at the earliest backoff expiry among entities that
+    /// have a frame to send. Called whenever the medium turns idle or a frame appears.
+    fn schedule_grant<S: Schedule<MacEvent>>(&mut self, now: Time, sched: &mut S) {
+        debug_assert!(!self.busy);
+        self.generation += 1;
+        let slot = self.phy.slot;
+        let earliest = self
+            .entities
+            .iter()
+            .filter(|e| e.backoff.pending && !e.queue.is_empty())
+            .map(|e| e.backoff.expiry(slot))
+            .min();
+        if let Some(at) = earliest {
+            sched.schedule(at.max(now), MacEvent::Grant(self.generation));
+        }
+    }
+
+    /// A frame was queued at entity `e` whose queue was empty.
+    fn frame_ready<S: Schedule<MacEvent>>(&mut self, now: Time, e: u32, sched: &mut S) {
+        let slot = self.phy.slot;
+        let b = &mut self.entities[e as usize].backoff;
+        if self.busy {
+            // 9.3.4.3: a frame that finds the medium busy waits for a backoff; a backoff
+            // already running keeps going.
+            if !b.pending {
+                b.draw();
+            }
+            return;
+        }
+        if b.pending && b.expiry(slot) <= now {
+            // The post-backoff ran out while the medium stayed idle: send at once.
+            b.counter = 0;
+            b.countdown_start = now;
+        } else if !b.pending {
+            if now >= b.countdown_start {
+                // Idle for at least AIFS and no backoff pending: immediate access.
+                b.counter = 0;
+                b.countdown_start = now;
+                b.pending = true;
+            } else {
+                // Still inside the IFS after a busy period: back off.
+                b.draw();
+            }
+        }
+        self.schedule_grant(now, sched);
+    }
+
+    /// [`MacEvent::Grant`] at `now`: every entity whose counter reaches zero with a frame
+    /// transmits; the others freeze. A stale grant does nothing.
+    pub fn grant<S: Schedule<MacEvent>>(
+        &mut self,
+        now: Time,
+        generation: u64,
+        channel: &mut Channel,
+        sched: &mut S,
+    ) {
+        if generation != self.generation || self.busy {
+            return;
+        }
+        let slot = self.phy.slot;
+        self.transmitters.clear();
+        for (i, e) in self.entities.iter_mut().enumerate() {
+            let b = &mut e.backoff;
+            if !b.pending {
+                continue;
+            }
+            if !e.queue.is_empty() && b.expiry(slot) == now {
+                self.transmitters.push(i as u32);
+                continue;
+            }
+            b.freeze(now, slot);
+            if b.counter == 0 && b.countdown_start <= now && e.queue.is_empty() {
+                b.pending = false; // post-backoff complete
+            }
+        }
+        debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
+        self.busy = true;
+        if self.transmitters.len() > 1 {
+            self.resolve_internal_collisions();
+        }
+        let delta = self.phy.propagation_delay;
+        let mut busy = 0;
+        for &t in &self.transmitters {
+            let e = &mut self.entities[t as usize];
+            e.backoff.pending = false;
+            e.stats.attempts += 1;
+            if e.is_retry() {
+                e.stats.retries += 1;
+            }
+            busy = busy.max(self.head_exchange(t).first_frame);
+        }
+        self.exchange = if self.transmitters.len() == 1 {
+            self.exchange_of(self.transmitters[0], now, now, channel)
+        } else {
+            Exchange {
+                start: now,
+                end: now + busy + delta,
+                ..Exchange::default()
+            }
+        };
+        sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+    }
+
+    /// The exchange timing of entity `t`'s head-of-line frame.
+    #[inline]
+    fn head_exchange(&self, t: u32) -> super::exchange::ExchangeTimes {
+        let head = self.entities[t as usize].queue.head().expect("has frame");
+        exchange_times(&self.phy, self.rts_threshold, head.ip_bytes())
+    }
+
+    /// The exchange of entity `t`'s head-of-line frame, alone on the medium from `start`
+    /// (in a TXOP that began at `txop_start`): the ACK comes back unless the channel loses
+    /// the data frame, in which case the medium turns idle when the data frame ends.
+    fn exchange_of(
+        &mut self,
+        t: u32,
+        start: Time,
+        txop_start: Time,
+        channel: &mut Channel,
+    ) -> Exchange {
+        let e = &self.entities[t as usize];
+        let head = e.queue.head().expect("has frame");
+        let times = exchange_times(&self.phy, self.rts_threshold, head.ip_bytes());
+        let lost = channel.frame_lost(e.node, head.hop, start, FrameKind::Data);
+        Exchange {
+            start,
+            end: start + if lost { times.data_end } else { times.end },
+            data_end: start + times.data_end,
+            success: !lost,
+            lost,
+            txop_start,
+        }
+    }
+
+    /// 9.19.2.3: when EDCAFs of one node reach the same slot boundary, the highest AC
+    /// transmits; each lower one behaves as after a collision on the medium (CW doubles,
+    /// its short retry count grows, a frame at the retry limit is discarded). Transmitters
+    /// are in entity order, so a node's ACs are adjacent, highest last.
+    fn resolve_internal_collisions(&mut self) {
+        let mut kept = 0;
+        for i in 0..self.transmitters.len() {
+            let t = self.transmitters[i];
+            let node = self.entities[t as usize].node;
+            let outranked = self
+                .transmitters
+                .get(i + 1)
+                .is_some_and(|&n| self.entities[n as usize].node == node);
+            if outranked {
+                self.entities[t as usize].stats.internal_collisions += 1;
+                self.fail(t, false);
+            } else {
+                self.transmitters[kept] = t;
+                kept += 1;
+            }
+        }
+        self.transmitters.truncate(kept);
+    }
+
+    /// A failed attempt of entity `t` (9.3.4.4): counted against the retry limit; at the
+    /// limit the frame is discarded.
+    fn fail(&mut self, t: u32, long_frame: bool) {
+        let e = &mut self.entities[t as usize];
+        if e.on_failure(long_frame) == AfterFailure::Drop {
+            let p = e.queue.pop().expect("a dropped frame was queued");
+            self.outcomes.push(MacOutcome::RetryDrop(p));
+            self.outcomes.push(MacOutcome::Vacated(t));
+        }
+    }
+
+    /// Entity `t`'s frame was acknowledged. Outside a TXOP a new backoff is drawn at once
+    /// (9.3.4.3); inside one, CW resets and the backoff waits for the TXOP's end.
+    fn succeed(&mut self, t: u32, delivered_at: Time) {
+        let e = &mut self.entities[t as usize];
+        e.stats.successes += 1;
+        if e.params.txop_limit == 0 {
+            e.backoff.on_success(e.params.cw_min);
+        } else {
+            e.backoff.reset(e.params.cw_min);
+        }
+        let p = e.queue.pop().expect("a delivered frame was queued");
+        e.stats.count_frame(&p);
+        self.outcomes.push(MacOutcome::Delivered {
+            packet: p,
+            at: delivered_at,
+        });
+        self.outcomes.push(MacOutcome::Vacated(t));
+    }
+
+    /// [`MacEvent::ExchangeEnd`]: settle the transmitters' frames and set every entity's
+    /// next countdown start (AIFS after a correct frame, EIFS after an errored one). The
+    /// world then handles the outcomes and calls [`Mac::exchange_done`].
+    pub fn exchange_end(&mut self, now: Time) {
+        let ex = self.exchange;
+        if ex.success {
+            // A single transmitter; a TXOP holder's next step waits for `exchange_done`.
+            let t = self.transmitters[0];
+            self.succeed(t, ex.data_end);
+            if self.entities[t as usize].params.txop_limit > 0 {
+                return;
+            }
+        }
+        let delta = self.phy.propagation_delay;
+        // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
+        for (i, e) in self.entities.iter_mut().enumerate() {
+            e.backoff.countdown_start = now
+                + if ex.success {
+                    e.params.aifs
+                } else {
+                    self.eifs[i]
+                };
+        }
+        if ex.success {
+            return;
+        }
+        for k in 0..self.transmitters.len() {
+            let t = self.transmitters[k];
+            let times = self.head_exchange(t);
+            let e = &mut self.entities[t as usize];
+            // A collided RTS counts against the short retry limit, like a short frame; a
+            // data frame lost after RTS/CTS against the long one.
+            let (own_end, long_frame) = if ex.lost {
+                e.stats.frame_errors += 1;
+                (ex.data_end - delta, times.rts)
+            } else {
+                e.stats.collisions += 1;
+                (ex.start + times.first_frame, false)
+            };
+            // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
+            // heard the tail of a longer colliding frame it also defers EIFS after it.
+            let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;
+            let after_medium = if own_end + delta < now {
+                now + self.eifs[t as usize]
+            } else {
+                now + e.params.aifs
+            };
+            e.backoff.countdown_start = after_timeout.max(after_medium);
+            self.fail(t, long_frame);
+        }
+    }
+
+    /// After the outcomes of [`Mac::exchange_end`] were handled (deliveries made, queues
+    /// topped up): a TXOP holder sends its next frame SIFS later if the whole next
+    /// exchange (with its ACK) still fits in the TXOP limit counted from the TXOP's first
+    /// frame (9.19.2.4), and the medium stays busy; otherwise the medium turns idle.
+    pub fn exchange_done<S: Schedule<MacEvent>>(
+        &mut self,
+        now: Time,
+        channel: &mut Channel,
+        sched: &mut S,
+    ) {
+        let ex = self.exchange;
+        let t = self.transmitters[0];
+        let e = &self.entities[t as usize];
+        if ex.success && e.params.txop_limit > 0 {
+            if !e.queue.is_empty() {
+                let span = self.head_exchange(t).end;
+                let start = now + self.phy.sifs;
+                if start + span - ex.txop_start <= e.params.txop_limit {
+                    self.exchange = self.exchange_of(t, start, ex.txop_start, channel);
+                    self.entities[t as usize].stats.burst_exchanges += 1;
+                    sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+                    return;
+                }
+            }
+            // The TXOP ends: one backoff for the whole TXOP, and every entity counts
+            // from AIFS after it.
+            let b = &mut self.entities[t as usize].backoff;
+            if !b.pending {
+                b.draw();
+            }
+            for e in &mut self.entities {
+                e.backoff.countdown_start = now + e.params.aifs;
+            }
+        }
+        self.busy = false;
+        self.transmitters.clear();
+        self.schedule_grant(now, sched);
+    }
+}

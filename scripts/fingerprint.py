@@ -1,0 +1,50 @@
+"""Fingerprints of simulation results, to show that a refactoring changed no number.
+
+    python scripts/fingerprint.py > before.txt   # on the old commit
+    python scripts/fingerprint.py > after.txt    # on the new one
+    diff before.txt after.txt
+
+One line per (scenario, seed): a SHA-256 of the results' JSON without the wall-clock
+time, over every example scenario in `scenarios/` (shortened to `--duration`) and every
+benchmark case of `wlansim bench`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+from wlansim import _core
+from wlansim.bench import cases
+from wlansim.scenario import load
+
+
+def fingerprint(scenario: dict, seed: int) -> str:
+    data = json.loads(_core.run(json.dumps(scenario), seed))
+    data["meta"].pop("wall_s")
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--duration", default="20 s", help="simulated time per run (20 s)")
+    ap.add_argument("--seeds", type=int, default=2, help="seeds 1..N per scenario (2)")
+    args = ap.parse_args()
+    root = Path(__file__).resolve().parent.parent
+    named = {p.name: load(str(p)) for p in sorted((root / "scenarios").glob("*.toml"))}
+    named.update(cases())
+    # The channel's loss draws: frame errors on every station's link.
+    lossy = load(str(root / "scenarios" / "pilosof-1up-1down.toml"))
+    for g in lossy["stations"]:
+        g["fer"] = 0.05
+    named["pilosof-1up-1down-fer"] = lossy
+    for name, scenario in named.items():
+        scenario = dict(scenario, duration=args.duration)
+        for seed in range(1, args.seeds + 1):
+            print(f"{name} seed={seed} {fingerprint(scenario, seed)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
