@@ -3,6 +3,7 @@ mod common;
 use common::*;
 use wlansim_core::phy::{Preamble, Standard};
 use wlansim_core::sim::time::{to_secs, US};
+use wlansim_core::Scenario;
 
 /// One saturated station: every packet takes DIFS + E[backoff]·slot + the exchange, with
 /// E[backoff] = CWmin/2 slots (uniform on [0, CWmin]).
@@ -126,14 +127,18 @@ fn poisson_source_offers_its_mean_rate() {
             "{}",
             f.counts.offered_packets
         );
-        // 2 Mb/s offered on an 11 Mb/s cell: nothing is lost, at most one packet in flight
-        // at each end of the measurement window.
+        // 2 Mb/s offered on an 11 Mb/s cell: nothing is lost. Offered and delivered differ
+        // only by the packets in flight at the two ends of the measurement window: Poisson
+        // arrivals bunch, so a few may be queued there (2 with seed 3 at the end).
         assert_eq!(f.counts.dropped_queue + f.counts.dropped_retry, 0);
         assert!(
             f.counts
                 .delivered_packets
                 .abs_diff(f.counts.offered_packets)
-                <= 1
+                <= 4,
+            "{} offered, {} delivered",
+            f.counts.offered_packets,
+            f.counts.delivered_packets
         );
     }
 }
@@ -193,4 +198,55 @@ fn series_sample_throughput_and_queue_length_after_warmup() {
         "a light load never queues more than one"
     );
     assert!(run(&scenario(2, "", flow, "6 s"), 1).series.is_empty());
+}
+
+/// Random streams are keyed by stable names (node, AC, flow), not by position: adding a
+/// station to group `b` leaves group `a`'s draws (Poisson arrivals, frame errors, backoff)
+/// unchanged. Group `b` is listed first, so its size shifts every index of group `a`, and
+/// the two groups never interact: `a` sends during the first 10 s at a light load (its
+/// queues are empty long before 10 s), `b` only after 10 s. With frame errors on `a`'s
+/// links, `a`'s attempt and retry counts depend on all three of its streams.
+#[test]
+fn adding_a_station_leaves_other_groups_draws_unchanged() {
+    let with_b = |n: u32| {
+        let s = Scenario::from_toml(&format!(
+            r#"
+duration = "20 s"
+[[stations]]
+name = "b"
+count = {n}
+[[stations]]
+name = "a"
+count = 3
+fer = 0.2
+[[flows]]
+name = "late"
+direction = "uplink"
+stations = "b"
+traffic = "cbr"
+rate = "1 Mb/s"
+start = "10.5 s"
+[[flows]]
+name = "early"
+direction = "uplink"
+stations = "a"
+traffic = "poisson"
+rate = "200 kb/s"
+stop = "9 s"
+"#
+        ))
+        .unwrap();
+        let r = run(&s, 5);
+        let a: Vec<(u64, u64, u64)> = r
+            .nodes
+            .iter()
+            .filter(|n| n.name.starts_with("a-"))
+            .map(|n| (n.mac.attempts, n.mac.retries, n.mac.successes))
+            .collect();
+        assert_eq!(a.len(), 3);
+        assert!(a.iter().all(|&(att, retries, _)| att > 100 && retries > 10));
+        a
+    };
+    assert_eq!(with_b(2), with_b(3));
+    assert_eq!(with_b(2), with_b(7));
 }

@@ -187,14 +187,18 @@ fn pilosof_1up_1down_ratio_is_large_when_acks_fill_the_buffer() {
 }
 
 #[test]
-fn rwnd_clamping_restores_fairness_at_unchanged_total_throughput() {
+fn rwnd_clamping_restores_fairness() {
     let plain = run(&pilosof(4, 4, 100, "", "20 s"));
     let clamped = run(&pilosof(4, 4, 100, "rwnd_clamp = true", "20 s"));
     let (x0, x1) = (ratio(&plain), ratio(&clamped));
     assert!(x0 >= 5.0, "without clamping: ratio {x0}");
     assert!((0.8..=1.25).contains(&x1), "with clamping: ratio {x1}");
+    // pilosof2003 reports the total unchanged; here clamping costs 10-20 % of it, because
+    // without clamping the AP drops a third of the uploads' (redundant) TCP ACKs and the
+    // airtime they would take carries data instead: shown and asserted, cause included, by
+    // tests/test_tcp.py::test_clamping_total_throughput_cost_is_the_thinned_ack_airtime.
     let (t0, t1) = (total(&plain), total(&clamped));
-    assert!((t1 / t0 - 1.0).abs() <= 0.1, "total {t1} vs {t0}");
+    assert!((0.8..=1.05).contains(&(t1 / t0)), "total {t1} vs {t0}");
     assert_eq!(clamped.nodes[0].mac.queue_drops, 0, "⌊100/8⌋ × 8 fits B");
 }
 

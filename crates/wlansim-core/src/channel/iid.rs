@@ -15,15 +15,20 @@ pub struct IidLoss {
 }
 
 impl IidLoss {
-    /// `rates[node] = (tx, rx)` frame error rates.
-    pub fn new(seed: u64, rates: &[(f64, f64)]) -> Self {
-        IidLoss {
-            tx: rates.iter().map(|r| r.0).collect(),
-            rx: rates.iter().map(|r| r.1).collect(),
-            rng: (0..rates.len() as u64)
-                .map(|i| Rng::stream(seed, StreamKind::Channel, i))
-                .collect(),
+    /// Per node, in node order: its name (which keys its random stream) and its
+    /// (tx, rx) frame error rates.
+    pub fn new<'a>(seed: u64, nodes: impl Iterator<Item = (&'a str, (f64, f64))>) -> Self {
+        let mut loss = IidLoss {
+            tx: Vec::new(),
+            rx: Vec::new(),
+            rng: Vec::new(),
+        };
+        for (name, (tx, rx)) in nodes {
+            loss.tx.push(tx);
+            loss.rx.push(rx);
+            loss.rng.push(Rng::named(seed, StreamKind::Channel, name));
         }
+        loss
     }
 
     /// Whether the data frame `src` → `dst` is received in error. Losses at the sender's

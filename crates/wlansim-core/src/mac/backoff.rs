@@ -117,7 +117,7 @@ mod tests {
     use crate::sim::time::US;
 
     fn backoff() -> Backoff {
-        Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0))
+        Backoff::new(31, Rng::named(1, StreamKind::Backoff, "sta-0"))
     }
 
     const SLOT: Time = 20 * US;

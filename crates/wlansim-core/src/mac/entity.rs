@@ -149,7 +149,7 @@ mod tests {
             node: 0,
             ac: None,
             queue: TxQueue::shared(4),
-            backoff: Backoff::new(31, Rng::stream(1, StreamKind::Backoff, 0)),
+            backoff: Backoff::new(31, Rng::named(1, StreamKind::Backoff, "sta-0")),
             params: AccessParams {
                 aifs: 50_000,
                 cw_min: 31,

@@ -1,10 +1,12 @@
 //! Deterministic random-number streams.
 //!
 //! Every entity that draws random numbers (a MAC backoff entity, a traffic source, a
-//! channel) owns its own stream, seeded from (scenario seed, stream kind, entity index)
-//! through SplitMix64. Adding a station therefore does not perturb the draws of another
-//! station (DESIGN.md, determinism). The generator is xoshiro256++ (Blackman & Vigna),
-//! implemented here so results do not depend on a crate's version.
+//! channel) owns its own stream, seeded from (scenario seed, purpose, the entity's stable
+//! name: `sta-3`, `sta-3/AC_VO`, `up-2`) through SplitMix64. Streams are keyed by name,
+//! not by position, so adding a station, reordering groups or switching QoS on at the AP
+//! leaves every other entity's draws unchanged (DESIGN.md, determinism). The generator is
+//! xoshiro256++ (Blackman & Vigna), implemented here (with FNV-1a to hash the name) so
+//! results never depend on a crate's version or on the platform.
 
 /// SplitMix64 step: used to expand a 64-bit key into generator state.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -26,17 +28,24 @@ pub enum StreamKind {
     Tcp = 4,
 }
 
+/// FNV-1a, 64 bits: a fixed, portable hash of a stream's name.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
+
 #[derive(Clone, Debug)]
 pub struct Rng {
     s: [u64; 4],
 }
 
 impl Rng {
-    /// The stream of `kind` for entity `index` under the run's `seed`.
-    pub fn stream(seed: u64, kind: StreamKind, index: u64) -> Rng {
+    /// The stream of `kind` for the entity called `name` under the run's `seed`.
+    pub fn named(seed: u64, kind: StreamKind, name: &str) -> Rng {
         let mut key = seed
             ^ (kind as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
-            ^ index.wrapping_mul(0xA076_1D64_78BD_642F);
+            ^ fnv1a(name.as_bytes()).wrapping_mul(0xA076_1D64_78BD_642F);
         let mut s = [0u64; 4];
         for word in &mut s {
             *word = splitmix64(&mut key);
@@ -94,22 +103,24 @@ mod tests {
     fn streams_are_reproducible_and_distinct() {
         let a: Vec<u64> = (0..4)
             .map({
-                let mut r = Rng::stream(7, StreamKind::Backoff, 3);
+                let mut r = Rng::named(7, StreamKind::Backoff, "sta-3");
                 move |_| r.next_u64()
             })
             .collect();
-        let mut r2 = Rng::stream(7, StreamKind::Backoff, 3);
+        let mut r2 = Rng::named(7, StreamKind::Backoff, "sta-3");
         let b: Vec<u64> = (0..4).map(|_| r2.next_u64()).collect();
         assert_eq!(a, b);
-        let mut r3 = Rng::stream(7, StreamKind::Backoff, 4);
+        let mut r3 = Rng::named(7, StreamKind::Backoff, "sta-4");
         assert_ne!(a[0], r3.next_u64());
-        let mut r4 = Rng::stream(7, StreamKind::Traffic, 3);
+        let mut r4 = Rng::named(7, StreamKind::Traffic, "sta-3");
         assert_ne!(a[0], r4.next_u64());
+        let mut r5 = Rng::named(8, StreamKind::Backoff, "sta-3");
+        assert_ne!(a[0], r5.next_u64());
     }
 
     #[test]
     fn uniform_inclusive_covers_range_evenly() {
-        let mut r = Rng::stream(1, StreamKind::Backoff, 0);
+        let mut r = Rng::named(1, StreamKind::Backoff, "sta-0");
         let mut counts = [0u32; 32];
         for _ in 0..320_000 {
             counts[r.uniform_inclusive(31) as usize] += 1;

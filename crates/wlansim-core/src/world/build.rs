@@ -32,9 +32,13 @@ impl World {
             let id = nodes.len() as u32;
             let first = entities.len() as u32;
             for &(ac, params) in access {
+                let stream = match ac {
+                    Some(ac) => format!("{name}/{}", ac.name()),
+                    None => name.clone(),
+                };
                 let mut backoff = Backoff::new(
                     params.cw_min,
-                    Rng::stream(seed, StreamKind::Backoff, entities.len() as u64),
+                    Rng::named(seed, StreamKind::Backoff, &stream),
                 );
                 if ac.is_some() {
                     backoff.rule = SlotRule::Edca;
@@ -161,9 +165,10 @@ impl World {
                 let interval = f
                     .rate
                     .map_or(0.0, |r| ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64);
-                let index = flows.len() as u64;
+                let name = format!("{}-{i}", f.name);
                 flows.push(Flow {
-                    name: format!("{}-{i}", f.name),
+                    rng: Rng::named(seed, StreamKind::Traffic, &name),
+                    name,
                     direction: f.direction,
                     src,
                     dst,
@@ -177,7 +182,6 @@ impl World {
                     interval,
                     start: f.start.0,
                     stop: f.stop.map_or(u64::MAX, |d| d.0),
-                    rng: Rng::stream(seed, StreamKind::Traffic, index),
                     acct: Default::default(),
                     stats: FlowStats::default(),
                 });
@@ -205,6 +209,10 @@ impl World {
         }
         let n_entities = entities.len();
         let mac = Mac::new(phy, s.mac.rts_threshold, entities);
+        let channel = Channel::new(IidLoss::new(
+            seed,
+            nodes.iter().map(|n| n.name.as_str()).zip(fer),
+        ));
         let rwnd_clamp =
             s.ap.rwnd_clamp
                 .then(|| RwndClamp::new(s.ap.buffer(), s.ap.flow_idle_timeout.0, flows.len()));
@@ -217,7 +225,7 @@ impl World {
             classifier,
             nodes,
             mac,
-            channel: Channel::new(IidLoss::new(seed, &fer)),
+            channel,
             flows,
             saturated: vec![(Vec::new(), 0); n_entities],
             events,
