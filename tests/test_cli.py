@@ -100,3 +100,16 @@ def test_every_example_scenario_runs():
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         r = wlansim.run(path, overrides={"duration": "3 s", "warmup": "1 s"})
         assert r.metrics["throughput_bps"] > 0, path.name
+
+
+def test_run_two_bss_prints_the_per_bss_table():
+    from conftest import ROOT
+
+    out = wlansim_cli("run", str(ROOT / "scenarios" / "two-bss.toml"), "--set", "duration=4 s")
+    assert out.returncode == 0, out.stderr
+    table = out.stdout.split("BSSs", 1)[1]
+    assert "upstairs" in table and "downstairs" in table
+    # Each BSS: three saturated uploads share the channel with the other BSS's three.
+    rows = [line.split() for line in table.strip().splitlines()[1:3]]
+    up = [float(r[3]) for r in rows]
+    assert all(u > 1.5 for u in up) and abs(up[0] / up[1] - 1) < 0.25, up

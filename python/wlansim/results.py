@@ -21,6 +21,8 @@ class Results:
       collision_probability); a QoS node's row sums its access categories.
     - `access_categories`: one row per access category of each QoS node (node, ac and the
       same counters); empty without EDCA.
+    - `bss`: one row per BSS (ap, ssid, stations, uplink_bps and downlink_bps: the useful
+      rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
     - `metrics`: scalar summary used by campaigns.
     """
@@ -31,6 +33,7 @@ class Results:
         self.flows = pd.DataFrame(data["flows"])
         self.nodes = pd.DataFrame(data["nodes"])
         self.access_categories = pd.DataFrame(data.get("access_categories", []))
+        self.bss = pd.DataFrame(data.get("bss", []))
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
         self._metrics: dict[str, float] | None = None
@@ -59,6 +62,7 @@ class Results:
             "flows": self._data["flows"],
             "nodes": self._data["nodes"],
             "access_categories": self._data.get("access_categories", []),
+            "bss": self._data.get("bss", []),
             "meta": self.meta,
             "metrics": self.metrics,
             "series": self.series,

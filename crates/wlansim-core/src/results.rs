@@ -76,6 +76,23 @@ pub struct AcResult {
     pub collision_probability: Option<f64>,
 }
 
+/// One BSS: its AP, its stations' MAC counters summed (the AP's included) and the useful
+/// rate (goodput for TCP, throughput for UDP) of the flows that leave or reach its
+/// stations.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BssResult {
+    /// The AP's name.
+    pub ap: String,
+    pub ssid: String,
+    pub stations: u32,
+    /// Flows whose source is a station of this BSS (b/s, measurement window).
+    pub uplink_bps: f64,
+    /// Flows whose destination is a station of this BSS.
+    pub downlink_bps: f64,
+    #[serde(flatten)]
+    pub mac: MacStats,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Meta {
     pub events: u64,
@@ -95,6 +112,8 @@ pub struct Results {
     pub nodes: Vec<NodeResult>,
     /// One row per access category of each QoS node (empty without EDCA).
     pub access_categories: Vec<AcResult>,
+    /// One row per BSS (per AP).
+    pub bss: Vec<BssResult>,
     /// Time series recorded on request (`[output] series`): name → column → samples.
     pub series: crate::world::SeriesTable,
     pub meta: Meta,

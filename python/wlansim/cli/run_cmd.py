@@ -72,6 +72,14 @@ def run_scenario(args) -> int:
     print(flows[columns].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print("\nNodes")
     print(r.nodes.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if len(r.bss) > 1:
+        bss = r.bss.assign(
+            uplink_mbps=r.bss["uplink_bps"] / 1e6, downlink_mbps=r.bss["downlink_bps"] / 1e6
+        )
+        columns = ["ap", "ssid", "stations", "uplink_mbps", "downlink_mbps", "attempts"]
+        columns += ["collisions", "retry_drops", "queue_drops"]
+        print("\nBSSs")
+        print(bss[columns].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     m, meta = r.metrics, r.meta
     print(
         f"\ntotal {m.get('throughput_bps', 0) / 1e6:.3f} Mb/s over {meta['measured_s']:g} s "

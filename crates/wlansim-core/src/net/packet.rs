@@ -24,8 +24,9 @@ pub struct Packet {
     /// TCP: travels from the receiving endpoint back to the sending one (ACKs, SYN-ACK);
     /// the two directions are accounted separately.
     pub reverse: bool,
-    /// Travels station → wired side (decides the AP's forwarding).
-    pub uplink: bool,
+    /// The node that sent it and the node it is for (network-layer addresses).
+    pub src: NodeId,
+    pub dst: NodeId,
     /// The node that receives the frame carrying it over the air (its next hop on the
     /// wireless medium); set when it is handed to the MAC.
     pub hop: NodeId,
@@ -36,15 +37,16 @@ pub struct Packet {
 }
 
 impl Packet {
-    /// A UDP datagram of `payload_bytes`.
-    pub fn udp(flow: u32, payload_bytes: u32, uplink: bool, created: Time) -> Packet {
+    /// A UDP datagram of `payload_bytes` from node `src` to node `dst`.
+    pub fn udp(flow: u32, payload_bytes: u32, src: NodeId, dst: NodeId, created: Time) -> Packet {
         Packet {
             flow,
             payload_bytes,
             header_bytes: frame::IP_HEADER + frame::UDP_HEADER,
             kind: Kind::Udp,
             reverse: false,
-            uplink,
+            src,
+            dst,
             hop: 0,
             created,
             seg: Segment::default(),

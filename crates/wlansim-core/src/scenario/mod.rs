@@ -97,13 +97,27 @@ pub struct Scenario {
     pub phy: PhyConfig,
     #[serde(default)]
     pub mac: MacConfig,
-    #[serde(default)]
-    pub ap: ApConfig,
+    /// The access point of a one-BSS scenario: sugar for a single `[[aps]]` entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap: Option<ApConfig>,
+    /// The access points, each its own BSS; all share one channel (one collision domain).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aps: Vec<ApConfig>,
+    /// The scenario was written with the one-AP `[ap]` table (so are its resolved form and
+    /// its errors).
+    #[serde(skip)]
+    one_ap_table: bool,
     #[serde(default)]
     pub stations: Vec<StationGroup>,
-    /// Wired servers behind the AP (TCP flows end there).
+    /// Wired hosts, each on its own link to an AP or a router.
     #[serde(default)]
     pub servers: Vec<ServerGroup>,
+    /// Wired routers (nodes that only forward).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routers: Vec<RouterConfig>,
+    /// Wired links between APs, routers and servers (full duplex).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkConfig>,
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
@@ -237,6 +251,9 @@ impl Default for MacConfig {
 pub struct ApConfig {
     #[serde(default = "default_ap_name")]
     pub name: String,
+    /// The BSS's network name (reported beside its figures); the AP's name when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
     /// The AP's transmit buffer B, in packets, shared by every downlink packet (TCP data
     /// and TCP ACKs alike, as in pilosof2003); with `ack_queue`, the data queue T.
     #[serde(default = "default_queue")]
@@ -263,6 +280,7 @@ impl Default for ApConfig {
     fn default() -> Self {
         ApConfig {
             name: default_ap_name(),
+            ssid: None,
             queue: default_queue(),
             ack_queue: None,
             rwnd_clamp: false,
@@ -280,20 +298,47 @@ impl ApConfig {
     }
 }
 
-/// `count` wired servers named `NAME-0` …, each on its own full-duplex link to the AP:
-/// per direction, a drop-tail queue, serialisation at `rate` (IP bytes) and `delay`.
+/// `count` wired servers named `NAME-0` …, each on its own full-duplex link to `via` (an
+/// AP or a router): per direction, a drop-tail queue, serialisation at `rate` (IP bytes)
+/// and `delay`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServerGroup {
     pub name: String,
     #[serde(default = "default_server_count")]
     pub count: u32,
+    /// The AP or router the servers' links attach to; the AP when there is only one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     #[serde(default = "default_link_rate")]
     pub rate: Rate,
     /// One-way propagation delay of the link.
     #[serde(default = "default_link_delay")]
     pub delay: Duration,
     /// Queue of each link direction, in packets.
+    #[serde(default = "default_link_queue")]
+    pub queue: u32,
+}
+
+/// A wired node that forwards packets between its links.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouterConfig {
+    pub name: String,
+}
+
+/// A full-duplex wired link between two named nodes (APs, routers, servers `NAME-i`): per
+/// direction a drop-tail queue, serialisation at `rate` (IP bytes) and a propagation
+/// `delay`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    pub a: String,
+    pub b: String,
+    #[serde(default = "default_link_rate")]
+    pub rate: Rate,
+    #[serde(default = "default_link_delay")]
+    pub delay: Duration,
     #[serde(default = "default_link_queue")]
     pub queue: u32,
 }
@@ -305,6 +350,9 @@ pub struct StationGroup {
     pub name: String,
     #[serde(default = "default_count")]
     pub count: u32,
+    /// The AP the stations are associated with; the AP when there is only one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap: Option<String>,
     /// Interface queue capacity; `mac.queue` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<u32>,
@@ -334,9 +382,9 @@ pub enum Protocol {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
-    /// Station → AP (UDP), station → server (TCP).
+    /// From the flow's station to its peer (the server, the peer station, or the AP).
     Uplink,
-    /// AP → station (UDP), server → station (TCP).
+    /// From the peer to the flow's station.
     Downlink,
 }
 
@@ -351,8 +399,9 @@ pub enum Traffic {
     Poisson,
 }
 
-/// One flow per station of the group `stations`, named `NAME-i`. A TCP flow of station i
-/// talks to server i mod count of the group `server`.
+/// One flow per station of the group `stations`, named `NAME-i`. Station i's peer is
+/// server i mod count of the group `server`, or station i mod count of the station group
+/// `peer`, or else the station's AP (UDP only). `direction` says who sends the data.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
@@ -374,9 +423,12 @@ pub struct FlowConfig {
     pub start: Duration,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Duration>,
-    /// TCP: the server group at the wired end.
+    /// The server group at the wired end (required for TCP unless `peer` is given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
+    /// A station group at the other end (station ↔ station through the APs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<String>,
     /// TCP: payload bytes to transfer; persistent (bulk) when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<Bytes>,
@@ -430,8 +482,35 @@ impl Scenario {
         scenario.checked()
     }
 
-    /// Validate, apply the `[qos]` preset, validate what it wrote.
+    /// Turn the one-AP sugar into `[[aps]]`, validate, apply the `[qos]` preset, validate
+    /// what it wrote.
     fn checked(mut self) -> Result<Scenario, ScenarioError> {
+        let sugar = self.aps.is_empty();
+        self.one_ap_table = sugar;
+        match self.ap.take() {
+            Some(_) if !sugar => {
+                return Err(ScenarioError::new(
+                    "ap",
+                    "both [ap] and [[aps]] are given: use [[aps]] (one table per AP) only",
+                ))
+            }
+            ap => {
+                if sugar {
+                    self.aps.push(ap.unwrap_or_default());
+                }
+            }
+        }
+        // Errors about the one AP name the key its author wrote.
+        let in_authors_terms = |mut e: ScenarioError| {
+            if sugar && e.path.starts_with("aps[0]") {
+                e.path = e.path.replacen("aps[0]", "ap", 1);
+            }
+            e
+        };
+        self.checked_aps().map_err(in_authors_terms)
+    }
+
+    fn checked_aps(mut self) -> Result<Scenario, ScenarioError> {
         self.validate()?;
         if self.qos.preset.is_some() {
             presets::apply(&mut self);
@@ -442,6 +521,11 @@ impl Scenario {
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
         validate::scenario(self)
+    }
+
+    /// The name of the AP a station group is associated with (validated scenarios only).
+    pub fn ap_of<'a>(&'a self, g: &'a StationGroup) -> &'a str {
+        g.ap.as_deref().unwrap_or(&self.aps[0].name)
     }
 
     /// The TCP configuration of flow `i` (scenario `[tcp]`, then the flow's `tcp`).
@@ -502,6 +586,9 @@ impl Scenario {
         };
         for g in &mut out.stations {
             g.queue = Some(g.queue.unwrap_or(self.mac.queue));
+        }
+        if self.one_ap_table {
+            out.ap = out.aps.pop();
         }
         for f in &mut out.flows {
             if f.protocol == Protocol::Udp {

@@ -47,9 +47,12 @@ fn ng2005_table2(s: &mut Scenario) {
         txop: Some(Duration(txop)),
         ..AcConfig::default()
     };
-    let txop = download_txop(s);
-    s.ap.qos = true;
-    fill(&mut s.ap.edca, ac(2, 3, 0), ac(6, 31, txop));
+    for i in 0..s.aps.len() {
+        let txop = download_txop(s, &s.aps[i].name);
+        let ap = &mut s.aps[i];
+        ap.qos = true;
+        fill(&mut ap.edca, ac(2, 3, 0), ac(6, 31, txop));
+    }
     for g in &mut s.stations {
         g.qos = true;
         fill(&mut g.edca, ac(2, 31, 0), ac(6, 31, 0));
@@ -80,9 +83,9 @@ fn fill(edca: &mut Option<EdcaConfig>, ack: AcConfig, data: AcConfig) {
     }
 }
 
-/// TXOP limit of the AP's download data: n_d exchanges of the largest download segment
-/// (0 = one exchange when n_d ≤ 1).
-fn download_txop(s: &Scenario) -> Time {
+/// TXOP limit of the download data of AP `ap`: n_d exchanges of the largest download
+/// segment, n_d = the TCP downloads to its stations (0 = one exchange when n_d ≤ 1).
+fn download_txop(s: &Scenario, ap: &str) -> Time {
     let mut n_d = 0;
     let mut ip_bytes = 0;
     for (i, f) in s.flows.iter().enumerate() {
@@ -94,6 +97,9 @@ fn download_txop(s: &Scenario) -> Time {
             .iter()
             .find(|g| g.name == f.stations)
             .expect("validated before the preset is applied: the group exists");
+        if s.ap_of(g) != ap {
+            continue;
+        }
         n_d += g.count as Time;
         let cfg = s.tcp_config(i);
         ip_bytes = ip_bytes.max(cfg.mss + crate::tcp::header_bytes(&cfg));
@@ -142,8 +148,8 @@ server = "srv"
     #[test]
     fn table2_values_with_the_scenario_own_keys_kept() {
         let s = Scenario::from_toml(BASE).unwrap();
-        assert!(s.ap.qos && s.stations.iter().all(|g| g.qos));
-        let ap = s.ap.edca.as_ref().unwrap();
+        assert!(s.aps[0].qos && s.stations.iter().all(|g| g.qos));
+        let ap = s.aps[0].edca.as_ref().unwrap();
         let vo = ap.vo.as_ref().unwrap();
         assert_eq!(
             (vo.aifsn, vo.cw_min, vo.cw_max),
@@ -164,16 +170,16 @@ server = "srv"
     #[test]
     fn ap_txop_holds_exactly_n_d_full_size_exchanges() {
         let s = Scenario::from_toml(BASE).unwrap();
-        let txop =
-            s.ap.edca
-                .as_ref()
-                .unwrap()
-                .be
-                .as_ref()
-                .unwrap()
-                .txop
-                .unwrap()
-                .0;
+        let txop = s.aps[0]
+            .edca
+            .as_ref()
+            .unwrap()
+            .be
+            .as_ref()
+            .unwrap()
+            .txop
+            .unwrap()
+            .0;
         let phy = s.phy();
         let cfg = s.tcp_config(1);
         let ip = cfg.mss + crate::tcp::header_bytes(&cfg);

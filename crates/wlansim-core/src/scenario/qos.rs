@@ -193,14 +193,17 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let nonstandard = s.qos.nonstandard_edca;
     // A preset makes every node a QoS node when it is applied (after a first check).
     let preset = s.qos.preset.is_some();
-    node_edca(
-        "ap",
-        s.ap.qos || preset,
-        s.ap.edca.as_ref(),
-        1,
-        &phy,
-        nonstandard,
-    )?;
+    for (i, ap) in s.aps.iter().enumerate() {
+        let at = format!("aps[{i}]");
+        node_edca(
+            &at,
+            ap.qos || preset,
+            ap.edca.as_ref(),
+            1,
+            &phy,
+            nonstandard,
+        )?;
+    }
     for (i, g) in s.stations.iter().enumerate() {
         let at = format!("stations[{i}]");
         node_edca(&at, g.qos || preset, g.edca.as_ref(), 2, &phy, nonstandard)?;

@@ -41,9 +41,11 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if s.mac.queue == 0 {
         return err("mac.queue", "0: a queue holds at least 1 packet");
     }
-    ap(s)?;
-    stations(s)?;
-    servers(s)?;
+    let mut names = HashSet::new();
+    aps(s, &mut names)?;
+    stations(s, &mut names)?;
+    servers(s, &mut names)?;
+    links(s)?;
     flows(s)?;
     super::qos::validate(s)?;
     if s.output.series_interval.0 == 0 {
@@ -55,53 +57,143 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-fn ap(s: &Scenario) -> Result<(), ScenarioError> {
-    if s.ap.queue == 0 {
-        return err("ap.queue", "0: the AP buffer B holds at least 1 packet");
+/// The access points; also fixes which node names are taken (APs and routers are single
+/// nodes, station and server groups name their members `NAME-i`).
+fn aps(s: &Scenario, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
+    if s.aps.is_empty() {
+        return err("aps", "no access point; add an [ap] or [[aps]] table");
     }
-    if s.ap.ack_queue == Some(0) {
-        return err(
-            "ap.ack_queue",
-            "0: the ACK queue A holds at least 1 packet (remove it for one shared queue)",
-        );
+    for (i, ap) in s.aps.iter().enumerate() {
+        let at = |key: &str| format!("aps[{i}].{key}");
+        node_name(at("name"), &ap.name, names)?;
+        if ap.queue == 0 {
+            return err(at("queue"), "0: the AP buffer B holds at least 1 packet");
+        }
+        if ap.ack_queue == Some(0) {
+            return err(
+                at("ack_queue"),
+                "0: the ACK queue A holds at least 1 packet (remove it for one shared queue)",
+            );
+        }
+        if ap.flow_idle_timeout.0 == 0 {
+            return err(
+                at("flow_idle_timeout"),
+                "0 s: must be positive (a flow idle this long stops counting)",
+            );
+        }
     }
-    if s.ap.flow_idle_timeout.0 == 0 {
-        return err(
-            "ap.flow_idle_timeout",
-            "0 s: must be positive (a flow idle this long stops counting)",
-        );
+    for (i, r) in s.routers.iter().enumerate() {
+        node_name(format!("routers[{i}].name"), &r.name, names)?;
     }
     Ok(())
 }
 
-/// A node group name: non-empty, no '.', '=' or spaces, unique among stations, servers
-/// and the AP.
-fn group_name<'a>(
+/// `name` must be one of `allowed` (what `key` may refer to, described by `what`).
+fn reference(at: String, name: &str, what: &str, allowed: &[&str]) -> Result<(), ScenarioError> {
+    if allowed.contains(&name) {
+        return Ok(());
+    }
+    err(
+        at,
+        format!(
+            "\"{name}\" is not {what}; defined: {}",
+            if allowed.is_empty() {
+                "none".to_string()
+            } else {
+                allowed.join(", ")
+            }
+        ),
+    )
+}
+
+/// The AP (or router) a station group or server group attaches to: the given name, or the
+/// only AP. Validation has checked the name.
+fn attachment<'a>(
     at: String,
-    name: &'a str,
-    ap: &str,
-    names: &mut HashSet<&'a str>,
-) -> Result<(), ScenarioError> {
+    given: Option<&'a str>,
+    allowed: &[&'a str],
+    s: &'a Scenario,
+    what: &str,
+) -> Result<&'a str, ScenarioError> {
+    match given {
+        Some(name) => {
+            reference(at, name, what, allowed)?;
+            Ok(name)
+        }
+        None if s.aps.len() == 1 => Ok(&s.aps[0].name),
+        None => err(
+            at,
+            format!(
+                "missing: with several APs, name {what}; one of: {}",
+                allowed.join(", ")
+            ),
+        ),
+    }
+}
+
+/// The wired links: endpoints are APs, routers or servers (`NAME-i`), never the same node
+/// twice, and every link carries traffic at a positive rate.
+fn links(s: &Scenario) -> Result<(), ScenarioError> {
+    let mut wired: Vec<String> = s.aps.iter().map(|a| a.name.clone()).collect();
+    wired.extend(s.routers.iter().map(|r| r.name.clone()));
+    for g in &s.servers {
+        wired.extend((0..g.count).map(|k| format!("{}-{k}", g.name)));
+    }
+    let wired: Vec<&str> = wired.iter().map(String::as_str).collect();
+    let mut pairs = HashSet::new();
+    for (i, l) in s.links.iter().enumerate() {
+        let at = |key: &str| format!("links[{i}].{key}");
+        reference(at("a"), &l.a, "an AP, router or server", &wired)?;
+        reference(at("b"), &l.b, "an AP, router or server", &wired)?;
+        if l.a == l.b {
+            return err(
+                at("b"),
+                format!("\"{}\": a link joins two different nodes", l.b),
+            );
+        }
+        let key = if l.a < l.b {
+            (&l.a, &l.b)
+        } else {
+            (&l.b, &l.a)
+        };
+        if !pairs.insert(key) {
+            return err(
+                at("b"),
+                format!("a second link between \"{}\" and \"{}\"", l.a, l.b),
+            );
+        }
+        if l.queue == 0 {
+            return err(at("queue"), "0: a link queue holds at least 1 packet");
+        }
+    }
+    Ok(())
+}
+
+/// A node or node group name: non-empty, no '.', '=' or spaces, unique among APs,
+/// routers, station groups and server groups.
+fn node_name(at: String, name: &str, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
     if name.is_empty() || name.contains(['.', ' ', '=']) {
         return err(
             at,
             format!("\"{name}\": a name is non-empty, without '.', '=' or spaces"),
         );
     }
-    if name == ap || !names.insert(name) {
+    if !names.insert(name.to_string()) {
         return err(
             at,
-            format!("\"{name}\" is used twice; node group names are unique"),
+            format!("\"{name}\" is used twice; node and node group names are unique"),
         );
     }
     Ok(())
 }
 
-fn servers(s: &Scenario) -> Result<(), ScenarioError> {
-    let mut names: HashSet<&str> = s.stations.iter().map(|g| g.name.as_str()).collect();
+fn servers(s: &Scenario, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
+    let mut hubs: Vec<&str> = s.aps.iter().map(|a| a.name.as_str()).collect();
+    hubs.extend(s.routers.iter().map(|r| r.name.as_str()));
     for (i, g) in s.servers.iter().enumerate() {
         let at = |key: &str| format!("servers[{i}].{key}");
-        group_name(at("name"), &g.name, &s.ap.name, &mut names)?;
+        node_name(at("name"), &g.name, names)?;
+        attachment(at("via"), g.via.as_deref(), &hubs, s, "an AP or router")?;
         if g.count == 0 {
             return err(at("count"), "0: a group has at least 1 server");
         }
@@ -174,17 +266,18 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-fn stations(s: &Scenario) -> Result<(), ScenarioError> {
+fn stations(s: &Scenario, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
     if s.stations.is_empty() {
         return err(
             "stations",
             "no station group; add at least one [[stations]] table with a name and a count",
         );
     }
-    let mut names = HashSet::new();
+    let aps: Vec<&str> = s.aps.iter().map(|a| a.name.as_str()).collect();
     for (i, g) in s.stations.iter().enumerate() {
         let at = |key: &str| format!("stations[{i}].{key}");
-        group_name(at("name"), &g.name, &s.ap.name, &mut names)?;
+        node_name(at("name"), &g.name, names)?;
+        attachment(at("ap"), g.ap.as_deref(), &aps, s, "an AP")?;
         if g.count == 0 {
             return err(at("count"), "0: a group has at least 1 station");
         }
@@ -225,6 +318,7 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             );
         }
+        peer(s, f, &at)?;
         match f.protocol {
             Protocol::Udp => udp_flow(f, &at)?,
             Protocol::Tcp => tcp_flow(s, i, f, &at)?,
@@ -237,12 +331,45 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// A flow's peer: a server group or a station group (not both); a TCP flow needs one.
+fn peer(s: &Scenario, f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    if let Some(server) = &f.server {
+        let groups: Vec<&str> = s.servers.iter().map(|g| g.name.as_str()).collect();
+        if !groups.contains(&server.as_str()) {
+            return err(
+                at("server"),
+                format!(
+                    "\"{server}\" is not a server group; defined groups: {}",
+                    if groups.is_empty() {
+                        "none (add a [[servers]] table)".to_string()
+                    } else {
+                        groups.join(", ")
+                    }
+                ),
+            );
+        }
+        if f.peer.is_some() {
+            return err(
+                at("peer"),
+                "a flow has one peer: a server group or a station group, not both",
+            );
+        }
+    }
+    if let Some(peer) = &f.peer {
+        let groups: Vec<&str> = s.stations.iter().map(|g| g.name.as_str()).collect();
+        reference(at("peer"), peer, "a station group", &groups)?;
+    }
+    if f.protocol == Protocol::Tcp && f.server.is_none() && f.peer.is_none() {
+        return err(
+            at("server"),
+            "missing: a tcp flow names the [[servers]] group (or the station group `peer`) at its other end",
+        );
+    }
+    Ok(())
+}
+
 fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
-    for (key, set) in [
-        ("server", f.server.is_some()),
-        ("bytes", f.bytes.is_some()),
-        ("tcp", f.tcp.is_some()),
-    ] {
+    for (key, set) in [("bytes", f.bytes.is_some()), ("tcp", f.tcp.is_some())] {
         if set {
             return err(at(key), "only for protocol = \"tcp\" flows");
         }
@@ -289,26 +416,6 @@ fn tcp_flow(
     f: &FlowConfig,
     at: &dyn Fn(&str) -> String,
 ) -> Result<(), ScenarioError> {
-    let Some(server) = &f.server else {
-        return err(
-            at("server"),
-            "missing: a tcp flow names the [[servers]] group at its wired end",
-        );
-    };
-    if !s.servers.iter().any(|g| &g.name == server) {
-        let groups: Vec<&str> = s.servers.iter().map(|g| g.name.as_str()).collect();
-        return err(
-            at("server"),
-            format!(
-                "\"{server}\" is not a server group; defined groups: {}",
-                if groups.is_empty() {
-                    "none (add a [[servers]] table)".to_string()
-                } else {
-                    groups.join(", ")
-                }
-            ),
-        );
-    }
     for (key, set, hint) in [
         (
             "rate",

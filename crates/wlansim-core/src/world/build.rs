@@ -1,36 +1,52 @@
-//! Building a [`World`] from a validated scenario.
+//! Building a [`World`] from a validated scenario: the nodes (APs, stations, routers,
+//! servers, in this order), their channel-access entities, the wired links and the routes
+//! over them, the flows with their endpoints, and the first events.
 use super::edca::{access_setup, entity_for};
 use super::series::Recorder;
 use super::tcp_flows::TcpConn;
-use super::wired::WiredLink;
 use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::RwndClamp;
 use crate::channel::{Channel, IidLoss};
 use crate::mac::{
     AccessCategory, AccessParams, Backoff, Entity, Mac, MacStats, PacketInfo, SlotRule,
 };
-use crate::net::TxQueue;
+use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::phy::frame;
-use crate::scenario::{Direction, Protocol, Scenario};
+use crate::scenario::{Direction, Protocol, Scenario, ScenarioError, Traffic};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
+use std::collections::HashMap;
 
-impl World {
-    pub fn new(s: &Scenario, seed: u64) -> World {
-        let phy = s.phy();
-        let mut nodes = Vec::new();
-        let mut entities = Vec::new();
-        // (tx, rx) frame error rates per node.
-        let mut fer = Vec::new();
-        let mut add_node = |name: String,
-                            role: Role,
-                            queue: TxQueue,
-                            access: &[(Option<AccessCategory>, AccessParams)],
-                            link: (f64, f64)| {
-            let id = nodes.len() as u32;
-            let first = entities.len() as u32;
+/// Largest number of wired nodes (APs, routers, servers): the route table holds one entry
+/// per pair of them.
+pub const MAX_WIRED_NODES: usize = 4096;
+
+/// Nodes and their channel-access entities as they are added.
+struct Nodes {
+    /// The run's seed (the entities' backoff streams derive from it).
+    seed: u64,
+    nodes: Vec<Node>,
+    entities: Vec<Entity>,
+    /// Per node: (tx, rx) frame error rates of its link with its AP.
+    fer: Vec<(f64, f64)>,
+    by_name: HashMap<String, NodeId>,
+}
+
+impl Nodes {
+    fn add(
+        &mut self,
+        name: String,
+        role: Role,
+        bss: Option<NodeId>,
+        queue: Option<TxQueue>,
+        access: &[(Option<AccessCategory>, AccessParams)],
+        fer: (f64, f64),
+    ) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        let first = self.entities.len() as u32;
+        if let Some(queue) = queue {
             for &(ac, params) in access {
                 let stream = match ac {
                     Some(ac) => format!("{name}/{}", ac.name()),
@@ -38,12 +54,12 @@ impl World {
                 };
                 let mut backoff = Backoff::new(
                     params.cw_min,
-                    Rng::named(seed, StreamKind::Backoff, &stream),
+                    Rng::named(self.seed, StreamKind::Backoff, &stream),
                 );
                 if ac.is_some() {
                     backoff.rule = SlotRule::Edca;
                 }
-                entities.push(Entity {
+                self.entities.push(Entity {
                     node: id,
                     ac,
                     queue: queue.clone(),
@@ -52,110 +68,190 @@ impl World {
                     stats: MacStats::default(),
                 });
             }
-            nodes.push(Node {
+        }
+        self.by_name.insert(name.clone(), id);
+        self.nodes.push(Node {
+            name,
+            role,
+            entities: first..self.entities.len() as u32,
+            bss: bss.or((role == Role::AccessPoint).then_some(id)),
+        });
+        self.fer.push(fer);
+        id
+    }
+
+    fn id(&self, name: &str) -> NodeId {
+        self.by_name[name]
+    }
+}
+
+impl World {
+    pub fn new(s: &Scenario, seed: u64) -> Result<World, ScenarioError> {
+        let phy = s.phy();
+        let mut n = Nodes {
+            seed,
+            nodes: Vec::new(),
+            entities: Vec::new(),
+            fer: Vec::new(),
+            by_name: HashMap::new(),
+        };
+        for ap in &s.aps {
+            let queue = match ap.ack_queue {
+                Some(a) => TxQueue::split(ap.queue, a),
+                None => TxQueue::shared(ap.queue),
+            };
+            let access = access_setup(s, &phy, ap.qos, ap.edca.as_ref());
+            let name = ap.name.clone();
+            n.add(
                 name,
-                role,
-                entities: first..entities.len() as u32,
-            });
-            fer.push(link);
-            id
-        };
-        let ap_queue = match s.ap.ack_queue {
-            Some(a) => TxQueue::split(s.ap.queue, a),
-            None => TxQueue::shared(s.ap.queue),
-        };
-        let ap_access = access_setup(s, &phy, s.ap.qos, s.ap.edca.as_ref());
-        let ap = add_node(
-            s.ap.name.clone(),
-            Role::AccessPoint,
-            ap_queue,
-            &ap_access,
-            (0.0, 0.0),
-        );
+                Role::AccessPoint,
+                None,
+                Some(queue),
+                &access,
+                (0.0, 0.0),
+            );
+        }
         let mut group_nodes = Vec::new();
         for g in &s.stations {
             let queue = g.queue.unwrap_or(s.mac.queue);
             let access = access_setup(s, &phy, g.qos, g.edca.as_ref());
             let base = g.fer.unwrap_or(0.0);
-            let link = (g.fer_uplink.unwrap_or(base), g.fer_downlink.unwrap_or(base));
-            let ids: Vec<u32> = (0..g.count)
+            let fer = (g.fer_uplink.unwrap_or(base), g.fer_downlink.unwrap_or(base));
+            let ap = n.id(s.ap_of(g));
+            let ids: Vec<NodeId> = (0..g.count)
                 .map(|i| {
-                    add_node(
-                        format!("{}-{i}", g.name),
-                        Role::Station,
-                        TxQueue::shared(queue),
-                        &access,
-                        link,
-                    )
+                    let name = format!("{}-{i}", g.name);
+                    let queue = Some(TxQueue::shared(queue));
+                    n.add(name, Role::Station, Some(ap), queue, &access, fer)
                 })
                 .collect();
             group_nodes.push(ids);
         }
-        let classifier = s.qos.classifier(&s.flows);
-
-        // Each server has a link per direction: 2k toward the AP, 2k + 1 toward the server.
-        let mut servers = Vec::new();
-        let mut links = Vec::new();
+        for r in &s.routers {
+            n.add(r.name.clone(), Role::Router, None, None, &[], (0.0, 0.0));
+        }
         let mut server_groups = Vec::new();
         for g in &s.servers {
-            let first = servers.len() as u32;
-            for i in 0..g.count {
-                servers.push(format!("{}-{i}", g.name));
-                for to_ap in [true, false] {
-                    links.push(WiredLink::new(g.rate.0, g.delay.0, g.queue, to_ap));
-                }
-            }
-            server_groups.push((g.name.as_str(), first, g.count));
+            let ids: Vec<NodeId> = (0..g.count)
+                .map(|i| {
+                    let name = format!("{}-{i}", g.name);
+                    n.add(name, Role::Server, None, None, &[], (0.0, 0.0))
+                })
+                .collect();
+            server_groups.push(ids);
+        }
+        let wired_nodes = n.nodes.iter().filter(|x| x.role != Role::Station).count();
+        if wired_nodes > MAX_WIRED_NODES {
+            return Err(ScenarioError::new(
+                "servers",
+                format!(
+                    "{wired_nodes} APs, routers and servers: at most {MAX_WIRED_NODES} are allowed"
+                ),
+            ));
         }
 
+        // Links: each server's own link to its AP or router, then the `[[links]]`; every
+        // link is two directed links, 2k (a → b) and 2k + 1 (b → a).
+        let mut wires = Wires::default();
+        let mut add_link = |a: NodeId, b: NodeId, rate: u64, delay, queue| {
+            wires.links.push(Link::new(a, b, rate, delay, queue));
+            wires.links.push(Link::new(b, a, rate, delay, queue));
+        };
+        for (g, ids) in s.servers.iter().zip(&server_groups) {
+            let hub = n.id(g.via.as_deref().unwrap_or(&s.aps[0].name));
+            for &server in ids {
+                add_link(server, hub, g.rate.0, g.delay.0, g.queue);
+            }
+        }
+        for l in &s.links {
+            add_link(n.id(&l.a), n.id(&l.b), l.rate.0, l.delay.0, l.queue);
+        }
+        let ap_of: Vec<Option<NodeId>> = n
+            .nodes
+            .iter()
+            .map(|x| (x.role == Role::Station).then(|| x.bss.expect("a station's AP")))
+            .collect();
+        let edges: Vec<Edge> = wires
+            .links
+            .iter()
+            .map(|l| Edge {
+                from: l.from,
+                to: l.to,
+                delay: l.delay,
+            })
+            .collect();
+        let routes = Routes::compute(&ap_of, &edges);
+        let link_to: Vec<NodeId> = edges.iter().map(|e| e.to).collect();
+
+        let classifier = s.qos.classifier(&s.flows);
         let mut flows = Vec::new();
         let mut conns = Vec::new();
         for (fi, f) in s.flows.iter().enumerate() {
             let group = s.stations.iter().position(|g| g.name == f.stations);
             let stations = &group_nodes[group.expect("validated: the group exists")];
             let tcp_cfg = (f.protocol == Protocol::Tcp).then(|| s.tcp_config(fi));
+            let peers: Option<&Vec<NodeId>> = if let Some(server) = &f.server {
+                let k = s.servers.iter().position(|g| &g.name == server);
+                Some(&server_groups[k.expect("validated: the server group exists")])
+            } else {
+                f.peer.as_ref().map(|peer| {
+                    let k = s.stations.iter().position(|g| &g.name == peer);
+                    &group_nodes[k.expect("validated: the station group exists")]
+                })
+            };
             for (i, &sta) in stations.iter().enumerate() {
-                let sta_name = nodes[sta as usize].name.clone();
-                let (mut src, mut dst, sender) = match f.direction {
-                    Direction::Uplink => (sta_name, s.ap.name.clone(), sta),
-                    Direction::Downlink => (s.ap.name.clone(), sta_name, ap),
+                // Station i's peer: member i mod count of the peer group, or its AP.
+                let peer = match peers {
+                    Some(p) => p[i % p.len()],
+                    None => n.nodes[sta as usize].bss.expect("a station's AP"),
                 };
+                let (src, dst) = match f.direction {
+                    Direction::Uplink => (sta, peer),
+                    Direction::Downlink => (peer, sta),
+                };
+                let name = format!("{}-{i}", f.name);
+                for (a, b) in [(src, dst), (dst, src)] {
+                    if routes.path(a, b, &link_to).is_none() {
+                        return Err(ScenarioError::new(
+                            format!("flows[{fi}]"),
+                            format!(
+                                "flow {name}: no route from {} to {}; connect them with [[links]] (or a server's `via`)",
+                                n.nodes[a as usize].name, n.nodes[b as usize].name
+                            ),
+                        ));
+                    }
+                }
+                if f.traffic == Traffic::Saturated
+                    && tcp_cfg.is_none()
+                    && n.nodes[src as usize].entities.is_empty()
+                {
+                    return Err(ScenarioError::new(
+                        format!("flows[{fi}].traffic"),
+                        format!(
+                            "saturated: a saturated source keeps a MAC queue full, but {} is a wired node; use \"cbr\" or \"poisson\"",
+                            n.nodes[src as usize].name
+                        ),
+                    ));
+                }
                 let ip_bytes = match &tcp_cfg {
                     Some(cfg) => cfg.mss + header_bytes(cfg),
                     None => f.udp_payload().0 as u32 + frame::IP_HEADER + frame::UDP_HEADER,
                 };
-                // UDP packets of a flow all look alike: classified once, here. TCP
-                // segments are classified one by one as they are queued.
+                // The entity a saturated source keeps full: its packets' class at the
+                // source (the network layer classifies every packet the same way).
                 let packet = PacketInfo {
                     flow: fi as u32,
                     ip_bytes,
                     dscp: f.dscp,
                     tcp_ack: false,
                 };
-                let entity = entity_for(&nodes[sender as usize], &classifier, &packet);
+                let entity = entity_for(&n.nodes[src as usize], &classifier, &packet);
                 let tcp = tcp_cfg.as_ref().map(|cfg| {
-                    let name = f
-                        .server
-                        .as_deref()
-                        .expect("validated: tcp flows name a server");
-                    let &(_, first, count) = server_groups
-                        .iter()
-                        .find(|g| g.0 == name)
-                        .expect("validated: the server group exists");
-                    let server = first + i as u32 % count;
-                    // Data runs station → server (uplink) or server → station.
-                    let peer = servers[server as usize].clone();
-                    match f.direction {
-                        Direction::Uplink => dst = peer,
-                        Direction::Downlink => src = peer,
-                    }
                     conns.push(TcpConn {
                         sender: TcpSender::new(cfg, f.bytes.map(|b| b.0)),
                         receiver: TcpReceiver::new(cfg),
                         mss: cfg.mss,
                         header_bytes: header_bytes(cfg),
-                        link_to_ap: 2 * server,
-                        link_to_server: 2 * server + 1,
                         base_sender: Default::default(),
                         base_receiver: Default::default(),
                     });
@@ -165,7 +261,6 @@ impl World {
                 let interval = f
                     .rate
                     .map_or(0.0, |r| ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64);
-                let name = format!("{}-{i}", f.name);
                 flows.push(Flow {
                     rng: Rng::named(seed, StreamKind::Traffic, &name),
                     name,
@@ -175,7 +270,6 @@ impl World {
                     spec: fi as u32,
                     dscp: f.dscp,
                     entity,
-                    station: sta,
                     tcp,
                     traffic: f.traffic,
                     payload_bytes: f.udp_payload().0 as u32,
@@ -202,37 +296,46 @@ impl World {
             interval,
             samples,
             flows.len(),
-            nodes.len(),
+            n.nodes.len(),
         );
         if !series.is_empty() {
             events.schedule(s.warmup.0 + interval, Event::Sample);
         }
-        let n_entities = entities.len();
-        let mac = Mac::new(phy, s.mac.rts_threshold, entities);
+        let rwnd_clamp = s
+            .aps
+            .iter()
+            .map(|ap| {
+                ap.rwnd_clamp
+                    .then(|| RwndClamp::new(ap.buffer(), ap.flow_idle_timeout.0, flows.len()))
+            })
+            .collect();
+        let n_entities = n.entities.len();
         let channel = Channel::new(IidLoss::new(
             seed,
-            nodes.iter().map(|n| n.name.as_str()).zip(fer),
+            n.nodes.iter().map(|x| x.name.as_str()).zip(n.fer),
         ));
-        let rwnd_clamp =
-            s.ap.rwnd_clamp
-                .then(|| RwndClamp::new(s.ap.buffer(), s.ap.flow_idle_timeout.0, flows.len()));
-        World {
-            ap,
-            links,
+        Ok(World {
+            mac: Mac::new(phy, s.mac.rts_threshold, n.entities),
+            nodes: n.nodes,
+            channel,
+            flows,
+            ssids: s
+                .aps
+                .iter()
+                .map(|ap| ap.ssid.clone().unwrap_or_else(|| ap.name.clone()))
+                .collect(),
+            wires,
+            routes,
             conns,
             outbox: Default::default(),
             rwnd_clamp,
             classifier,
-            nodes,
-            mac,
-            channel,
-            flows,
             saturated: vec![(Vec::new(), 0); n_entities],
             events,
             series,
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,
-        }
+        })
     }
 }

@@ -32,7 +32,7 @@ packet_size = "100 B"
 "#
     ))
     .unwrap();
-    let mut w = World::new(&s, 1);
+    let mut w = World::new(&s, 1).unwrap();
     for f in 0..2 {
         w.on_source_start(0, f);
     }

@@ -3,21 +3,22 @@
 //! The world assembles the components and dispatches events to them: the MAC
 //! ([`crate::mac::Mac`], channel access on the shared medium) asks the channel
 //! ([`crate::channel::Channel`]) for each frame's fate and hands back what it delivered;
-//! the UDP sources and delivery bookkeeping are in `traffic`, TCP connections and the
-//! AP's forwarding in `tcp_flows`, the wired links in `wired`, the end-of-run report and
-//! packet accounting in `report`.
+//! the network layer (`forward`: routes, the wired links of [`crate::net::Wires`], the AP
+//! mechanisms on forwarded packets) takes packets from node to node; the UDP sources and
+//! delivery bookkeeping are in `traffic`, TCP connections in `tcp_flows`, the end-of-run
+//! report and packet accounting in `report`.
 mod build;
 mod edca;
+mod forward;
 mod report;
 mod series;
 mod tcp_flows;
 mod traffic;
-mod wired;
 
 use crate::ap::RwndClamp;
 use crate::channel::Channel;
 use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
-use crate::net::NodeId;
+use crate::net::{NodeId, Routes, WireEvent, Wires};
 use crate::results::{FlowCounts, Results};
 use crate::scenario::{Direction, Scenario, ScenarioError, Traffic};
 use crate::sim::event::EventQueue;
@@ -27,7 +28,6 @@ use crate::stats::Histogram;
 use crate::tcp::TimerKind;
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
-use wired::WiredLink;
 
 pub use series::SeriesTable;
 
@@ -66,10 +66,8 @@ pub enum Event {
     SourceStart(u32),
     /// A TCP endpoint's timer (flow, kind, generation); stale ones are ignored by it.
     TcpTimer(u32, TimerKind, u32),
-    /// A wired link finished serialising its head packet.
-    WireTxEnd(u32),
-    /// The oldest packet on a wired link arrives at its far end.
-    WireArrival(u32),
+    /// The wired links.
+    Wire(WireEvent),
     /// Statistics start counting.
     WarmupEnd,
     /// Record one sample of every requested time series.
@@ -82,18 +80,40 @@ impl From<MacEvent> for Event {
     }
 }
 
+impl From<WireEvent> for Event {
+    fn from(e: WireEvent) -> Self {
+        Event::Wire(e)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     AccessPoint,
     Station,
+    Router,
+    Server,
 }
 
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::AccessPoint => "ap",
+            Role::Station => "station",
+            Role::Router => "router",
+            Role::Server => "server",
+        }
+    }
+}
+
+/// A node: APs first, then stations, routers and servers.
 pub struct Node {
     pub name: String,
     pub role: Role,
     /// Indices of the node's channel-access entities: one under DCF, one per access
-    /// category (AC_BK … AC_VO, in this order) under EDCA.
+    /// category (AC_BK … AC_VO, in this order) under EDCA; none for a wired node.
     pub entities: std::ops::Range<u32>,
+    /// The AP of its BSS (an AP's own id); None for a wired node.
+    pub bss: Option<NodeId>,
 }
 
 /// Whole-run packet counts of one direction of a flow, never reset: the accounting check
@@ -116,17 +136,16 @@ pub struct FlowStats {
 pub struct Flow {
     pub name: String,
     pub direction: Direction,
-    /// Names of the source and destination nodes (the TCP data's direction).
-    pub src: String,
-    pub dst: String,
+    /// Source and destination nodes of the data (a TCP flow's ACKs go the other way).
+    pub src: NodeId,
+    pub dst: NodeId,
     /// Index of the `[[flows]]` entry this flow comes from (what classifier rules name).
     pub spec: u32,
     /// DSCP of the flow's packets.
     pub dscp: Option<u8>,
-    /// The entity that queues this flow's UDP packets.
+    /// The entity at the source that queues this flow's UDP packets (saturated sources
+    /// keep it full).
     pub entity: u32,
-    /// The flow's WLAN station (the AP's frames of this flow go to it).
-    pub station: NodeId,
     /// Index into `World::conns` of a TCP flow.
     pub tcp: Option<u32>,
     pub traffic: Traffic,
@@ -146,14 +165,15 @@ pub struct World {
     pub mac: Mac,
     channel: Channel,
     pub flows: Vec<Flow>,
-    /// The AP's node.
-    ap: NodeId,
-    /// Wired links (two per server).
-    links: Vec<WiredLink>,
+    /// Per AP (the APs are nodes 0..): its BSS's SSID.
+    ssids: Vec<String>,
+    wires: Wires,
+    routes: Routes,
     /// TCP connections (see `Flow::tcp`).
     conns: Vec<TcpConn>,
     outbox: Outbox,
-    rwnd_clamp: Option<RwndClamp>,
+    /// Per AP (the APs are nodes 0..): rwnd clamping of the TCP flows it forwards.
+    rwnd_clamp: Vec<Option<RwndClamp>>,
     /// Maps packets to ACs at QoS nodes.
     classifier: Classifier,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
@@ -185,8 +205,13 @@ impl World {
                 Event::TcpTimer(flow, kind, generation) => {
                     self.on_tcp_timer(now, flow, kind, generation)
                 }
-                Event::WireTxEnd(link) => self.on_wire_tx_end(now, link),
-                Event::WireArrival(link) => self.on_wire_arrival(now, link),
+                Event::Wire(WireEvent::TxEnd(link)) => {
+                    self.wires.tx_end(now, link, &mut self.events)
+                }
+                Event::Wire(WireEvent::Arrival(link)) => {
+                    let (node, p) = self.wires.arrival(link);
+                    self.receive(now, now, node, p);
+                }
                 Event::WarmupEnd => self.reset_statistics(),
                 Event::Sample => self.on_sample(now),
             }
@@ -213,7 +238,7 @@ impl World {
         let mut outcomes = self.mac.take_outcomes();
         for o in outcomes.drain(..) {
             match o {
-                MacOutcome::Delivered { packet, at } => self.deliver(now, at, packet),
+                MacOutcome::Delivered { packet, at } => self.receive(now, at, packet.hop, packet),
                 MacOutcome::RetryDrop(p) => self.count_retry_drop(&p),
                 MacOutcome::Vacated(e) => {
                     self.refill(now, e);
@@ -227,7 +252,7 @@ impl World {
 /// Build and run a scenario with `seed` (the scenario's own seed when `None`).
 pub fn simulate(scenario: &Scenario, seed: Option<u64>) -> Result<Results, SimError> {
     scenario.validate()?;
-    World::new(scenario, seed.unwrap_or(scenario.seed)).run()
+    World::new(scenario, seed.unwrap_or(scenario.seed))?.run()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! End of run: the packet-accounting check and the results tables.
 use super::{Role, SimError, World};
 use crate::mac::MacStats;
-use crate::results::{AcResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
+use crate::results::{AcResult, BssResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
 use crate::sim::time::to_secs;
 
 impl World {
@@ -11,11 +11,7 @@ impl World {
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
         let queued = self.mac.entities.iter().flat_map(|e| e.queue.iter());
-        let wired = self
-            .links
-            .iter()
-            .flat_map(|l| l.queue.iter().chain(l.propagating.iter()));
-        for p in queued.chain(wired) {
+        for p in queued.chain(self.wires.in_flight()) {
             in_flight[p.flow as usize][p.reverse as usize] += 1;
         }
         for (f, in_flight) in self.flows.iter().zip(in_flight) {
@@ -55,7 +51,7 @@ impl World {
 
     pub(super) fn report(&self, wall_s: f64) -> Results {
         let measured = to_secs(self.end - self.warmup);
-        let flows = self
+        let flows: Vec<FlowResult> = self
             .flows
             .iter()
             .map(|f| {
@@ -64,8 +60,8 @@ impl World {
                     name: f.name.clone(),
                     protocol: if f.tcp.is_some() { "tcp" } else { "udp" },
                     direction: f.direction,
-                    src: f.src.clone(),
-                    dst: f.dst.clone(),
+                    src: self.nodes[f.src as usize].name.clone(),
+                    dst: self.nodes[f.dst as usize].name.clone(),
                     counts: s.counts,
                     throughput_bps: s.counts.delivered_bytes as f64 * 8.0 / measured,
                     delay_mean_s: s.delay.mean().map(|ns| ns / 1e9),
@@ -74,9 +70,11 @@ impl World {
                 }
             })
             .collect();
+        // The wireless nodes (APs and stations); wired nodes have no MAC.
         let nodes = self
             .nodes
             .iter()
+            .filter(|n| n.bss.is_some())
             .map(|n| {
                 let mut mac = MacStats::default();
                 for e in n.entities_in(&self.mac.entities) {
@@ -84,10 +82,7 @@ impl World {
                 }
                 NodeResult {
                     name: n.name.clone(),
-                    role: match n.role {
-                        Role::AccessPoint => "ap",
-                        Role::Station => "station",
-                    },
+                    role: n.role.name(),
                     collision_probability: collision_probability(&mac),
                     mac,
                 }
@@ -107,6 +102,7 @@ impl World {
             })
             .collect();
         Results {
+            bss: self.bss_table(&flows),
             flows,
             nodes,
             access_categories,
@@ -121,6 +117,48 @@ impl World {
                 version: env!("CARGO_PKG_VERSION"),
             },
         }
+    }
+}
+
+impl World {
+    /// One row per AP: its BSS's counters and throughputs.
+    fn bss_table(&self, flows: &[FlowResult]) -> Vec<BssResult> {
+        let mut rows: Vec<BssResult> = self
+            .nodes
+            .iter()
+            .zip(&self.ssids)
+            .filter(|(n, _)| n.role == Role::AccessPoint)
+            .map(|(n, ssid)| BssResult {
+                ap: n.name.clone(),
+                ssid: ssid.clone(),
+                stations: 0,
+                uplink_bps: 0.0,
+                downlink_bps: 0.0,
+                mac: MacStats::default(),
+            })
+            .collect();
+        for n in &self.nodes {
+            let Some(ap) = n.bss else { continue };
+            let row = &mut rows[ap as usize];
+            row.stations += (n.role == Role::Station) as u32;
+            for e in n.entities_in(&self.mac.entities) {
+                row.mac.add(&e.stats);
+            }
+        }
+        for (f, r) in self.flows.iter().zip(flows) {
+            let rate = r.tcp.as_ref().map_or(r.throughput_bps, |t| t.goodput_bps);
+            let bss = |node: u32| {
+                let n = &self.nodes[node as usize];
+                (n.role == Role::Station).then(|| n.bss.expect("a station's AP") as usize)
+            };
+            if let Some(b) = bss(f.src) {
+                rows[b].uplink_bps += rate;
+            }
+            if let Some(b) = bss(f.dst) {
+                rows[b].downlink_bps += rate;
+            }
+        }
+        rows
     }
 }
 

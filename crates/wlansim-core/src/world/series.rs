@@ -107,9 +107,11 @@ impl World {
                     .iter()
                     .map(|f| f.tcp.map(|_| f.name.as_str()))
                     .collect(),
-                SeriesKind::QueueLength => {
-                    self.nodes.iter().map(|n| Some(n.name.as_str())).collect()
-                }
+                SeriesKind::QueueLength => self
+                    .nodes
+                    .iter()
+                    .map(|n| n.bss.map(|_| n.name.as_str()))
+                    .collect(),
             };
             let mut table: BTreeMap<String, Vec<f64>> = names
                 .into_iter()

@@ -1,11 +1,9 @@
 //! TCP connections in the world: each TCP flow is a sender and a receiver endpoint
-//! ([`crate::tcp`]), one at the station and one at a wired server. Segments the endpoints
-//! emit become [`Packet`]s injected at their end (the station's MAC queue, or the server's
-//! link to the AP); the AP forwards between the wireless and wired sides, rewriting the
-//! advertised window when rwnd clamping is on (pilosof2003 §V).
+//! ([`crate::tcp`]) at the flow's two nodes (a station and a server, or two stations).
+//! Segments the endpoints emit become [`Packet`]s handed to the network layer of their
+//! node (`forward`).
 use super::{Event, World};
 use crate::net::{Kind, Packet};
-use crate::scenario::Direction;
 use crate::sim::time::Time;
 use crate::tcp::{
     ReceiverStats, Segment, SenderStats, TcpOutput, TcpReceiver, TcpSender, TimerKind,
@@ -17,9 +15,6 @@ pub struct TcpConn {
     pub mss: u32,
     /// IP + TCP header bytes of every segment.
     pub header_bytes: u32,
-    /// The server's links: server → AP and AP → server.
-    pub link_to_ap: u32,
-    pub link_to_server: u32,
     /// Endpoint counters at the end of the warm-up (statistics are their increase).
     pub base_sender: SenderStats,
     pub base_receiver: ReceiverStats,
@@ -66,7 +61,7 @@ impl World {
         self.tcp_emit(now, flow, at_receiver, out);
     }
 
-    /// `p` reached its endpoint (a station's MAC, or a server's link).
+    /// `p` reached its endpoint.
     pub(super) fn tcp_arrive(&mut self, now: Time, p: Packet) {
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].delivered += 1;
@@ -89,10 +84,12 @@ impl World {
     fn tcp_emit(&mut self, now: Time, flow: u32, from_receiver: bool, mut out: Outbox) {
         let f = &self.flows[flow as usize];
         let c = &self.conns[f.tcp.expect("a TCP flow") as usize];
-        // The sender is at the station for uploads; its segments then travel uplink.
-        let uplink = (f.direction == Direction::Uplink) != from_receiver;
-        let (header_bytes, station, link) = (c.header_bytes, f.station, c.link_to_ap);
-        let ap = self.ap;
+        let (src, dst) = if from_receiver {
+            (f.dst, f.src)
+        } else {
+            (f.src, f.dst)
+        };
+        let header_bytes = c.header_bytes;
         for seg in out.segments.drain(..) {
             let p = Packet {
                 flow,
@@ -100,8 +97,9 @@ impl World {
                 header_bytes,
                 kind: Kind::Tcp,
                 reverse: from_receiver,
-                uplink,
-                hop: ap,
+                src,
+                dst,
+                hop: src,
                 created: now,
                 seg,
             };
@@ -111,43 +109,12 @@ impl World {
                 f.stats.counts.offered_packets += 1;
                 f.stats.counts.offered_bytes += seg.len as u64;
             }
-            if uplink {
-                let entity = self.packet_entity(station, &p);
-                self.enqueue(now, entity, p);
-            } else {
-                self.wire_send(now, link, p);
-            }
+            self.forward(now, src, p);
         }
         for (kind, at, gen) in out.timers.drain(..) {
             self.events.schedule(at, Event::TcpTimer(flow, kind, gen));
         }
         self.outbox = out;
-    }
-
-    /// The AP forwards `p` (received from either side): flow counting and rwnd clamping.
-    fn ap_relay(&mut self, now: Time, p: &mut Packet) {
-        if let Some(clamp) = &mut self.rwnd_clamp {
-            clamp.observe(p.flow, now);
-            if p.reverse {
-                let mss = self.conns[self.flows[p.flow as usize].tcp.expect("TCP") as usize].mss;
-                p.seg.rwnd = clamp.clamp(now, p.seg.rwnd, mss);
-            }
-        }
-    }
-
-    /// A TCP packet from a station reached the AP: on to the server's link.
-    pub(super) fn ap_from_wireless(&mut self, now: Time, mut p: Packet) {
-        self.ap_relay(now, &mut p);
-        let link = self.conn(p.flow).link_to_server;
-        self.wire_send(now, link, p);
-    }
-
-    /// A TCP packet from a server reached the AP: into the AP's transmit buffer.
-    pub(super) fn ap_from_wire(&mut self, now: Time, mut p: Packet) {
-        self.ap_relay(now, &mut p);
-        p.hop = self.flows[p.flow as usize].station;
-        let entity = self.packet_entity(self.ap, &p);
-        self.enqueue(now, entity, p);
     }
 
     /// End of the warm-up: remember the endpoint counters.

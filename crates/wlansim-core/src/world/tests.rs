@@ -22,7 +22,7 @@ packet_size = "1000 B"
 "#
     ))
     .unwrap();
-    let mut w = World::new(&s, 1);
+    let mut w = World::new(&s, 1).unwrap();
     for f in 0..3 {
         w.on_source_start(0, f);
     }

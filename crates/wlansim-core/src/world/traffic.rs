@@ -4,7 +4,7 @@
 use super::{Event, FlowStats, World};
 use crate::mac::MacStats;
 use crate::net::{Kind, Packet};
-use crate::scenario::{Direction, Traffic};
+use crate::scenario::Traffic;
 use crate::sim::time::Time;
 
 impl World {
@@ -42,11 +42,11 @@ impl World {
         };
         // Exact CBR spacing: the k-th packet at start + k·interval, rounded once.
         let next = now + gap.round() as Time;
-        let entity = f.entity;
+        let src = f.src;
         self.events
             .schedule(next.max(now + 1), Event::Arrival(flow));
         let p = self.generate(now, flow);
-        self.enqueue(now, entity, p);
+        self.forward(now, src, p);
     }
 
     /// A new packet of `flow`, counted as offered.
@@ -55,13 +55,11 @@ impl World {
         f.acct[0].generated += 1;
         f.stats.counts.offered_packets += 1;
         f.stats.counts.offered_bytes += f.payload_bytes as u64;
-        let uplink = f.direction == Direction::Uplink;
-        let mut p = Packet::udp(flow, f.payload_bytes, uplink, now);
-        p.hop = if uplink { self.ap } else { f.station };
-        p
+        Packet::udp(flow, f.payload_bytes, f.src, f.dst, now)
     }
 
-    /// Queue `p` at `entity`, or drop it if the queue is full.
+    /// Queue `p` (its next hop over the air set) at `entity`, or drop it if the queue is
+    /// full.
     pub(super) fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
         if let Err(p) = self.mac.enqueue(now, entity, p, &mut self.events) {
             self.count_queue_drop(&p);
@@ -78,27 +76,27 @@ impl World {
             if now < self.flows[flow as usize].stop {
                 self.saturated[entity as usize].1 = (cursor + k + 1) % n;
                 let p = self.generate(now, flow);
-                self.enqueue(now, entity, p);
+                let src = p.src;
+                self.forward(now, src, p);
                 return true;
             }
         }
         false
     }
 
-    /// A frame carrying `p` was received at `at`; the exchange ended at `now`. A UDP
-    /// packet has reached its destination. A TCP packet reaches its station endpoint, or
-    /// the AP, which relays it; TCP acts when the exchange is over.
-    pub(super) fn deliver(&mut self, now: Time, at: Time, p: Packet) {
-        match (p.kind, p.uplink) {
-            (Kind::Udp, _) => {
+    /// `p` reached its destination at `now`; its last data frame was received at `at`
+    /// (the delay of a UDP packet counts to there). A TCP segment goes to its endpoint,
+    /// which acts when the exchange is over.
+    pub(super) fn arrive(&mut self, now: Time, at: Time, p: Packet) {
+        match p.kind {
+            Kind::Udp => {
                 let f = &mut self.flows[p.flow as usize];
                 f.acct[0].delivered += 1;
                 f.stats.counts.delivered_packets += 1;
                 f.stats.counts.delivered_bytes += p.payload_bytes as u64;
                 f.stats.delay.record(at - p.created);
             }
-            (Kind::Tcp, true) => self.ap_from_wireless(now, p),
-            (Kind::Tcp, false) => self.tcp_arrive(now, p),
+            Kind::Tcp => self.tcp_arrive(now, p),
         }
     }
 

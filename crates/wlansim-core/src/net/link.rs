@@ -1,0 +1,110 @@
+//! Wired links, one per direction: a drop-tail queue, a transmitter that serialises the IP
+//! datagram at the link rate (the packet stays counted in the queue while it is sent), then
+//! a constant propagation delay. Packets leave in FIFO order and all take the same delay,
+//! so the packets on the wire are a FIFO too and an arrival event needs no payload.
+//!
+//! [`Wires`] is the wired part of the network component: it owns every link and is driven
+//! through [`Wires::send`] and its two events; the world hands an arrived packet to the
+//! network layer of the link's far end.
+use super::{DropTail, NodeId, Packet};
+use crate::sim::event::Schedule;
+use crate::sim::time::{Time, SECOND};
+use std::collections::VecDeque;
+
+/// The wired links' events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireEvent {
+    /// Link `l` finished serialising its head packet.
+    TxEnd(u32),
+    /// The oldest packet on link `l` arrives at its far end.
+    Arrival(u32),
+}
+
+pub struct Link {
+    pub from: NodeId,
+    pub to: NodeId,
+    rate_bps: u64,
+    pub delay: Time,
+    pub queue: DropTail,
+    busy: bool,
+    /// Packets on the wire (sent, not yet arrived), oldest first.
+    pub propagating: VecDeque<Packet>,
+}
+
+impl Link {
+    pub fn new(from: NodeId, to: NodeId, rate_bps: u64, delay: Time, queue: u32) -> Self {
+        Link {
+            from,
+            to,
+            rate_bps,
+            delay,
+            queue: DropTail::new(queue),
+            busy: false,
+            propagating: VecDeque::with_capacity(64),
+        }
+    }
+
+    /// Serialisation time of `p` (IP bytes at the link rate, rounded up to a ns).
+    fn tx_time(&self, p: &Packet) -> Time {
+        (p.ip_bytes() as u64 * 8 * SECOND).div_ceil(self.rate_bps)
+    }
+}
+
+/// Every wired link of the world.
+#[derive(Default)]
+pub struct Wires {
+    pub links: Vec<Link>,
+}
+
+impl Wires {
+    /// Hand `p` to `link` at `now`; a full queue gives it back (the caller counts the drop).
+    pub fn send<S: Schedule<WireEvent>>(
+        &mut self,
+        now: Time,
+        link: u32,
+        p: Packet,
+        sched: &mut S,
+    ) -> Result<(), Packet> {
+        let l = &mut self.links[link as usize];
+        l.queue.push(p)?;
+        if !l.busy {
+            self.start(now, link, sched);
+        }
+        Ok(())
+    }
+
+    fn start<S: Schedule<WireEvent>>(&mut self, now: Time, link: u32, sched: &mut S) {
+        let l = &mut self.links[link as usize];
+        let head = l.queue.head().expect("a queued packet to send");
+        let done = now + l.tx_time(head);
+        l.busy = true;
+        sched.schedule(done, WireEvent::TxEnd(link));
+    }
+
+    /// [`WireEvent::TxEnd`]: the head packet is on the wire; it arrives one propagation
+    /// delay later.
+    pub fn tx_end<S: Schedule<WireEvent>>(&mut self, now: Time, link: u32, sched: &mut S) {
+        let l = &mut self.links[link as usize];
+        let p = l.queue.pop().expect("the packet being sent");
+        l.propagating.push_back(p);
+        l.busy = false;
+        sched.schedule(now + l.delay, WireEvent::Arrival(link));
+        if !self.links[link as usize].queue.is_empty() {
+            self.start(now, link, sched);
+        }
+    }
+
+    /// [`WireEvent::Arrival`]: the packet and the node it reached.
+    pub fn arrival(&mut self, link: u32) -> (NodeId, Packet) {
+        let l = &mut self.links[link as usize];
+        let p = l.propagating.pop_front().expect("a packet on the wire");
+        (l.to, p)
+    }
+
+    /// Packets queued or propagating on any link.
+    pub fn in_flight(&self) -> impl Iterator<Item = &Packet> {
+        self.links
+            .iter()
+            .flat_map(|l| l.queue.iter().chain(l.propagating.iter()))
+    }
+}

@@ -1,0 +1,53 @@
+//! The network layer of every node: a packet arriving at a node is delivered there if the
+//! node is its destination, and otherwise forwarded along the routes ([`crate::net::Routes`])
+//! over the air (through the node's MAC) or on a wired link. An AP applies its mechanisms
+//! (rwnd clamping, pilosof2003 §V) to the TCP packets it forwards.
+use super::World;
+use crate::net::{Hop, Kind, NodeId, Packet};
+use crate::sim::time::Time;
+
+impl World {
+    /// `p` reached node `node` at `now` (its data frame was received at `at`, the end of
+    /// the exchange or of the wire being `now`).
+    pub(super) fn receive(&mut self, now: Time, at: Time, node: NodeId, p: Packet) {
+        if p.dst == node {
+            self.arrive(now, at, p);
+        } else {
+            self.forward(now, node, p);
+        }
+    }
+
+    /// Send `p` on from `node` (its source, or a node on its path).
+    pub(super) fn forward(&mut self, now: Time, node: NodeId, mut p: Packet) {
+        if p.kind == Kind::Tcp && node != p.src {
+            self.ap_relay(now, node, &mut p);
+        }
+        match self.routes.next_hop(node, p.dst) {
+            Hop::Air(next) => {
+                p.hop = next;
+                let entity = self.packet_entity(node, &p);
+                self.enqueue(now, entity, p);
+            }
+            Hop::Wire(link) => {
+                if let Err(p) = self.wires.send(now, link, p, &mut self.events) {
+                    self.count_queue_drop(&p);
+                }
+            }
+            Hop::Here | Hop::Unreachable => {
+                unreachable!("routes are checked when the world is built")
+            }
+        }
+    }
+
+    /// An AP forwards `p`: flow counting and rwnd clamping.
+    fn ap_relay(&mut self, now: Time, node: NodeId, p: &mut Packet) {
+        let Some(Some(clamp)) = self.rwnd_clamp.get_mut(node as usize) else {
+            return;
+        };
+        clamp.observe(p.flow, now);
+        if p.reverse {
+            let c = self.flows[p.flow as usize].tcp.expect("a TCP flow");
+            p.seg.rwnd = clamp.clamp(now, p.seg.rwnd, self.conns[c as usize].mss);
+        }
+    }
+}
