@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import ROOT
 
 import wlansim
 from wlansim.scenario import apply_overrides, load, parse_value, resolve
@@ -130,3 +131,28 @@ def test_bad_scenario_forms():
         wlansim.run("scenarios/saturated-11b.toml", overrides={"stations.nobody.count": 2})
     with pytest.raises(wlansim.ScenarioError, match="key=value"):
         wlansim.run("scenarios/saturated-11b.toml", overrides=["count"])
+
+
+def test_per_packet_records_give_delays_jitter_and_hops():
+    r = wlansim.run(
+        ROOT / "scenarios" / "wired-tree.toml",
+        overrides={
+            "duration": "5 s",
+            "flows.from-near.protocol": "udp",
+            "flows.from-near.traffic": "cbr",
+            "flows.from-near.rate": "200 kb/s",
+            "output.packets": ["from-near"],
+        },
+    )
+    p, hops = r.packets, r.packet_hops
+    near = r.flows[r.flows["name"].str.startswith("from-near")]
+    assert len(p) == near["delivered_packets"].sum() + near["dropped_queue"].sum()
+    # Server → router → AP → station: three hops, the first two wired.
+    assert set(p["hops"]) == {3}
+    assert set(hops["node"]) == {"near-0", "router", "ap"}
+    j = r.jitter()
+    assert set(j["flow"]) == set(near["name"])
+    assert (j["rfc3550_jitter_s"] >= 0).all() and (j["delay_std_s"] >= 0).all()
+    merged = j.set_index("flow")["delay_mean_s"]
+    for _, f in near.iterrows():
+        assert abs(merged[f["name"]] - f["delay_mean_s"]) < 1e-9

@@ -21,6 +21,11 @@ class Results:
       collision_probability); a QoS node's row sums its access categories.
     - `access_categories`: one row per access category of each QoS node (node, ac and the
       same counters); empty without EDCA.
+    - `packets`, `packet_hops`: on request (`[output] packets = true` or a list of flow
+      names), one row per packet whose fate fell in the measurement window (flow,
+      direction, seq, sizes, created_s, delivered_s, delay_s, dropped and dropped_at, hops,
+      attempts) and one row per hop (node, enqueued_s, tx_start_s of the last attempt,
+      attempts, received_s at the next node); `jitter()` summarises them per flow.
     - `bss`: one row per BSS (ap, ssid, stations, uplink_bps and downlink_bps: the useful
       rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
@@ -34,9 +39,39 @@ class Results:
         self.nodes = pd.DataFrame(data["nodes"])
         self.access_categories = pd.DataFrame(data.get("access_categories", []))
         self.bss = pd.DataFrame(data.get("bss", []))
+        self.packets = pd.DataFrame(data.get("packets", []))
+        self.packet_hops = pd.DataFrame(data.get("packet_hops", []))
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
         self._metrics: dict[str, float] | None = None
+
+    def jitter(self) -> pd.DataFrame:
+        """Per flow and direction, from the per-packet records: delivered packets, mean
+        delay, the spread of delays (standard deviation, p95 − p5) and the RFC 3550
+        interarrival jitter (§6.4.1: J += (|D| − J)/16 over successive packets in order of
+        arrival, D the difference of their transit times), all in seconds."""
+        if self.packets.empty:
+            raise ValueError("no per-packet records: run with [output] packets = true")
+        rows = []
+        delivered = self.packets.dropna(subset=["delay_s"]).sort_values("delivered_s")
+        for (flow, direction), g in delivered.groupby(["flow", "direction"], sort=False):
+            transit = g["delay_s"].to_numpy()
+            j = 0.0
+            for d in abs(transit[1:] - transit[:-1]):
+                j += (d - j) / 16
+            rows.append(
+                {
+                    "flow": flow,
+                    "direction": direction,
+                    "packets": len(g),
+                    "delay_mean_s": transit.mean(),
+                    "delay_std_s": transit.std(),
+                    "delay_p95_minus_p5_s": g["delay_s"].quantile(0.95)
+                    - g["delay_s"].quantile(0.05),
+                    "rfc3550_jitter_s": j,
+                }
+            )
+        return pd.DataFrame(rows)
 
     @property
     def rates(self) -> pd.Series:
@@ -63,6 +98,8 @@ class Results:
             "nodes": self._data["nodes"],
             "access_categories": self._data.get("access_categories", []),
             "bss": self._data.get("bss", []),
+            "packets": self._data.get("packets", []),
+            "packet_hops": self._data.get("packet_hops", []),
             "meta": self.meta,
             "metrics": self.metrics,
             "series": self.series,

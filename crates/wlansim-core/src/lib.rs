@@ -15,6 +15,7 @@ pub mod scenario;
 pub mod sim;
 pub mod stats;
 pub mod tcp;
+pub mod trace;
 pub mod world;
 
 pub use results::Results;

@@ -93,6 +93,43 @@ pub struct BssResult {
     pub mac: MacStats,
 }
 
+/// One packet of a flow selected by `[output] packets`, whose fate fell in the
+/// measurement window.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PacketRow {
+    pub flow: String,
+    /// "forward" (data) or "reverse" (a TCP flow's ACKs).
+    pub direction: &'static str,
+    pub seq: u32,
+    pub ip_bytes: u32,
+    pub payload_bytes: u32,
+    pub created_s: f64,
+    /// Delivery at the destination (None when dropped).
+    pub delivered_s: Option<f64>,
+    pub delay_s: Option<f64>,
+    /// "queue" or "retry_limit" (None when delivered), and the node that dropped it.
+    pub dropped: Option<&'static str>,
+    pub dropped_at: Option<String>,
+    /// Nodes that queued it, and its transmission attempts over all of them.
+    pub hops: u32,
+    pub attempts: u32,
+}
+
+/// One hop of a recorded packet: queued at `node`, sent (last attempt), received by the
+/// next node.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PacketHopRow {
+    pub flow: String,
+    pub direction: &'static str,
+    pub seq: u32,
+    pub hop: u32,
+    pub node: String,
+    pub enqueued_s: f64,
+    pub tx_start_s: Option<f64>,
+    pub attempts: u32,
+    pub received_s: Option<f64>,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Meta {
     pub events: u64,
@@ -114,6 +151,11 @@ pub struct Results {
     pub access_categories: Vec<AcResult>,
     /// One row per BSS (per AP).
     pub bss: Vec<BssResult>,
+    /// Per-packet records on request (`[output] packets`), and their hops.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub packets: Vec<PacketRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub packet_hops: Vec<PacketHopRow>,
     /// Time series recorded on request (`[output] series`): name → column → samples.
     pub series: crate::world::SeriesTable,
     pub meta: Meta,

@@ -21,7 +21,7 @@ use super::entity::AfterFailure;
 use super::exchange::exchange_times;
 use super::Entity;
 use crate::channel::{Channel, FrameKind};
-use crate::net::Packet;
+use crate::net::{NodeId, Packet};
 use crate::phy::Phy;
 use crate::scenario::RtsThreshold;
 use crate::sim::event::Schedule;
@@ -41,11 +41,24 @@ pub enum MacEvent {
 pub enum MacOutcome {
     /// A frame was received correctly by `packet.hop` at `at`.
     Delivered { packet: Packet, at: Time },
-    /// The head-of-line frame was discarded after the retry limit.
-    RetryDrop(Packet),
+    /// `node` discarded its head-of-line frame after the retry limit.
+    RetryDrop { node: NodeId, packet: Packet },
     /// Entity `e`'s head-of-line frame left its queue (sent or dropped): a saturated
     /// source may top the queue up.
     Vacated(u32),
+    /// Tracing only: `node` starts an attempt to send `packet` (to `packet.hop`) at `at`.
+    Attempt {
+        node: NodeId,
+        packet: Packet,
+        at: Time,
+        retry: bool,
+    },
+    /// Tracing only: the attempt of `node` failed (`lost` on the channel, or collided).
+    Failed {
+        node: NodeId,
+        packet: Packet,
+        lost: bool,
+    },
 }
 
 /// The frame exchange in progress on the medium.
@@ -74,6 +87,8 @@ pub struct Mac {
     /// Entities transmitting in the current exchange (reused buffer).
     pub(crate) transmitters: Vec<u32>,
     outcomes: Vec<MacOutcome>,
+    /// Report attempts and failures too (for the trace hook).
+    pub trace: bool,
 }
 
 impl Mac {
@@ -93,6 +108,7 @@ impl Mac {
             exchange: Exchange::default(),
             transmitters: Vec::with_capacity(n),
             outcomes: Vec::with_capacity(2 * n),
+            trace: false,
         }
     }
 
@@ -228,6 +244,11 @@ impl Mac {
             }
             busy = busy.max(self.head_exchange(t).first_frame);
         }
+        if self.trace {
+            for k in 0..self.transmitters.len() {
+                self.trace_attempt(self.transmitters[k], now);
+            }
+        }
         self.exchange = if self.transmitters.len() == 1 {
             self.exchange_of(self.transmitters[0], now, now, channel)
         } else {
@@ -238,6 +259,18 @@ impl Mac {
             }
         };
         sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+    }
+
+    fn trace_attempt(&mut self, t: u32, at: Time) {
+        let e = &self.entities[t as usize];
+        let packet = *e.queue.head().expect("has frame");
+        let (node, retry) = (e.node, e.is_retry());
+        self.outcomes.push(MacOutcome::Attempt {
+            node,
+            packet,
+            at,
+            retry,
+        });
     }
 
     /// The exchange timing of entity `t`'s head-of-line frame.
@@ -300,8 +333,9 @@ impl Mac {
     fn fail(&mut self, t: u32, long_frame: bool) {
         let e = &mut self.entities[t as usize];
         if e.on_failure(long_frame) == AfterFailure::Drop {
-            let p = e.queue.pop().expect("a dropped frame was queued");
-            self.outcomes.push(MacOutcome::RetryDrop(p));
+            let packet = e.queue.pop().expect("a dropped frame was queued");
+            let node = e.node;
+            self.outcomes.push(MacOutcome::RetryDrop { node, packet });
             self.outcomes.push(MacOutcome::Vacated(t));
         }
     }
@@ -373,6 +407,14 @@ impl Mac {
                 now + e.params.aifs
             };
             e.backoff.countdown_start = after_timeout.max(after_medium);
+            if self.trace {
+                let e = &self.entities[t as usize];
+                self.outcomes.push(MacOutcome::Failed {
+                    node: e.node,
+                    packet: *e.queue.head().expect("has frame"),
+                    lost: ex.lost,
+                });
+            }
             self.fail(t, long_frame);
         }
     }
@@ -395,6 +437,9 @@ impl Mac {
                 let span = self.head_exchange(t).end;
                 let start = now + self.phy.sifs;
                 if start + span - ex.txop_start <= e.params.txop_limit {
+                    if self.trace {
+                        self.trace_attempt(t, start);
+                    }
                     self.exchange = self.exchange_of(t, start, ex.txop_start, channel);
                     self.entities[t as usize].stats.burst_exchanges += 1;
                     sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);

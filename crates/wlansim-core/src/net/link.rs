@@ -58,19 +58,21 @@ pub struct Wires {
 
 impl Wires {
     /// Hand `p` to `link` at `now`; a full queue gives it back (the caller counts the drop).
+    /// Ok(true) when `p` starts on the wire at once.
     pub fn send<S: Schedule<WireEvent>>(
         &mut self,
         now: Time,
         link: u32,
         p: Packet,
         sched: &mut S,
-    ) -> Result<(), Packet> {
+    ) -> Result<bool, Packet> {
         let l = &mut self.links[link as usize];
         l.queue.push(p)?;
-        if !l.busy {
-            self.start(now, link, sched);
+        if l.busy {
+            return Ok(false);
         }
-        Ok(())
+        self.start(now, link, sched);
+        Ok(true)
     }
 
     fn start<S: Schedule<WireEvent>>(&mut self, now: Time, link: u32, sched: &mut S) {
@@ -82,16 +84,21 @@ impl Wires {
     }
 
     /// [`WireEvent::TxEnd`]: the head packet is on the wire; it arrives one propagation
-    /// delay later.
-    pub fn tx_end<S: Schedule<WireEvent>>(&mut self, now: Time, link: u32, sched: &mut S) {
+    /// delay later. Returns the next packet, which starts on the wire now, if any.
+    pub fn tx_end<S: Schedule<WireEvent>>(
+        &mut self,
+        now: Time,
+        link: u32,
+        sched: &mut S,
+    ) -> Option<Packet> {
         let l = &mut self.links[link as usize];
         let p = l.queue.pop().expect("the packet being sent");
         l.propagating.push_back(p);
         l.busy = false;
         sched.schedule(now + l.delay, WireEvent::Arrival(link));
-        if !self.links[link as usize].queue.is_empty() {
-            self.start(now, link, sched);
-        }
+        let next = *self.links[link as usize].queue.head()?;
+        self.start(now, link, sched);
+        Some(next)
     }
 
     /// [`WireEvent::Arrival`]: the packet and the node it reached.

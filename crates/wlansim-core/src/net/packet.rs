@@ -16,6 +16,8 @@ pub enum Kind {
 pub struct Packet {
     /// Index of the flow that generated it.
     pub flow: u32,
+    /// Sequence number among the packets of its flow and direction (from 0).
+    pub seq: u32,
     /// Application payload bytes (TCP: the segment's payload).
     pub payload_bytes: u32,
     /// IP + transport header bytes (UDP 28; TCP 40, 52 with timestamps).
@@ -38,9 +40,17 @@ pub struct Packet {
 
 impl Packet {
     /// A UDP datagram of `payload_bytes` from node `src` to node `dst`.
-    pub fn udp(flow: u32, payload_bytes: u32, src: NodeId, dst: NodeId, created: Time) -> Packet {
+    pub fn udp(
+        flow: u32,
+        seq: u32,
+        payload_bytes: u32,
+        src: NodeId,
+        dst: NodeId,
+        created: Time,
+    ) -> Packet {
         Packet {
             flow,
+            seq,
             payload_bytes,
             header_bytes: frame::IP_HEADER + frame::UDP_HEADER,
             kind: Kind::Udp,

@@ -165,7 +165,7 @@ mod tests {
     use crate::net::packet::Kind;
 
     fn pkt(flow: u32) -> Packet {
-        Packet::udp(flow, 100, 1, 0, 0)
+        Packet::udp(flow, 0, 100, 1, 0, 0)
     }
 
     fn ack(flow: u32) -> Packet {

@@ -163,6 +163,37 @@ pub struct OutputConfig {
     pub series: Vec<SeriesKind>,
     #[serde(default = "default_series_interval")]
     pub series_interval: Duration,
+    /// Per-packet records: `true` for every flow, or the names of `[[flows]]` entries.
+    #[serde(default, skip_serializing_if = "PacketsOutput::is_off")]
+    pub packets: PacketsOutput,
+}
+
+/// Which flows' packets are recorded one by one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PacketsOutput {
+    All(bool),
+    Flows(Vec<String>),
+}
+
+impl Default for PacketsOutput {
+    fn default() -> Self {
+        PacketsOutput::All(false)
+    }
+}
+
+impl PacketsOutput {
+    pub fn is_off(&self) -> bool {
+        matches!(self, PacketsOutput::All(false))
+    }
+
+    /// Whether the packets of the `[[flows]]` entry `name` are recorded.
+    pub fn selects(&self, name: &str) -> bool {
+        match self {
+            PacketsOutput::All(all) => *all,
+            PacketsOutput::Flows(names) => names.iter().any(|n| n == name),
+        }
+    }
 }
 
 impl Default for OutputConfig {
@@ -170,6 +201,7 @@ impl Default for OutputConfig {
         OutputConfig {
             series: Vec::new(),
             series_interval: default_series_interval(),
+            packets: PacketsOutput::default(),
         }
     }
 }

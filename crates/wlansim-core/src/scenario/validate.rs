@@ -48,6 +48,12 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     links(s)?;
     flows(s)?;
     super::qos::validate(s)?;
+    if let super::PacketsOutput::Flows(names) = &s.output.packets {
+        let flows: Vec<&str> = s.flows.iter().map(|f| f.name.as_str()).collect();
+        for (i, name) in names.iter().enumerate() {
+            reference(format!("output.packets[{i}]"), name, "a flow", &flows)?;
+        }
+    }
     if s.output.series_interval.0 == 0 {
         return err(
             "output.series_interval",

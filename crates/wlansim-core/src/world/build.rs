@@ -17,6 +17,7 @@ use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
+use crate::trace::{PacketRecorder, Trace};
 use std::collections::HashMap;
 
 /// Largest number of wired nodes (APs, routers, servers): the route table holds one entry
@@ -309,13 +310,24 @@ impl World {
                     .then(|| RwndClamp::new(ap.buffer(), ap.flow_idle_timeout.0, flows.len()))
             })
             .collect();
-        let n_entities = n.entities.len();
+        let packets = &s.output.packets;
+        let trace = (!packets.is_off()).then(|| Trace {
+            packets: Some(PacketRecorder::new(
+                flows
+                    .iter()
+                    .map(|f| packets.selects(&s.flows[f.spec as usize].name))
+                    .collect(),
+            )),
+        });
+        let mut mac = Mac::new(phy, s.mac.rts_threshold, n.entities);
+        mac.trace = trace.is_some();
+        let n_entities = mac.entities.len();
         let channel = Channel::new(IidLoss::new(
             seed,
             n.nodes.iter().map(|x| x.name.as_str()).zip(n.fer),
         ));
         Ok(World {
-            mac: Mac::new(phy, s.mac.rts_threshold, n.entities),
+            mac,
             nodes: n.nodes,
             channel,
             flows,
@@ -332,6 +344,7 @@ impl World {
             classifier,
             saturated: vec![(Vec::new(), 0); n_entities],
             events,
+            trace,
             series,
             warmup: s.warmup.0,
             end: s.duration.0,

@@ -5,6 +5,7 @@
 use super::World;
 use crate::net::{Hop, Kind, NodeId, Packet};
 use crate::sim::time::Time;
+use crate::trace::{DropReason, TraceEvent};
 
 impl World {
     /// `p` reached node `node` at `now` (its data frame was received at `at`, the end of
@@ -28,11 +29,19 @@ impl World {
                 let entity = self.packet_entity(node, &p);
                 self.enqueue(now, entity, p);
             }
-            Hop::Wire(link) => {
-                if let Err(p) = self.wires.send(now, link, p, &mut self.events) {
+            Hop::Wire(link) => match self.wires.send(now, link, p, &mut self.events) {
+                Ok(started) => {
+                    self.trace(now, TraceEvent::Enqueued { node }, &p);
+                    if started {
+                        self.trace_wire_start(now, link, &p);
+                    }
+                }
+                Err(p) => {
+                    let reason = DropReason::Queue;
+                    self.trace(now, TraceEvent::Dropped { node, reason }, &p);
                     self.count_queue_drop(&p);
                 }
-            }
+            },
             Hop::Here | Hop::Unreachable => {
                 unreachable!("routes are checked when the world is built")
             }

@@ -18,7 +18,7 @@ mod traffic;
 use crate::ap::RwndClamp;
 use crate::channel::Channel;
 use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
-use crate::net::{NodeId, Routes, WireEvent, Wires};
+use crate::net::{NodeId, Packet, Routes, WireEvent, Wires};
 use crate::results::{FlowCounts, Results};
 use crate::scenario::{Direction, Scenario, ScenarioError, Traffic};
 use crate::sim::event::EventQueue;
@@ -26,6 +26,7 @@ use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use crate::stats::Histogram;
 use crate::tcp::TimerKind;
+use crate::trace::{DropReason, Trace, TraceEvent};
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
 
@@ -179,6 +180,8 @@ pub struct World {
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
     saturated: Vec<(Vec<u32>, usize)>,
     events: EventQueue<Event>,
+    /// The trace hook's consumers; None when nothing listens.
+    trace: Option<Trace>,
     series: series::Recorder,
     warmup: Time,
     end: Time,
@@ -206,10 +209,14 @@ impl World {
                     self.on_tcp_timer(now, flow, kind, generation)
                 }
                 Event::Wire(WireEvent::TxEnd(link)) => {
-                    self.wires.tx_end(now, link, &mut self.events)
+                    let next = self.wires.tx_end(now, link, &mut self.events);
+                    if let (Some(p), Some(_)) = (next, &self.trace) {
+                        self.trace_wire_start(now, link, &p);
+                    }
                 }
                 Event::Wire(WireEvent::Arrival(link)) => {
                     let (node, p) = self.wires.arrival(link);
+                    self.trace(now, TraceEvent::Received { node }, &p);
                     self.receive(now, now, node, p);
                 }
                 Event::WarmupEnd => self.reset_statistics(),
@@ -238,14 +245,60 @@ impl World {
         let mut outcomes = self.mac.take_outcomes();
         for o in outcomes.drain(..) {
             match o {
-                MacOutcome::Delivered { packet, at } => self.receive(now, at, packet.hop, packet),
-                MacOutcome::RetryDrop(p) => self.count_retry_drop(&p),
+                MacOutcome::Delivered { packet, at } => {
+                    self.trace(at, TraceEvent::Received { node: packet.hop }, &packet);
+                    self.receive(now, at, packet.hop, packet)
+                }
+                MacOutcome::RetryDrop { node, packet } => {
+                    let reason = DropReason::RetryLimit;
+                    self.trace(now, TraceEvent::Dropped { node, reason }, &packet);
+                    self.count_retry_drop(&packet);
+                }
                 MacOutcome::Vacated(e) => {
                     self.refill(now, e);
+                }
+                MacOutcome::Attempt {
+                    node,
+                    packet,
+                    at,
+                    retry,
+                } => {
+                    let to = packet.hop;
+                    let event = TraceEvent::TxStart {
+                        node,
+                        to,
+                        air: true,
+                        retry,
+                    };
+                    self.trace(at, event, &packet);
+                }
+                MacOutcome::Failed { node, packet, lost } => {
+                    self.trace(now, TraceEvent::TxFailed { node, lost }, &packet);
                 }
             }
         }
         self.mac.restore_outcomes(outcomes);
+    }
+
+    /// Report `event` to the trace hook's consumers, if any.
+    #[inline]
+    fn trace(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+        if let Some(trace) = &mut self.trace {
+            trace.emit(t, event, p);
+        }
+    }
+
+    /// `p` starts on wired link `link` at `now`.
+    fn trace_wire_start(&mut self, now: Time, link: u32, p: &Packet) {
+        let l = &self.wires.links[link as usize];
+        let (node, to) = (l.from, l.to);
+        let event = TraceEvent::TxStart {
+            node,
+            to,
+            air: false,
+            retry: false,
+        };
+        self.trace(now, event, p);
     }
 }
 

@@ -1,8 +1,11 @@
 //! End of run: the packet-accounting check and the results tables.
 use super::{Role, SimError, World};
 use crate::mac::MacStats;
+use crate::net::NodeId;
 use crate::results::{AcResult, BssResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
-use crate::sim::time::to_secs;
+use crate::results::{PacketHopRow, PacketRow};
+use crate::sim::time::{to_secs, Time};
+use crate::trace::Trace;
 
 impl World {
     /// DESIGN.md: every packet is accounted for. Per flow and direction, generated =
@@ -101,7 +104,10 @@ impl World {
                 })
             })
             .collect();
+        let (packets, packet_hops) = self.packet_tables();
         Results {
+            packets,
+            packet_hops,
             bss: self.bss_table(&flows),
             flows,
             nodes,
@@ -121,6 +127,51 @@ impl World {
 }
 
 impl World {
+    /// The per-packet records, as a packet table and a hop table.
+    fn packet_tables(&self) -> (Vec<PacketRow>, Vec<PacketHopRow>) {
+        let (mut packets, mut hops) = (Vec::new(), Vec::new());
+        let Some(Trace {
+            packets: Some(rec), ..
+        }) = &self.trace
+        else {
+            return (packets, hops);
+        };
+        let name = |node: NodeId| self.nodes[node as usize].name.clone();
+        let secs = |t: Option<Time>| t.map(to_secs);
+        for r in &rec.done {
+            let flow = self.flows[r.flow as usize].name.clone();
+            let direction = if r.reverse { "reverse" } else { "forward" };
+            packets.push(PacketRow {
+                flow: flow.clone(),
+                direction,
+                seq: r.seq,
+                ip_bytes: r.ip_bytes,
+                payload_bytes: r.payload_bytes,
+                created_s: to_secs(r.created),
+                delivered_s: secs(r.delivered),
+                delay_s: r.delivered.map(|t| to_secs(t - r.created)),
+                dropped: r.dropped.map(|(reason, _)| reason.name()),
+                dropped_at: r.dropped.map(|(_, node)| name(node)),
+                hops: r.hops.len() as u32,
+                attempts: r.hops.iter().map(|h| h.attempts).sum(),
+            });
+            for (i, h) in r.hops.iter().enumerate() {
+                hops.push(PacketHopRow {
+                    flow: flow.clone(),
+                    direction,
+                    seq: r.seq,
+                    hop: i as u32,
+                    node: name(h.node),
+                    enqueued_s: to_secs(h.enqueued),
+                    tx_start_s: secs(h.tx_start),
+                    attempts: h.attempts,
+                    received_s: secs(h.received),
+                });
+            }
+        }
+        (packets, hops)
+    }
+
     /// One row per AP: its BSS's counters and throughputs.
     fn bss_table(&self, flows: &[FlowResult]) -> Vec<BssResult> {
         let mut rows: Vec<BssResult> = self

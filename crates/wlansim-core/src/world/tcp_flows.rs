@@ -8,6 +8,7 @@ use crate::sim::time::Time;
 use crate::tcp::{
     ReceiverStats, Segment, SenderStats, TcpOutput, TcpReceiver, TcpSender, TimerKind,
 };
+use crate::trace::TraceEvent;
 
 pub struct TcpConn {
     pub sender: TcpSender,
@@ -91,8 +92,11 @@ impl World {
         };
         let header_bytes = c.header_bytes;
         for seg in out.segments.drain(..) {
+            let f = &mut self.flows[flow as usize];
+            let seq = f.acct[from_receiver as usize].generated as u32;
             let p = Packet {
                 flow,
+                seq,
                 payload_bytes: seg.len,
                 header_bytes,
                 kind: Kind::Tcp,
@@ -103,12 +107,12 @@ impl World {
                 created: now,
                 seg,
             };
-            let f = &mut self.flows[flow as usize];
             f.acct[from_receiver as usize].generated += 1;
             if !from_receiver && seg.len > 0 {
                 f.stats.counts.offered_packets += 1;
                 f.stats.counts.offered_bytes += seg.len as u64;
             }
+            self.trace(now, TraceEvent::Created { node: src }, &p);
             self.forward(now, src, p);
         }
         for (kind, at, gen) in out.timers.drain(..) {

@@ -6,6 +6,7 @@ use crate::mac::MacStats;
 use crate::net::{Kind, Packet};
 use crate::scenario::Traffic;
 use crate::sim::time::Time;
+use crate::trace::{DropReason, Trace, TraceEvent};
 
 impl World {
     pub(super) fn on_source_start(&mut self, now: Time, flow: u32) {
@@ -52,17 +53,26 @@ impl World {
     /// A new packet of `flow`, counted as offered.
     fn generate(&mut self, now: Time, flow: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
+        let seq = f.acct[0].generated as u32;
         f.acct[0].generated += 1;
         f.stats.counts.offered_packets += 1;
         f.stats.counts.offered_bytes += f.payload_bytes as u64;
-        Packet::udp(flow, f.payload_bytes, f.src, f.dst, now)
+        let p = Packet::udp(flow, seq, f.payload_bytes, f.src, f.dst, now);
+        self.trace(now, TraceEvent::Created { node: p.src }, &p);
+        p
     }
 
     /// Queue `p` (its next hop over the air set) at `entity`, or drop it if the queue is
     /// full.
     pub(super) fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
-        if let Err(p) = self.mac.enqueue(now, entity, p, &mut self.events) {
-            self.count_queue_drop(&p);
+        let node = self.mac.entities[entity as usize].node;
+        match self.mac.enqueue(now, entity, p, &mut self.events) {
+            Ok(()) => self.trace(now, TraceEvent::Enqueued { node }, &p),
+            Err(p) => {
+                let reason = DropReason::Queue;
+                self.trace(now, TraceEvent::Dropped { node, reason }, &p);
+                self.count_queue_drop(&p);
+            }
         }
     }
 
@@ -88,15 +98,20 @@ impl World {
     /// (the delay of a UDP packet counts to there). A TCP segment goes to its endpoint,
     /// which acts when the exchange is over.
     pub(super) fn arrive(&mut self, now: Time, at: Time, p: Packet) {
+        let node = p.dst;
         match p.kind {
             Kind::Udp => {
+                self.trace(at, TraceEvent::Delivered { node }, &p);
                 let f = &mut self.flows[p.flow as usize];
                 f.acct[0].delivered += 1;
                 f.stats.counts.delivered_packets += 1;
                 f.stats.counts.delivered_bytes += p.payload_bytes as u64;
                 f.stats.delay.record(at - p.created);
             }
-            Kind::Tcp => self.tcp_arrive(now, p),
+            Kind::Tcp => {
+                self.trace(now, TraceEvent::Delivered { node }, &p);
+                self.tcp_arrive(now, p)
+            }
         }
     }
 
@@ -121,6 +136,12 @@ impl World {
             f.stats = FlowStats::default();
         }
         self.series.on_statistics_reset();
+        if let Some(Trace {
+            packets: Some(rec), ..
+        }) = &mut self.trace
+        {
+            rec.on_statistics_reset();
+        }
         self.tcp_reset_statistics();
     }
 }

@@ -1,0 +1,73 @@
+//! The trace hook: what happens to every packet and every frame, as it happens.
+//!
+//! The world reports each event to [`Trace::emit`]; components report theirs through
+//! their outputs (the MAC's attempts and failures come back as `MacOutcome`s when tracing
+//! is on, the wired links say when a packet starts on the wire). When no consumer listens
+//! the world holds no `Trace` and every hook is a branch on `None`: tracing costs nothing.
+//!
+//! Consumers: [`packets::PacketRecorder`] (one record per packet, with its hops). A
+//! capture writer (pcap) is meant to be the next one: every event carries the packet (its
+//! headers, addresses, flow, sequence) and the frame events carry transmitter, receiver,
+//! retry flag and fate, which is what a capture needs.
+pub mod packets;
+
+use crate::net::{NodeId, Packet};
+use crate::sim::time::Time;
+pub use packets::{HopRecord, PacketRecord, PacketRecorder};
+
+/// Why a packet was discarded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// A full transmit queue (MAC or wired link) refused it.
+    Queue,
+    /// The MAC gave up after the retry limit.
+    RetryLimit,
+}
+
+impl DropReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            DropReason::Queue => "queue",
+            DropReason::RetryLimit => "retry_limit",
+        }
+    }
+}
+
+/// A packet or frame event at time `t` (the packet is passed beside it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TraceEvent {
+    /// An application or TCP endpoint at `node` created the packet.
+    Created { node: NodeId },
+    /// Queued for transmission at `node` (a MAC entity's queue, or a wired link's).
+    Enqueued { node: NodeId },
+    /// `node` starts sending it: a frame attempt over the air to `to` (`retry` when it
+    /// is a retransmission), or serialisation on a wired link.
+    TxStart {
+        node: NodeId,
+        to: NodeId,
+        air: bool,
+        retry: bool,
+    },
+    /// A frame attempt by `node` failed: lost on the channel, or collided.
+    TxFailed { node: NodeId, lost: bool },
+    /// `node` received it (the end of the data frame, or the arrival off the wire).
+    Received { node: NodeId },
+    /// Discarded at `node`.
+    Dropped { node: NodeId, reason: DropReason },
+    /// Handed to the application (or TCP endpoint) at its destination `node`.
+    Delivered { node: NodeId },
+}
+
+/// The consumers listening to the run.
+pub struct Trace {
+    pub packets: Option<PacketRecorder>,
+}
+
+impl Trace {
+    #[inline]
+    pub fn emit(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+        if let Some(rec) = &mut self.packets {
+            rec.event(t, event, p);
+        }
+    }
+}

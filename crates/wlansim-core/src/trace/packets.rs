@@ -1,0 +1,119 @@
+//! Per-packet records (`[output] packets`): one record per packet of the selected flows,
+//! from its creation to its delivery or drop, with one hop per node that queued it. From
+//! these come delay distributions, jitter and per-hop delays (`r.packets`,
+//! `r.packet_hops` in Python).
+//!
+//! A packet is identified by (flow, direction, sequence number within that direction).
+//! Only packets whose fate (delivery or drop) falls in the measurement window are
+//! reported, as the flow tables count them; packets still in flight at the end are not.
+use super::{DropReason, TraceEvent};
+use crate::net::{NodeId, Packet};
+use crate::sim::time::Time;
+use std::collections::HashMap;
+
+/// One node on a packet's way: when it was queued there, when the node last started
+/// sending it (its last attempt over the air, or its serialisation on a wire), how many
+/// attempts that took, and when the next node received it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HopRecord {
+    pub node: NodeId,
+    pub enqueued: Time,
+    pub tx_start: Option<Time>,
+    pub attempts: u32,
+    pub received: Option<Time>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PacketRecord {
+    pub flow: u32,
+    /// A TCP packet travelling from the data receiver back to the sender (ACKs).
+    pub reverse: bool,
+    pub seq: u32,
+    pub ip_bytes: u32,
+    pub payload_bytes: u32,
+    pub created: Time,
+    pub hops: Vec<HopRecord>,
+    pub delivered: Option<Time>,
+    pub dropped: Option<(DropReason, NodeId)>,
+}
+
+pub struct PacketRecorder {
+    /// Per flow: whether its packets are recorded.
+    selected: Vec<bool>,
+    open: HashMap<(u32, bool, u32), PacketRecord>,
+    /// Records whose fate is known, in the order of their fates.
+    pub done: Vec<PacketRecord>,
+}
+
+impl PacketRecorder {
+    pub fn new(selected: Vec<bool>) -> Self {
+        PacketRecorder {
+            selected,
+            open: HashMap::new(),
+            done: Vec::new(),
+        }
+    }
+
+    /// The measurement window starts: forget the fates seen so far.
+    pub fn on_statistics_reset(&mut self) {
+        self.done.clear();
+    }
+
+    pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+        if !self.selected[p.flow as usize] {
+            return;
+        }
+        let key = (p.flow, p.reverse, p.seq);
+        if let TraceEvent::Created { .. } = event {
+            self.open.insert(
+                key,
+                PacketRecord {
+                    flow: p.flow,
+                    reverse: p.reverse,
+                    seq: p.seq,
+                    ip_bytes: p.ip_bytes(),
+                    payload_bytes: p.payload_bytes,
+                    created: t,
+                    hops: Vec::new(),
+                    delivered: None,
+                    dropped: None,
+                },
+            );
+            return;
+        }
+        let Some(rec) = self.open.get_mut(&key) else {
+            return;
+        };
+        match event {
+            TraceEvent::Created { .. } | TraceEvent::TxFailed { .. } => {}
+            TraceEvent::Enqueued { node } => rec.hops.push(HopRecord {
+                node,
+                enqueued: t,
+                tx_start: None,
+                attempts: 0,
+                received: None,
+            }),
+            TraceEvent::TxStart { .. } => {
+                if let Some(hop) = rec.hops.last_mut() {
+                    hop.tx_start = Some(t);
+                    hop.attempts += 1;
+                }
+            }
+            TraceEvent::Received { .. } => {
+                if let Some(hop) = rec.hops.last_mut() {
+                    hop.received = Some(t);
+                }
+            }
+            TraceEvent::Dropped { node, reason } => {
+                let mut rec = self.open.remove(&key).expect("an open record");
+                rec.dropped = Some((reason, node));
+                self.done.push(rec);
+            }
+            TraceEvent::Delivered { .. } => {
+                let mut rec = self.open.remove(&key).expect("an open record");
+                rec.delivered = Some(t);
+                self.done.push(rec);
+            }
+        }
+    }
+}
