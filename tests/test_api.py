@@ -156,3 +156,20 @@ def test_per_packet_records_give_delays_jitter_and_hops():
     merged = j.set_index("flow")["delay_mean_s"]
     for _, f in near.iterrows():
         assert abs(merged[f["name"]] - f["delay_mean_s"]) < 1e-9
+
+
+def test_files_app_reports_sessions():
+    r = wlansim.run(
+        ROOT / "scenarios" / "wired-tree.toml",
+        overrides={
+            "duration": "20 s",
+            "flows.from-far.files": {"sizes": ["10 kB", "50 kB"], "new_connection": True},
+        },
+    )
+    s = r.sessions
+    assert list(s.columns[:3]) == ["flow", "file", "bytes"]
+    assert len(s) == 6 and set(s["bytes"]) == {10_000, 50_000}
+    # Each file on a fresh connection: at least two round trips to the far server (2 × 31 ms
+    # one way: 30 ms + the router's 1 ms), handshake then data.
+    assert (s["delay_s"] > 2 * 2 * 0.031).all()
+    assert r.unfinished_sessions == {f"from-far-{i}": 0 for i in range(3)}

@@ -26,6 +26,9 @@ class Results:
       direction, seq, sizes, created_s, delivered_s, delay_s, dropped and dropped_at, hops,
       attempts) and one row per hop (node, enqueued_s, tx_start_s of the last attempt,
       attempts, received_s at the next node); `jitter()` summarises them per flow.
+    - `sessions`: one row per file of the flows that send `files` (flow, file, bytes,
+      start_s, end_s, delay_s, new_connection); `unfinished_sessions`: per such flow, the
+      files not finished when the run ended.
     - `bss`: one row per BSS (ap, ssid, stations, uplink_bps and downlink_bps: the useful
       rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
@@ -40,6 +43,8 @@ class Results:
         self.access_categories = pd.DataFrame(data.get("access_categories", []))
         self.bss = pd.DataFrame(data.get("bss", []))
         self.packets = pd.DataFrame(data.get("packets", []))
+        self.sessions = pd.DataFrame(data.get("sessions", []))
+        self.unfinished_sessions = dict(data.get("unfinished_sessions", []))
         self.packet_hops = pd.DataFrame(data.get("packet_hops", []))
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
@@ -99,6 +104,8 @@ class Results:
             "access_categories": self._data.get("access_categories", []),
             "bss": self._data.get("bss", []),
             "packets": self._data.get("packets", []),
+            "sessions": self._data.get("sessions", []),
+            "unfinished_sessions": self._data.get("unfinished_sessions", []),
             "packet_hops": self._data.get("packet_hops", []),
             "meta": self.meta,
             "metrics": self.metrics,

@@ -6,6 +6,7 @@
 //! Flow of data: [`scenario`] (validated input) → [`world`] (nodes, MAC, traffic, event
 //! loop) → [`results`] (tables).
 pub mod ap;
+pub mod app;
 pub mod channel;
 pub mod mac;
 pub mod net;

@@ -130,6 +130,21 @@ pub struct PacketHopRow {
     pub received_s: Option<f64>,
 }
 
+/// One file of a flow's file sequence, acknowledged completely.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SessionRow {
+    pub flow: String,
+    /// The file's position in the sequence (from 0).
+    pub file: u32,
+    pub bytes: u64,
+    /// Request (the session starts; a fresh connection's handshake follows).
+    pub start_s: f64,
+    /// Its last byte acknowledged.
+    pub end_s: f64,
+    pub delay_s: f64,
+    pub new_connection: bool,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Meta {
     pub events: u64,
@@ -151,6 +166,12 @@ pub struct Results {
     pub access_categories: Vec<AcResult>,
     /// One row per BSS (per AP).
     pub bss: Vec<BssResult>,
+    /// Sessions of the flows that send files (every finished file of the run), and per
+    /// such flow the files not finished when the run ended.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sessions: Vec<SessionRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unfinished_sessions: Vec<(String, u64)>,
     /// Per-packet records on request (`[output] packets`), and their hops.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub packets: Vec<PacketRow>,

@@ -12,6 +12,10 @@ pub enum Kind {
     Tcp,
 }
 
+/// UDP ports: the sink's, and the first source port (one per flow).
+pub const UDP_PORT: u16 = 5000;
+const UDP_PORT_BASE: u16 = 10000;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Packet {
     /// Index of the flow that generated it.
@@ -29,6 +33,9 @@ pub struct Packet {
     /// The node that sent it and the node it is for (network-layer addresses).
     pub src: NodeId,
     pub dst: NodeId,
+    /// Transport ports (TCP: the connection's; UDP: per flow).
+    pub sport: u16,
+    pub dport: u16,
     /// The node that receives the frame carrying it over the air (its next hop on the
     /// wireless medium); set when it is handed to the MAC.
     pub hop: NodeId,
@@ -57,6 +64,8 @@ impl Packet {
             reverse: false,
             src,
             dst,
+            sport: UDP_PORT_BASE.wrapping_add(flow as u16),
+            dport: UDP_PORT,
             hop: 0,
             created,
             seg: Segment::default(),

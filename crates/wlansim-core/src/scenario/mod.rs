@@ -464,12 +464,28 @@ pub struct FlowConfig {
     /// TCP: payload bytes to transfer; persistent (bulk) when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<Bytes>,
+    /// TCP: files sent one after another (each a session), instead of `bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<FilesConfig>,
     /// TCP settings of this flow (over the scenario's `[tcp]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSettings>,
     /// DSCP of the flow's packets (for `[qos] classifier` rules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dscp: Option<u8>,
+}
+
+/// Files sent one after another over TCP: each is requested `gap` after the previous one
+/// was acknowledged completely, on the same connection or on a fresh one.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilesConfig {
+    pub sizes: Vec<Bytes>,
+    #[serde(default)]
+    pub gap: Duration,
+    /// Every file on a fresh connection (with its handshake); else one connection.
+    #[serde(default)]
+    pub new_connection: bool,
 }
 
 impl FlowConfig {

@@ -375,7 +375,11 @@ fn peer(s: &Scenario, f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(),
 }
 
 fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
-    for (key, set) in [("bytes", f.bytes.is_some()), ("tcp", f.tcp.is_some())] {
+    for (key, set) in [
+        ("bytes", f.bytes.is_some()),
+        ("files", f.files.is_some()),
+        ("tcp", f.tcp.is_some()),
+    ] {
         if set {
             return err(at(key), "only for protocol = \"tcp\" flows");
         }
@@ -442,6 +446,23 @@ fn tcp_flow(
     ] {
         if set {
             return err(at(key), format!("not used by tcp flows: {hint}"));
+        }
+    }
+    if let Some(files) = &f.files {
+        if f.bytes.is_some() {
+            return err(
+                at("files"),
+                "a flow sends `bytes` once or `files` one after another, not both",
+            );
+        }
+        if files.sizes.is_empty() {
+            return err(at("files.sizes"), "empty: give at least one file size");
+        }
+        if let Some(k) = files.sizes.iter().position(|b| b.0 == 0) {
+            return err(
+                format!("{}.sizes[{k}]", at("files")),
+                "0 B: a file has at least 1 byte",
+            );
         }
     }
     if f.bytes == Some(super::Bytes(0)) {

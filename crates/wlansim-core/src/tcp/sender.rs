@@ -230,6 +230,18 @@ impl TcpSender {
         self.send_syn(now, out);
     }
 
+    /// The application hands over `bytes` more payload bytes (RFC 9293 SEND). Before the
+    /// handshake they wait for it; a sender whose data was all acknowledged resumes with
+    /// its congestion state as it was (no restart window after idle: RFC 5681 §4.1 is a
+    /// SHOULD, and ns-2's agents do not apply it).
+    pub fn write(&mut self, now: Time, bytes: u64, out: &mut impl TcpOutput) {
+        self.data_end = self.data_end.saturating_add(bytes);
+        if self.state == SenderState::Done {
+            self.state = SenderState::Established;
+            self.send_data(now, out);
+        }
+    }
+
     /// A segment from the receiver arrives.
     pub fn on_segment(&mut self, now: Time, seg: &Segment, out: &mut impl TcpOutput) {
         match self.state {

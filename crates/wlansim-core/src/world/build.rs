@@ -6,6 +6,7 @@ use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::RwndClamp;
+use crate::app::FileSequence;
 use crate::channel::{Channel, IidLoss};
 use crate::mac::{
     AccessCategory, AccessParams, Backoff, Entity, Mac, MacStats, PacketInfo, SlotRule,
@@ -251,8 +252,18 @@ impl World {
                     conns.push(TcpConn {
                         sender: TcpSender::new(cfg, f.bytes.map(|b| b.0)),
                         receiver: TcpReceiver::new(cfg),
+                        cfg: cfg.clone(),
                         mss: cfg.mss,
                         header_bytes: header_bytes(cfg),
+                        epoch: 0,
+                        files: f.files.as_ref().map(|files| {
+                            FileSequence::new(
+                                files.sizes.iter().map(|b| b.0).collect(),
+                                files.gap.0,
+                                files.new_connection,
+                            )
+                        }),
+                        past: Default::default(),
                         base_sender: Default::default(),
                         base_receiver: Default::default(),
                     });

@@ -65,8 +65,11 @@ pub enum Event {
     Arrival(u32),
     /// A flow starts.
     SourceStart(u32),
-    /// A TCP endpoint's timer (flow, kind, generation); stale ones are ignored by it.
-    TcpTimer(u32, TimerKind, u32),
+    /// A TCP endpoint's timer (flow, kind, generation, connection epoch); stale ones are
+    /// ignored.
+    TcpTimer(u32, TimerKind, u32, u16),
+    /// A file sequence requests its next file.
+    NextFile(u32),
     /// The wired links.
     Wire(WireEvent),
     /// Statistics start counting.
@@ -205,9 +208,10 @@ impl World {
                 Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
                 Event::Arrival(flow) => self.on_arrival(now, flow),
                 Event::SourceStart(flow) => self.on_source_start(now, flow),
-                Event::TcpTimer(flow, kind, generation) => {
-                    self.on_tcp_timer(now, flow, kind, generation)
+                Event::TcpTimer(flow, kind, generation, epoch) => {
+                    self.on_tcp_timer(now, flow, kind, generation, epoch)
                 }
+                Event::NextFile(flow) => self.request_file(now, flow),
                 Event::Wire(WireEvent::TxEnd(link)) => {
                     let next = self.wires.tx_end(now, link, &mut self.events);
                     if let (Some(p), Some(_)) = (next, &self.trace) {

@@ -3,7 +3,7 @@ use super::{Role, SimError, World};
 use crate::mac::MacStats;
 use crate::net::NodeId;
 use crate::results::{AcResult, BssResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
-use crate::results::{PacketHopRow, PacketRow};
+use crate::results::{PacketHopRow, PacketRow, SessionRow};
 use crate::sim::time::{to_secs, Time};
 use crate::trace::Trace;
 
@@ -35,19 +35,15 @@ impl World {
     /// The TCP columns of flow `f` over the measurement window.
     fn tcp_result(&self, f: &super::Flow, measured: f64) -> Option<TcpFlowResult> {
         let c = &self.conns[f.tcp? as usize];
-        let (s, b) = (c.sender.stats(), &c.base_sender);
-        let r = c.receiver.stats();
-        let samples = s.rtt_samples - b.rtt_samples;
+        let t = c.totals();
         Some(TcpFlowResult {
-            goodput_bps: (r.delivered_bytes - c.base_receiver.delivered_bytes) as f64 * 8.0
-                / measured,
-            rtt_mean_s: (samples > 0)
-                .then(|| (s.rtt_sum - b.rtt_sum) as f64 / samples as f64 / 1e9),
-            retransmissions: s.retransmissions - b.retransmissions,
-            fast_retransmits: s.fast_retransmits - b.fast_retransmits,
-            timeouts: s.timeouts - b.timeouts,
-            spurious_timeouts: s.spurious_timeouts - b.spurious_timeouts,
-            acks_sent: r.acks_sent - c.base_receiver.acks_sent,
+            goodput_bps: t.delivered_bytes as f64 * 8.0 / measured,
+            rtt_mean_s: (t.rtt_samples > 0).then(|| t.rtt_sum as f64 / t.rtt_samples as f64 / 1e9),
+            retransmissions: t.retransmissions,
+            fast_retransmits: t.fast_retransmits,
+            timeouts: t.timeouts,
+            spurious_timeouts: t.spurious_timeouts,
+            acks_sent: t.acks_sent,
             cwnd_bytes: c.sender.cwnd_bytes(),
         })
     }
@@ -105,7 +101,10 @@ impl World {
             })
             .collect();
         let (packets, packet_hops) = self.packet_tables();
+        let (sessions, unfinished_sessions) = self.session_tables();
         Results {
+            sessions,
+            unfinished_sessions,
             packets,
             packet_hops,
             bss: self.bss_table(&flows),
@@ -127,6 +126,30 @@ impl World {
 }
 
 impl World {
+    /// Every finished file of every file sequence, and the unfinished count per flow.
+    #[allow(clippy::type_complexity)]
+    fn session_tables(&self) -> (Vec<SessionRow>, Vec<(String, u64)>) {
+        let (mut rows, mut unfinished) = (Vec::new(), Vec::new());
+        for f in &self.flows {
+            let Some(files) = f.tcp.and_then(|c| self.conns[c as usize].files.as_ref()) else {
+                continue;
+            };
+            for s in &files.sessions {
+                rows.push(SessionRow {
+                    flow: f.name.clone(),
+                    file: s.index,
+                    bytes: s.bytes,
+                    start_s: to_secs(s.start),
+                    end_s: to_secs(s.end),
+                    delay_s: to_secs(s.end - s.start),
+                    new_connection: s.new_connection,
+                });
+            }
+            unfinished.push((f.name.clone(), files.unfinished() as u64));
+        }
+        (rows, unfinished)
+    }
+
     /// The per-packet records, as a packet table and a hop table.
     fn packet_tables(&self) -> (Vec<PacketRow>, Vec<PacketHopRow>) {
         let (mut packets, mut hops) = (Vec::new(), Vec::new());

@@ -1,24 +1,87 @@
 //! TCP connections in the world: each TCP flow is a sender and a receiver endpoint
 //! ([`crate::tcp`]) at the flow's two nodes (a station and a server, or two stations).
 //! Segments the endpoints emit become [`Packet`]s handed to the network layer of their
-//! node (`forward`).
+//! node (`forward`). The flow's application (`crate::app`) drives the sender: bulk
+//! writes once; a file sequence writes file after file, on one connection or on fresh
+//! ones. A fresh connection is a new pair of endpoints with the next ephemeral port:
+//! packets and timers of an earlier connection are recognised by their port or epoch and
+//! ignored.
 use super::{Event, World};
+use crate::app::FileSequence;
 use crate::net::{Kind, Packet};
 use crate::sim::time::Time;
 use crate::tcp::{
-    ReceiverStats, Segment, SenderStats, TcpOutput, TcpReceiver, TcpSender, TimerKind,
+    ReceiverStats, Segment, SenderStats, TcpConfig, TcpOutput, TcpReceiver, TcpSender, TimerKind,
 };
 use crate::trace::TraceEvent;
+
+/// The receiver's (server) port, and the first ephemeral port of the sender (RFC 6335).
+pub const SERVER_PORT: u16 = 5001;
+const EPHEMERAL: u16 = 49152;
 
 pub struct TcpConn {
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
+    pub cfg: TcpConfig,
     pub mss: u32,
     /// IP + TCP header bytes of every segment.
     pub header_bytes: u32,
-    /// Endpoint counters at the end of the warm-up (statistics are their increase).
+    /// Connections opened so far (the current one's number); its port derives from it.
+    pub epoch: u16,
+    /// The file sequence that drives the sender (None: bulk, one write).
+    pub files: Option<FileSequence>,
+    /// Counters of earlier connections, over the measurement window.
+    pub past: TcpTotals,
+    /// The current endpoints' counters at the end of the warm-up (or at their creation).
     pub base_sender: SenderStats,
     pub base_receiver: ReceiverStats,
+}
+
+/// The counters a flow reports, summed over its connections.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TcpTotals {
+    pub delivered_bytes: u64,
+    pub rtt_samples: u64,
+    pub rtt_sum: u64,
+    pub retransmissions: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub spurious_timeouts: u64,
+    pub acks_sent: u64,
+}
+
+impl TcpConn {
+    /// This flow's counters over the measurement window, every connection included.
+    pub fn totals(&self) -> TcpTotals {
+        let (s, b) = (self.sender.stats(), &self.base_sender);
+        let (r, rb) = (self.receiver.stats(), &self.base_receiver);
+        let p = &self.past;
+        TcpTotals {
+            delivered_bytes: p.delivered_bytes + r.delivered_bytes - rb.delivered_bytes,
+            rtt_samples: p.rtt_samples + s.rtt_samples - b.rtt_samples,
+            rtt_sum: p.rtt_sum + s.rtt_sum - b.rtt_sum,
+            retransmissions: p.retransmissions + s.retransmissions - b.retransmissions,
+            fast_retransmits: p.fast_retransmits + s.fast_retransmits - b.fast_retransmits,
+            timeouts: p.timeouts + s.timeouts - b.timeouts,
+            spurious_timeouts: p.spurious_timeouts + s.spurious_timeouts - b.spurious_timeouts,
+            acks_sent: p.acks_sent + r.acks_sent - rb.acks_sent,
+        }
+    }
+
+    /// Replace the endpoints by a fresh connection (the next port).
+    fn reopen(&mut self, bytes: u64) {
+        self.past = self.totals();
+        self.sender = TcpSender::new(&self.cfg, Some(bytes));
+        self.receiver = TcpReceiver::new(&self.cfg);
+        self.base_sender = SenderStats::default();
+        self.base_receiver = ReceiverStats::default();
+        self.epoch = self.epoch.wrapping_add(1);
+    }
+
+    /// The sender's port of the current connection.
+    pub fn port(&self) -> u16 {
+        EPHEMERAL + self.epoch % (u16::MAX - EPHEMERAL)
+    }
 }
 
 /// Collects what an endpoint emits during one call (reused: no allocation once grown).
@@ -43,14 +106,58 @@ impl World {
         &mut self.conns[i as usize]
     }
 
-    /// The flow starts: the sender sends its SYN.
-    pub(super) fn tcp_open(&mut self, now: Time, flow: u32) {
+    /// The flow starts: bulk TCP opens its connection (its one write was given to the
+    /// sender when it was made); a file sequence requests its first file.
+    pub(super) fn tcp_start(&mut self, now: Time, flow: u32) {
+        if self.conn(flow).files.is_some() {
+            return self.request_file(now, flow);
+        }
         let mut out = std::mem::take(&mut self.outbox);
         self.conn(flow).sender.open(now, &mut out);
         self.tcp_emit(now, flow, false, out);
     }
 
-    pub(super) fn on_tcp_timer(&mut self, now: Time, flow: u32, kind: TimerKind, gen: u32) {
+    /// The file sequence of `flow` requests its next file (if any is left).
+    pub(super) fn request_file(&mut self, now: Time, flow: u32) {
+        let mut out = std::mem::take(&mut self.outbox);
+        let c = self.conn(flow);
+        let files = c.files.as_mut().expect("a file sequence");
+        let Some((bytes, fresh)) = files.request(now) else {
+            self.outbox = out;
+            return;
+        };
+        if fresh {
+            c.reopen(bytes);
+            c.sender.open(now, &mut out);
+        } else {
+            c.sender.write(now, bytes, &mut out);
+        }
+        self.tcp_emit(now, flow, false, out);
+    }
+
+    /// After the sender processed an ACK: a file whose last byte is acknowledged ends its
+    /// session, and the next file is requested `gap` later.
+    fn check_file_done(&mut self, now: Time, flow: u32) {
+        let c = self.conn(flow);
+        let Some(files) = &mut c.files else { return };
+        if files.busy() && c.sender.is_done() {
+            files.complete(now);
+            let at = now + files.gap;
+            self.events.schedule(at, Event::NextFile(flow));
+        }
+    }
+
+    pub(super) fn on_tcp_timer(
+        &mut self,
+        now: Time,
+        flow: u32,
+        kind: TimerKind,
+        gen: u32,
+        epoch: u16,
+    ) {
+        if self.conn(flow).epoch != epoch {
+            return; // a timer of an earlier connection
+        }
         let mut out = std::mem::take(&mut self.outbox);
         let c = self.conn(flow);
         let at_receiver = kind == TimerKind::DelayedAck;
@@ -71,6 +178,10 @@ impl World {
             f.stats.counts.delivered_bytes += p.payload_bytes as u64;
             f.stats.delay.record(now - p.created);
         }
+        let port = if p.reverse { p.dport } else { p.sport };
+        if port != self.conn(p.flow).port() {
+            return; // a packet of an earlier connection: no socket takes it
+        }
         let mut out = std::mem::take(&mut self.outbox);
         let c = self.conn(p.flow);
         if p.reverse {
@@ -79,6 +190,9 @@ impl World {
             c.receiver.on_segment(now, &p.seg, &mut out);
         }
         self.tcp_emit(now, p.flow, !p.reverse, out);
+        if p.reverse {
+            self.check_file_done(now, p.flow);
+        }
     }
 
     /// Turn what an endpoint of `flow` emitted into packets and timer events.
@@ -91,6 +205,12 @@ impl World {
             (f.src, f.dst)
         };
         let header_bytes = c.header_bytes;
+        let (sport, dport) = if from_receiver {
+            (SERVER_PORT, c.port())
+        } else {
+            (c.port(), SERVER_PORT)
+        };
+        let epoch = c.epoch;
         for seg in out.segments.drain(..) {
             let f = &mut self.flows[flow as usize];
             let seq = f.acct[from_receiver as usize].generated as u32;
@@ -103,6 +223,8 @@ impl World {
                 reverse: from_receiver,
                 src,
                 dst,
+                sport,
+                dport,
                 hop: src,
                 created: now,
                 seg,
@@ -116,7 +238,8 @@ impl World {
             self.forward(now, src, p);
         }
         for (kind, at, gen) in out.timers.drain(..) {
-            self.events.schedule(at, Event::TcpTimer(flow, kind, gen));
+            self.events
+                .schedule(at, Event::TcpTimer(flow, kind, gen, epoch));
         }
         self.outbox = out;
     }
@@ -124,6 +247,7 @@ impl World {
     /// End of the warm-up: remember the endpoint counters.
     pub(super) fn tcp_reset_statistics(&mut self) {
         for c in &mut self.conns {
+            c.past = TcpTotals::default();
             c.base_sender = c.sender.stats().clone();
             c.base_receiver = c.receiver.stats().clone();
         }

@@ -11,7 +11,7 @@ use crate::trace::{DropReason, Trace, TraceEvent};
 impl World {
     pub(super) fn on_source_start(&mut self, now: Time, flow: u32) {
         if self.flows[flow as usize].tcp.is_some() {
-            return self.tcp_open(now, flow);
+            return self.tcp_start(now, flow);
         }
         let f = &mut self.flows[flow as usize];
         match f.traffic {

@@ -1,0 +1,14 @@
+//! Applications: what drives each flow's traffic.
+//!
+//! A TCP flow is driven through a socket-like interface of its sender endpoint
+//! (`TcpSender::open`, `TcpSender::write`, completion seen as `TcpSender::is_done`): an
+//! application hands it bytes, learns when all of them are acknowledged, and then sends
+//! more on the same connection or opens a fresh one. Bulk TCP (one transfer, fixed or
+//! endless) is the application that writes once. [`FileSequence`] sends files one after
+//! another and records each as a [`Session`]; the HTTP-like on/off workload builds on it.
+//!
+//! Connection teardown (FIN) is not modelled: a connection that is done stays idle, and a
+//! fresh connection is a new pair of endpoints with the next ephemeral port.
+pub mod files;
+
+pub use files::{FileSequence, Session};
