@@ -91,3 +91,55 @@ fn errors_name_the_key_path_the_value_and_the_rule() {
         );
     }
 }
+
+/// `[channel]`: a default frame error rate, per-group overrides, and a group's own `fer`
+/// keys as sugar for a `[[channel.links]]` entry (same run, same numbers).
+#[test]
+fn channel_table_defaults_overrides_and_sugar() {
+    let base = |extra: &str, group: &str| {
+        Scenario::from_toml(&format!(
+            "duration = \"5 s\"\n{extra}\n[[stations]]\nname = \"near\"\n[[stations]]\nname = \"far\"\n{group}\n[[flows]]\nname = \"up\"\ndirection = \"uplink\"\nstations = \"far\"\n"
+        ))
+        .unwrap()
+    };
+    let sugar = base("", "fer_uplink = 0.3");
+    let table = base(
+        "[channel]\n[[channel.links]]\nstations = \"far\"\nfer_uplink = 0.3",
+        "",
+    );
+    let (a, b) = (
+        wlansim_core::simulate(&sugar, None).unwrap(),
+        wlansim_core::simulate(&table, None).unwrap(),
+    );
+    assert_eq!(a.flows, b.flows);
+    assert!(a.nodes[2].mac.frame_errors > 0 && a.nodes[1].mac.frame_errors == 0);
+    let g = &table.stations[1];
+    assert_eq!(table.channel.group_fer(g), (0.3, 0.0));
+    let dflt = base("[channel]\nfer = 0.1", "fer_downlink = 0.5");
+    assert_eq!(dflt.channel.group_fer(&dflt.stations[0]), (0.1, 0.1));
+    assert_eq!(dflt.channel.group_fer(&dflt.stations[1]), (0.1, 0.5));
+    let err = |extra: &str, group: &str| {
+        Scenario::from_toml(&format!(
+            "duration = \"5 s\"\n{extra}\n[[stations]]\nname = \"far\"\n{group}\n"
+        ))
+        .unwrap_err()
+        .to_string()
+    };
+    let e = err("[channel]\nfer = 1.0", "");
+    assert!(e.contains("`channel.fer`") && e.contains("[0, 1)"), "{e}");
+    let e = err(
+        "[[channel.links]]\nstations = \"far\"\nfer = 0.1",
+        "fer = 0.2",
+    );
+    assert!(
+        e.contains("channel.links[0].stations") && e.contains("keep one"),
+        "{e}"
+    );
+    let e = err("[[channel.links]]\nstations = \"nowhere\"", "");
+    assert!(
+        e.contains("channel.links[0].stations") && e.contains("far"),
+        "{e}"
+    );
+    let e = err("", "fer_uplink = -0.1");
+    assert!(e.contains("stations[0].fer_uplink"), "{e}");
+}

@@ -9,6 +9,16 @@
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 
+/// Largest contention window: ECWmin/ECWmax are 4-bit exponents, CW = 2^ECW − 1
+/// (802.11-2012 8.4.2.31); the PHY's aCWmax is 1023.
+pub const MAX_CW: u32 = 32767;
+
+/// A contention window is 2^k − 1, at most [`MAX_CW`] (the binary exponential backoff
+/// doubles CW + 1, 9.3.4.3).
+pub fn is_contention_window(cw: u32) -> bool {
+    (cw + 1).is_power_of_two() && cw <= MAX_CW
+}
+
 /// Which idle slot boundaries decrement the backoff counter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SlotRule {

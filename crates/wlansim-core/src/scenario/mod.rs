@@ -3,6 +3,7 @@
 //! Unknown keys are errors (`deny_unknown_fields`); every error names the key path, the
 //! value and what is allowed. [`Scenario::resolved`] fills every default from the PHY
 //! preset, so the resolved form is the complete description of a run.
+pub mod channel;
 mod limits;
 pub mod presets;
 pub mod qos;
@@ -10,6 +11,7 @@ mod tcp;
 pub mod units;
 mod validate;
 
+pub use channel::{ChannelConfig, LinkLoss};
 pub use limits::{RetryLimit, RtsThreshold};
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use tcp::{TcpProfile, TcpSettings, TcpVariant, WindowSpec};
@@ -125,6 +127,9 @@ pub struct Scenario {
     /// TCP defaults of every TCP flow (a flow's own `tcp` table overrides them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSettings>,
+    /// The radio links' loss model (see `channel`).
+    #[serde(default, skip_serializing_if = "ChannelConfig::is_default")]
+    pub channel: ChannelConfig,
     /// EDCA classifier and scenario-wide QoS options (see `qos`).
     #[serde(default, skip_serializing_if = "QosConfig::is_default")]
     pub qos: QosConfig,
@@ -393,7 +398,8 @@ pub struct StationGroup {
     pub qos: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
-    /// I.i.d. data frame error rate of each station's link with the AP, both directions.
+    /// I.i.d. data frame error rate of each station's link with the AP, both directions
+    /// (sugar for a `[[channel.links]]` entry naming this group).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fer: Option<f64>,
     /// Frame error rate station → AP; `fer` when absent.

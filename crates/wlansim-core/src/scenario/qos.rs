@@ -1,6 +1,5 @@
-//! Scenario keys of 802.11e EDCA and of per-link channel quality: the `[qos]` table
-//! (classifier rules), a node group's `qos`/`edca` keys, a station group's frame error
-//! rates; their checks, and their translation into MAC parameters.
+//! Scenario keys of 802.11e EDCA: the `[qos]` table (classifier rules), a node group's
+//! `qos`/`edca` keys; their checks, and their translation into MAC parameters.
 //!
 //! ```toml
 //! [qos]
@@ -8,7 +7,6 @@
 //! [[stations]]
 //! name = "sta"
 //! qos = true
-//! fer = 0.01                  # both directions; fer_uplink / fer_downlink override
 //! [stations.edca.be]          # any of: aifsn, cw_min, cw_max, txop, *_retry_limit
 //! aifsn = 4
 //! txop = "3 ms"
@@ -27,8 +25,6 @@ const MAX_TXOP_US: u64 = 65535 * 32;
 /// AIFSN is a 4-bit field (8.4.2.31); the minimum is 2 for a non-AP STA and 1 for an AP
 /// (9.19.2.2, Table 8-105 note).
 const MAX_AIFSN: u32 = 15;
-/// ECWmin/ECWmax are 4-bit exponents: CW = 2^ECW − 1 ≤ 32767 (8.4.2.31).
-const MAX_CW: u32 = 32767;
 
 /// Scenario-wide QoS settings.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -207,20 +203,6 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, g) in s.stations.iter().enumerate() {
         let at = format!("stations[{i}]");
         node_edca(&at, g.qos || preset, g.edca.as_ref(), 2, &phy, nonstandard)?;
-        for (key, fer) in [
-            ("fer", g.fer),
-            ("fer_uplink", g.fer_uplink),
-            ("fer_downlink", g.fer_downlink),
-        ] {
-            if let Some(f) = fer {
-                if !(0.0..1.0).contains(&f) {
-                    return err(
-                        format!("{at}.{key}"),
-                        format!("{f}: a frame error rate is a probability in [0, 1)"),
-                    );
-                }
-            }
-        }
     }
     for (i, f) in s.flows.iter().enumerate() {
         if let Some(d) = f.dscp {
@@ -260,14 +242,7 @@ fn node_edca(
         let p = edca_params(edca, ac, phy);
         for (k, cw) in [("cw_min", c.cw_min), ("cw_max", c.cw_max)] {
             if let Some(cw) = cw {
-                if !(cw + 1).is_power_of_two() || cw > MAX_CW {
-                    return err(
-                        key(k),
-                        format!(
-                            "{cw}: an EDCA contention window is 2^k − 1 (0, 1, 3, 7, …, 32767)"
-                        ),
-                    );
-                }
+                super::validate::contention_window(key(k), cw)?;
             }
         }
         if p.cw_min > p.cw_max {

@@ -20,8 +20,15 @@ fn rates_text(standard: Standard) -> String {
     format!("{} Mb/s", list.join(", "))
 }
 
-fn is_backoff_window(cw: u32) -> bool {
-    (cw + 1).is_power_of_two()
+/// A contention window key (`phy.cw_min`, an AC's `cw_max`, …).
+pub(super) fn contention_window(at: String, cw: u32) -> Result<(), ScenarioError> {
+    if crate::mac::backoff::is_contention_window(cw) {
+        return Ok(());
+    }
+    err(
+        at,
+        format!("{cw}: a contention window is 2^k − 1 (0, 1, 3, 7, …, 1023, …, 32767)"),
+    )
 }
 
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
@@ -48,6 +55,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     links(s)?;
     flows(s)?;
     super::qos::validate(s)?;
+    super::channel::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
         let flows: Vec<&str> = s.flows.iter().map(|f| f.name.as_str()).collect();
         for (i, name) in names.iter().enumerate() {
@@ -95,7 +103,12 @@ fn aps(s: &Scenario, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
 }
 
 /// `name` must be one of `allowed` (what `key` may refer to, described by `what`).
-fn reference(at: String, name: &str, what: &str, allowed: &[&str]) -> Result<(), ScenarioError> {
+pub(super) fn reference(
+    at: String,
+    name: &str,
+    what: &str,
+    allowed: &[&str],
+) -> Result<(), ScenarioError> {
     if allowed.contains(&name) {
         return Ok(());
     }
@@ -253,12 +266,7 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
         return err("phy.difs", "DIFS must be longer than SIFS");
     }
     for (key, cw) in [("cw_min", resolved.cw_min), ("cw_max", resolved.cw_max)] {
-        if !is_backoff_window(cw) || cw > 32767 {
-            return err(
-                format!("phy.{key}"),
-                format!("{cw}: a contention window is 2^k − 1 (1, 3, 7, …, 1023, …, 32767)"),
-            );
-        }
+        contention_window(format!("phy.{key}"), cw)?;
     }
     if resolved.cw_min > resolved.cw_max {
         return err(

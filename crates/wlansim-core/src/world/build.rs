@@ -117,8 +117,7 @@ impl World {
         for g in &s.stations {
             let queue = g.queue.unwrap_or(s.mac.queue);
             let access = access_setup(s, &phy, g.qos, g.edca.as_ref());
-            let base = g.fer.unwrap_or(0.0);
-            let fer = (g.fer_uplink.unwrap_or(base), g.fer_downlink.unwrap_or(base));
+            let fer = s.channel.group_fer(g);
             let ap = n.id(s.ap_of(g));
             let ids: Vec<NodeId> = (0..g.count)
                 .map(|i| {
