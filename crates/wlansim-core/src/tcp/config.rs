@@ -3,6 +3,8 @@
 //! allowed (DESIGN.md, engine rules).
 
 use super::cc::Variant;
+use super::cubic::CubicParams;
+use super::vegas::VegasParams;
 use crate::sim::time::{Time, MS, SECOND};
 
 /// A window size given either in bytes or in segments of `mss` bytes.
@@ -83,6 +85,10 @@ pub struct TcpConfig {
     /// Delayed-ACK timeout τ (RFC 1122 §4.2.3.2 / RFC 5681 §4.2: must be < 500 ms; 200 ms
     /// is the classic BSD value).
     pub delayed_ack_timeout: Time,
+    /// Vegas thresholds α, β, γ (used by the Vegas variants).
+    pub vegas: VegasParams,
+    /// CUBIC's C, β_cubic, fast convergence (used by the CUBIC variants).
+    pub cubic: CubicParams,
 }
 
 impl Default for TcpConfig {
@@ -109,6 +115,8 @@ impl Default for TcpConfig {
             delayed_ack_policy: DelayedAckPolicy::Fixed,
             delayed_ack_count: 2,
             delayed_ack_timeout: 200 * MS,
+            vegas: VegasParams::default(),
+            cubic: CubicParams::default(),
         }
     }
 }
@@ -246,6 +254,7 @@ impl TcpConfig {
                 "tcp.delayed_ack_timeout = 0 ns: must be positive (RFC 5681: below 500 ms)".into(),
             );
         }
-        Ok(())
+        self.vegas.validate()?;
+        self.cubic.validate()
     }
 }

@@ -96,7 +96,7 @@ impl World {
             let p = Packet {
                 flow,
                 payload_bytes: seg.len,
-                header_bytes,
+                header_bytes: header_bytes + seg.sack.wire_bytes(),
                 kind: Kind::Tcp,
                 reverse: from_receiver,
                 uplink,
