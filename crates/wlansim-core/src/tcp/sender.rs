@@ -243,6 +243,11 @@ impl TcpSender {
     pub fn srtt(&self) -> Option<Time> {
         self.rto.srtt()
     }
+    /// CUBIC's current epoch (start, K, W_max), for tests.
+    #[cfg(test)]
+    pub(crate) fn cc_cubic_epoch(&self) -> Option<(Time, f64, f64)> {
+        self.cc.cubic_epoch()
+    }
     /// When the retransmission timer expires, if running.
     pub fn rtx_deadline(&self) -> Option<Time> {
         self.rtx_timer.deadline()

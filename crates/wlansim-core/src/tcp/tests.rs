@@ -9,6 +9,8 @@ use crate::sim::time::{Time, MS, SECOND};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+mod variants;
+
 // ----- recording output -------------------------------------------------------------------
 
 #[derive(Default, Debug)]
@@ -1479,6 +1481,46 @@ fn config_validation_names_field_value_and_rule() {
                 ..base.clone()
             },
             &["tcp.eifel_response", "tcp.timestamps"],
+        ),
+        (
+            TcpConfig {
+                vegas: VegasParams {
+                    alpha: 4.0,
+                    ..VegasParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.vegas_alpha = 4", "tcp.vegas_beta = 3"],
+        ),
+        (
+            TcpConfig {
+                vegas: VegasParams {
+                    gamma: -1.0,
+                    ..VegasParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.vegas_gamma = -1", "≥ 0"],
+        ),
+        (
+            TcpConfig {
+                cubic: CubicParams {
+                    c: 0.0,
+                    ..CubicParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.cubic_c = 0", "> 0"],
+        ),
+        (
+            TcpConfig {
+                cubic: CubicParams {
+                    beta: 1.0,
+                    ..CubicParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.cubic_beta = 1", "between 0 and 1"],
         ),
     ];
     for (cfg, needles) in cases {
