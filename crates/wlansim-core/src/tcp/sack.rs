@@ -134,6 +134,17 @@ pub(crate) struct Scoreboard {
     capacity: usize,
 }
 
+/// The sender's sequence state the RFC 6675 queries need: HighACK + 1 (`una`), HighData + 1
+/// (`snd_max`), HighRxt + 1 (`high_rxt`), DupThresh and SMSS.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Outstanding {
+    pub una: Seq,
+    pub snd_max: Seq,
+    pub high_rxt: Seq,
+    pub dupthresh: u32,
+    pub mss: u64,
+}
+
 /// One segment chosen by [`Scoreboard::next_seg`] (RFC 6675 NextSeg rules 1, 3, 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NextSeg {
@@ -237,13 +248,14 @@ impl Scoreboard {
 
     /// The holes (unSACKed ranges) of `[una, snd_max)` in ascending order, with IsLost of
     /// each (constant within a hole: no SACKed byte lies inside it).
-    fn holes(
-        &self,
-        una: Seq,
-        snd_max: Seq,
-        dupthresh: u32,
-        mss: u64,
-    ) -> impl Iterator<Item = (Seq, Seq, bool)> + '_ {
+    fn holes(&self, o: Outstanding) -> impl Iterator<Item = (Seq, Seq, bool)> + '_ {
+        let Outstanding {
+            una,
+            snd_max,
+            dupthresh,
+            mss,
+            ..
+        } = o;
         let mut start = una;
         let mut i = 0;
         // SACKed bytes and ranges above the current position, counted down as we go.
@@ -274,18 +286,11 @@ impl Scoreboard {
 
     /// RFC 6675 SetPipe(): octets of `[una, snd_max)` not SACKed that are not lost, plus
     /// those retransmitted (below `high_rxt`, one past the highest retransmitted octet).
-    pub(crate) fn pipe(
-        &self,
-        una: Seq,
-        snd_max: Seq,
-        high_rxt: Seq,
-        dupthresh: u32,
-        mss: u64,
-    ) -> u64 {
-        self.holes(una, snd_max, dupthresh, mss)
+    pub(crate) fn pipe(&self, o: Outstanding) -> u64 {
+        self.holes(o)
             .map(|(s, e, lost)| {
                 let in_flight = if lost { 0 } else { e - s };
-                in_flight + high_rxt.clamp(s, e) - s
+                in_flight + o.high_rxt.clamp(s, e) - s
             })
             .sum()
     }
@@ -295,19 +300,16 @@ impl Scoreboard {
     /// cover SACKed bytes. `rescue_allowed`: HighACK > RescueRxt (or undefined).
     pub(crate) fn next_seg(
         &self,
-        una: Seq,
-        snd_max: Seq,
-        high_rxt: Seq,
-        dupthresh: u32,
-        mss: u64,
+        o: Outstanding,
         rule3: bool,
         rescue_allowed: bool,
     ) -> Option<NextSeg> {
+        let mss = o.mss;
         // Without SACKed data rules 1 and 3 find nothing (S2 < highest SACKed octet).
-        let high_sacked = self.high_sacked().unwrap_or(una);
-        let from = high_rxt.max(una);
+        let high_sacked = self.high_sacked().unwrap_or(o.una);
+        let from = o.high_rxt.max(o.una);
         let mut last_hole = None;
-        for (s, e, lost) in self.holes(una, snd_max, dupthresh, mss) {
+        for (s, e, lost) in self.holes(o) {
             last_hole = Some((s, e));
             let s2 = s.max(from);
             // (1.a) S2 > HighRxt, (1.b) S2 < highest SACKed octet, (1.c) IsLost(S2);
@@ -378,30 +380,37 @@ mod tests {
         let b = board(&[(2001, 3001), (4001, 5001), (6001, 8001)]);
         // Holes: [1,2001) lost (3 ranges above), [3001,4001) lost (2 ranges, 3000 B above),
         // [5001,6001) not lost (2000 B), [8001,10001) not lost.
-        assert_eq!(b.pipe(1, 10_001, 1, 3, mss), 3000);
+        let at = |high_rxt| Outstanding {
+            una: 1,
+            snd_max: 10_001,
+            high_rxt,
+            dupthresh: 3,
+            mss,
+        };
+        assert_eq!(b.pipe(at(1)), 3000);
         // After retransmitting the first hole: +2000.
-        assert_eq!(b.pipe(1, 10_001, 2001, 3, mss), 5000);
+        assert_eq!(b.pipe(at(2001)), 5000);
         assert_eq!(
-            b.next_seg(1, 10_001, 1, 3, mss, false, false),
+            b.next_seg(at(1), false, false),
             Some(NextSeg::Retransmit(1, 1000))
         );
         assert_eq!(
-            b.next_seg(1, 10_001, 2001, 3, mss, false, false),
+            b.next_seg(at(2001), false, false),
             Some(NextSeg::Retransmit(3001, 1000))
         );
         // No lost hole above HighRxt: rule 1 fails; rule 3 takes the next unSACKed
         // octet below the highest SACKed one.
-        assert_eq!(b.next_seg(1, 10_001, 4001, 3, mss, false, true), None);
+        assert_eq!(b.next_seg(at(4001), false, true), None);
         assert_eq!(
-            b.next_seg(1, 10_001, 4001, 3, mss, true, true),
+            b.next_seg(at(4001), true, true),
             Some(NextSeg::Retransmit(5001, 1000))
         );
         // Above the highest SACKed octet only the rescue remains: the last segment.
         assert_eq!(
-            b.next_seg(1, 10_001, 8001, 3, mss, true, true),
+            b.next_seg(at(8001), true, true),
             Some(NextSeg::Rescue(9001, 1000))
         );
-        assert_eq!(b.next_seg(1, 10_001, 8001, 3, mss, true, false), None);
+        assert_eq!(b.next_seg(at(8001), true, false), None);
     }
 
     #[test]

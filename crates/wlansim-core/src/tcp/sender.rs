@@ -27,9 +27,8 @@
 //!   ns-2's `Agent/TCP/Sack1` differs: its pipe is Fall & Floyd's 1996 counter (cwnd
 //!   halved; pipe = flight − dupacks, −1 per dupack, −2 per partial ACK), every hole below
 //!   the highest SACK is retransmitted once, there is no IsLost, rule 3 or rescue, and its
-//!   ACKs are 40 bytes whatever the blocks (here the option adds 8·n + 4 bytes). With one
-//!   or two losses per window both retransmit the same holes at about the same times; the
-//!   airtime of the SACK option is a real difference on a WLAN.
+//!   ACKs are 40 bytes whatever the blocks (here the option adds 8·n + 4 bytes, airtime
+//!   that matters on a WLAN). The two have not been compared run by run.
 //! - Retransmission timer: RFC 6298 §5 (start on send if not running, stop when all data is
 //!   acknowledged, restart on new ACK, back off on expiry); after a timeout, go-back-N from
 //!   snd_una with cwnd = 1 SMSS (loss window, RFC 5681 §3.1) and, on the first timeout of a
@@ -48,7 +47,7 @@
 use super::cc::{AckInfo, CongestionControl, LossRecovery};
 use super::config::TcpConfig;
 use super::rto::RtoEstimator;
-use super::sack::{NextSeg, SackOption, Scoreboard};
+use super::sack::{NextSeg, Outstanding, SackOption, Scoreboard};
 use super::timer::LazyTimer;
 use super::{ts_before, ts_clock, Flags, Segment, Seq, TcpOutput, TimerKind, TS_TICK};
 use crate::sim::time::{Time, SECOND};
@@ -692,17 +691,18 @@ impl TcpSender {
     /// RFC 6675 §5 (C): while cwnd − pipe ≥ 1 SMSS, send what NextSeg() chooses.
     fn sack_send(&mut self, now: Time, out: &mut impl TcpOutput) {
         let mss = self.cc.mss();
-        let thresh = self.cfg.dupack_threshold;
-        let (una, high_rxt) = (self.snd_una, self.high_rxt.max(self.snd_una));
-        let mut pipe = self
-            .scoreboard
-            .pipe(una, self.snd_max, high_rxt, thresh, mss);
+        let una = self.snd_una;
+        let outstanding = |s: &Self| Outstanding {
+            una,
+            snd_max: s.snd_max,
+            high_rxt: s.high_rxt.max(una),
+            dupthresh: s.cfg.dupack_threshold,
+            mss,
+        };
+        let mut pipe = self.scoreboard.pipe(outstanding(self));
         while self.cc.cwnd >= pipe + mss {
-            let (high_rxt, snd_max) = (self.high_rxt.max(una), self.snd_max);
-            let next = |rule3, rescue| {
-                self.scoreboard
-                    .next_seg(una, snd_max, high_rxt, thresh, mss, rule3, rescue)
-            };
+            let (o, snd_max) = (outstanding(self), self.snd_max);
+            let next = |rule3, rescue| self.scoreboard.next_seg(o, rule3, rescue);
             let rescue_allowed = self.rescue_rxt.is_none_or(|r| una >= r);
             let new_len = self.new_data_len();
             let (seq, len) = match next(false, false) {
