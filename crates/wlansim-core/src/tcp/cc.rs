@@ -107,6 +107,10 @@ pub(crate) struct AckInfo {
     pub round_rtt: Option<Time>,
     /// Smoothed RTT (RFC 6298).
     pub srtt: Option<Time>,
+    /// The flow used its window (not limited by rwnd or the application). Vegas and CUBIC
+    /// grow only then; AIMD always (RFC 5681 does not ask, and the seed studies' results
+    /// depend on it).
+    pub cwnd_limited: bool,
 }
 
 /// cwnd / ssthresh state and the growth rule.
@@ -150,12 +154,12 @@ impl CongestionControl {
         let mss = self.mss;
         let step = self.slow_start_step(a.acked);
         match &mut self.rule {
-            Rule::Vegas(v) => v.on_ack(&mut self.cwnd, &mut self.ssthresh, mss, step, a.round_rtt),
+            Rule::Vegas(v) => v.on_ack(&mut self.cwnd, &mut self.ssthresh, mss, step, a),
             _ if self.cwnd < self.ssthresh => {
                 self.cwnd = self.cwnd.saturating_add(step);
                 self.bytes_acked = 0;
             }
-            Rule::Cubic(c) => c.on_ack(&mut self.cwnd, mss, a.acked, a.now, a.srtt),
+            Rule::Cubic(c) => c.on_ack(&mut self.cwnd, mss, a),
             Rule::Aimd if self.byte_counting => {
                 // RFC 3465 §2.1: +SMSS per cwnd bytes acknowledged.
                 self.bytes_acked += a.acked;

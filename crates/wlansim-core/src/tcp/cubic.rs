@@ -12,8 +12,11 @@
 //! - §4.6 on a congestion event ssthresh = max(FlightSize·β, 2 segments); §4.7 fast
 //!   convergence: W_max = cwnd·(1 + β)/2 if cwnd < the previous W_max, else cwnd.
 //! - §4.8 after a timeout, the first epoch uses K = 0 and W_max = cwnd_epoch.
+//! - §5.8 a flow that does not use its window (rwnd- or application-limited) does not grow
+//!   cwnd, and that time does not count in t (the epoch start moves forward).
 //! - Slow start is RFC 5681's (§4.10); HyStart++ (RFC 9406) is not implemented.
 
+use super::cc::AckInfo;
 use crate::sim::time::{Time, SECOND};
 
 /// CUBIC parameters (RFC 9438 §5: C = 0.4, β_cubic = 0.7, fast convergence on).
@@ -62,6 +65,8 @@ struct Epoch {
     /// cwnd in segments, unrounded, and the byte value last written from it.
     cwnd: f64,
     written: u64,
+    /// Time of the last ACK (for §5.8: time while not cwnd-limited does not count).
+    last_ack: Time,
 }
 
 #[derive(Debug, Clone)]
@@ -103,14 +108,8 @@ impl Cubic {
     }
 
     /// New data acknowledged in congestion avoidance.
-    pub(crate) fn on_ack(
-        &mut self,
-        cwnd: &mut u64,
-        mss: u64,
-        acked: u64,
-        now: Time,
-        srtt: Option<Time>,
-    ) {
+    pub(crate) fn on_ack(&mut self, cwnd: &mut u64, mss: u64, a: &AckInfo) {
+        let (acked, now) = (a.acked, a.now);
         let mss_f = mss as f64;
         let c = self.p.c;
         let e = match &mut self.epoch {
@@ -133,9 +132,16 @@ impl Cubic {
                     w_est,
                     cwnd: cwnd_epoch,
                     written: *cwnd,
+                    last_ack: now,
                 })
             }
         };
+        let idle = now - e.last_ack;
+        e.last_ack = now;
+        if !a.cwnd_limited {
+            e.start += idle; // §5.8
+            return;
+        }
         let secs = |d: Time| d as f64 / SECOND as f64;
         let t = secs(now - e.start);
         let segs = acked as f64 / mss_f;
@@ -149,7 +155,7 @@ impl Cubic {
         if Self::w_cubic(c, e.k, e.w_max, t) < e.w_est {
             e.cwnd = e.cwnd.max(e.w_est);
         } else {
-            let rtt = secs(srtt.unwrap_or(0));
+            let rtt = secs(a.srtt.unwrap_or(0));
             let target = Self::w_cubic(c, e.k, e.w_max, t + rtt).clamp(e.cwnd, 1.5 * e.cwnd);
             e.cwnd += (target - e.cwnd) / e.cwnd * segs;
         }

@@ -425,6 +425,9 @@ impl TcpSender {
         let ack = seg.ack;
         let acked = ack - self.snd_una;
         self.stats.bytes_acked += acked;
+        // The window was (nearly) full before this ACK: the flow is cwnd-limited, not
+        // limited by rwnd or the application (within 2 segments, as ns-2's Vegas).
+        let cwnd_limited = self.snd_max - self.snd_una + 2 * self.cc.mss() >= self.cc.cwnd;
 
         // RTT samples: the timed segment's (exact, once per RTT), and the estimator's.
         let mut round_rtt = None;
@@ -504,6 +507,7 @@ impl TcpSender {
                 now,
                 round_rtt,
                 srtt: self.rto.srtt(),
+                cwnd_limited,
             });
         }
 
@@ -582,6 +586,7 @@ impl TcpSender {
                 self.emit_data(now, self.snd_una, len, out);
                 self.high_rxt = self.snd_una + len;
                 self.rescue_rxt = Some(self.high_rxt);
+                self.snd_nxt = self.snd_max; // NextSeg() chooses from now on
                 self.in_recovery = true;
                 self.send_data(now, out);
             }

@@ -6,7 +6,8 @@
 //!   and Actual = cwnd/RTT are compared: diff = (Expected − Actual)·BaseRTT segments
 //!   = cwnd·(RTT − BaseRTT)/RTT.
 //! - Congestion avoidance: diff < α → cwnd + 1 segment; diff > β → cwnd − 1 segment
-//!   (at least 2); otherwise unchanged. The change is applied once, at the end of the RTT.
+//!   (at least 2); otherwise unchanged. The change is applied once, at the end of the RTT,
+//!   and cwnd grows only if the window was in use (ns-2: cwnd − flight ≤ 2 segments).
 //! - Slow start grows cwnd only every other RTT (per ACK, as RFC 5681 slow start), so it
 //!   doubles every two RTTs; when diff > γ it ends: cwnd − cwnd/8 and ssthresh = 2 segments
 //!   (ns-2).
@@ -18,6 +19,7 @@
 //! duplicate ACK when the oldest segment's fine-grained timer has expired, paper §3.1). It
 //! needs per-segment send times; loss detection here is the recovery rule's.
 
+use super::cc::AckInfo;
 use crate::sim::time::Time;
 
 /// Vegas thresholds in segments (defaults: ns-2's `v_alpha_ 1`, `v_beta_ 3`, `v_gamma_ 1`).
@@ -85,7 +87,7 @@ impl Vegas {
     }
 
     /// New data acknowledged outside loss recovery. `slow_start_step` is what RFC 5681 slow
-    /// start would add for this ACK; `round_rtt` the exact RTT of the timed segment when
+    /// start would add for this ACK; `a.round_rtt` the exact RTT of the timed segment when
     /// this ACK covers it (once per RTT).
     pub(crate) fn on_ack(
         &mut self,
@@ -93,13 +95,13 @@ impl Vegas {
         ssthresh: &mut u64,
         mss: u64,
         slow_start_step: u64,
-        round_rtt: Option<Time>,
+        a: &AckInfo,
     ) {
         let slow_start = *cwnd < *ssthresh;
-        if slow_start && self.grow_round {
+        if slow_start && self.grow_round && a.cwnd_limited {
             *cwnd = cwnd.saturating_add(slow_start_step);
         }
-        let Some(rtt) = round_rtt.filter(|&r| r > 0) else {
+        let Some(rtt) = a.round_rtt.filter(|&r| r > 0) else {
             return;
         };
         let base = self.base_rtt.map_or(rtt, |b| b.min(rtt));
@@ -113,7 +115,7 @@ impl Vegas {
             } else {
                 self.grow_round = !self.grow_round;
             }
-        } else if diff < self.p.alpha {
+        } else if diff < self.p.alpha && a.cwnd_limited {
             *cwnd = cwnd.saturating_add(mss);
         } else if diff > self.p.beta {
             *cwnd = cwnd.saturating_sub(mss).max(2 * mss);

@@ -406,3 +406,33 @@ fn cubic_follows_the_cubic_curve_after_one_loss() {
         assert_eq!(net.tx.stats().timeouts, 0);
     }
 }
+
+/// Vegas and CUBIC grow cwnd only while the window is in use (ns-2's Vegas; RFC 9438
+/// §5.8): limited by a 20-segment rwnd, cwnd stays within 3 segments above it (growth
+/// is allowed while flight + 2 segments ≥ cwnd, and one step may pass that), where AIMD's
+/// keeps growing (as RFC 5681 allows).
+#[test]
+fn vegas_and_cubic_do_not_grow_when_rwnd_limited() {
+    for (variant, ssthresh) in [
+        (Variant::Vegas, None),
+        (Variant::Cubic, Some(Window::Segments(10))),
+        (Variant::NewReno, Some(Window::Segments(10))),
+    ] {
+        let cfg = TcpConfig {
+            variant,
+            mss: 1000,
+            initial_ssthresh: ssthresh,
+            ..cfg_ack_every().with_rwnd_segments(20)
+        };
+        let mut net = Net::new(&cfg, None, 10 * MS).with_fwd_ser(100_000);
+        net.start();
+        net.run_until(20 * SECOND);
+        let max_cwnd = net.snaps.iter().map(|s| s.cwnd).max().unwrap();
+        if variant == Variant::NewReno {
+            assert!(max_cwnd > 40_000, "{variant:?}: {max_cwnd}");
+        } else {
+            assert!(max_cwnd <= 23_000, "{variant:?}: {max_cwnd}");
+            assert!(max_cwnd >= 20_000, "{variant:?} fills rwnd: {max_cwnd}");
+        }
+    }
+}
