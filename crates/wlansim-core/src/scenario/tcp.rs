@@ -137,6 +137,9 @@ pub struct TcpSettings {
     pub cubic_beta: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cubic_fast_convergence: Option<bool>,
+    /// HyStart++ (RFC 9406) in the initial slow start (AIMD and CUBIC variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hystart: Option<bool>,
 }
 
 impl TcpSettings {
@@ -206,6 +209,9 @@ impl TcpSettings {
         }
         if let Some(v) = self.cubic_fast_convergence {
             c.cubic.fast_convergence = v;
+        }
+        if let Some(v) = self.hystart {
+            c.hystart = v;
         }
     }
 }

@@ -19,7 +19,9 @@
 
 use super::config::TcpConfig;
 use super::cubic::Cubic;
+use super::hystart::HyStart;
 use super::vegas::Vegas;
+use super::Seq;
 use crate::sim::time::Time;
 
 /// TCP congestion-control variant: a window-growth rule and a loss-recovery rule. Names
@@ -107,6 +109,11 @@ pub(crate) struct AckInfo {
     pub round_rtt: Option<Time>,
     /// Smoothed RTT (RFC 6298).
     pub srtt: Option<Time>,
+    /// The RTT sample this ACK gave the estimator (per ACK with timestamps).
+    pub rtt: Option<Time>,
+    /// The ACK number, and SND.NXT when it arrived (HyStart++ rounds).
+    pub ack: Seq,
+    pub snd_nxt: Seq,
     /// The flow used its window (not limited by rwnd or the application). Vegas and CUBIC
     /// grow only then; AIMD always (RFC 5681 does not ask, and the seed studies' results
     /// depend on it).
@@ -120,6 +127,8 @@ pub(crate) struct CongestionControl {
     pub(crate) ssthresh: u64,
     mss: u64,
     rule: Rule,
+    /// HyStart++ during the initial slow start, if enabled.
+    hystart: Option<HyStart>,
     byte_counting: bool,
     /// RFC 3465 congestion-avoidance accumulator.
     bytes_acked: u64,
@@ -137,6 +146,7 @@ impl CongestionControl {
             ssthresh: cfg.initial_ssthresh_bytes(),
             mss: cfg.mss as u64,
             rule,
+            hystart: (cfg.hystart && cfg.variant.growth() != Growth::Vegas).then(HyStart::default),
             byte_counting: cfg.byte_counting,
             bytes_acked: 0,
         }
@@ -156,6 +166,10 @@ impl CongestionControl {
         match &mut self.rule {
             Rule::Vegas(v) => v.on_ack(&mut self.cwnd, &mut self.ssthresh, mss, step, a),
             _ if self.cwnd < self.ssthresh => {
+                let step = match &mut self.hystart {
+                    Some(h) => h.on_ack(a, step, self.cwnd, &mut self.ssthresh),
+                    None => step,
+                };
                 self.cwnd = self.cwnd.saturating_add(step);
                 self.bytes_acked = 0;
             }
@@ -182,6 +196,7 @@ impl CongestionControl {
     /// sets cwnd per the loss-recovery rule).
     pub(crate) fn on_congestion_event(&mut self, flight: u64, timeout: bool) {
         let mss = self.mss;
+        self.hystart = None; // RFC 9406 §4.3: only the initial slow start
         self.ssthresh = match &mut self.rule {
             // RFC 5681 §3.1 eq. 4.
             Rule::Aimd => (flight / 2).max(2 * mss),

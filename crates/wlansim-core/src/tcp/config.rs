@@ -89,6 +89,9 @@ pub struct TcpConfig {
     pub vegas: VegasParams,
     /// CUBIC's C, β_cubic, fast convergence (used by the CUBIC variants).
     pub cubic: CubicParams,
+    /// HyStart++ (RFC 9406) in the initial slow start of the AIMD and CUBIC variants.
+    /// Needs timestamps (an RTT sample per ACK).
+    pub hystart: bool,
 }
 
 impl Default for TcpConfig {
@@ -117,6 +120,7 @@ impl Default for TcpConfig {
             delayed_ack_timeout: 200 * MS,
             vegas: VegasParams::default(),
             cubic: CubicParams::default(),
+            hystart: false,
         }
     }
 }
@@ -253,6 +257,20 @@ impl TcpConfig {
             return Err(
                 "tcp.delayed_ack_timeout = 0 ns: must be positive (RFC 5681: below 500 ms)".into(),
             );
+        }
+        if self.hystart && !self.timestamps {
+            return Err(
+                "tcp.hystart = true: requires tcp.timestamps = true (HyStart++ needs \
+                 an RTT sample per ACK, RFC 9406 §4.2)"
+                    .into(),
+            );
+        }
+        if self.hystart && self.variant.growth() == super::cc::Growth::Vegas {
+            return Err(format!(
+                "tcp.hystart = true: not with tcp.variant = {:?} (Vegas has its own \
+                 slow-start exit); allowed with the AIMD and CUBIC variants",
+                self.variant
+            ));
         }
         self.vegas.validate()?;
         self.cubic.validate()

@@ -14,7 +14,7 @@
 //! - §4.8 after a timeout, the first epoch uses K = 0 and W_max = cwnd_epoch.
 //! - §5.8 a flow that does not use its window (rwnd- or application-limited) does not grow
 //!   cwnd, and that time does not count in t (the epoch start moves forward).
-//! - Slow start is RFC 5681's (§4.10); HyStart++ (RFC 9406) is not implemented.
+//! - Slow start is RFC 5681's, or HyStart++ (RFC 9406, `tcp.hystart`, §4.10).
 
 use super::cc::AckInfo;
 use crate::sim::time::{Time, SECOND};

@@ -25,6 +25,7 @@
 //! - [`rto`]: RFC 6298 retransmission-timeout estimator.
 //! - [`cc`]: congestion control: a [`Variant`] is a window-growth rule (AIMD, [`vegas`],
 //!   [`cubic`]) and a loss-recovery rule (Tahoe, Reno, NewReno, [`sack`]).
+//! - `hystart`: HyStart++ (RFC 9406), optional slow-start exit for AIMD and CUBIC.
 //! - [`sack`]: SACK options, the receiver's blocks, the sender's RFC 6675 scoreboard.
 //! - [`sender`], [`receiver`]: the endpoints.
 //! - `timer`: lazily re-armed one-shot timers (keeps the simulator's event queue small).
@@ -32,6 +33,7 @@
 pub mod cc;
 pub mod config;
 pub mod cubic;
+mod hystart;
 pub mod receiver;
 pub mod rto;
 pub mod sack;

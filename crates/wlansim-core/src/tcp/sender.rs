@@ -437,11 +437,11 @@ impl TcpSender {
                 round_rtt = Some(now - t0);
             }
         }
-        if self.cfg.timestamps {
-            self.take_ts_sample(now, seg.ts_ecr);
-        } else if let Some(r) = round_rtt {
-            self.take_sample(r);
-        }
+        let rtt = if self.cfg.timestamps {
+            Some(self.take_ts_sample(now, seg.ts_ecr))
+        } else {
+            round_rtt.map(|r| self.take_sample(r))
+        };
 
         // Eifel detection (RFC 3522 §3.2): this is the first ACK acknowledging the timeout
         // retransmission (which was at the old snd_una).
@@ -507,6 +507,9 @@ impl TcpSender {
                 now,
                 round_rtt,
                 srtt: self.rto.srtt(),
+                rtt,
+                ack,
+                snd_nxt: self.snd_nxt,
                 cwnd_limited,
             });
         }

@@ -1522,6 +1522,22 @@ fn config_validation_names_field_value_and_rule() {
             },
             &["tcp.cubic_beta = 1", "between 0 and 1"],
         ),
+        (
+            TcpConfig {
+                hystart: true,
+                ..base.clone()
+            },
+            &["tcp.hystart = true", "tcp.timestamps = true"],
+        ),
+        (
+            TcpConfig {
+                hystart: true,
+                timestamps: true,
+                variant: Variant::Vegas,
+                ..base.clone()
+            },
+            &["tcp.hystart = true", "Vegas", "CUBIC"],
+        ),
     ];
     for (cfg, needles) in cases {
         let err = cfg.validate().expect_err("invalid config accepted");

@@ -436,3 +436,45 @@ fn vegas_and_cubic_do_not_grow_when_rwnd_limited() {
         }
     }
 }
+
+/// HyStart++ (RFC 9406) leaves the initial slow start on the RTT increase a bottleneck
+/// queue causes, before any loss (unlimited buffer: standard slow start never ends).
+#[test]
+fn hystart_leaves_slow_start_on_rtt_increase() {
+    let run = |variant, hystart| {
+        let cfg = TcpConfig {
+            variant,
+            mss: 1000,
+            timestamps: true,
+            hystart,
+            ..cfg_ack_every()
+        };
+        // 1 ms per segment, 20 ms each way: BDP ≈ 41 segments.
+        let mut net = Net::new(&cfg, None, 20 * MS).with_fwd_ser(MS);
+        net.start();
+        net.run_until(5 * SECOND);
+        net
+    };
+    for variant in [Variant::NewReno, Variant::Cubic] {
+        let plain = run(variant, false);
+        let hy = run(variant, true);
+        // Standard slow start never ends here; HyStart++ enters congestion avoidance
+        // without a loss. Its RTT test fires about one round after cwnd passes
+        // BDP + RttThresh (5 ms = 5 segments), at most ~2·46 segments, then CSS grows
+        // ×1.25 per round for 5 rounds (≈ ×3): ssthresh below 8·BDP.
+        assert_eq!(plain.tx.ssthresh_bytes(), u64::MAX, "{variant:?}");
+        let ss = hy.tx.ssthresh_bytes();
+        assert!(
+            (41_000..=8 * 41_000).contains(&ss),
+            "{variant:?}: ssthresh {ss}"
+        );
+        assert_eq!(hy.tx.stats().retransmissions, 0);
+        let q = |n: &Net| n.fwd_queue.iter().map(|q| q.1).max().unwrap();
+        assert!(
+            q(&hy) * 10 < q(&plain),
+            "{variant:?}: {} vs {}",
+            q(&hy),
+            q(&plain)
+        );
+    }
+}
