@@ -55,11 +55,13 @@ def test_every_tcp_variant_runs_from_python(variant):
     """The variant names pass through `wlansim.run` (scenario dicts travel as JSON)."""
     r = wlansim.run(
         ONE_UP_ONE_DOWN,
-        overrides={"duration": "6 s", "ap.queue": 20, "tcp.variant": variant},
+        overrides={"duration": "10 s", "ap.queue": 20, "tcp.variant": variant},
     )
     f = r.flows.set_index("name")
-    assert (f["goodput_bps"] > 100e3).all()
-    assert (f["retransmissions"] >= 0).all()
+    # 5 s measured; the cell carries about 3.4 Mb/s of goodput whatever the variant (the
+    # download's share depends on it: B = 20 is the unfair case of pilosof2003).
+    assert f["goodput_bps"].sum() > 3e6
+    assert (f["goodput_bps"] > 0).all()
 
 
 @pytest.mark.parametrize(
