@@ -22,9 +22,20 @@ def cases() -> dict[str, dict]:
         "edca-udp-20sta-100s": edca_udp_cell(20, duration="100 s"),
         # pilosof2003's settings (ns-2 TCP profile, 1024-byte segments, rwnd 42), B = 100.
         "tcp-12up-12down-100s": pilosof_scenario(12, 12, 100, "100 s"),
+        # The same cell with SACK (RFC 6675) and with CUBIC + SACK senders.
+        "tcp-sack-12up-12down-100s": _with_variant(pilosof_scenario(12, 12, 100, "100 s"), "sack"),
+        "tcp-cubic-sack-12up-12down-100s": _with_variant(
+            pilosof_scenario(12, 12, 100, "100 s"), "cubic-sack"
+        ),
         # ng2005 Fig 8: 12 TCP uploads with the Table 2 EDCA preset (per-packet classifier).
         "edca-tcp-12up-table2-100s": _without_series(ng2005_scenario("fig8", "100 s")),
     }
+
+
+def _with_variant(scenario: dict, variant: str) -> dict:
+    scenario["tcp"]["variant"] = variant
+    scenario["name"] = f"{scenario['name']}-{variant}"
+    return scenario
 
 
 def _without_series(scenario: dict) -> dict:

@@ -246,3 +246,71 @@ fn bad_tcp_and_ap_options_name_the_key() {
     let e = error_of(&base("", "").replace("server = \"srv\"", "server = \"web\""));
     assert!(e.contains("flows[0].server") && e.contains("srv"), "{e}");
 }
+
+const VARIANTS: [&str; 8] = [
+    "tahoe",
+    "reno",
+    "newreno",
+    "sack",
+    "vegas",
+    "vegas-sack",
+    "cubic",
+    "cubic-sack",
+];
+
+/// Every variant across the WLAN with TCP losses (frame errors past a small retry limit,
+/// and a small AP buffer): the run's packet accounting holds (`simulate` fails otherwise),
+/// every byte of a fixed-size download arrives once, and bulk uploads make progress.
+#[test]
+fn every_variant_runs_across_the_wlan_with_losses() {
+    for variant in VARIANTS {
+        let s = Scenario::from_toml(&format!(
+            r#"
+duration = "30 s"
+[mac]
+short_retry_limit = 2
+[ap]
+queue = 15
+[tcp]
+variant = "{variant}"
+min_rto = "200 ms"
+[[stations]]
+name = "sta"
+count = 3
+fer = 0.2
+[[servers]]
+name = "srv"
+[[flows]]
+name = "down"
+protocol = "tcp"
+direction = "downlink"
+stations = "sta"
+server = "srv"
+bytes = "300 kB"
+[[flows]]
+name = "up"
+protocol = "tcp"
+direction = "uplink"
+stations = "sta"
+server = "srv"
+"#
+        ))
+        .expect("valid scenario");
+        let r = run(&s);
+        let mut retransmissions = 0;
+        for f in &r.flows {
+            let tcp = f.tcp.as_ref().unwrap();
+            retransmissions += tcp.retransmissions;
+            if f.direction == Direction::Downlink {
+                let delivered = tcp.goodput_bps * r.meta.measured_s / 8.0;
+                assert!(
+                    (delivered - 300_000.0).abs() < 1.0,
+                    "{variant}: {delivered}"
+                );
+            } else {
+                assert!(tcp.goodput_bps > 100_000.0, "{variant}: {tcp:?}");
+            }
+        }
+        assert!(retransmissions > 0, "{variant}: losses occurred");
+    }
+}

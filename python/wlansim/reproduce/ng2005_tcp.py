@@ -5,7 +5,7 @@ Setup from the paper (Table 1, Section 2): 802.11b at 11 Mb/s, RTS/CTS off, inte
 queues of 10 packets at every node, TCP buffers of 1 MB (cwnd is never window-limited),
 tests of 5 minutes repeated 4 times. The paper's hosts ran Linux 2.6.8: MSS 1448 bytes with
 timestamps, min RTO 200 ms, initial RTO 3 s, delayed ACKs. Linux 2.6.8 used BIC with SACK;
-wlansim has neither, so the senders run NewReno (stated in the report). The AP host was
+wlansim has no BIC, so the senders run NewReno (stated in the report). The AP host was
 the TCP peer of every station: here one wired server per station behind the AP on a
 100 Mb/s link with 0.1 ms delay, so the wireless hop is the only bottleneck.
 

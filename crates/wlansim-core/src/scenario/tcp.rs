@@ -16,12 +16,19 @@ pub enum TcpProfile {
     Ns2Compat,
 }
 
+/// `tcp.variant`: growth rule, then the loss-recovery rule when it is not the growth
+/// rule's usual one (see [`Variant`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum TcpVariant {
     Tahoe,
     Reno,
     Newreno,
+    Sack,
+    Vegas,
+    VegasSack,
+    Cubic,
+    CubicSack,
 }
 
 impl From<TcpVariant> for Variant {
@@ -30,6 +37,11 @@ impl From<TcpVariant> for Variant {
             TcpVariant::Tahoe => Variant::Tahoe,
             TcpVariant::Reno => Variant::Reno,
             TcpVariant::Newreno => Variant::NewReno,
+            TcpVariant::Sack => Variant::Sack,
+            TcpVariant::Vegas => Variant::Vegas,
+            TcpVariant::VegasSack => Variant::VegasSack,
+            TcpVariant::Cubic => Variant::Cubic,
+            TcpVariant::CubicSack => Variant::CubicSack,
         }
     }
 }
@@ -111,6 +123,23 @@ pub struct TcpSettings {
     pub dupack_threshold: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
+    /// Vegas α, β, γ (segments; Vegas variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vegas_alpha: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vegas_beta: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vegas_gamma: Option<f64>,
+    /// CUBIC C (segments/s³), β_cubic and fast convergence (CUBIC variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubic_c: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubic_beta: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubic_fast_convergence: Option<bool>,
+    /// HyStart++ (RFC 9406) in the initial slow start (AIMD and CUBIC variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hystart: Option<bool>,
 }
 
 impl TcpSettings {
@@ -166,6 +195,23 @@ impl TcpSettings {
         }
         if let Some(v) = self.limited_transmit {
             c.limited_transmit = v;
+        }
+        for (field, v) in [
+            (&mut c.vegas.alpha, self.vegas_alpha),
+            (&mut c.vegas.beta, self.vegas_beta),
+            (&mut c.vegas.gamma, self.vegas_gamma),
+            (&mut c.cubic.c, self.cubic_c),
+            (&mut c.cubic.beta, self.cubic_beta),
+        ] {
+            if let Some(v) = v {
+                *field = v;
+            }
+        }
+        if let Some(v) = self.cubic_fast_convergence {
+            c.cubic.fast_convergence = v;
+        }
+        if let Some(v) = self.hystart {
+            c.hystart = v;
         }
     }
 }

@@ -2,14 +2,12 @@
 //! without rewriting the sender:
 //!
 //! - **window growth and reduction** ([`Growth`]): how cwnd grows on new ACKs outside loss
-//!   recovery and what ssthresh becomes on a congestion event. Today: AIMD (RFC 5681).
-//!   CUBIC (RFC 9438) and Vegas will be further `Growth` arms (they need `now` and RTT
-//!   samples, which `on_ack` already receives).
+//!   recovery and what ssthresh becomes on a congestion event: AIMD (RFC 5681), Vegas
+//!   ([`super::vegas`]), CUBIC (RFC 9438, [`super::cubic`]).
 //! - **loss recovery** ([`LossRecovery`]): what the sender does on duplicate ACKs and
-//!   partial ACKs (Tahoe, Reno, NewReno today; SACK / RFC 6675 will add a scoreboard and a
-//!   `Sack` arm in the sender's dispatch).
+//!   partial ACKs: Tahoe, Reno, NewReno, SACK (RFC 6675, [`super::sack`] and the sender).
 //!
-//! A [`Variant`] is a pair of the two. Dispatch is by `match` (no trait objects, no
+//! A [`Variant`] is a named pair of the two. Dispatch is by `match` (no trait objects, no
 //! allocation).
 //!
 //! Window arithmetic is in bytes. Growth follows RFC 5681 per-ACK counting by default:
@@ -19,19 +17,37 @@
 //! stacks of the seed papers' time. `byte_counting` selects RFC 3465 ABC instead
 //! (slow start: +min(N, 2·SMSS); congestion avoidance: +SMSS once cwnd bytes are acked).
 
+use super::config::TcpConfig;
+use super::cubic::Cubic;
+use super::hystart::HyStart;
+use super::vegas::Vegas;
+use super::Seq;
 use crate::sim::time::Time;
 
-/// TCP congestion-control variant.
+/// TCP congestion-control variant: a window-growth rule and a loss-recovery rule. Names
+/// (scenario key `tcp.variant`) are the growth rule's, then the recovery rule's when it is
+/// not the growth rule's usual one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// Fast retransmit, then slow start from one segment (go-back-N from the loss), as
-    /// 4.3BSD-Tahoe and ns-2's Agent/TCP.
+    /// "tahoe": fast retransmit, then slow start from one segment (go-back-N from the
+    /// loss), as 4.3BSD-Tahoe and ns-2's Agent/TCP.
     Tahoe,
-    /// RFC 5681 fast retransmit / fast recovery.
+    /// "reno": RFC 5681 fast retransmit / fast recovery.
     Reno,
-    /// RFC 6582: fast recovery stays until the recovery point is acknowledged; partial ACKs
-    /// retransmit the next hole.
+    /// "newreno": RFC 6582: fast recovery stays until the recovery point is acknowledged;
+    /// partial ACKs retransmit the next hole.
     NewReno,
+    /// "sack": AIMD with SACK-based loss recovery (RFC 2018, RFC 6675).
+    Sack,
+    /// "vegas": Vegas growth with Reno recovery (Brakmo & Peterson built Vegas on Reno;
+    /// ns-2's Agent/TCP/Vegas).
+    Vegas,
+    /// "vegas-sack": Vegas growth with SACK recovery.
+    VegasSack,
+    /// "cubic": CUBIC growth with NewReno recovery.
+    Cubic,
+    /// "cubic-sack": CUBIC growth with SACK recovery (Linux's default).
+    CubicSack,
 }
 
 /// Window growth / reduction rule.
@@ -39,6 +55,10 @@ pub enum Variant {
 pub enum Growth {
     /// RFC 5681 slow start + congestion avoidance; ssthresh = max(FlightSize/2, 2·SMSS).
     Aimd,
+    /// TCP Vegas ([`super::vegas`]).
+    Vegas,
+    /// CUBIC, RFC 9438 ([`super::cubic`]).
+    Cubic,
 }
 
 /// Loss-recovery rule applied by the sender on duplicate and partial ACKs.
@@ -47,22 +67,57 @@ pub enum LossRecovery {
     Tahoe,
     Reno,
     NewReno,
+    /// RFC 6675 (needs SACK on both ends; NewReno if the peer does not permit it).
+    Sack,
 }
 
 impl Variant {
     pub fn growth(self) -> Growth {
         match self {
-            Variant::Tahoe | Variant::Reno | Variant::NewReno => Growth::Aimd,
+            Variant::Tahoe | Variant::Reno | Variant::NewReno | Variant::Sack => Growth::Aimd,
+            Variant::Vegas | Variant::VegasSack => Growth::Vegas,
+            Variant::Cubic | Variant::CubicSack => Growth::Cubic,
         }
     }
 
     pub fn loss_recovery(self) -> LossRecovery {
         match self {
             Variant::Tahoe => LossRecovery::Tahoe,
-            Variant::Reno => LossRecovery::Reno,
-            Variant::NewReno => LossRecovery::NewReno,
+            Variant::Reno | Variant::Vegas => LossRecovery::Reno,
+            Variant::NewReno | Variant::Cubic => LossRecovery::NewReno,
+            Variant::Sack | Variant::VegasSack | Variant::CubicSack => LossRecovery::Sack,
         }
     }
+}
+
+/// The growth rule with its state.
+#[derive(Debug, Clone)]
+enum Rule {
+    Aimd,
+    Vegas(Vegas),
+    Cubic(Cubic),
+}
+
+/// What the sender knows about an ACK of new data, for the growth rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AckInfo {
+    /// Bytes newly acknowledged.
+    pub acked: u64,
+    pub now: Time,
+    /// Exact RTT of the timed segment, when this ACK covers it (about once per RTT; Karn's
+    /// rule applies).
+    pub round_rtt: Option<Time>,
+    /// Smoothed RTT (RFC 6298).
+    pub srtt: Option<Time>,
+    /// The RTT sample this ACK gave the estimator (per ACK with timestamps).
+    pub rtt: Option<Time>,
+    /// The ACK number, and SND.NXT when it arrived (HyStart++ rounds).
+    pub ack: Seq,
+    pub snd_nxt: Seq,
+    /// The flow used its window (not limited by rwnd or the application). Vegas and CUBIC
+    /// grow only then; AIMD always (RFC 5681 does not ask, and the seed studies' results
+    /// depend on it).
+    pub cwnd_limited: bool,
 }
 
 /// cwnd / ssthresh state and the growth rule.
@@ -71,78 +126,96 @@ pub(crate) struct CongestionControl {
     pub(crate) cwnd: u64,
     pub(crate) ssthresh: u64,
     mss: u64,
-    growth: Growth,
+    rule: Rule,
+    /// HyStart++ during the initial slow start, if enabled.
+    hystart: Option<HyStart>,
     byte_counting: bool,
     /// RFC 3465 congestion-avoidance accumulator.
     bytes_acked: u64,
 }
 
 impl CongestionControl {
-    pub(crate) fn new(
-        growth: Growth,
-        mss: u32,
-        cwnd: u64,
-        ssthresh: u64,
-        byte_counting: bool,
-    ) -> Self {
+    pub(crate) fn new(cfg: &TcpConfig) -> Self {
+        let rule = match cfg.variant.growth() {
+            Growth::Aimd => Rule::Aimd,
+            Growth::Vegas => Rule::Vegas(Vegas::new(cfg.vegas)),
+            Growth::Cubic => Rule::Cubic(Cubic::new(cfg.cubic)),
+        };
         CongestionControl {
-            cwnd,
-            ssthresh,
-            mss: mss as u64,
-            growth,
-            byte_counting,
+            cwnd: cfg.initial_window_bytes(),
+            ssthresh: cfg.initial_ssthresh_bytes(),
+            mss: cfg.mss as u64,
+            rule,
+            hystart: (cfg.hystart && cfg.variant.growth() != Growth::Vegas).then(HyStart::default),
+            byte_counting: cfg.byte_counting,
             bytes_acked: 0,
         }
     }
 
-    pub(crate) fn in_slow_start(&self) -> bool {
-        self.cwnd < self.ssthresh
+    /// What slow start adds for an ACK of `acked` bytes: RFC 5681 §3.1 eq. 2 (L = 1 SMSS)
+    /// or RFC 3465 §2.2 (L = 2 SMSS).
+    fn slow_start_step(&self, acked: u64) -> u64 {
+        let limit = if self.byte_counting { 2 } else { 1 } * self.mss;
+        acked.min(limit)
     }
 
     /// New data acknowledged outside loss recovery: grow cwnd.
-    /// `_now` and `_rtt` are for delay- and time-based growth rules (Vegas, CUBIC).
-    pub(crate) fn on_ack(&mut self, acked: u64, _now: Time, _rtt: Option<Time>) {
-        match self.growth {
-            Growth::Aimd => {
-                let mss = self.mss;
-                if self.in_slow_start() {
-                    // RFC 5681 §3.1 eq. 2 (L = 1 SMSS) or RFC 3465 §2.2 (L = 2 SMSS).
-                    let limit = if self.byte_counting { 2 * mss } else { mss };
-                    self.cwnd = self.cwnd.saturating_add(acked.min(limit));
-                    self.bytes_acked = 0;
-                } else if self.byte_counting {
-                    // RFC 3465 §2.1: +SMSS per cwnd bytes acknowledged.
-                    self.bytes_acked += acked;
-                    if self.bytes_acked >= self.cwnd {
-                        self.bytes_acked -= self.cwnd;
-                        self.cwnd = self.cwnd.saturating_add(mss);
-                    }
-                } else {
-                    // RFC 5681 §3.1 eq. 3.
-                    self.cwnd = self
-                        .cwnd
-                        .saturating_add((mss * mss / self.cwnd.max(1)).max(1));
+    pub(crate) fn on_ack(&mut self, a: &AckInfo) {
+        let mss = self.mss;
+        let step = self.slow_start_step(a.acked);
+        match &mut self.rule {
+            Rule::Vegas(v) => v.on_ack(&mut self.cwnd, &mut self.ssthresh, mss, step, a),
+            _ if self.cwnd < self.ssthresh => {
+                let step = match &mut self.hystart {
+                    Some(h) => h.on_ack(a, step, self.cwnd, &mut self.ssthresh),
+                    None => step,
+                };
+                self.cwnd = self.cwnd.saturating_add(step);
+                self.bytes_acked = 0;
+            }
+            Rule::Cubic(c) => c.on_ack(&mut self.cwnd, mss, a),
+            Rule::Aimd if self.byte_counting => {
+                // RFC 3465 §2.1: +SMSS per cwnd bytes acknowledged.
+                self.bytes_acked += a.acked;
+                if self.bytes_acked >= self.cwnd {
+                    self.bytes_acked -= self.cwnd;
+                    self.cwnd = self.cwnd.saturating_add(mss);
                 }
+            }
+            Rule::Aimd => {
+                // RFC 5681 §3.1 eq. 3.
+                self.cwnd = self
+                    .cwnd
+                    .saturating_add((mss * mss / self.cwnd.max(1)).max(1));
             }
         }
     }
 
-    /// ssthresh after a congestion event with `flight` bytes outstanding
-    /// (RFC 5681 §3.1 eq. 4: max(FlightSize/2, 2·SMSS)).
-    pub(crate) fn ssthresh_after_loss(&self, flight: u64) -> u64 {
-        match self.growth {
-            Growth::Aimd => (flight / 2).max(2 * self.mss),
-        }
-    }
-
-    /// Congestion event detected by duplicate ACKs or by the retransmission timer: set
-    /// ssthresh (the caller then sets cwnd per the loss-recovery rule).
-    pub(crate) fn on_congestion_event(&mut self, flight: u64, _now: Time) {
-        self.ssthresh = self.ssthresh_after_loss(flight);
+    /// Congestion event detected by duplicate ACKs (`timeout` false) or by the
+    /// retransmission timer, with `flight` bytes outstanding: set ssthresh (the caller then
+    /// sets cwnd per the loss-recovery rule).
+    pub(crate) fn on_congestion_event(&mut self, flight: u64, timeout: bool) {
+        let mss = self.mss;
+        self.hystart = None; // RFC 9406 §4.3: only the initial slow start
+        self.ssthresh = match &mut self.rule {
+            // RFC 5681 §3.1 eq. 4.
+            Rule::Aimd => (flight / 2).max(2 * mss),
+            Rule::Vegas(v) => v.ssthresh_after_loss(flight, mss, timeout),
+            Rule::Cubic(c) => c.ssthresh_after_loss(self.cwnd, flight, mss, timeout),
+        };
         self.bytes_acked = 0;
     }
 
     pub(crate) fn mss(&self) -> u64 {
         self.mss
+    }
+
+    /// CUBIC's current epoch (start, K in seconds, W_max in segments), for tests.
+    #[cfg(test)]
+    pub(crate) fn cubic_epoch(&self) -> Option<(Time, f64, f64)> {
+        match &self.rule {
+            Rule::Cubic(c) => c.epoch(),
+            _ => None,
+        }
     }
 }

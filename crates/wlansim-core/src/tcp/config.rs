@@ -3,6 +3,8 @@
 //! allowed (DESIGN.md, engine rules).
 
 use super::cc::Variant;
+use super::cubic::CubicParams;
+use super::vegas::VegasParams;
 use crate::sim::time::{Time, MS, SECOND};
 
 /// A window size given either in bytes or in segments of `mss` bytes.
@@ -83,6 +85,13 @@ pub struct TcpConfig {
     /// Delayed-ACK timeout τ (RFC 1122 §4.2.3.2 / RFC 5681 §4.2: must be < 500 ms; 200 ms
     /// is the classic BSD value).
     pub delayed_ack_timeout: Time,
+    /// Vegas thresholds α, β, γ (used by the Vegas variants).
+    pub vegas: VegasParams,
+    /// CUBIC's C, β_cubic, fast convergence (used by the CUBIC variants).
+    pub cubic: CubicParams,
+    /// HyStart++ (RFC 9406) in the initial slow start of the AIMD and CUBIC variants.
+    /// Needs timestamps (an RTT sample per ACK).
+    pub hystart: bool,
 }
 
 impl Default for TcpConfig {
@@ -109,6 +118,9 @@ impl Default for TcpConfig {
             delayed_ack_policy: DelayedAckPolicy::Fixed,
             delayed_ack_count: 2,
             delayed_ack_timeout: 200 * MS,
+            vegas: VegasParams::default(),
+            cubic: CubicParams::default(),
+            hystart: false,
         }
     }
 }
@@ -246,6 +258,21 @@ impl TcpConfig {
                 "tcp.delayed_ack_timeout = 0 ns: must be positive (RFC 5681: below 500 ms)".into(),
             );
         }
-        Ok(())
+        if self.hystart && !self.timestamps {
+            return Err(
+                "tcp.hystart = true: requires tcp.timestamps = true (HyStart++ needs \
+                 an RTT sample per ACK, RFC 9406 §4.2)"
+                    .into(),
+            );
+        }
+        if self.hystart && self.variant.growth() == super::cc::Growth::Vegas {
+            return Err(format!(
+                "tcp.hystart = true: not with tcp.variant = {:?} (Vegas has its own \
+                 slow-start exit); allowed with the AIMD and CUBIC variants",
+                self.variant
+            ));
+        }
+        self.vegas.validate()?;
+        self.cubic.validate()
     }
 }

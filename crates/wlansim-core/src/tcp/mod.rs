@@ -17,30 +17,40 @@
 //! schedule an event at `at` that calls `on_timer(now, kind, generation)` on the endpoint
 //! that asked (the sender only uses `Retransmit`, the receiver only `DelayedAck`). Timers
 //! are never cancelled: superseded callbacks are recognised and ignored. On the wire a
-//! segment takes `seg.len + header_bytes(cfg)` bytes.
+//! segment takes `seg.len + header_bytes(cfg) + seg.sack.wire_bytes()` bytes (the SACK
+//! options vary from segment to segment).
 //!
 //! Layout:
 //! - [`config`]: [`TcpConfig`] (standards profile by `Default`, `ns2_compat()`), validation.
 //! - [`rto`]: RFC 6298 retransmission-timeout estimator.
-//! - [`cc`]: congestion control (window growth + loss recovery), the place where SACK,
-//!   Vegas and CUBIC will be added as further variants.
+//! - [`cc`]: congestion control: a [`Variant`] is a window-growth rule (AIMD, [`vegas`],
+//!   [`cubic`]) and a loss-recovery rule (Tahoe, Reno, NewReno, [`sack`]).
+//! - `hystart`: HyStart++ (RFC 9406), optional slow-start exit for AIMD and CUBIC.
+//! - [`sack`]: SACK options, the receiver's blocks, the sender's RFC 6675 scoreboard.
 //! - [`sender`], [`receiver`]: the endpoints.
 //! - `timer`: lazily re-armed one-shot timers (keeps the simulator's event queue small).
 
 pub mod cc;
 pub mod config;
+pub mod cubic;
+mod hystart;
 pub mod receiver;
 pub mod rto;
+pub mod sack;
 pub mod sender;
 mod timer;
+pub mod vegas;
 
 #[cfg(test)]
 mod tests;
 
 pub use cc::Variant;
 pub use config::{DelayedAckPolicy, TcpConfig, Window};
+pub use cubic::CubicParams;
 pub use receiver::{ReceiverStats, TcpReceiver};
+pub use sack::SackOption;
 pub use sender::{SenderStats, TcpSender};
+pub use vegas::VegasParams;
 
 use crate::sim::time::Time;
 
@@ -96,6 +106,8 @@ pub struct Segment {
     pub ts_val: u32,
     /// RFC 7323 timestamp echo reply.
     pub ts_ecr: u32,
+    /// SACK-permitted and SACK blocks (RFC 2018); empty unless the variant uses SACK.
+    pub sack: SackOption,
 }
 
 impl Segment {

@@ -11,6 +11,11 @@
 //!   first unacknowledged segment fires (RFC 1122 §4.2.3.2).
 //! - In-order data is consumed by the application at once, so the advertised window is
 //!   constant (the configured receive buffer).
+//! - SACK (RFC 2018): the receiver always supports it; it answers a SYN offering
+//!   SACK-permitted with SACK-permitted, and then puts SACK blocks in every ACK sent while
+//!   out-of-order data is held ([`super::sack::SackReporter`]: the block with the segment
+//!   that triggered the ACK first, then the most recently reported ones; at most 4 blocks,
+//!   3 with timestamps). D-SACK (RFC 2883) is not implemented.
 //! - Timestamps: TS.Recent is updated per RFC 7323 §4.3 (only from segments with
 //!   SEG.SEQ ≤ Last.ACK.sent), so a delayed ACK echoes the earliest unacknowledged
 //!   segment and an ACK for a retransmission that fills a hole echoes the retransmission.
@@ -18,6 +23,7 @@
 use std::collections::VecDeque;
 
 use super::config::{DelayedAckPolicy, TcpConfig};
+use super::sack::{SackOption, SackReporter, MAX_SACK_BLOCKS};
 use super::timer::LazyTimer;
 use super::{ts_before, ts_clock, Flags, Segment, Seq, TcpOutput, TimerKind};
 use crate::sim::time::Time;
@@ -67,6 +73,9 @@ pub struct TcpReceiver {
     delack_timer: LazyTimer,
     ts_recent: u32,
     last_ack_sent: Seq,
+    /// SACK negotiated, and the blocks reported so far.
+    sack: bool,
+    sack_reporter: SackReporter,
     stats: ReceiverStats,
 }
 
@@ -92,6 +101,8 @@ impl TcpReceiver {
             delack_timer: LazyTimer::new(TimerKind::DelayedAck),
             ts_recent: 0,
             last_ack_sent: 0,
+            sack: false,
+            sack_reporter: SackReporter::default(),
             stats: ReceiverStats::default(),
         }
     }
@@ -127,6 +138,7 @@ impl TcpReceiver {
                     self.irs = seg.seq;
                     self.rcv_nxt = seg.seq + 1;
                     self.ts_recent = seg.ts_val;
+                    self.sack = seg.sack.permitted();
                     self.state = ReceiverState::SynReceived;
                     self.send_syn_ack(now, out);
                 }
@@ -168,7 +180,7 @@ impl TcpReceiver {
         }
         if self.unacked_segments > 0 {
             self.stats.delayed_ack_timeouts += 1;
-            self.send_ack(now, out);
+            self.send_ack(now, None, out);
         }
     }
 
@@ -183,20 +195,20 @@ impl TcpReceiver {
         }
         if end <= self.rcv_nxt {
             self.stats.duplicate_segments += 1;
-            self.send_ack(now, out);
+            self.send_ack(now, None, out);
             return;
         }
         let wnd_end = self.rcv_nxt + self.rwnd;
         if start >= wnd_end {
             self.stats.out_of_window_segments += 1;
-            self.send_ack(now, out);
+            self.send_ack(now, None, out);
             return;
         }
         let end = end.min(wnd_end);
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
             self.insert_range(start, end);
-            self.send_ack(now, out); // RFC 5681 §4.2: immediate duplicate ACK
+            self.send_ack(now, Some(start), out); // RFC 5681 §4.2: immediate duplicate ACK
             return;
         }
         // In order (possibly overlapping already received data).
@@ -212,14 +224,14 @@ impl TcpReceiver {
         }
         self.stats.delivered_bytes += self.rcv_nxt - old;
         if filled_gap {
-            self.send_ack(now, out); // RFC 5681 §4.2: segment fills (part of) a gap
+            self.send_ack(now, None, out); // RFC 5681 §4.2: segment fills (part of) a gap
             return;
         }
         self.unacked_segments += 1;
         match self.policy {
             DelayedAckPolicy::Fixed => {
                 if self.unacked_segments >= self.delack_count {
-                    self.send_ack(now, out);
+                    self.send_ack(now, None, out);
                 } else if !self.delack_timer.is_running() {
                     self.delack_timer.set(now + self.delack_timeout, out);
                 }
@@ -240,7 +252,16 @@ impl TcpReceiver {
         self.ooo.insert(i, (ns, ne));
     }
 
-    fn send_ack(&mut self, now: Time, out: &mut impl TcpOutput) {
+    /// An ACK; `trigger`: start of the out-of-order segment that caused it (the first SACK
+    /// block's).
+    fn send_ack(&mut self, now: Time, trigger: Option<Seq>, out: &mut impl TcpOutput) {
+        let sack = if self.sack && !self.ooo.is_empty() {
+            let max = MAX_SACK_BLOCKS - self.timestamps as usize;
+            self.sack_reporter
+                .build(self.rcv_nxt, &self.ooo, trigger, max)
+        } else {
+            SackOption::default()
+        };
         let seg = Segment {
             seq: 1,
             ack: self.rcv_nxt,
@@ -249,6 +270,7 @@ impl TcpReceiver {
             rwnd: self.advertised_window(),
             ts_val: if self.timestamps { ts_clock(now) } else { 0 },
             ts_ecr: if self.timestamps { self.ts_recent } else { 0 },
+            sack,
         };
         out.send(seg);
         self.last_ack_sent = self.rcv_nxt;
@@ -266,6 +288,11 @@ impl TcpReceiver {
             rwnd: self.advertised_window(),
             ts_val: if self.timestamps { ts_clock(now) } else { 0 },
             ts_ecr: if self.timestamps { self.ts_recent } else { 0 },
+            sack: if self.sack {
+                SackOption::PERMITTED
+            } else {
+                SackOption::default()
+            },
         };
         out.send(seg);
         self.last_ack_sent = self.rcv_nxt;

@@ -9,6 +9,26 @@
 //!   are sent unless nothing is outstanding (sender-side silly-window avoidance,
 //!   RFC 1122 §4.2.3.4), so a window below one MSS still makes progress.
 //! - Congestion control: see [`super::cc`].
+//! - SACK (RFC 2018, RFC 6675; variants with [`LossRecovery::Sack`]): the SYN offers
+//!   SACK-permitted; without it in the SYN-ACK the sender falls back to NewReno. Each ACK
+//!   updates the scoreboard ([`super::sack`]); with SACK a duplicate ACK must SACK new
+//!   data (RFC 6675 §2). Recovery starts at DupThresh duplicate ACKs or when
+//!   IsLost(HighACK + 1) (§5 steps 1–2): RecoveryPoint = HighData, cwnd = ssthresh (the
+//!   growth rule's), the first segment is retransmitted (HighRxt = RescueRxt = its end),
+//!   then on every ACK while cwnd − pipe ≥ 1 SMSS the segment NextSeg() chooses is sent
+//!   (rules 1–4: lost holes, new data, other holes below the highest SACKed octet, one
+//!   rescue retransmission). Recovery ends when RecoveryPoint is cumulatively acknowledged;
+//!   cwnd is not inflated. Limited transmit is RFC 3042's (one new segment on each of the
+//!   first two duplicate ACKs; RFC 6675 §5 step 3 computes the same from pipe when each
+//!   duplicate ACK SACKs one segment). After a timeout the SACKed information is cleared
+//!   (RFC 6675 §5.1 keeps RFC 2018's rule, the receiver may have reneged), a new recovery
+//!   waits until RecoveryPoint is acknowledged, and go-back-N skips what ACKs since the
+//!   timeout SACK ("filling in", §5.1).
+//!   ns-2's `Agent/TCP/Sack1` differs: its pipe is Fall & Floyd's 1996 counter (cwnd
+//!   halved; pipe = flight − dupacks, −1 per dupack, −2 per partial ACK), every hole below
+//!   the highest SACK is retransmitted once, there is no IsLost, rule 3 or rescue, and its
+//!   ACKs are 40 bytes whatever the blocks (here the option adds 8·n + 4 bytes, airtime
+//!   that matters on a WLAN). The two have not been compared run by run.
 //! - Retransmission timer: RFC 6298 §5 (start on send if not running, stop when all data is
 //!   acknowledged, restart on new ACK, back off on expiry); after a timeout, go-back-N from
 //!   snd_una with cwnd = 1 SMSS (loss window, RFC 5681 §3.1) and, on the first timeout of a
@@ -24,9 +44,10 @@
 //!   spurious (counted; optional response restores cwnd/ssthresh and resumes with new
 //!   data, RFC 3522 §3.2 / RFC 4015 simplified).
 
-use super::cc::{CongestionControl, LossRecovery};
+use super::cc::{AckInfo, CongestionControl, LossRecovery};
 use super::config::TcpConfig;
 use super::rto::RtoEstimator;
+use super::sack::{NextSeg, Outstanding, SackOption, Scoreboard};
 use super::timer::LazyTimer;
 use super::{ts_before, ts_clock, Flags, Segment, Seq, TcpOutput, TimerKind, TS_TICK};
 use crate::sim::time::{Time, SECOND};
@@ -114,8 +135,16 @@ pub struct TcpSender {
     limited_transmit_bytes: u64,
     rto: RtoEstimator,
     rtx_timer: LazyTimer,
-    /// Segment being timed (end sequence, send time), when timestamps are off.
+    /// Segment being timed (end sequence, send time): the RTT sample without timestamps,
+    /// and the growth rules' once-per-RTT sample either way.
     timed: Option<(Seq, Time)>,
+    /// SACK negotiated (both SYNs carried SACK-permitted).
+    sack: bool,
+    scoreboard: Scoreboard,
+    /// RFC 6675 HighRxt (one past the highest octet retransmitted in this recovery) and
+    /// RescueRxt (one past; `None` = undefined).
+    high_rxt: Seq,
+    rescue_rxt: Option<Seq>,
     syn_sent_at: Time,
     syn_retransmitted: bool,
     /// Latest TSval received from the peer (echoed as TSecr).
@@ -146,13 +175,7 @@ impl TcpSender {
             peer_rwnd: 0,
             own_rwnd: cfg.rwnd_bytes().min(u32::MAX as u64) as u32,
             rcv_nxt: 0,
-            cc: CongestionControl::new(
-                cfg.variant.growth(),
-                cfg.mss,
-                cfg.initial_window_bytes(),
-                cfg.initial_ssthresh_bytes(),
-                cfg.byte_counting,
-            ),
+            cc: CongestionControl::new(cfg),
             in_recovery: false,
             recover: 0,
             dupacks: 0,
@@ -161,6 +184,14 @@ impl TcpSender {
             rto: RtoEstimator::new(cfg),
             rtx_timer: LazyTimer::new(TimerKind::Retransmit),
             timed: None,
+            sack: false,
+            scoreboard: Scoreboard::new(if cfg.variant.loss_recovery() == LossRecovery::Sack {
+                (cfg.rwnd_bytes() / cfg.mss as u64 + 2).min(1 << 16) as usize
+            } else {
+                0
+            }),
+            high_rxt: 0,
+            rescue_rxt: None,
             syn_sent_at: 0,
             syn_retransmitted: false,
             ts_recent: 0,
@@ -210,6 +241,11 @@ impl TcpSender {
     }
     pub fn srtt(&self) -> Option<Time> {
         self.rto.srtt()
+    }
+    /// CUBIC's current epoch (start, K, W_max), for tests.
+    #[cfg(test)]
+    pub(crate) fn cc_cubic_epoch(&self) -> Option<(Time, f64, f64)> {
+        self.cc.cubic_epoch()
     }
     /// When the retransmission timer expires, if running.
     pub fn rtx_deadline(&self) -> Option<Time> {
@@ -311,6 +347,11 @@ impl TcpSender {
                 0
             },
             ts_ecr: 0,
+            sack: if self.recovery == LossRecovery::Sack {
+                SackOption::PERMITTED
+            } else {
+                SackOption::default()
+            },
         };
         out.send(seg);
         self.stats.control_segments_sent += 1;
@@ -321,6 +362,10 @@ impl TcpSender {
         self.rcv_nxt = seg.seq + 1;
         self.ts_recent = seg.ts_val;
         self.peer_rwnd = seg.rwnd as u64;
+        self.sack = self.recovery == LossRecovery::Sack && seg.sack.permitted();
+        if self.recovery == LossRecovery::Sack && !self.sack {
+            self.recovery = LossRecovery::NewReno; // the peer does not SACK
+        }
         // RTT sample from the handshake: RTTM, or the SYN if it was not retransmitted (Karn).
         if self.cfg.timestamps {
             self.take_ts_sample(now, seg.ts_ecr);
@@ -365,10 +410,23 @@ impl TcpSender {
         }
         let rwnd_changed = seg.rwnd as u64 != self.peer_rwnd;
         self.peer_rwnd = seg.rwnd as u64;
+        // RFC 6675 Update().
+        let newly_sacked = if self.sack {
+            self.scoreboard
+                .update(seg.ack, self.snd_max, seg.sack.blocks(seg.ack))
+        } else {
+            0
+        };
         if seg.ack > self.snd_una {
             self.on_new_ack(now, seg, out);
-        } else if seg.len == 0 && self.snd_max > self.snd_una && !rwnd_changed && !seg.flags.fin() {
-            // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT (a)-(e).
+        } else if seg.len == 0
+            && self.snd_max > self.snd_una
+            && !rwnd_changed
+            && !seg.flags.fin()
+            && (!self.sack || newly_sacked > 0)
+        {
+            // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT (a)-(e); with SACK, RFC 6675 §2: it
+            // must also SACK new data.
             self.on_dupack(now, out);
         } else {
             self.send_data(now, out); // window update
@@ -379,17 +437,23 @@ impl TcpSender {
         let ack = seg.ack;
         let acked = ack - self.snd_una;
         self.stats.bytes_acked += acked;
+        // The window was (nearly) full before this ACK: the flow is cwnd-limited, not
+        // limited by rwnd or the application (within 2 segments, as ns-2's Vegas).
+        let cwnd_limited = self.snd_max - self.snd_una + 2 * self.cc.mss() >= self.cc.cwnd;
 
-        // RTT sample.
-        let mut rtt = None;
-        if self.cfg.timestamps {
-            rtt = Some(self.take_ts_sample(now, seg.ts_ecr));
-        } else if let Some((end, t0)) = self.timed {
+        // RTT samples: the timed segment's (exact, once per RTT), and the estimator's.
+        let mut round_rtt = None;
+        if let Some((end, t0)) = self.timed {
             if ack >= end {
                 self.timed = None;
-                rtt = Some(self.take_sample(now - t0));
+                round_rtt = Some(now - t0);
             }
         }
+        let rtt = if self.cfg.timestamps {
+            Some(self.take_ts_sample(now, seg.ts_ecr))
+        } else {
+            round_rtt.map(|r| self.take_sample(r))
+        };
 
         // Eifel detection (RFC 3522 §3.2): this is the first ACK acknowledging the timeout
         // retransmission (which was at the old snd_una).
@@ -424,6 +488,8 @@ impl TcpSender {
                     self.cc.cwnd = self.cc.ssthresh;
                     self.in_recovery = false;
                 }
+                // RFC 6675 §5: recovery ends when RecoveryPoint is acknowledged; cwnd stays.
+                LossRecovery::Sack => self.in_recovery = ack < self.recover,
                 LossRecovery::NewReno => {
                     if ack >= self.recover {
                         // RFC 6582 §3.2 step 3, full ACK, option (1):
@@ -448,7 +514,16 @@ impl TcpSender {
                 }
             }
         } else {
-            self.cc.on_ack(acked, now, rtt);
+            self.cc.on_ack(&AckInfo {
+                acked,
+                now,
+                round_rtt,
+                srtt: self.rto.srtt(),
+                rtt,
+                ack,
+                snd_nxt: self.snd_nxt,
+                cwnd_limited,
+            });
         }
 
         if self.snd_una >= self.data_end {
@@ -469,18 +544,26 @@ impl TcpSender {
         self.dupacks += 1;
         if self.in_recovery {
             // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 2: inflate, send if allowed.
-            self.cc.cwnd = self.cc.cwnd.saturating_add(self.cc.mss());
+            // RFC 6675 does not inflate: pipe accounts for the SACKed segment.
+            if self.recovery != LossRecovery::Sack {
+                self.cc.cwnd = self.cc.cwnd.saturating_add(self.cc.mss());
+            }
             self.send_data(now, out);
             return;
         }
         let threshold = self.cfg.dupack_threshold;
-        if self.dupacks < threshold {
+        // RFC 6675 §5 step 2: enough SACKed data above HighACK means it is lost.
+        let lost = self.sack
+            && self
+                .scoreboard
+                .is_lost(self.snd_una, threshold, self.cc.mss());
+        if self.dupacks < threshold && !lost {
             if self.cfg.limited_transmit {
                 self.send_data(now, out); // RFC 3042
             }
             return;
         }
-        if self.dupacks > threshold {
+        if self.dupacks > threshold && !lost {
             return;
         }
         // Third (threshold-th) duplicate ACK. Tahoe and NewReno only start a new fast
@@ -492,7 +575,7 @@ impl TcpSender {
         }
         self.stats.fast_retransmits += 1;
         let flight = (self.snd_max - self.snd_una).saturating_sub(self.limited_transmit_bytes);
-        self.cc.on_congestion_event(flight, now); // RFC 5681 §3.2 step 2, eq. 4
+        self.cc.on_congestion_event(flight, false); // RFC 5681 §3.2 step 2, eq. 4
         self.recover = self.snd_max;
         self.timed = None;
         let mss = self.cc.mss();
@@ -509,6 +592,17 @@ impl TcpSender {
                 self.cc.cwnd = self.cc.ssthresh + threshold as u64 * mss;
                 self.in_recovery = true;
                 self.partial_ack_seen = false;
+                self.send_data(now, out);
+            }
+            LossRecovery::Sack => {
+                // RFC 6675 §5 steps 4.1–4.4.
+                self.cc.cwnd = self.cc.ssthresh;
+                let len = self.first_hole_len();
+                self.emit_data(now, self.snd_una, len, out);
+                self.high_rxt = self.snd_una + len;
+                self.rescue_rxt = Some(self.high_rxt);
+                self.snd_nxt = self.snd_max; // NextSeg() chooses from now on
+                self.in_recovery = true;
                 self.send_data(now, out);
             }
         }
@@ -528,8 +622,9 @@ impl TcpSender {
             }
             // RFC 5681 eq. 4, only for the first timeout of a segment.
             let flight = self.snd_max - self.snd_una;
-            self.cc.on_congestion_event(flight, now);
+            self.cc.on_congestion_event(flight, true);
         }
+        self.scoreboard.clear(); // RFC 6675 §5.1 / RFC 2018 §8
         self.consecutive_timeouts += 1;
         self.cc.cwnd = mss; // loss window
         self.in_recovery = false;
@@ -556,6 +651,10 @@ impl TcpSender {
         if self.state != SenderState::Established {
             return;
         }
+        if self.in_recovery && self.recovery == LossRecovery::Sack {
+            self.sack_send(now, out);
+            return;
+        }
         let mss = self.cc.mss();
         let lt_segments = if self.cfg.limited_transmit
             && !self.in_recovery
@@ -571,8 +670,17 @@ impl TcpSender {
         let rwnd_limit = self.snd_una.saturating_add(self.peer_rwnd);
         let limit = lt_limit.min(rwnd_limit);
         while self.snd_nxt < self.data_end && self.snd_nxt < limit {
+            let mut end = self.data_end;
+            if self.sack && self.snd_nxt < self.snd_max {
+                // Go-back-N after a timeout skips what was SACKed since (RFC 6675 §5.1).
+                if let Some((_, e)) = self.scoreboard.range_at(self.snd_nxt) {
+                    self.snd_nxt = e;
+                    continue;
+                }
+                end = end.min(self.scoreboard.next_sacked(self.snd_nxt).unwrap_or(end));
+            }
             let avail = limit - self.snd_nxt;
-            let full = mss.min(self.data_end - self.snd_nxt);
+            let full = mss.min(end - self.snd_nxt);
             let len = if avail >= full {
                 full
             } else if self.snd_nxt == self.snd_una {
@@ -598,6 +706,76 @@ impl TcpSender {
         {
             self.rtx_timer.set(now + self.rto.rto(), out);
         }
+    }
+
+    /// RFC 6675 §5 (C): while cwnd − pipe ≥ 1 SMSS, send what NextSeg() chooses.
+    fn sack_send(&mut self, now: Time, out: &mut impl TcpOutput) {
+        let mss = self.cc.mss();
+        let una = self.snd_una;
+        let outstanding = |s: &Self| Outstanding {
+            una,
+            snd_max: s.snd_max,
+            high_rxt: s.high_rxt.max(una),
+            dupthresh: s.cfg.dupack_threshold,
+            mss,
+        };
+        let mut pipe = self.scoreboard.pipe(outstanding(self));
+        while self.cc.cwnd >= pipe + mss {
+            let (o, snd_max) = (outstanding(self), self.snd_max);
+            let next = |rule3, rescue| self.scoreboard.next_seg(o, rule3, rescue);
+            let rescue_allowed = self.rescue_rxt.is_none_or(|r| una >= r);
+            let new_len = self.new_data_len();
+            let (seq, len) = match next(false, false) {
+                Some(NextSeg::Retransmit(s, l)) => {
+                    self.high_rxt = s + l; // rule 1
+                    (s, l)
+                }
+                _ if new_len > 0 => (snd_max, new_len), // rule 2
+                _ => match next(true, rescue_allowed) {
+                    Some(NextSeg::Retransmit(s, l)) => {
+                        self.high_rxt = s + l; // rule 3
+                        (s, l)
+                    }
+                    Some(NextSeg::Rescue(s, l)) => {
+                        self.rescue_rxt = Some(self.recover); // rule 4
+                        (s, l)
+                    }
+                    None => break,
+                },
+            };
+            self.emit_data(now, seq, len, out);
+            if seq == snd_max {
+                self.snd_max += len;
+                self.snd_nxt = self.snd_max;
+            }
+            pipe += len; // (C.4)
+        }
+    }
+
+    /// Length of the next new segment the peer's window admits (0: none; a full segment
+    /// unless at the end of the data; sender-side SWS avoidance as in `send_data`).
+    fn new_data_len(&self) -> u64 {
+        let limit = self.snd_una.saturating_add(self.peer_rwnd);
+        let len = self
+            .cc
+            .mss()
+            .min(self.data_end.saturating_sub(self.snd_max));
+        if self.snd_max.saturating_add(len) <= limit {
+            len
+        } else {
+            0
+        }
+    }
+
+    /// Length of the segment at snd_una: up to one SMSS, not into SACKed data.
+    fn first_hole_len(&self) -> u64 {
+        let end = self.snd_max.min(self.data_end);
+        let end = self
+            .scoreboard
+            .next_sacked(self.snd_una)
+            .unwrap_or(end)
+            .min(end);
+        self.cc.mss().min(end - self.snd_una)
     }
 
     /// One segment at snd_nxt regardless of the peer's window (zero-window probe, or the
@@ -632,7 +810,7 @@ impl TcpSender {
             self.stats.retransmissions += 1;
             self.stats.retransmitted_bytes += len;
             self.timed = None; // Karn: no sample across a retransmission
-        } else if self.timed.is_none() && !self.cfg.timestamps {
+        } else if self.timed.is_none() {
             self.timed = Some((seq + len, now));
         }
         if !self.rtx_timer.is_running() {
@@ -650,6 +828,7 @@ impl TcpSender {
             rwnd: self.own_rwnd,
             ts_val: if ts { ts_clock(now) } else { 0 },
             ts_ecr: if ts { self.ts_recent } else { 0 },
+            sack: SackOption::default(),
         }
     }
 

@@ -9,6 +9,8 @@ use crate::sim::time::{Time, MS, SECOND};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+mod variants;
+
 // ----- recording output -------------------------------------------------------------------
 
 #[derive(Default, Debug)]
@@ -100,6 +102,13 @@ struct Net {
     fate: FateFn,
     log: Vec<LogEntry>,
     snaps: Vec<Snap>,
+    /// Forward queue at the serializer seen by each data segment sent (time, segments
+    /// ahead of it, the one in service included).
+    fwd_queue: Vec<(Time, u64)>,
+    /// Ranges the sender has been told are SACKed since its last timeout (RFC 6675 §5.1
+    /// clears them then), and the data segments it sent that lay inside one.
+    known_sacked: Vec<(Seq, Seq)>,
+    sacked_resent: u64,
 }
 
 impl Net {
@@ -117,6 +126,9 @@ impl Net {
             fate: Box::new(|_, _, _| Fate::Deliver),
             log: Vec::new(),
             snaps: Vec::new(),
+            fwd_queue: Vec::new(),
+            known_sacked: Vec::new(),
+            sacked_resent: 0,
         }
     }
 
@@ -152,7 +164,22 @@ impl Net {
                 dropped: fate == Fate::Drop,
             });
             let mut depart = self.now;
+            if dir == Dir::Fwd && seg.len > 0 {
+                let end = seg.seq + seg.len as Seq;
+                if self
+                    .known_sacked
+                    .iter()
+                    .any(|&(s, e)| s <= seg.seq && end <= e)
+                {
+                    self.sacked_resent += 1;
+                }
+            }
             if dir == Dir::Fwd && seg.len > 0 && self.fwd_ser > 0 {
+                let ahead = self
+                    .fwd_busy_until
+                    .saturating_sub(self.now)
+                    .div_ceil(self.fwd_ser);
+                self.fwd_queue.push((self.now, ahead));
                 depart = depart.max(self.fwd_busy_until) + self.fwd_ser;
                 self.fwd_busy_until = depart;
             }
@@ -217,11 +244,16 @@ impl Net {
                     self.dispatch(Dir::Rev, rec, None);
                 }
                 Ev::ToSender(seg) => {
+                    self.known_sacked.extend(seg.sack.blocks(seg.ack));
                     self.tx.on_segment(t, &seg, &mut rec);
                     self.dispatch(Dir::Fwd, rec, Some(seg.ack));
                 }
                 Ev::SenderTimer(kind, gen) => {
+                    let timeouts = self.tx.stats().timeouts;
                     self.tx.on_timer(t, kind, gen, &mut rec);
+                    if self.tx.stats().timeouts > timeouts {
+                        self.known_sacked.clear();
+                    }
                     self.dispatch(Dir::Fwd, rec, None);
                 }
                 Ev::ReceiverTimer(kind, gen) => {
@@ -275,6 +307,17 @@ fn seg_seq(i: u64, mss: u32) -> Seq {
     1 + i * mss as u64
 }
 
+const ALL_VARIANTS: [Variant; 8] = [
+    Variant::Tahoe,
+    Variant::Reno,
+    Variant::NewReno,
+    Variant::Sack,
+    Variant::Vegas,
+    Variant::VegasSack,
+    Variant::Cubic,
+    Variant::CubicSack,
+];
+
 fn cfg_ack_every() -> TcpConfig {
     TcpConfig {
         delayed_ack_count: 1,
@@ -294,6 +337,7 @@ fn ack_seg(ack: Seq, rwnd: u32) -> Segment {
         rwnd,
         ts_val: 0,
         ts_ecr: 0,
+        sack: SackOption::default(),
     }
 }
 
@@ -324,6 +368,7 @@ fn data_seg(seq: Seq, len: u32) -> Segment {
         rwnd: 65_535,
         ts_val: 0,
         ts_ecr: 0,
+        sack: SackOption::default(),
     }
 }
 
@@ -1257,7 +1302,7 @@ fn fixed_size_transfer_completes_and_stops() {
 #[test]
 fn random_losses_all_variants_complete() {
     let n = 300_000u64;
-    for variant in [Variant::Tahoe, Variant::Reno, Variant::NewReno] {
+    for variant in ALL_VARIANTS {
         for (d, ts) in [(1u32, false), (2, true), (3, false)] {
             for seed in 1..=3u64 {
                 let cfg = TcpConfig {
@@ -1289,6 +1334,7 @@ fn random_losses_all_variants_complete() {
                 let st = net.tx.stats();
                 assert!(st.retransmissions > 0, "{tag}");
                 assert_eq!(st.bytes_acked, n, "{tag}");
+                assert_eq!(net.sacked_resent, 0, "{tag}: resent SACKed data");
             }
         }
     }
@@ -1435,6 +1481,62 @@ fn config_validation_names_field_value_and_rule() {
                 ..base.clone()
             },
             &["tcp.eifel_response", "tcp.timestamps"],
+        ),
+        (
+            TcpConfig {
+                vegas: VegasParams {
+                    alpha: 4.0,
+                    ..VegasParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.vegas_alpha = 4", "tcp.vegas_beta = 3"],
+        ),
+        (
+            TcpConfig {
+                vegas: VegasParams {
+                    gamma: -1.0,
+                    ..VegasParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.vegas_gamma = -1", "≥ 0"],
+        ),
+        (
+            TcpConfig {
+                cubic: CubicParams {
+                    c: 0.0,
+                    ..CubicParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.cubic_c = 0", "> 0"],
+        ),
+        (
+            TcpConfig {
+                cubic: CubicParams {
+                    beta: 1.0,
+                    ..CubicParams::default()
+                },
+                ..base.clone()
+            },
+            &["tcp.cubic_beta = 1", "between 0 and 1"],
+        ),
+        (
+            TcpConfig {
+                hystart: true,
+                ..base.clone()
+            },
+            &["tcp.hystart = true", "tcp.timestamps = true"],
+        ),
+        (
+            TcpConfig {
+                hystart: true,
+                timestamps: true,
+                variant: Variant::Vegas,
+                ..base.clone()
+            },
+            &["tcp.hystart = true", "Vegas", "CUBIC"],
         ),
     ];
     for (cfg, needles) in cases {

@@ -218,7 +218,7 @@ impl World {
                 flow,
                 seq,
                 payload_bytes: seg.len,
-                header_bytes,
+                header_bytes: header_bytes + seg.sack.wire_bytes(),
                 kind: Kind::Tcp,
                 reverse: from_receiver,
                 src,
