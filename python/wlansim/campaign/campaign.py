@@ -29,12 +29,9 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import keys as _keys
-from . import stats as _stats
 from .executors import (
     LocalExecutor,
     execute_run,
@@ -46,6 +43,9 @@ from .progress import Progress
 from .space import Space
 from .store import Store
 from .tomlout import dumps as _toml_dumps
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 
 @dataclasses.dataclass
@@ -217,11 +217,13 @@ class Campaign:
         dask: Any = None,
         progress: bool = True,
         retry_failed: bool = False,
+        label: str = "runs",
     ) -> RunReport:
         """Execute the missing runs. ``jobs``: local worker processes (None: all cores;
         1: in this process). ``dask``: a scheduler address, ``"local"`` or a
         ``distributed.Client`` (then ``jobs`` only sizes a ``"local"`` cluster).
-        ``retry_failed``: execute runs stored as failed again."""
+        ``retry_failed``: execute runs stored as failed again. ``label``: what the progress
+        bar counts (e.g. ``"fig3 runs"``)."""
         t0 = time.perf_counter()
         plan = self.plan()
         total = len({s.key for s in plan})
@@ -229,7 +231,9 @@ class Campaign:
             todo = self.missing(retry_failed=retry_failed, store=store)
             report = RunReport(total, total - len(todo), 0, 0, 0, [], 0.0, "nothing to do")
             self._write_info(store)
-            bar = Progress(total, done=total - len(todo), enabled=progress and bool(todo))
+            bar = Progress(
+                total, done=total - len(todo), label=label, enabled=progress and bool(todo)
+            )
             try:
                 invalid = [s for s in todo if s.error is not None]
                 if invalid:  # points that fail validation: recorded without executing
@@ -318,6 +322,8 @@ class Campaign:
     def results(self) -> pd.DataFrame:
         """One row per stored run of this campaign, in plan order: ``key``, every parameter,
         ``rep``, ``seed``, ``status``, every metric, ``wall_s``, ``error``, ``command``."""
+        import pandas as pd
+
         plan = self.plan()
         params = self.space.keys
         if (self.store_dir / "campaign.sqlite").exists():
@@ -352,6 +358,8 @@ class Campaign:
         """Per point: ``mean, std, n, ci95_low, ci95_high, half_width, failed`` of
         ``metric`` (all metrics, in long form, if None) grouped by ``by`` (default: every
         parameter of the space)."""
+        from . import stats as _stats
+
         return _stats.summarize(self.results(), metric, by=by, confidence=confidence)
 
     def series(self, key: str) -> dict[str, pd.DataFrame]:

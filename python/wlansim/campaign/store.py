@@ -43,11 +43,12 @@ import os
 import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..errors import WlansimError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 DB_NAME = "campaign.sqlite"
 SCHEMA_VERSION = 1
@@ -290,6 +291,8 @@ class Store:
 
     def series(self, key: str) -> dict[str, pd.DataFrame]:
         """Time series of one run: ``{name: DataFrame with t_s and value columns}``."""
+        import pandas as pd
+
         rows = self.conn.execute("SELECT name, data FROM series WHERE key = ?", (key,)).fetchall()
         out = {}
         for name, data in rows:
@@ -301,6 +304,8 @@ class Store:
 
     def run_details(self, key: str) -> dict[str, Any]:
         """The stored record of one run (flows/nodes as DataFrames, meta and metrics dicts)."""
+        import pandas as pd
+
         row = self.conn.execute(
             "SELECT params, rep, seed, status, error, command, metrics, meta, flows, nodes,"
             " wall_s, version FROM runs WHERE key = ?",
@@ -320,6 +325,8 @@ class Store:
 
 
 def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
+    import pandas as pd
+
     q = (
         "SELECT key, params, rep, seed, status, wall_s, error, command, finished_at, metrics"
         " FROM runs"

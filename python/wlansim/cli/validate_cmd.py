@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from wlansim.cli.model_cmd import parse_stations
-from wlansim.validation import compare_bianchi, plot_bianchi
 
 DEFAULT_STATIONS = "1,2,3,5,7,10,15,20,25,30,40,50"
 
@@ -37,6 +36,7 @@ def register(subparsers) -> None:
 
 def run_validate(args) -> int:
     from wlansim.errors import ScenarioError
+    from wlansim.validation import compare_bianchi, plot_bianchi
 
     accesses = [a.strip() for a in args.access.split(",") if a.strip()]
     for a in accesses:
