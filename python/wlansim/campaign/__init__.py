@@ -18,8 +18,8 @@ Importing the package loads no numpy, pandas or scipy; tables and statistics imp
 when they are built.
 """
 
-from .campaign import Campaign, RunReport, RunSpec
-from .executors import ExecutorError, execute_run, run_scenario
+from .campaign import Campaign, CampaignInterrupted, RunReport, RunSpec
+from .executors import ExecutorError, WorkerCrash, execute_run, run_scenario
 from .keys import replication_seed, reproduce_command, run_key
 from .space import Space, SpaceError, frange, safe_eval, values
 from .store import Store, StoreError, load_runs, read_series
@@ -36,6 +36,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "Campaign",
+    "CampaignInterrupted",
     "ExecutorError",
     "RunReport",
     "RunSpec",
@@ -43,6 +44,7 @@ __all__ = [
     "SpaceError",
     "Store",
     "StoreError",
+    "WorkerCrash",
     "execute_run",
     "frange",
     "load_runs",

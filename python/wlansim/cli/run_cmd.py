@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from wlansim.api import run
@@ -40,10 +41,10 @@ def run_scenario(args) -> int:
         from wlansim.campaign.tomlout import dumps
         from wlansim.scenario import resolve
 
-        print(dumps(resolve(args.scenario, args.overrides)), end="")
+        print(dumps(resolve(Path(args.scenario), args.overrides)), end="")
         return 0
 
-    r = run(args.scenario, seed=args.seed, overrides=args.overrides)
+    r = run(Path(args.scenario), seed=args.seed, overrides=args.overrides)
     if args.json:
         print(json.dumps(r.to_dict()))
         return 0
