@@ -182,16 +182,22 @@ class _Worker:
         )
         self.process.start()
         child.close()
-        self.future: cf.Future | None = None
+        # futures of the tasks sent, in order: the first is running, the next is queued
+        # in the pipe (so the worker never waits for this process between two runs)
+        self.futures: collections.deque = collections.deque()
 
 
 class LocalExecutor:
     """``jobs`` local worker processes (default: all cores), one task at a time each.
 
     A worker that dies while running a task (e.g. the simulator aborts) fails that task's
-    future with :class:`WorkerCrash` and is replaced; the other tasks go on. Workers end
-    with the campaign process, even when it is killed (see :func:`_die_with_parent`).
+    future with :class:`WorkerCrash` and is replaced; the task queued behind it is sent
+    again, the other tasks go on. Workers end with the campaign process, even when it is
+    killed (see :func:`_die_with_parent`).
     """
+
+    #: tasks sent to one worker ahead of their turn
+    depth = 2
 
     def __init__(self, jobs: int | None = None):
         self.workers = jobs or os.cpu_count() or 1
@@ -206,51 +212,61 @@ class LocalExecutor:
         self._dispatch()
         return fut
 
+    def _free(self) -> _Worker | None:
+        for load in range(self.depth):
+            for w in self._pool:
+                if len(w.futures) == load:
+                    if load == 0 or len(self._pool) >= self.workers:
+                        return w
+            if load == 0 and len(self._pool) < self.workers:
+                w = _Worker(self._ctx)
+                self._pool.append(w)
+                return w
+        return None
+
     def _dispatch(self) -> None:
         while self._queue:
-            idle = next((w for w in self._pool if w.future is None), None)
-            if idle is None and len(self._pool) < self.workers:
-                idle = _Worker(self._ctx)
-                self._pool.append(idle)
-            if idle is None:
+            worker = self._free()
+            if worker is None:
                 return
-            fut, fn, args = self._queue.popleft()
-            if not fut.set_running_or_notify_cancel():
+            task = self._queue.popleft()
+            fut, fn, args = task
+            # a task sent again after its worker died is already running
+            if not (fut.running() or fut.set_running_or_notify_cancel()):
                 continue
             try:
-                idle.conn.send((fn, args))
+                worker.conn.send((fn, args))
             except (OSError, EOFError):  # the worker is gone: its sentinel tells
-                idle.future = fut
+                worker.futures.append(task)
             except Exception as exc:  # the task cannot be pickled
                 fut.set_exception(exc)
             else:
-                idle.future = fut
+                worker.futures.append(task)
 
     def _collect(self, worker: _Worker) -> None:
-        """The busy `worker` has a reply, or has died."""
-        fut, crashed = worker.future, False
+        """The busy `worker` has replies, or has died."""
         try:
-            if worker.conn.poll():
+            while worker.futures and worker.conn.poll():
                 status, value = worker.conn.recv()
-                worker.future = None
+                fut = worker.futures.popleft()[0]
                 if status == "ok":
                     fut.set_result(value)
                 else:
                     fut.set_exception(value)
+            if not worker.futures or worker.process.is_alive():
                 return
-            crashed = not worker.process.is_alive()
         except (EOFError, OSError):
-            crashed = True
-        if crashed:
-            worker.process.join(5)
-            self._pool.remove(worker)
-            worker.conn.close()
-            fut.set_exception(
-                WorkerCrash(
-                    f"the run crashed its worker process "
-                    f"({_describe_exit(worker.process.exitcode)})"
-                )
+            pass
+        worker.process.join(5)
+        self._pool.remove(worker)
+        worker.conn.close()
+        running = worker.futures.popleft()[0]
+        self._queue.extendleft(reversed(worker.futures))  # not started: send them again
+        running.set_exception(
+            WorkerCrash(
+                f"the run crashed its worker process ({_describe_exit(worker.process.exitcode)})"
             )
+        )
 
     def wait(self, futures: set) -> set:
         while True:
@@ -258,15 +274,16 @@ class LocalExecutor:
             if done:
                 return done
             self._dispatch()
-            busy = [w for w in self._pool if w.future is not None]
+            busy = [w for w in self._pool if w.futures]
             if not busy:  # pragma: no cover - a future of another executor
                 raise ExecutorError("waiting for tasks this pool does not run")
             handles = {w.conn: w for w in busy}
             handles.update({w.process.sentinel: w for w in busy})
             ready = multiprocessing.connection.wait(list(handles))
             for worker in {handles[h] for h in ready}:
-                if worker.future is not None:
+                if worker.futures:
                     self._collect(worker)
+            self._dispatch()
 
     def close(self, kill: bool = False) -> None:
         """Stop the workers: idle ones are asked to exit; busy ones (their tasks cancelled)
@@ -275,7 +292,7 @@ class LocalExecutor:
             fut.cancel()
         self._queue.clear()
         for w in self._pool:
-            if w.future is None and not kill:
+            if not w.futures and not kill:
                 try:
                     w.conn.send(None)
                 except OSError:
