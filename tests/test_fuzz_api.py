@@ -243,6 +243,7 @@ FUZZ = settings(
     max_examples=150,
     deadline=None,
     derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
