@@ -17,13 +17,16 @@ test: build lint rust-test py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --upgrade pip "tomli>=2; python_version < '3.11'"
 	$(PY) scripts/pydeps.py dev cluster > $(VENV)/requirements.txt
 	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
 	touch $@
 
+# maturin's own --quiet leaves pip's report of every requirement: keep its output for errors
 build: $(DEPS)
-	$(VENV)/bin/maturin develop --release --quiet
+	@echo "$(VENV)/bin/maturin develop --release --quiet"
+	@$(VENV)/bin/maturin develop --release --quiet > $(VENV)/maturin.log 2>&1 \
+		|| { cat $(VENV)/maturin.log; exit 1; }
 
 lint: $(DEPS)
 	cargo fmt --all -- --check

@@ -3,9 +3,12 @@ of the saturated 802.11b cell each), three ways:
 
 1. ``wlansim.run`` in a loop (one process, no store) — the baseline; also with
    ``.to_dict()`` (computing the metrics), which is what a campaign worker returns;
-2. a campaign executed in-process (``jobs=1``): the same runs plus resolving, hashing and
-   one durable SQLite transaction per run — the pure overhead of the campaign layer;
-3. a campaign on the local process pool (``jobs=N``, default all cores).
+2. a campaign executed in-process (``in_process=True``): the same runs plus resolving,
+   hashing and one durable SQLite transaction per run — the pure overhead of the campaign
+   layer;
+3. a campaign on one worker process (``jobs=1``, what ``--jobs 1`` does: a crashing run
+   cannot take the campaign down), and on the local process pool (``jobs=N``, default all
+   cores).
 
     python benches/campaign_overhead.py [--runs 200] [--stations 5] [--jobs N] [--scenario F]
 
@@ -48,18 +51,19 @@ def main() -> None:
         wlansim.run(args.scenario, seed=seed, overrides=overrides).to_dict()
     loop_dict_s = time.perf_counter() - t0
 
-    def campaign(store: str, jobs: int) -> float:
+    def campaign(store: str, jobs: int, in_process: bool = False) -> float:
         c = Campaign(
             args.scenario, Space(), reps=args.runs, store=store, seed=1, overrides=overrides
         )
         t = time.perf_counter()
-        report = c.run(jobs=jobs, progress=False)
+        report = c.run(jobs=jobs, progress=False, in_process=in_process)
         elapsed = time.perf_counter() - t
         assert report.ok == args.runs, report
         return elapsed
 
     with tempfile.TemporaryDirectory() as tmp:
-        inproc_s = campaign(os.path.join(tmp, "inproc"), 1)
+        inproc_s = campaign(os.path.join(tmp, "inproc"), 1, in_process=True)
+        one_s = campaign(os.path.join(tmp, "one"), 1)
         pool_s = campaign(os.path.join(tmp, "pool"), jobs)
 
     n = args.runs
@@ -70,9 +74,10 @@ def main() -> None:
         " what a campaign worker does)"
     )
     print(
-        f"  campaign, in-process (jobs=1): {n / inproc_s:8.1f} runs/s  ({inproc_s:.2f} s; "
+        f"  campaign, in-process:          {n / inproc_s:8.1f} runs/s  ({inproc_s:.2f} s; "
         f"overhead {(inproc_s - loop_dict_s) / n * 1e3:+.2f} ms/run over to_dict loop)"
     )
+    print(f"  campaign, one worker (jobs=1):  {n / one_s:8.1f} runs/s  ({one_s:.2f} s)")
     print(f"  campaign, local pool (jobs={jobs}): {n / pool_s:8.1f} runs/s  ({pool_s:.2f} s)")
 
 

@@ -8,7 +8,10 @@ Usage: python scripts/pydeps.py [EXTRA ...]
 import sys
 from pathlib import Path
 
-import tomllib
+try:
+    import tomllib
+except ImportError:  # Python < 3.11: the Makefile installs tomli first
+    import tomli as tomllib
 
 project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
 requirements = list(project["dependencies"])

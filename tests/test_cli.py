@@ -27,7 +27,10 @@ def test_run_json_document(saturated):
 
 
 def test_run_resolve_prints_the_preset_written_out(saturated):
-    import tomllib
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
 
     out = wlansim_cli(
         "run", str(saturated), "--set", "qos.preset=ng2005-table2", "--set", "mac.queue=10",
@@ -113,3 +116,59 @@ def test_run_two_bss_prints_the_per_bss_table():
     rows = [line.split() for line in table.strip().splitlines()[1:3]]
     up = [float(r[3]) for r in rows]
     assert all(u > 1.5 for u in up) and abs(up[0] / up[1] - 1) < 0.25, up
+
+
+def test_scenario_paths_with_equals_sign_bom_and_directories(saturated, tmp_path):
+    import shutil
+
+    import wlansim
+
+    odd = tmp_path / "a=b"
+    odd.mkdir()
+    path = odd / "x=1.toml"
+    shutil.copy(saturated, path)
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + saturated.read_bytes())
+    for p in (path, bom):
+        for how in (p, str(p)):  # Path and str: one rule
+            assert wlansim.run(how, overrides={"duration": "2 s"}).metrics["throughput_bps"] > 0
+    out = wlansim_cli("run", str(path), "--set", "duration=2 s")
+    assert out.returncode == 0 and "Flows" in out.stdout, out.stderr
+    out = wlansim_cli("sweep", str(path), "--set", "duration=2 s", "--dry-run",
+                      "--out", str(tmp_path / "s"))  # fmt: skip
+    assert out.returncode == 0 and "1 runs missing" in out.stdout, out.stderr
+    # TOML text still works as text
+    text = 'duration = "2 s"\n[[stations]]\nname = "sta"\n'
+    assert wlansim.scenario.load(text)["duration"] == "2 s"
+    out = wlansim_cli("run", "scenarios")
+    assert out.returncode == 2 and "is a directory, not a scenario file" in out.stderr
+    assert "mixed-udp-11b.toml" in out.stderr  # what it holds
+
+
+def test_help_texts_show_percent_signs_once():
+    for args in (("results", "--help"), ("plot", "--help"), ("--help",)):
+        out = wlansim_cli(*args)
+        assert out.returncode == 0 and "95%" in out.stdout and "%%" not in out.stdout
+
+
+def test_validate_names_its_own_options_and_payload_defaults_agree(tmp_path):
+    out = wlansim_cli("validate", "bianchi", "--duration", "1 s", "--stations", "2",
+                      "--out", str(tmp_path))  # fmt: skip
+    assert out.returncode == 2
+    assert "--duration '1 s' must be longer than the warm-up (--warmup" in out.stderr
+    assert "scenario key" not in out.stderr
+    out = wlansim_cli("validate", "bianchi", "--duration", "1 s", "--warmup", "0.2 s",
+                      "--stations", "2", "--access", "basic", "--out", str(tmp_path))  # fmt: skip
+    assert out.returncode == 0 and "1472-byte UDP payload" in out.stdout, out.stderr
+    out = wlansim_cli("model", "bianchi", "--stations", "2")
+    assert "1472-byte UDP payload" in out.stdout
+
+
+def test_run_labels_the_tcp_drop_column():
+    out = wlansim_cli("run", "scenarios/pilosof-1up-1down.toml", "--set", "ap.queue=20",
+                      "--set", "duration=10 s")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "dropped_queue*" in out.stdout
+    assert "its ACKs dropped at any queue" in out.stdout
+    out = wlansim_cli("run", "scenarios/saturated-11b.toml", "--set", "duration=2 s")
+    assert "dropped_queue*" not in out.stdout and "dropped_queue" in out.stdout

@@ -25,7 +25,7 @@ TIMING = {  # Bianchi's FHSS values in wlansim.phy.timing's format
 def fake_phy(monkeypatch):
     calls = []
 
-    def timing(phy="802.11b", payload_bytes=1500):
+    def timing(phy="802.11b", payload_bytes=1472):
         calls.append((phy, payload_bytes))
         return dict(TIMING)
 
@@ -62,7 +62,7 @@ def test_parse_stations_rejects(text):
 
 def test_table_output(fake_phy, capsys):
     assert run(["model", "bianchi", "--stations", "5,10", "--collision", "bianchi"]) == 0
-    assert fake_phy == [("802.11b", 1500)]
+    assert fake_phy == [("802.11b", 1472)]  # the default payload, as validate's
     lines = capsys.readouterr().out.splitlines()
     assert "n" in lines[1] and "throughput Mb/s" in lines[1]
     n, p, tau, S, mbps = lines[2].split()

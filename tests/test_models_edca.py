@@ -119,3 +119,17 @@ def test_large_aifs_gap_is_the_models_approximation_not_the_simulator():
         ratios.append(thr["up2-0"] / thr["up1-0"])
     assert sum(ratios) / 2 == pytest.approx(exact, rel=0.03)
     assert ng2005._model_ratio("fig4", 15) / exact - 1 > 0.08
+
+
+def test_readme_edca_snippet_runs_as_written():
+    """The README's EDCA example is complete: its `timing` comes from wlansim.phy."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    (code,) = [b for b in blocks if "from wlansim.models.edca import" in b]
+    scope: dict = {}
+    exec(code, scope)
+    shown = [float(x) for x in re.findall(r"\[([\d.e+]+), ([\d.e+]+)\]", code)[0]]
+    assert scope["r"]["throughput_bps"] == pytest.approx(shown, rel=0.01)

@@ -1,13 +1,32 @@
 """`wlansim reproduce pilosof2003 --quick`: files written and the paper's qualitative claims."""
 
+from pathlib import Path
+
 import pandas as pd
+from matplotlib.figure import Figure
 
 from wlansim.cli import main
 
 
-def test_quick_reproduction_writes_report_and_shows_the_regions(tmp_path, capsys):
+def test_quick_reproduction_writes_report_and_shows_the_regions(tmp_path, capsys, monkeypatch):
+    legends = {}
+    savefig = Figure.savefig
+
+    def recording_savefig(fig, path, *args, **kwargs):
+        legends[Path(path).name] = [
+            t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().texts
+        ]
+        return savefig(fig, path, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", recording_savefig)
     assert main(["reproduce", "pilosof2003", "--quick", "--out", str(tmp_path), "--jobs", "1"]) == 0
-    assert "written:" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "written:" in captured.out
+    # a progress bar per campaign on stderr, and the campaigns where the help says
+    assert "pilosof2003 fig2-5 runs" in captured.err
+    assert (tmp_path / "campaigns" / "fig2-5" / "campaign.sqlite").is_file()
+    # the dashed total line of Fig 2 (on the twin axis) has its legend entry
+    assert "total goodput (right axis)" in legends["fig2_ratio_vs_buffer.png"]
     report = (tmp_path / "report.md").read_text()
     assert "| Fig 2, 6 < B ≤ 42 | 9–12 |" in report
     for name in ("fig2_ratio_vs_buffer.png", "fig8_model.png", "fig11_clamp.png", "fig7.csv"):

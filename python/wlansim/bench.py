@@ -7,14 +7,28 @@ reported, never asserted.
 
 from __future__ import annotations
 
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 from wlansim.api import run
-from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
-from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 from wlansim.validation import saturated_cell
+
+#: the whole-process start-up commands `wlansim bench --startup` times, and their targets (s)
+STARTUP_COMMANDS = {
+    "wlansim run scenarios/saturated-11b.toml": (["run", "scenarios/saturated-11b.toml"], 0.5),
+    "wlansim --help": (["--help"], 0.3),
+}
 
 
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
+    from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
+    from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
+
     return {
         "dcf-saturated-20sta-100s": saturated_cell(20, "basic", duration="100 s"),
         "dcf-saturated-50sta-100s": saturated_cell(50, "basic", duration="100 s"),
@@ -86,3 +100,39 @@ def run_benchmarks(repeat: int = 3, only: str | None = None) -> list[dict]:
             }
         )
     return results
+
+
+def _wlansim_command() -> list[str]:
+    """The `wlansim` console script of this interpreter's environment (what a user runs),
+    or ``python -m wlansim`` when there is none."""
+    script = Path(sys.executable).parent / "wlansim"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "wlansim"]
+
+
+def startup_times(repeat: int = 10, cwd: str | os.PathLike | None = None) -> list[dict]:
+    """Whole-process wall time of each command of :data:`STARTUP_COMMANDS`, run `repeat`
+    times as a subprocess (output discarded): median, min and max in seconds, and the
+    target. Run it from the repository root (the scenario path is relative)."""
+    base = _wlansim_command()
+    out = []
+    for name, (args, target) in STARTUP_COMMANDS.items():
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            done = subprocess.run(
+                base + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            times.append(time.perf_counter() - t0)
+            if done.returncode != 0:
+                raise RuntimeError(f"`{name}` failed: {done.stderr.decode().strip()}")
+        out.append(
+            {
+                "name": name,
+                "median_s": statistics.median(times),
+                "min_s": min(times),
+                "max_s": max(times),
+                "runs": repeat,
+                "target_s": target,
+            }
+        )
+    return out

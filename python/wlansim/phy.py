@@ -14,8 +14,12 @@ from wlansim.scenario import call_core
 
 PhyLike = Union[str, Mapping[str, Any], None]
 
+#: the default UDP payload of models and validations (bytes): the largest in one
+#: 1500-byte IP packet, the simulator's default `packet_size`
+UDP_PAYLOAD_BYTES = 1472
 
-def timing(phy: PhyLike = "802.11b", payload_bytes: int = 1472) -> dict:
+
+def timing(phy: PhyLike = "802.11b", payload_bytes: int = UDP_PAYLOAD_BYTES) -> dict:
     """Timing of a PHY preset name ("802.11b", "802.11a", "802.11g") or a `[phy]` table.
 
     Returns times in seconds (slot_s, sifs_s, difs_s, eifs_s, ack_timeout_s,

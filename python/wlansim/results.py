@@ -1,11 +1,16 @@
-"""The results of one run: pandas tables plus scalar metrics for campaigns."""
+"""The results of one run: pandas tables plus scalar metrics for campaigns.
+
+pandas is imported when a table is first read (not by ``import wlansim``), so that the
+command line and campaign workers start fast.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 
 class Results:
@@ -15,6 +20,12 @@ class Results:
       and bytes, drops by cause, throughput_bps, delay_mean_s, delay_p95_s) over the
       measurement window; TCP flows add goodput_bps, rtt_mean_s, retransmissions,
       fast_retransmits, timeouts, spurious_timeouts, acks_sent, cwnd_bytes (NaN for UDP).
+      A TCP flow's packet counters count its data segments, sent by `src`; its ACKs travel
+      the other way and are not in `offered`/`delivered`, but an ACK the AP's queue drops
+      is counted in the flow's `dropped_queue` (an upload's `dropped_queue` is then mostly
+      ACKs dropped at the AP, see `nodes.queue_drops_ack`). `delivered_packets` counts
+      segments that reached the receiver, retransmitted copies included, so it can exceed
+      `offered_packets`.
     - `nodes`: one row per wireless node (attempts, successes, collisions, retries,
       retry_drops, queue_drops, frames_data/frames_ack delivered by kind,
       queue_drops_data/queue_drops_ack, internal_collisions, burst_exchanges, frame_errors,
@@ -33,22 +44,64 @@ class Results:
       rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
     - `metrics`: scalar summary used by campaigns.
+
+    The tables are built on first access (pandas is imported then).
     """
 
     def __init__(self, data: dict[str, Any], scenario: dict[str, Any] | None = None):
         self._data = data
         self.scenario = scenario
-        self.flows = pd.DataFrame(data["flows"])
-        self.nodes = pd.DataFrame(data["nodes"])
-        self.access_categories = pd.DataFrame(data.get("access_categories", []))
-        self.bss = pd.DataFrame(data.get("bss", []))
-        self.packets = pd.DataFrame(data.get("packets", []))
-        self.sessions = pd.DataFrame(data.get("sessions", []))
-        self.unfinished_sessions = dict(data.get("unfinished_sessions", []))
-        self.packet_hops = pd.DataFrame(data.get("packet_hops", []))
         self.meta: dict[str, Any] = dict(data["meta"])
         self.series: dict[str, dict[str, list]] = dict(data.get("series", {}))
         self._metrics: dict[str, float] | None = None
+        self._tables: dict[str, pd.DataFrame] = {}
+
+    def _table(self, name: str) -> pd.DataFrame:
+        if name not in self._tables:
+            import pandas as pd
+
+            self._tables[name] = pd.DataFrame(self._data.get(name, []))
+        return self._tables[name]
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        """One row per flow (see the class docstring)."""
+        return self._table("flows")
+
+    @property
+    def nodes(self) -> pd.DataFrame:
+        """One row per wireless node (see the class docstring)."""
+        return self._table("nodes")
+
+    @property
+    def access_categories(self) -> pd.DataFrame:
+        """One row per access category of each QoS node; empty without EDCA."""
+        return self._table("access_categories")
+
+    @property
+    def bss(self) -> pd.DataFrame:
+        """One row per BSS (see the class docstring)."""
+        return self._table("bss")
+
+    @property
+    def packets(self) -> pd.DataFrame:
+        """Per-packet records, on request (see the class docstring)."""
+        return self._table("packets")
+
+    @property
+    def packet_hops(self) -> pd.DataFrame:
+        """One row per hop of each recorded packet."""
+        return self._table("packet_hops")
+
+    @property
+    def sessions(self) -> pd.DataFrame:
+        """One row per finished file of the flows that send files."""
+        return self._table("sessions")
+
+    @property
+    def unfinished_sessions(self) -> dict[str, int]:
+        """Per flow that sends files: the files not finished when the run ended."""
+        return dict(self._data.get("unfinished_sessions", []))
 
     def jitter(self) -> pd.DataFrame:
         """Per flow and direction, from the per-packet records: delivered packets, mean
@@ -76,6 +129,8 @@ class Results:
                     "rfc3550_jitter_s": j,
                 }
             )
+        import pandas as pd
+
         return pd.DataFrame(rows)
 
     @property
@@ -115,7 +170,8 @@ class Results:
     def __repr__(self) -> str:
         m = self.metrics
         return (
-            f"<wlansim.Results {len(self.flows)} flows, {len(self.nodes)} nodes, "
+            f"<wlansim.Results {len(self._data['flows'])} flows, "
+            f"{len(self._data['nodes'])} nodes, "
             f"{m.get('throughput_bps', 0) / 1e6:.3f} Mb/s, {self.meta['events']} events>"
         )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -27,20 +28,46 @@ ScenarioLike = Union[str, Path, Mapping[str, Any]]
 Overrides = Union[Mapping[str, Any], Iterable[str], None]
 
 
+def is_path(scenario: Any) -> bool:
+    """Whether `scenario` names a file (the one rule, for `wlansim.run`, campaigns and the
+    command line): a path object; or a one-line string that has no ``=``, names an
+    existing file, or ends with ``.toml``. Any other string is TOML text."""
+    if isinstance(scenario, os.PathLike):
+        return True
+    if not isinstance(scenario, str) or "\n" in scenario:
+        return False
+    return "=" not in scenario or Path(scenario).exists() or scenario.endswith(".toml")
+
+
+def check_file(path: str | os.PathLike) -> Path:
+    """`path` as a Path if it is a readable scenario file, else a ScenarioError that says
+    what it is instead."""
+    p = Path(path)
+    if p.is_dir():
+        examples = sorted(x.name for x in p.glob("*.toml"))[:3]
+        hint = f" (it holds {', '.join(examples)})" if examples else ""
+        raise ScenarioError(f"{str(p)!r} is a directory, not a scenario file{hint}")
+    if not p.is_file():
+        raise ScenarioError(f"scenario file {str(p)!r} does not exist")
+    return p
+
+
 def load(scenario: ScenarioLike) -> dict:
-    """Return a scenario as a plain dict: a path to a .toml file, TOML text, or a mapping."""
+    """Return a scenario as a plain dict: a path to a .toml file, TOML text, or a mapping
+    (see :func:`is_path`). A UTF-8 byte-order mark is ignored."""
     if isinstance(scenario, Mapping):
         return copy.deepcopy(dict(scenario))
-    if isinstance(scenario, Path) or (
-        isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario
-    ):
-        path = Path(scenario)
-        if not path.is_file():
-            raise ScenarioError(f"scenario file {str(path)!r} does not exist")
-        text = path.read_text()
+    if is_path(scenario):
+        path = check_file(scenario)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(f"{path}: not UTF-8 text ({exc})") from None
+        except OSError as exc:
+            raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
         where = str(path)
     elif isinstance(scenario, str):
-        text, where = scenario, "scenario text"
+        text, where = scenario.removeprefix("\ufeff"), "scenario text"
     else:
         raise ScenarioError(
             f"a scenario is a path, TOML text or a dict, not {type(scenario).__name__}"

@@ -11,24 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from wlansim.api import run
 from wlansim.models import bianchi
-from wlansim.phy import timing
+from wlansim.phy import UDP_PAYLOAD_BYTES, timing
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 RTS_THRESHOLD = {"basic": "off", "rts": 0}
 
 
 def saturated_cell(
-    n: int, access: str, *, phy: str = "802.11b", payload_bytes: int = 1472, duration: str
+    n: int,
+    access: str,
+    *,
+    phy: str = "802.11b",
+    payload_bytes: int = UDP_PAYLOAD_BYTES,
+    duration: str,
+    warmup: str = "1 s",
 ) -> dict:
     """A cell of `n` saturated uplink UDP stations under Bianchi's assumptions."""
     return {
         "name": f"saturated-{phy}-{access}-{n}",
         "duration": duration,
-        "warmup": "1 s",
+        "warmup": warmup,
         "phy": {"standard": phy},
         "mac": {
             "rts_threshold": RTS_THRESHOLD[access],
@@ -53,9 +61,10 @@ def compare_bianchi(
     accesses: Iterable[str] = ("basic", "rts"),
     *,
     phy: str = "802.11b",
-    payload_bytes: int = 1472,
+    payload_bytes: int = UDP_PAYLOAD_BYTES,
     duration: str = "100 s",
     seed: int = 1,
+    warmup: str = "1 s",
 ) -> pd.DataFrame:
     """One row per (access, n): simulated and modelled throughput and collision
     probability, relative throughput error, wall time of the run."""
@@ -64,7 +73,14 @@ def compare_bianchi(
     for access in accesses:
         for n in stations:
             r = run(
-                saturated_cell(n, access, phy=phy, payload_bytes=payload_bytes, duration=duration),
+                saturated_cell(
+                    n,
+                    access,
+                    phy=phy,
+                    payload_bytes=payload_bytes,
+                    duration=duration,
+                    warmup=warmup,
+                ),
                 seed=seed,
             )
             m = r.metrics
@@ -83,6 +99,8 @@ def compare_bianchi(
                     "wall_s": r.meta["wall_s"],
                 }
             )
+    import pandas as pd
+
     return pd.DataFrame(rows)
 
 

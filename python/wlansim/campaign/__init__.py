@@ -13,17 +13,30 @@ Modules, one job each:
 * :mod:`~wlansim.campaign.stats` — Student-t confidence intervals and summary tables;
 * :mod:`~wlansim.campaign.progress` — the progress bar;
 * :mod:`~wlansim.campaign.campaign` — the :class:`Campaign` tying them together.
+
+Importing the package loads no numpy, pandas or scipy; tables and statistics import them
+when they are built.
 """
 
-from .campaign import Campaign, RunReport, RunSpec
-from .executors import ExecutorError, execute_run, run_scenario
+from .campaign import Campaign, CampaignInterrupted, RunReport, RunSpec
+from .executors import ExecutorError, WorkerCrash, execute_run, run_scenario
 from .keys import replication_seed, reproduce_command, run_key
 from .space import Space, SpaceError, frange, safe_eval, values
-from .stats import summarize, t_interval
 from .store import Store, StoreError, load_runs, read_series
+
+
+def __getattr__(name: str):
+    # the statistics need numpy, pandas and scipy: imported on first use
+    if name in ("summarize", "t_interval"):
+        from . import stats
+
+        return getattr(stats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Campaign",
+    "CampaignInterrupted",
     "ExecutorError",
     "RunReport",
     "RunSpec",
@@ -31,6 +44,7 @@ __all__ = [
     "SpaceError",
     "Store",
     "StoreError",
+    "WorkerCrash",
     "execute_run",
     "frange",
     "load_runs",

@@ -10,10 +10,11 @@
 Each (point, replication) is one run: the point's values (and the campaign's fixed
 ``overrides``) are applied to the base scenario, which is then resolved and validated
 in the main process; its run key (see :mod:`wlansim.campaign.keys`) is looked up in the
-store and only missing runs are executed (in-process, on a local process pool or on a
+store and only missing runs are executed (on a local process pool, in-process, or on a
 Dask cluster — :mod:`wlansim.campaign.executors`). Each finished run is committed to the
 store at once (:mod:`wlansim.campaign.store`), so an interrupted campaign resumes where it
-stopped. A point that fails validation, or a run that raises, is stored as ``failed``
+stopped. A point that fails validation, or a run that raises or crashes its worker
+process, is stored as ``failed``
 with the error message and the command reproducing it; the campaign carries on.
 
 The run, load and resolve functions are injectable (``run_fn``, ``load_fn``,
@@ -29,14 +30,12 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import keys as _keys
-from . import stats as _stats
 from .executors import (
     LocalExecutor,
+    WorkerCrash,
     execute_run,
     make_executor,
     map_unordered_batches,
@@ -46,6 +45,9 @@ from .progress import Progress
 from .space import Space
 from .store import Store
 from .tomlout import dumps as _toml_dumps
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 
 @dataclasses.dataclass
@@ -85,6 +87,29 @@ class RunReport:
         return s
 
 
+class CampaignInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a campaign; the message says how many runs are stored."""
+
+
+def _crashed(exc: BaseException) -> bool:
+    """Did the run kill its worker process (rather than the infrastructure failing)?"""
+    # Dask's KilledWorker: the task's workers died `allowed-failures` + 1 times
+    return isinstance(exc, WorkerCrash) or type(exc).__name__ == "KilledWorker"
+
+
+def _crash_outcome(exc: BaseException) -> dict:
+    if isinstance(exc, WorkerCrash):
+        error = str(exc)
+    else:
+        error = f"the run killed its Dask worker on every try ({type(exc).__name__}: {exc})"
+    return {
+        "ok": False,
+        "error": f"{error}; reproduce it with the command stored beside it, or retry it "
+        "with --retry-failed",
+        "error_type": type(exc).__name__,
+    }
+
+
 def _default_version() -> str:
     try:
         import wlansim
@@ -107,10 +132,9 @@ def _default_resolve(scenario: Any, overrides: Mapping[str, Any]) -> dict:
 
 
 def _is_path(base: Any) -> bool:
-    if isinstance(base, os.PathLike):
-        return True
-    # the rule of wlansim.scenario.load: a one-line string without "=" is a file name
-    return isinstance(base, str) and "\n" not in base and "=" not in base
+    from wlansim.scenario import is_path  # the one rule
+
+    return is_path(base)
 
 
 class Campaign:
@@ -217,11 +241,22 @@ class Campaign:
         dask: Any = None,
         progress: bool = True,
         retry_failed: bool = False,
+        label: str = "runs",
+        in_process: bool = False,
     ) -> RunReport:
         """Execute the missing runs. ``jobs``: local worker processes (None: all cores;
-        1: in this process). ``dask``: a scheduler address, ``"local"`` or a
-        ``distributed.Client`` (then ``jobs`` only sizes a ``"local"`` cluster).
-        ``retry_failed``: execute runs stored as failed again."""
+        1: one worker process). ``in_process``: run in this process instead (to debug or
+        profile; a run that crashes its process then ends the campaign too). ``dask``: a
+        scheduler address, ``"local"`` or a ``distributed.Client`` (then ``jobs`` only sizes
+        a ``"local"`` cluster).
+        ``retry_failed``: execute runs stored as failed again. ``label``: what the progress
+        bar counts (e.g. ``"fig3 runs"``).
+
+        A run that crashes its worker process is stored as failed (with its reproduce
+        command) and the others go on. One campaign at a time writes to a store: a second
+        one on the same directory raises :class:`StoreError`. Ctrl-C (KeyboardInterrupt)
+        stops the workers and raises :class:`CampaignInterrupted` saying how many runs are
+        stored; every finished run is kept."""
         t0 = time.perf_counter()
         plan = self.plan()
         total = len({s.key for s in plan})
@@ -229,7 +264,9 @@ class Campaign:
             todo = self.missing(retry_failed=retry_failed, store=store)
             report = RunReport(total, total - len(todo), 0, 0, 0, [], 0.0, "nothing to do")
             self._write_info(store)
-            bar = Progress(total, done=total - len(todo), enabled=progress and bool(todo))
+            bar = Progress(
+                total, done=total - len(todo), label=label, enabled=progress and bool(todo)
+            )
             try:
                 invalid = [s for s in todo if s.error is not None]
                 if invalid:  # points that fail validation: recorded without executing
@@ -242,17 +279,20 @@ class Campaign:
                     bar.update(len(invalid))
                 valid = [s for s in todo if s.error is None]
                 if valid:
-                    if dask is None and jobs is None:  # all cores, no idle processes
+                    if dask is None and jobs is None and not in_process:  # no idle workers
                         executor = LocalExecutor(max(1, min(os.cpu_count() or 1, len(valid))))
                     else:
-                        executor = make_executor(jobs=jobs, dask=dask)
+                        executor = make_executor(jobs=jobs, dask=dask, in_process=in_process)
                     report.executor = executor.name
+                    kill = False
                     try:
                         tasks = ((s, (self.run_fn, s.scenario, s.seed), s.key) for s in valid)
                         for batch in map_unordered_batches(executor, execute_run, tasks):
                             done = []
                             for spec, out, exc in batch:
-                                if exc is not None:
+                                if exc is not None and _crashed(exc):
+                                    done.append((spec, _crash_outcome(exc)))
+                                elif exc is not None:
                                     report.lost.append((spec, f"{type(exc).__name__}: {exc}"))
                                 else:
                                     done.append((spec, out))
@@ -266,8 +306,18 @@ class Campaign:
                                 else:
                                     report.failed += 1
                                     bar.update(failed=1)
+                    except KeyboardInterrupt:
+                        kill = True
+                        raise
                     finally:
-                        executor.close()
+                        executor.close(kill=kill)
+            except KeyboardInterrupt:
+                bar.close()
+                stored = len(store.statuses({s.key for s in plan}))
+                raise CampaignInterrupted(
+                    f"interrupted; {stored} of {total} runs stored in {self.store_dir}, "
+                    "re-run the same command to resume"
+                ) from None
             finally:
                 bar.close()
         report.wall_s = time.perf_counter() - t0
@@ -318,6 +368,8 @@ class Campaign:
     def results(self) -> pd.DataFrame:
         """One row per stored run of this campaign, in plan order: ``key``, every parameter,
         ``rep``, ``seed``, ``status``, every metric, ``wall_s``, ``error``, ``command``."""
+        import pandas as pd
+
         plan = self.plan()
         params = self.space.keys
         if (self.store_dir / "campaign.sqlite").exists():
@@ -352,6 +404,8 @@ class Campaign:
         """Per point: ``mean, std, n, ci95_low, ci95_high, half_width, failed`` of
         ``metric`` (all metrics, in long form, if None) grouped by ``by`` (default: every
         parameter of the space)."""
+        from . import stats as _stats
+
         return _stats.summarize(self.results(), metric, by=by, confidence=confidence)
 
     def series(self, key: str) -> dict[str, pd.DataFrame]:

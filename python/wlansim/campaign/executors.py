@@ -10,15 +10,26 @@ and Dask ship it by reference) that calls ``run_fn(scenario_dict, seed)`` — by
 :func:`run_scenario`, i.e. ``wlansim.run(...).to_dict()`` — and returns
 ``{"ok": True, "result": ..., "wall_s": ...}`` or, if the run raised,
 ``{"ok": False, "error": "...", "error_type": "...", "wall_s": ...}``. A run's own error
-is therefore data; an exception *from the future* means the infrastructure failed (a
-worker process died, the cluster went away) and the run is left unrecorded so that the
-next invocation retries it.
+is therefore data. A run that kills its process (the simulator aborts or segfaults) fails
+its future with :class:`WorkerCrash` (local pool: the worker is replaced) or Dask's
+``KilledWorker`` (after Dask's retries on other workers); the campaign records it as a
+failed run. Any other exception *from the future* means the infrastructure failed (the
+cluster went away) and the run is left unrecorded so that the next invocation retries it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import concurrent.futures as cf
+import contextlib
+import ctypes
+import multiprocessing
+import multiprocessing.connection
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any, Callable
@@ -97,27 +108,204 @@ class InlineExecutor:
         fut.run()
         return {fut}
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
         pass
 
 
+class WorkerCrash(Exception):
+    """The worker process running a task died (a signal such as SIGABRT or SIGSEGV, or an
+    exit): the run crashed its process. The campaign records the run as failed."""
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"killed by {name}"
+    return f"exited with status {code}"
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when the campaign process ends, even by SIGKILL: on Linux the
+    kernel sends SIGKILL on the parent's death (prctl PR_SET_PDEATHSIG); elsewhere a
+    daemon thread polls the parent's pid."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # pragma: no cover
+            pass
+    else:  # pragma: no cover
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _worker_main(conn: Any, parent: int) -> None:
+    """A pool worker: run ``fn(*args)`` for each message, send back ``("ok", value)`` or
+    ``("exc", exception)``; stop on None or when the pipe closes."""
+    _die_with_parent(parent)
+    # Ctrl-C in a terminal reaches the whole process group: the campaign process decides
+    # (it stops the workers), a worker does not die of it half-way through a run.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        fn, args = message
+        try:
+            reply = ("ok", fn(*args))
+        except Exception as exc:
+            reply = ("exc", exc)
+        try:
+            conn.send(reply)
+        except Exception as exc:  # an unpicklable value or exception
+            conn.send(("exc", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+class _Worker:
+    def __init__(self, ctx: Any):
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(
+            target=_worker_main, args=(child, os.getpid()), name="wlansim-worker", daemon=True
+        )
+        self.process.start()
+        child.close()
+        # futures of the tasks sent, in order: the first is running, the next is queued
+        # in the pipe (so the worker never waits for this process between two runs)
+        self.futures: collections.deque = collections.deque()
+
+
 class LocalExecutor:
-    """A local ``ProcessPoolExecutor`` with ``jobs`` worker processes (default: all cores)."""
+    """``jobs`` local worker processes (default: all cores), one task at a time each.
+
+    A worker that dies while running a task (e.g. the simulator aborts) fails that task's
+    future with :class:`WorkerCrash` and is replaced; the task queued behind it is sent
+    again, the other tasks go on. Workers end with the campaign process, even when it is
+    killed (see :func:`_die_with_parent`).
+    """
+
+    #: tasks sent to one worker ahead of their turn
+    depth = 2
 
     def __init__(self, jobs: int | None = None):
         self.workers = jobs or os.cpu_count() or 1
-        self.name = f"local pool, {self.workers} processes"
-        self._pool = cf.ProcessPoolExecutor(max_workers=self.workers)
+        self.name = f"local pool, {self.workers} process{'es' if self.workers > 1 else ''}"
+        self._ctx = multiprocessing.get_context()
+        self._pool: list[_Worker] = []
+        self._queue: collections.deque = collections.deque()
 
     def submit(self, fn: Callable, *args: Any, key: str | None = None) -> cf.Future:
-        return self._pool.submit(fn, *args)
+        fut: cf.Future = cf.Future()
+        self._queue.append((fut, fn, args))
+        self._dispatch()
+        return fut
+
+    def _free(self) -> _Worker | None:
+        for load in range(self.depth):
+            for w in self._pool:
+                if len(w.futures) == load:
+                    if load == 0 or len(self._pool) >= self.workers:
+                        return w
+            if load == 0 and len(self._pool) < self.workers:
+                w = _Worker(self._ctx)
+                self._pool.append(w)
+                return w
+        return None
+
+    def _dispatch(self) -> None:
+        while self._queue:
+            worker = self._free()
+            if worker is None:
+                return
+            task = self._queue.popleft()
+            fut, fn, args = task
+            # a task sent again after its worker died is already running
+            if not (fut.running() or fut.set_running_or_notify_cancel()):
+                continue
+            try:
+                worker.conn.send((fn, args))
+            except (OSError, EOFError):  # the worker is gone: its sentinel tells
+                worker.futures.append(task)
+            except Exception as exc:  # the task cannot be pickled
+                fut.set_exception(exc)
+            else:
+                worker.futures.append(task)
+
+    def _collect(self, worker: _Worker) -> None:
+        """The busy `worker` has replies, or has died."""
+        try:
+            while worker.futures and worker.conn.poll():
+                status, value = worker.conn.recv()
+                fut = worker.futures.popleft()[0]
+                if status == "ok":
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+            if not worker.futures or worker.process.is_alive():
+                return
+        except (EOFError, OSError):
+            pass
+        worker.process.join(5)
+        self._pool.remove(worker)
+        worker.conn.close()
+        running = worker.futures.popleft()[0]
+        self._queue.extendleft(reversed(worker.futures))  # not started: send them again
+        running.set_exception(
+            WorkerCrash(
+                f"the run crashed its worker process ({_describe_exit(worker.process.exitcode)})"
+            )
+        )
 
     def wait(self, futures: set) -> set:
-        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-        return done
+        while True:
+            done = {f for f in futures if f.done()}
+            if done:
+                return done
+            self._dispatch()
+            busy = [w for w in self._pool if w.futures]
+            if not busy:  # pragma: no cover - a future of another executor
+                raise ExecutorError("waiting for tasks this pool does not run")
+            handles = {w.conn: w for w in busy}
+            handles.update({w.process.sentinel: w for w in busy})
+            ready = multiprocessing.connection.wait(list(handles))
+            for worker in {handles[h] for h in ready}:
+                if worker.futures:
+                    self._collect(worker)
+            self._dispatch()
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers: idle ones are asked to exit; busy ones (their tasks cancelled)
+        and, with ``kill``, all are terminated."""
+        for fut, _fn, _args in self._queue:
+            fut.cancel()
+        self._queue.clear()
+        for w in self._pool:
+            if not w.futures and not kill:
+                try:
+                    w.conn.send(None)
+                except OSError:
+                    pass
+            else:
+                w.process.kill()
+        for w in self._pool:
+            w.process.join(10)
+            if w.process.is_alive():  # pragma: no cover
+                w.process.kill()
+                w.process.join()
+            w.conn.close()
+        self._pool.clear()
 
 
 class DaskExecutor:
@@ -150,9 +338,18 @@ class DaskExecutor:
                     self.client = distributed.Client(self._cluster)
                 else:
                     self.client = distributed.Client(address, timeout="20s")
-            except (OSError, TimeoutError) as exc:
+            except Exception as exc:  # OSError, TimeoutError, "Nanny failed to start", ...
+                if self._cluster is not None:
+                    with contextlib.suppress(Exception):
+                        self._cluster.close()
+                what = (
+                    "cannot start a local Dask cluster"
+                    if address == "local"
+                    else f"cannot connect to Dask scheduler {address!r}"
+                )
                 raise ExecutorError(
-                    f"cannot connect to Dask scheduler {address!r}: {exc}"
+                    f"{what}: {type(exc).__name__}: {exc}; nothing was run: retry, or run "
+                    "on the local pool (--jobs N without --dask)"
                 ) from None
             self._own = True
         info = self.client.scheduler_info()
@@ -170,21 +367,24 @@ class DaskExecutor:
         done, _ = self._distributed.wait(list(futures), return_when="FIRST_COMPLETED")
         return set(done)
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
         if self._own:
             self.client.close()
             if self._cluster is not None:
                 self._cluster.close()
 
 
-def make_executor(jobs: int | None = None, dask: Any = None):
-    """``dask`` given → :class:`DaskExecutor`; ``jobs == 1`` → :class:`InlineExecutor`;
-    otherwise a :class:`LocalExecutor` with ``jobs`` processes (None: all cores)."""
+def make_executor(jobs: int | None = None, dask: Any = None, in_process: bool = False):
+    """``dask`` given → :class:`DaskExecutor`; ``in_process`` → :class:`InlineExecutor`
+    (runs in this process: a crashing run takes the caller down with it); otherwise a
+    :class:`LocalExecutor` with ``jobs`` processes (None: all cores; 1: one worker
+    process, so that a run that crashes its process is recorded and the campaign goes on).
+    """
     if jobs is not None and jobs < 1:
         raise ExecutorError(f"jobs must be >= 1, got {jobs}")
     if dask is not None:
         return DaskExecutor(dask, jobs=jobs)
-    if jobs == 1:
+    if in_process:
         return InlineExecutor()
     return LocalExecutor(jobs)
 
@@ -219,7 +419,7 @@ def map_unordered_batches(
                 tag = pending.pop(fut)
                 try:
                     value = fut.result()
-                except Exception as exc:  # infrastructure failure (worker died, ...)
+                except (Exception, asyncio.CancelledError) as exc:  # the worker died, ...
                     batch.append((tag, None, exc))
                 else:
                     batch.append((tag, value, None))

@@ -36,18 +36,21 @@ Schema (all JSON columns are UTF-8 JSON text)
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import functools
 import json
 import math
 import os
 import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..errors import WlansimError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 DB_NAME = "campaign.sqlite"
 SCHEMA_VERSION = 1
@@ -121,32 +124,126 @@ def db_path(directory: str | os.PathLike) -> Path:
     return Path(directory) / DB_NAME
 
 
+LOCK_NAME = "campaign.lock"
+
+
+def _damaged(path: Path, exc: BaseException) -> StoreError:
+    return StoreError(
+        f"{path} is not a readable campaign store ({exc}): the file is damaged (truncated, "
+        "overwritten or not an SQLite database). To recover, move it away (e.g. "
+        f"`mv {path} {path}.damaged`) and re-run the sweep: the runs are executed again "
+        "(or restore the file from a copy)"
+    )
+
+
+def _sqlite_error(path: Path, exc: sqlite3.Error, writing: bool) -> StoreError:
+    """A clear StoreError for an SQLite failure on the store at `path`."""
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return StoreError(
+            f"{path} is read-only ({text}): make the file and its directory writable, or "
+            "write the campaign to another --out directory"
+        )
+    if "unable to open" in text:
+        return StoreError(
+            f"cannot open {path} ({text}): check that the directory exists and is "
+            f"{'writable' if writing else 'readable'}, or choose another --out directory"
+        )
+    if "locked" in text or "busy" in text:
+        return StoreError(f"{path} is busy ({text}): another process holds it; retry later")
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return _damaged(path, exc)
+    if "malformed" in text or "not a database" in text:
+        return _damaged(path, exc)
+    return StoreError(f"{path}: {type(exc).__name__}: {text}")
+
+
+def _guarded(method):
+    """Turn SQLite errors of a Store method into a StoreError that says what to do."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise _sqlite_error(self.path, exc, not self.readonly) from None
+
+    return wrapper
+
+
 class Store:
     """A campaign store in ``directory`` (created if missing). Use as a context manager or
-    call :meth:`close`. ``readonly=True`` never creates or writes anything."""
+    call :meth:`close`. ``readonly=True`` never creates or writes anything.
+
+    A writable store is locked (``DIR/campaign.lock``, an advisory lock the system releases
+    when the process ends, even when killed): a second writer on the same directory gets a
+    :class:`StoreError` instead of running the same runs again. An empty (zero-length)
+    database file is an empty store, for readers and writers alike; a damaged one, a
+    read-only or missing directory are :class:`StoreError` with what to do."""
 
     def __init__(self, directory: str | os.PathLike, *, readonly: bool = False):
         self.directory = Path(directory)
         self.path = db_path(self.directory)
         self.readonly = readonly
+        self._conn = None
+        self._lock = None
         if readonly:
-            if not self.path.exists():
-                raise StoreError(
-                    f"{self.directory}: no campaign store here (expected {DB_NAME}); "
-                    "run `wlansim sweep ... --out DIR` first"
-                )
+            self._open_readonly()
+        else:
+            self._open_writable()
+
+    def _open_readonly(self) -> None:
+        if self.directory.exists() and not self.directory.is_dir():
+            raise StoreError(f"{self.directory} is a file, not a campaign store directory")
+        if not self.path.exists():
+            raise StoreError(
+                f"{self.directory}: no campaign store here (expected {DB_NAME}); "
+                "run `wlansim sweep ... --out DIR` first"
+            )
+        try:
             if os.access(self.path, os.W_OK) and os.access(self.directory, os.W_OK):
                 # a normal connection (we still never write): it can recover the WAL of a
                 # campaign that was killed, which a mode=ro connection cannot
                 self._conn = sqlite3.connect(self.path, timeout=60)
             else:
                 self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60)
-        else:
-            try:
-                self.directory.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create store directory {self.directory}: {exc}") from exc
+            tables = self._tables()
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            raise _sqlite_error(self.path, exc, False) from None
+        if not tables:  # an empty (e.g. zero-length) database: an empty store
+            self._conn.close()
+            self._conn = sqlite3.connect(":memory:")
+            self._conn.executescript(_SCHEMA)
+
+    def _open_writable(self) -> None:
+        d = self.directory
+        if d.exists() and not d.is_dir():
+            raise StoreError(f"cannot use {d} as a store directory: it is a file")
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create store directory {d}: {exc.strerror or exc}; choose another "
+                "--out directory"
+            ) from None
+        if not os.access(d, os.W_OK | os.X_OK) or (
+            self.path.exists() and not os.access(self.path, os.W_OK)
+        ):
+            what = "directory" if not os.access(d, os.W_OK | os.X_OK) else "file"
+            raise StoreError(
+                f"the store {what} {d if what == 'directory' else self.path} is read-only: "
+                "make it writable, or write the campaign to another --out directory"
+            )
+        self._take_lock()
+        try:
             self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+            tables = self._tables()
+            if tables and "runs" not in tables:
+                raise StoreError(
+                    f"{self.path} is an SQLite database but not a campaign store (tables: "
+                    f"{', '.join(sorted(tables))}); choose another --out directory"
+                )
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.executescript(_SCHEMA)
@@ -154,6 +251,47 @@ class Store:
                 "INSERT OR IGNORE INTO info(name, value) VALUES ('schema_version', ?)",
                 (json.dumps(SCHEMA_VERSION),),
             )
+        except sqlite3.Error as exc:
+            self.close()
+            raise _sqlite_error(self.path, exc, True) from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _tables(self) -> set[str]:
+        rows = self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {r[0] for r in rows}
+
+    def _take_lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            return
+        path = self.directory / LOCK_NAME
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot create the lock file {path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            owner = os.read(fd, 64).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise StoreError(
+                f"{self.directory} is in use by another campaign (process {owner}); two "
+                "campaigns on one store would run the same runs twice. Wait for it to finish "
+                "(a re-run then executes only what is missing), or use another --out "
+                "directory"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._lock = fd
+
+    def _close_quietly(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
 
     # -- context manager
     def __enter__(self) -> Store:
@@ -165,15 +303,18 @@ class Store:
     def close(self) -> None:
         """Checkpoint the WAL and leave a single self-contained database file."""
         conn, self._conn = getattr(self, "_conn", None), None
-        if conn is None:
-            return
-        if not self.readonly:
-            try:
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                conn.execute("PRAGMA journal_mode=DELETE")
-            except sqlite3.Error:
-                pass  # another reader holds the WAL open: fine, it stays consistent
-        conn.close()
+        if conn is not None:
+            if not self.readonly:
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    conn.execute("PRAGMA journal_mode=DELETE")
+                except sqlite3.Error:
+                    pass  # another reader holds the WAL open: fine, it stays consistent
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            os.close(lock)  # releases the lock
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -182,12 +323,14 @@ class Store:
         return self._conn
 
     # -- writing
+    @_guarded
     def set_info(self, name: str, value: Any) -> None:
         with self._transaction():
             self.conn.execute(
                 "INSERT OR REPLACE INTO info(name, value) VALUES (?, ?)", (name, _json(value))
             )
 
+    @_guarded
     def get_info(self, name: str, default: Any = None) -> Any:
         row = self.conn.execute("SELECT value FROM info WHERE name = ?", (name,)).fetchone()
         return default if row is None or row[0] is None else json.loads(row[0])
@@ -218,6 +361,7 @@ class Store:
         """
         return self.put_many([record], replace_failed=replace_failed)[0]
 
+    @_guarded
     def put_many(
         self, records: Iterable[Mapping[str, Any]], *, replace_failed: bool = True
     ) -> list[bool]:
@@ -273,6 +417,7 @@ class Store:
         return True
 
     # -- reading
+    @_guarded
     def statuses(self, keys: Iterable[str] | None = None) -> dict[str, str]:
         """``{key: status}`` of stored runs (all, or only those among ``keys``)."""
         rows = self.conn.execute("SELECT key, status FROM runs").fetchall()
@@ -281,15 +426,20 @@ class Store:
             return found
         return {k: found[k] for k in keys if k in found}
 
+    @_guarded
     def count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
 
+    @_guarded
     def runs(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
         """One row per stored run: parameters and metrics as columns (see :func:`load_runs`)."""
         return _frame(self.conn, None if keys is None else list(keys))
 
+    @_guarded
     def series(self, key: str) -> dict[str, pd.DataFrame]:
         """Time series of one run: ``{name: DataFrame with t_s and value columns}``."""
+        import pandas as pd
+
         rows = self.conn.execute("SELECT name, data FROM series WHERE key = ?", (key,)).fetchall()
         out = {}
         for name, data in rows:
@@ -299,8 +449,11 @@ class Store:
             out[name] = df
         return out
 
+    @_guarded
     def run_details(self, key: str) -> dict[str, Any]:
         """The stored record of one run (flows/nodes as DataFrames, meta and metrics dicts)."""
+        import pandas as pd
+
         row = self.conn.execute(
             "SELECT params, rep, seed, status, error, command, metrics, meta, flows, nodes,"
             " wall_s, version FROM runs WHERE key = ?",
@@ -320,6 +473,8 @@ class Store:
 
 
 def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
+    import pandas as pd
+
     q = (
         "SELECT key, params, rep, seed, status, wall_s, error, command, finished_at, metrics"
         " FROM runs"

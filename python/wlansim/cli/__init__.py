@@ -36,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
         # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (OSError, KeyboardInterrupt) as exc:
+    except KeyboardInterrupt as exc:
+        # a campaign says how many runs it stored; anything else was simply stopped
+        print(f"wlansim: {exc or 'interrupted'}", file=sys.stderr)
+        return 130
+    except OSError as exc:
         print(f"wlansim: error: {exc}", file=sys.stderr)
         return 2

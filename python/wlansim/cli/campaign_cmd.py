@@ -23,8 +23,12 @@ lockstep:     --zip K1=a,b,c K2=x,y,z     (one --zip option = one group varied t
 derived:      --derive KEY=EXPR, e.g. --derive tcp.rwnd="floor(ap.queue / count)"
 seeds:        replication r of every point uses the same seed (common random numbers);
               replications are independent. Only runs missing from --out are executed.
-exit status:  0 when every run is stored (failed runs included: see `wlansim results`),
-              1 if some runs could not be executed (worker crash), 2 on a usage error.
+exit status:  0 when every run is stored (failed runs included: see `wlansim results`;
+              a run that crashes its worker process is stored as failed), 1 if some
+              runs could not be executed (e.g. the Dask cluster went away), 2 on a usage
+              or store error, 130 when interrupted (Ctrl-C; finished runs are kept).
+one writer:   a store takes one sweep at a time; a second sweep on the same --out
+              stops with an error instead of running the same runs twice.
 """
 
 
@@ -89,7 +93,8 @@ def register(subparsers) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="local worker processes (default: all cores; 1: in-process); "
+        help="local worker processes (default: all cores); each run executes in a worker "
+        "process, so a run that crashes is recorded as failed and the sweep goes on; "
         "with --dask local: the number of Dask workers",
     )
     p.add_argument(
@@ -118,7 +123,7 @@ def register(subparsers) -> None:
         "results",
         help="summary table of a campaign (mean, std, n, 95%% CI per point)",
         description="Print the summary table of a campaign store: per point and metric, "
-        "mean, standard deviation, n, the 95%% Student-t confidence interval and the number "
+        "mean, standard deviation, n, the 95% Student-t confidence interval and the number "
         "of failed runs; failed runs are listed with their error and reproduction command.",
     )
     r.add_argument("dir", metavar="DIR", help="campaign store directory")
@@ -148,7 +153,7 @@ def register(subparsers) -> None:
     pl = subparsers.add_parser(
         "plot",
         help="plot a metric against a parameter with 95%% CI error bars",
-        description="Plot METRIC (mean over replications, 95%% CI error bars) against the "
+        description="Plot METRIC (mean over replications, 95% CI error bars) against the "
         "parameter KEY, one line per --hue value; writes a PNG.",
     )
     pl.add_argument("dir", metavar="DIR", help="campaign store directory")
@@ -206,11 +211,9 @@ def build_space(vary, zips, derive):
 
 def cmd_sweep(args) -> int:
     from ..campaign import Campaign
-    from ..campaign.stats import summarize
+    from ..scenario import check_file
 
-    path = Path(args.file)
-    if not path.is_file():
-        raise WlansimError(f"{args.file}: no such scenario file")
+    path = check_file(args.file)
     if args.reps < 1:
         raise WlansimError(f"--reps must be >= 1, got {args.reps}")
     if args.jobs is not None and args.jobs < 1:
@@ -234,6 +237,8 @@ def cmd_sweep(args) -> int:
         retry_failed=args.retry_failed,
     )
     print(f"{report}; store: {out}", file=sys.stderr)
+    from ..campaign.stats import summarize
+
     runs = campaign.results()
     metrics = runs.attrs.get("metrics", [])
     wanted = args.metric or (["throughput_bps"] if "throughput_bps" in metrics else metrics[:1])

@@ -1,6 +1,6 @@
 """`wlansim model ...`: evaluate an analytical model from the command line.
 
-wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload 1500]
+wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload 1472]
                       [--collision standard|bianchi] [--json]
 """
 
@@ -10,6 +10,7 @@ import json
 
 from wlansim.errors import ScenarioError
 from wlansim.models import bianchi
+from wlansim.phy import UDP_PAYLOAD_BYTES
 
 MAX_STATIONS = 10_000
 
@@ -35,7 +36,10 @@ def register(subparsers) -> None:
     )
     sat.add_argument("--access", choices=bianchi.ACCESS_MODES, default="basic")
     sat.add_argument(
-        "--payload", default="1500", metavar="BYTES", help="UDP payload (default: 1500)"
+        "--payload",
+        default=str(UDP_PAYLOAD_BYTES),
+        metavar="BYTES",
+        help="UDP payload (default: %(default)s, as `wlansim validate bianchi`)",
     )
     sat.add_argument(
         "--collision",

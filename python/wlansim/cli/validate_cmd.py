@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from wlansim.cli.model_cmd import parse_stations
-from wlansim.validation import compare_bianchi, plot_bianchi
+from wlansim.phy import UDP_PAYLOAD_BYTES
 
 DEFAULT_STATIONS = "1,2,3,5,7,10,15,20,25,30,40,50"
 
@@ -28,7 +28,15 @@ def register(subparsers) -> None:
     )
     p.add_argument("--access", default="basic,rts", help="basic, rts or both (default)")
     p.add_argument("--duration", default="100 s", help="simulated time per run (default 100 s)")
-    p.add_argument("--payload", type=int, default=1472, help="UDP payload bytes (default 1472)")
+    p.add_argument(
+        "--warmup", default="1 s", help="warm-up of each run, not measured (default 1 s)"
+    )
+    p.add_argument(
+        "--payload",
+        type=int,
+        default=UDP_PAYLOAD_BYTES,
+        help="UDP payload bytes (default: %(default)s)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="out/validate-bianchi", help="directory for CSV and PNG")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
@@ -37,17 +45,21 @@ def register(subparsers) -> None:
 
 def run_validate(args) -> int:
     from wlansim.errors import ScenarioError
+    from wlansim.validation import compare_bianchi, plot_bianchi
 
     accesses = [a.strip() for a in args.access.split(",") if a.strip()]
     for a in accesses:
         if a not in ("basic", "rts"):
             raise ScenarioError(f"--access {a!r}: allowed values are basic, rts")
+    stations = parse_stations(args.stations)
+    _check_times(args.duration, args.warmup)
     table = compare_bianchi(
-        parse_stations(args.stations),
+        stations,
         accesses,
         duration=args.duration,
         payload_bytes=args.payload,
         seed=args.seed,
+        warmup=args.warmup,
     )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -75,3 +87,23 @@ def run_validate(args) -> int:
     )
     print(f"wrote {out / 'bianchi.csv'} and {png}")
     return 0
+
+
+def _check_times(duration: str, warmup: str) -> None:
+    """Check --duration and --warmup before running, in the words of the command line
+    (the scenario keys behind them are not the user's)."""
+    from wlansim.errors import ScenarioError
+    from wlansim.scenario import resolve
+    from wlansim.validation import saturated_cell
+
+    try:
+        resolve(saturated_cell(1, "basic", duration=duration, warmup=warmup))
+    except ScenarioError as exc:
+        text = str(exc)
+        if "`warmup`" in text and "duration" in text:
+            raise ScenarioError(
+                f"--duration {duration!r} must be longer than the warm-up (--warmup "
+                f"{warmup!r}; default 1 s)"
+            ) from None
+        text = text.replace("scenario key `duration`", "--duration")
+        raise ScenarioError(text.replace("scenario key `warmup`", "--warmup")) from None

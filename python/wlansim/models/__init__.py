@@ -10,56 +10,55 @@ the compiled simulator extension.
 - :mod:`.queueing` -- the M/M/1/K queue.
 - :mod:`.fairness` -- Jain's index and the up/down throughput ratio.
 - :mod:`.pilosof` -- pilosof2003 up/down TCP ratio through the AP buffer (eqs 3-9).
+- :mod:`.edca` -- per-class EDCA saturation model (AIFS zones, CWmin, TXOP).
+
+The names below are imported from their module on first use (numpy and scipy are not
+loaded by ``import wlansim.models``).
 """
 
-from .bianchi import (
-    attempt_probability,
-    backoff_parameters,
-    exchange_times,
-    saturation,
-    saturation_throughput,
-    tau_p,
-)
-from .fairness import jain_index, up_down_ratio
-from .miorandi import (
-    TABLE1,
-    collision_probability,
-    contention_times,
-    mean_backoff,
-    tcp_exchange_times,
-    tcp_throughput_collision,
-    tcp_throughput_collision_free,
-    tcp_throughput_single,
-)
-from .padhye import throughput_approx, throughput_full, throughput_sqrt
-from .pilosof import ap_drop_probability, computed_ratio, n_flow_ratio, naive_ratio
-from .queueing import blocking_probability, mean_occupancy, occupancy_distribution
+import importlib
+from typing import Any
 
-__all__ = [
-    "TABLE1",
-    "ap_drop_probability",
-    "attempt_probability",
-    "backoff_parameters",
-    "blocking_probability",
-    "collision_probability",
-    "computed_ratio",
-    "contention_times",
-    "exchange_times",
-    "jain_index",
-    "mean_backoff",
-    "mean_occupancy",
-    "n_flow_ratio",
-    "naive_ratio",
-    "occupancy_distribution",
-    "saturation",
-    "saturation_throughput",
-    "tau_p",
-    "tcp_exchange_times",
-    "tcp_throughput_collision",
-    "tcp_throughput_collision_free",
-    "tcp_throughput_single",
-    "throughput_approx",
-    "throughput_full",
-    "throughput_sqrt",
-    "up_down_ratio",
-]
+_WHERE = {
+    "bianchi": (
+        "attempt_probability",
+        "backoff_parameters",
+        "exchange_times",
+        "saturation",
+        "saturation_throughput",
+        "tau_p",
+    ),
+    "fairness": ("jain_index", "up_down_ratio"),
+    "miorandi": (
+        "TABLE1",
+        "collision_probability",
+        "contention_times",
+        "mean_backoff",
+        "tcp_exchange_times",
+        "tcp_throughput_collision",
+        "tcp_throughput_collision_free",
+        "tcp_throughput_single",
+    ),
+    "padhye": ("throughput_approx", "throughput_full", "throughput_sqrt"),
+    "pilosof": ("ap_drop_probability", "computed_ratio", "n_flow_ratio", "naive_ratio"),
+    "queueing": ("blocking_probability", "mean_occupancy", "occupancy_distribution"),
+}
+_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
+_SUBMODULES = (*_WHERE, "edca")
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULE_OF:
+        value = getattr(importlib.import_module(f".{_MODULE_OF[name]}", __name__), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))

@@ -2,21 +2,25 @@
 
 Every check raises ``ValueError`` naming the argument, the value received and what is
 allowed, so that a bad input fails at the model boundary with a readable message.
+numpy is imported on first use, so that importing a model (e.g. for its constants) stays
+cheap.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 
 def _describe(value) -> str:
+    import numpy as np
+
     return repr(value.tolist()) if isinstance(value, np.ndarray) else repr(value)
 
 
 def integer(name: str, value, *, minimum: int) -> int:
     """Return ``value`` as an int, requiring a whole number >= ``minimum``."""
+    import numpy as np
+
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         if not (isinstance(value, (float, np.floating)) and float(value).is_integer()):
             raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -28,6 +32,8 @@ def integer(name: str, value, *, minimum: int) -> int:
 def real(name: str, value, *, minimum: float = -math.inf, strict: bool = False):
     """Return ``value`` as a float (or float array), requiring finite values above
     ``minimum`` (``> minimum`` if ``strict``, else ``>= minimum``)."""
+    import numpy as np
+
     arr = np.asarray(value, dtype=float)
     bound = f"> {minimum}" if strict else f">= {minimum}"
     bad = ~np.isfinite(arr) | ((arr <= minimum) if strict else (arr < minimum))
@@ -39,6 +45,8 @@ def real(name: str, value, *, minimum: float = -math.inf, strict: bool = False):
 def probability(name: str, value, *, open_lower: bool = False, open_upper: bool = False):
     """Return ``value`` as a float (or float array) in [0, 1], excluding 0 if ``open_lower``
     and 1 if ``open_upper``."""
+    import numpy as np
+
     arr = np.asarray(value, dtype=float)
     lower_ok = (arr > 0.0) if open_lower else (arr >= 0.0)
     upper_ok = (arr < 1.0) if open_upper else (arr <= 1.0)

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import math
 
-from scipy.optimize import brentq
-
 from . import _checks
 
 ACCESS_MODES = ("basic", "rts")
@@ -70,6 +68,8 @@ def tau_p(n: int, W: float, m: int) -> tuple[float, float]:
     if excess(1.0) <= 0.0:  # tau(1) = 1: every station transmits in every slot
         p = 1.0
     else:
+        from scipy.optimize import brentq
+
         p = brentq(excess, 0.0, 1.0, xtol=1e-15)
     return attempt_probability(p, W, m), p
 

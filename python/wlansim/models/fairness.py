@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 
-def _throughputs(name: str, values) -> np.ndarray:
-    x = np.asarray(values, dtype=float).ravel()
-    if x.size == 0:
+def _throughputs(name: str, values) -> list[float]:
+    """``values`` (a sequence, or an array of any shape) as a flat list of floats. Plain
+    Python (no numpy), since every run's metrics use it."""
+    try:
+        x = [float(v) for v in values]
+    except TypeError:  # nested: an array of several dimensions
+        import numpy as np
+
+        x = np.asarray(values, dtype=float).ravel().tolist()
+    if not x:
         raise ValueError(f"{name} must contain at least one throughput, got an empty sequence")
-    if not np.all(np.isfinite(x)) or np.any(x < 0.0):
-        raise ValueError(f"{name} must be finite and >= 0, got {x.tolist()!r}")
+    if not all(math.isfinite(v) and v >= 0.0 for v in x):
+        raise ValueError(f"{name} must be finite and >= 0, got {x!r}")
     return x
 
 
@@ -23,10 +30,10 @@ def jain_index(throughputs) -> float:
     empty input or one whose values are all zero (J is undefined).
     """
     x = _throughputs("throughputs", throughputs)
-    total_sq = float(np.dot(x, x))
+    total_sq = math.fsum(v * v for v in x)
     if total_sq == 0.0:
         raise ValueError("throughputs are all zero: Jain's index is undefined")
-    return float(x.sum() ** 2 / (x.size * total_sq))
+    return math.fsum(x) ** 2 / (len(x) * total_sq)
 
 
 def up_down_ratio(upstream, downstream) -> float:
@@ -36,10 +43,14 @@ def up_down_ratio(upstream, downstream) -> float:
     Returns ``math.inf`` when every downstream flow is starved but some upstream flow is
     not; raises ValueError if either side is empty or both are all zero.
     """
-    up = _throughputs("upstream", upstream).mean()
-    down = _throughputs("downstream", downstream).mean()
+    up = _mean(_throughputs("upstream", upstream))
+    down = _mean(_throughputs("downstream", downstream))
     if down == 0.0:
         if up == 0.0:
             raise ValueError("upstream and downstream throughputs are all zero: ratio undefined")
         return float("inf")
     return float(up / down)
+
+
+def _mean(x: list[float]) -> float:
+    return math.fsum(x) / len(x)

@@ -1,8 +1,34 @@
 """Paper reproductions: one module per study, each with ``reproduce(out, quick, jobs)``
-writing CSVs, PNG figures and a Markdown report that sets the paper's values beside ours."""
+writing CSVs, PNG figures and a Markdown report that sets the paper's values beside ours.
 
-from . import ng2005, pilosof2003
+A study's module is imported when it is used (it needs pandas and matplotlib).
+"""
 
-STUDIES = {"ng2005": ng2005, "pilosof2003": pilosof2003}
+from __future__ import annotations
 
-__all__ = ["STUDIES", "ng2005", "pilosof2003"]
+import importlib
+from types import ModuleType
+from typing import Any
+
+#: the studies, by the name the command line takes
+NAMES = ("ng2005", "pilosof2003")
+#: where a study stores its campaigns, under its output directory
+CAMPAIGNS_DIR = "campaigns"
+
+
+def study(name: str) -> ModuleType:
+    """The module of study ``name`` (one of :data:`NAMES`)."""
+    if name not in NAMES:
+        raise KeyError(f"unknown study {name!r}; known: {', '.join(NAMES)}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def __getattr__(name: str) -> Any:
+    if name in NAMES:
+        return study(name)
+    if name == "STUDIES":
+        return {n: study(n) for n in NAMES}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["CAMPAIGNS_DIR", "NAMES", "STUDIES", "study", *NAMES]

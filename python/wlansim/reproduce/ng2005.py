@@ -29,7 +29,7 @@ from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
 from wlansim.models import edca as model
 from wlansim.phy import timing as phy_timing
-from wlansim.reproduce import ng2005_tcp
+from wlansim.reproduce import CAMPAIGNS_DIR, ng2005_tcp
 from wlansim.scenario import resolve
 
 PAYLOAD = 1400
@@ -131,7 +131,13 @@ def _model_ratio(fig: str, value) -> float:
 
 
 def simulate(
-    fig: str, quick: bool, store: Path, reps: int, duration: str, jobs: int | None
+    fig: str,
+    quick: bool,
+    store: Path,
+    reps: int,
+    duration: str,
+    jobs: int | None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """One figure: per swept value, the simulated relative throughput (mean, CI) and the
     model's."""
@@ -143,7 +149,7 @@ def simulate(
         store=store / fig,
         run_fn=run_pair,
     )
-    campaign.run(jobs=jobs, progress=False)
+    campaign.run(jobs=jobs, progress=progress, label=f"ng2005 {fig} runs")
     s = campaign.summary("relative_throughput")
     rows = []
     for v, mean, lo, hi in zip(s[key], s["mean"], s["ci95_low"], s["ci95_high"]):
@@ -231,16 +237,19 @@ def plot(fig: str, df: pd.DataFrame, path: Path) -> None:
     f.savefig(path, dpi=120)
 
 
-def reproduce(out: str | Path, quick: bool = False, jobs: int | None = None) -> Path:
+def reproduce(
+    out: str | Path, quick: bool = False, jobs: int | None = None, progress: bool = False
+) -> Path:
     """Run Figs 3-5 and the TCP figures (1-2, 6-9), write CSV, PNG and ``report.md`` to
-    ``out``; return the report's path. Each sweep is a campaign stored under ``out/store``
-    (reused on a second call); ``jobs`` worker processes (default: all cores)."""
+    ``out``; return the report's path. Each sweep is a campaign stored under
+    ``out/campaigns`` (reused on a second call); ``jobs`` worker processes (default: all
+    cores); ``progress``: a progress bar per campaign on stderr."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     reps, duration = (2, "20 s") if quick else (5, "120 s")
     tables = {}
     for fig in ("fig3", "fig4", "fig5"):
-        df = simulate(fig, quick, out / "store", reps, duration, jobs)
+        df = simulate(fig, quick, out / CAMPAIGNS_DIR, reps, duration, jobs, progress)
         df.to_csv(out / f"{fig}.csv", index=False)
         plot(fig, df, out / f"{fig}.png")
         tables[fig] = df
@@ -260,6 +269,6 @@ def reproduce(out: str | Path, quick: bool = False, jobs: int | None = None) -> 
         lines.append(f"| {fig} ![]({fig}.png) | {CLAIMS[fig]} | {ours[fig]} |")
     for fig, df in tables.items():
         lines.append(f"- {fig}: largest |sim/model − 1| = {df['error'].abs().max():.1%}")
-    lines += ["", *ng2005_tcp.reproduce(out, quick, jobs)]
+    lines += ["", *ng2005_tcp.reproduce(out, quick, jobs, progress)]
     (out / "report.md").write_text("\n".join(lines) + "\n")
     return out / "report.md"

@@ -17,7 +17,7 @@ Cases (stations numbered as in the paper's bar charts):
 - fig6 / fig8: 12 TCP uploads, default parameters / Table 2.
 - fig7 / fig9: 6 TCP uploads (stations 1-6) + 6 TCP downloads (7-12), default / Table 2.
 
-Each case is a :class:`wlansim.campaign.Campaign` (stored under ``OUT/store``). Besides
+Each case is a :class:`wlansim.campaign.Campaign` (stored under ``OUT/campaigns``). Besides
 Jain's index over the whole run, each run reports the mean Jain's index over
 :data:`WINDOW_S`-second windows: DCF's TCP unfairness comes in lockout episodes that move
 from station to station, which a 5-minute average partly hides.
@@ -33,6 +33,7 @@ import pandas as pd
 from wlansim.campaign import Campaign
 from wlansim.campaign.executors import run_scenario
 from wlansim.models.fairness import jain_index
+from wlansim.reproduce import CAMPAIGNS_DIR
 from wlansim.results import useful_rate
 
 #: frame error rate of stations 1-10 in Figs 1-2 (station 11: none)
@@ -138,11 +139,13 @@ def run_case(scenario: dict, seed: int) -> dict:
     return out
 
 
-def simulate(case: str, store: Path, reps: int, duration: str, jobs: int | None) -> dict:
+def simulate(
+    case: str, store: Path, reps: int, duration: str, jobs: int | None, progress: bool = False
+) -> dict:
     """One case: per-station mean, min and max over the replications, and the case's
     summary metrics (means over the replications)."""
     c = Campaign(scenario(case, duration), None, reps=reps, store=store / case, run_fn=run_case)
-    c.run(jobs=jobs, progress=False)
+    c.run(jobs=jobs, progress=progress, label=f"ng2005 {case} runs")
     runs = c.results()
     runs = runs[runs["status"] == "ok"]
     cols = sorted((k for k in runs.columns if k.startswith("station_")),
@@ -199,7 +202,7 @@ def _deviation(mean: pd.Series) -> float:
     return float((mean / mean.mean() - 1).abs().max())
 
 
-def reproduce(out: Path, quick: bool, jobs: int | None) -> list[str]:
+def reproduce(out: Path, quick: bool, jobs: int | None, progress: bool = False) -> list[str]:
     """Run every case; write ``CASE.csv`` (per station), ``CASE.png`` and
     ``tcp_summary.csv`` (per case: Jain's indices, up/down ratio, station 11's advantage)
     to ``out``; return the report's lines."""
@@ -207,7 +210,7 @@ def reproduce(out: Path, quick: bool, jobs: int | None) -> list[str]:
     reps, duration = (2, "60 s") if quick else (10, "300 s")
     results = {}
     for case in CASES:
-        r = simulate(case, out / "store", reps, duration, jobs)
+        r = simulate(case, out / CAMPAIGNS_DIR, reps, duration, jobs, progress)
         r["stations"].to_csv(out / f"{case}.csv", index=False)
         plot(case, r, out / f"{case}.png")
         results[case] = r

@@ -23,6 +23,7 @@ import pandas as pd
 
 from wlansim.campaign import Campaign, Space
 from wlansim.models.pilosof import computed_ratio, n_flow_ratio
+from wlansim.reproduce import CAMPAIGNS_DIR
 
 RWND = 42
 MSS = 1024
@@ -70,7 +71,7 @@ class Plan:
 
 
 def _campaign(out: Path, name: str, base: dict, space: Space, plan: Plan, **kw) -> Campaign:
-    return Campaign(base, space, reps=plan.reps, store=out / "campaigns" / name, **kw)
+    return Campaign(base, space, reps=plan.reps, store=out / CAMPAIGNS_DIR / name, **kw)
 
 
 def _table(c: Campaign, params: list[str]) -> pd.DataFrame:
@@ -108,7 +109,9 @@ def _table(c: Campaign, params: list[str]) -> pd.DataFrame:
     return t
 
 
-def run_experiments(out: Path, quick: bool, jobs: int | None = None) -> dict[str, pd.DataFrame]:
+def run_experiments(
+    out: Path, quick: bool, jobs: int | None = None, progress: bool = False
+) -> dict[str, pd.DataFrame]:
     """Run (or reuse) every sweep; return one table per figure."""
     plan = Plan.of(quick)
     d = plan.duration
@@ -128,8 +131,8 @@ def run_experiments(out: Path, quick: bool, jobs: int | None = None) -> dict[str
         out, "fig11", scenario(1, 1, duration=d), pairs_space, plan,
         overrides={"ap.rwnd_clamp": True},
     )  # fmt: skip
-    for c in (buffers, downs, pairs, clamp):
-        c.run(jobs=jobs, progress=False)
+    for name, c in (("fig2-5", buffers), ("fig6", downs), ("fig7", pairs), ("fig11", clamp)):
+        c.run(jobs=jobs, progress=progress, label=f"pilosof2003 {name} runs")
     t = {
         "fig2-5": _table(buffers, ["ap.queue"]).rename(columns={"ap.queue": "B"}),
         "fig6": _table(downs, ["stations.down.count"]).rename(columns={"stations.down.count": "n"}),
@@ -176,10 +179,13 @@ def _plot(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     ax.fill_between(b["B"], b["ratio_min"], b["ratio_max"], alpha=0.2, label="min–max of runs")
     ax.set_yscale("log")
     ax2 = ax.twinx()
-    ax2.plot(b["B"], b["goodput_bps"] / 1e6, "k--", label="total")
+    ax2.plot(b["B"], b["goodput_bps"] / 1e6, "k--", label="total goodput (right axis)")
     ax2.set_ylabel("total goodput (Mb/s)")
     ax.set(xlabel="AP buffer B (packets)", ylabel="up/down ratio", title="Fig 2: 1 up + 1 down")
-    ax.legend(loc="upper right", fontsize=7)
+    # one legend for both axes: the dashed total is drawn on the twin axis
+    handles, labels = ax.get_legend_handles_labels()
+    handles2, labels2 = ax2.get_legend_handles_labels()
+    ax.legend(handles + handles2, labels + labels2, loc="upper right", fontsize=7)
     save(fig, "fig2_ratio_vs_buffer.png")
 
     def lines(name, t, x, curves, xlabel, ylabel, title, ylim=None):
@@ -350,13 +356,15 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
     return "\n".join(lines)
 
 
-def reproduce(out: str | Path, quick: bool = False, jobs: int | None = None) -> Path:
+def reproduce(
+    out: str | Path, quick: bool = False, jobs: int | None = None, progress: bool = False
+) -> Path:
     """Run every experiment, write CSVs, PNGs and ``report.md`` into `out`; return the
-    report's path."""
+    report's path. ``progress``: a progress bar per campaign on stderr."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     plan = Plan.of(quick)
-    tables = run_experiments(out, quick, jobs)
+    tables = run_experiments(out, quick, jobs, progress)
     for key, t in tables.items():
         t.to_csv(out / f"{key}.csv", index=False)
     files = _plot(tables, out)

@@ -1,0 +1,341 @@
+"""Campaign faults: a run that crashes its worker process, damaged/empty/read-only/missing
+stores, `kill -9` and Ctrl-C of `wlansim sweep`, two sweeps on one store, and a Dask
+worker killed mid-campaign or during cluster start-up. Each ends in a finished campaign
+with nothing lost or duplicated, or in a clear error (no traceback) that says what to do.
+Every wait is bounded."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import faulty
+import pytest
+from conftest import ROOT, SATURATED, wlansim_cli
+
+from wlansim.campaign import Campaign, ExecutorError, StoreError
+
+TINY = ["--set", "duration=1 s", "--set", "warmup=0.1 s"]
+
+
+def no_traceback(out: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in out.stderr, out.stderr
+    assert "Traceback" not in out.stdout, out.stdout
+
+
+def sweep(out: Path, *extra: str, points: str = "1,2") -> subprocess.CompletedProcess:
+    return wlansim_cli(
+        "sweep", str(SATURATED), "--vary", f"stations.sta.count={points}", *TINY,
+        "--out", str(out), "--no-progress", *extra, timeout=120,
+    )  # fmt: skip
+
+
+def stored(out: Path) -> int:
+    """Runs stored in `out` (0 while the store does not exist yet)."""
+    try:
+        con = sqlite3.connect(f"file:{out / 'campaign.sqlite'}?mode=ro", uri=True, timeout=30)
+        try:
+            return con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def children(pid: int) -> set[int]:
+    """Processes whose parent is `pid` (Linux /proc)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(stat.parent.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_for(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
+
+
+# ------------------------------------------------------------------ crashing runs
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_that_aborts_its_worker_is_recorded_and_the_campaign_goes_on(tmp_path, jobs):
+    c = Campaign(
+        SATURATED,
+        {"stations.sta.count": [1, 2, 3, 4]},
+        reps=2,
+        store=tmp_path / "s",
+        overrides={"duration": "1 s", "warmup": "0.1 s"},
+        run_fn=faulty.abort_at_three_stations,
+    )
+    report = c.run(jobs=jobs, progress=False)
+    assert (report.ok, report.failed, report.lost) == (6, 2, [])
+    runs = c.results()
+    assert len(runs) == 8 and runs["key"].is_unique
+    failed = runs[runs["status"] == "failed"]
+    assert list(failed["stations.sta.count"]) == [3, 3]
+    for error, command in zip(failed["error"], failed["command"]):
+        assert "crashed its worker process" in error and "SIGABRT" in error
+        assert command.startswith("wlansim run ") and "stations.sta.count=3" in command
+    # a re-run executes nothing; --retry-failed tries the crashed runs again only
+    assert c.run(jobs=jobs, progress=False).executed == 0
+    again = c.run(jobs=jobs, progress=False, retry_failed=True)
+    assert (again.executed, again.failed) == (2, 2)
+
+
+# ------------------------------------------------------------------ store faults
+
+
+@pytest.fixture(scope="module")
+def good_store(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("good") / "store"
+    done = sweep(out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def copy_store(good_store: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "store"
+    shutil.copytree(good_store, out)
+    return out
+
+
+@pytest.mark.parametrize("damage", ["truncated", "random", "header"])
+def test_a_damaged_store_is_a_clear_error_for_results_and_sweep(good_store, tmp_path, damage):
+    out = copy_store(good_store, tmp_path)
+    db = out / "campaign.sqlite"
+    data = db.read_bytes()
+    assert len(data) >= 8192
+    if damage == "truncated":
+        db.write_bytes(data[: len(data) // 3])
+    elif damage == "random":
+        db.write_bytes(os.urandom(len(data)))
+    else:
+        db.write_bytes(b"\x00" * 100 + data[100:])
+    for out_ in (wlansim_cli("results", str(out)), sweep(out)):
+        assert out_.returncode == 2, (out_.stdout, out_.stderr)
+        no_traceback(out_)
+        assert "wlansim: error:" in out_.stderr and "damaged" in out_.stderr
+        assert f"mv {db} {db}.damaged" in out_.stderr
+    # the advice works: moved away, the sweep runs again
+    db.rename(db.with_suffix(".damaged"))
+    assert sweep(out).returncode == 0 and stored(out) == 2
+
+
+def test_a_zero_length_store_is_an_empty_store_for_results_and_sweep(tmp_path):
+    out = tmp_path / "store"
+    out.mkdir()
+    (out / "campaign.sqlite").write_bytes(b"")
+    res = wlansim_cli("results", str(out))
+    assert res.returncode == 0 and "no runs stored yet" in res.stdout, res.stderr
+    assert sweep(out).returncode == 0
+    res = wlansim_cli("results", str(out))
+    assert res.returncode == 0 and "2 runs (2 ok, 0 failed)" in res.stdout
+
+
+def test_a_foreign_sqlite_file_is_not_taken_for_a_store(tmp_path):
+    out = tmp_path / "store"
+    out.mkdir()
+    con = sqlite3.connect(out / "campaign.sqlite")
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    res = sweep(out)
+    assert res.returncode == 2 and "not a campaign store" in res.stderr
+    no_traceback(res)
+
+
+def readonly_cli(directory: Path, *args: str) -> subprocess.CompletedProcess:
+    """`wlansim ARGS` with `directory` read-only: a read-only bind mount for root (whom
+    permissions do not stop), file modes otherwise."""
+    cmd = [sys.executable, "-m", "wlansim", *args]
+    if os.geteuid() != 0:
+        modes = {p: p.stat().st_mode for p in [directory, *directory.rglob("*")]}
+        for p in modes:
+            p.chmod(0o555 if p.is_dir() else 0o444)
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+        finally:
+            for p, mode in modes.items():
+                p.chmod(mode)
+    if shutil.which("unshare") is None:
+        pytest.skip("running as root without unshare: cannot make a read-only directory")
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+    out = subprocess.run(
+        ["unshare", "--mount", "sh", "-c", script, str(directory), *cmd],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    if "mount:" in out.stderr or "unshare:" in out.stderr:
+        pytest.skip(f"cannot make a read-only mount here: {out.stderr.strip()}")
+    return out
+
+
+def test_read_only_store_and_out_directory_are_clear_errors(good_store, tmp_path):
+    out = copy_store(good_store, tmp_path)
+    args = ["--vary", "stations.sta.count=1,2,3", *TINY, "--no-progress"]
+    res = readonly_cli(out, "sweep", str(SATURATED), *args, "--out", str(out))
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    no_traceback(res)
+    assert "read-only" in res.stderr and "another --out" in res.stderr
+    new = out / "new"
+    res = readonly_cli(out, "sweep", str(SATURATED), *args, "--out", str(new))
+    assert res.returncode == 2 and "cannot create store directory" in res.stderr, res.stderr
+    no_traceback(res)
+    # reading a read-only store works
+    res = readonly_cli(out, "results", str(out))
+    assert res.returncode == 0 and "2 runs (2 ok, 0 failed)" in res.stdout, res.stderr
+
+
+def test_missing_store_and_unusable_out_are_clear_errors(tmp_path):
+    res = wlansim_cli("results", str(tmp_path / "nothing"))
+    assert res.returncode == 2 and "no campaign store here" in res.stderr
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    res = sweep(a_file / "sub")
+    assert res.returncode == 2 and "cannot create store directory" in res.stderr
+    res = sweep(a_file)
+    assert res.returncode == 2 and "it is a file" in res.stderr
+    for r in (res,):
+        no_traceback(r)
+
+
+def test_store_errors_are_store_errors_in_python(good_store, tmp_path):
+    from wlansim.campaign import load_runs
+
+    out = copy_store(good_store, tmp_path)
+    (out / "campaign.sqlite").write_bytes(b"garbage" * 2000)
+    with pytest.raises(StoreError, match="damaged"):
+        load_runs(out)
+
+
+# ------------------------------------------------------------------ process handling
+
+SLOW = ["--set", "duration=3000 s", "--set", "stations.sta.count=20", "--reps", "12"]
+
+
+def start_sweep(out: Path, *extra: str) -> subprocess.Popen:
+    """A sweep of 24 runs of ~0.3 s each on 2 workers."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "wlansim", "sweep", str(SATURATED), "--vary",
+         "mac.rts_threshold=off,always", *SLOW, "--jobs", "2", "--out", str(out),
+         "--no-progress", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+
+
+def test_kill_9_of_sweep_leaves_no_worker_and_loses_no_finished_run(tmp_path):
+    out = tmp_path / "s"
+    proc = start_sweep(out)
+    try:
+        wait_for(lambda: stored(out) >= 2, 60, "two stored runs")
+        workers = children(proc.pid)
+        assert workers, "the sweep has worker processes"
+        proc.kill()
+        proc.wait(10)
+        before = stored(out)
+        wait_for(lambda: not any(alive(w) for w in workers), 10, "the workers to end")
+    finally:
+        proc.kill()
+        proc.communicate()
+    # every stored run is complete, and a re-run executes only the missing ones
+    res = wlansim_cli("sweep", str(SATURATED), "--vary", "mac.rts_threshold=off,always",
+                      *SLOW, "--jobs", "2", "--out", str(out), "--dry-run")  # fmt: skip
+    assert f"{24 - before} runs missing" in res.stdout, res.stdout
+
+
+def test_ctrl_c_and_a_second_sweep_on_the_same_store(tmp_path):
+    out = tmp_path / "s"
+    proc = start_sweep(out)
+    try:
+        wait_for(lambda: stored(out) >= 1, 60, "a stored run")
+        second = start_sweep(out)
+        _, err2 = second.communicate(timeout=60)
+        assert second.returncode == 2, err2
+        assert f"in use by another campaign (process {proc.pid})" in err2
+        assert "Traceback" not in err2
+        workers = children(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "wlansim: error:" not in err
+    n = stored(out)
+    assert f"wlansim: interrupted; {n} of 24 runs stored in {out}" in err
+    assert "re-run the same command to resume" in err
+    wait_for(lambda: not any(alive(w) for w in workers), 10, "the workers to end")
+
+
+# ------------------------------------------------------------------ Dask
+
+
+def test_dask_cluster_start_up_failure_is_a_clear_error(monkeypatch, tmp_path):
+    distributed = pytest.importorskip("distributed")
+
+    def nanny_fails(*args, **kwargs):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", nanny_fails)
+    c = Campaign(SATURATED, {"stations.sta.count": [1]}, store=tmp_path / "s",
+                 overrides={"duration": "1 s", "warmup": "0.1 s"})  # fmt: skip
+    with pytest.raises(ExecutorError, match="cannot start a local Dask cluster.*Nanny failed"):
+        c.run(dask="local", progress=False)
+
+
+def test_dask_worker_killed_mid_campaign(monkeypatch, tmp_path):
+    """A worker killed once: Dask runs the task again elsewhere, the run is stored ok. A
+    run that kills every worker it lands on: recorded as failed. The campaign finishes."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    monkeypatch.setenv("FAULTY_MARKERS", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(Path(faulty.__file__).parent))
+    c = Campaign(
+        SATURATED,
+        {"stations.sta.count": [1, 2, 3]},
+        store=tmp_path / "s",
+        overrides={"duration": "1 s", "warmup": "0.1 s"},
+        run_fn=faulty.kill_worker,
+    )
+    with (
+        # one task per worker thread at a time (so a worker's death blames only the task
+        # it was running), and KilledWorker after a second death (default: a fourth)
+        dask.config.set(
+            {
+                "distributed.scheduler.worker-saturation": 1.0,
+                "distributed.scheduler.allowed-failures": 1,
+            }
+        ),
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=50
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        report = c.run(dask=client, progress=False)
+    assert (report.ok, report.failed, report.lost) == (2, 1, [])
+    runs = c.results().set_index("stations.sta.count")
+    assert runs.loc[2, "status"] == "ok" and runs.loc[3, "status"] == "failed"
+    assert "killed its Dask worker" in runs.loc[3, "error"]

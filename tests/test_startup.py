@@ -1,0 +1,66 @@
+"""Start-up: `import wlansim`, the command line, `wlansim --help` and `wlansim run` do not
+load pandas, matplotlib, scipy or numpy (they are imported where they are used). This
+checks the import graph, not a time: `wlansim bench --startup` measures the time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT, SATURATED, wlansim_cli
+
+HEAVY = ("pandas", "matplotlib", "scipy", "numpy", "pyarrow")
+
+PROBE = """
+import contextlib, io, json, sys
+{code}
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r})))
+"""
+
+
+def heavy_modules_after(code: str) -> list[str]:
+    """Heavy modules loaded after running `code` in a fresh interpreter."""
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE.format(code=code, heavy=HEAVY)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_import_wlansim_and_the_cli_load_no_heavy_library():
+    assert heavy_modules_after("import wlansim, wlansim.cli, wlansim.models") == []
+    assert heavy_modules_after("import wlansim.campaign, wlansim.reproduce") == []
+
+
+def test_help_and_run_load_no_heavy_library():
+    help_ = "from wlansim.cli import main\nwith contextlib.suppress(SystemExit):\n"
+    help_ += "    with contextlib.redirect_stdout(io.StringIO()): main(['--help'])"
+    assert heavy_modules_after(help_) == []
+    run = "from wlansim.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    run += f"    assert main(['run', {str(SATURATED)!r}, '--set', 'duration=2 s']) == 0"
+    assert heavy_modules_after(run) == []
+
+
+def test_results_tables_are_built_on_first_access():
+    code = "import wlansim\nr = wlansim.run({path!r}, overrides={{'duration': '2 s'}})\n"
+    code = code.format(path=str(SATURATED))
+    code += "m = r.metrics\nassert m['throughput_bps'] > 0 and 0 < m['jain_index'] <= 1"
+    assert heavy_modules_after(code) == []
+    assert "pandas" in heavy_modules_after(code + "\nassert len(r.flows) == 10")
+
+
+def test_bench_startup_reports_both_commands():
+    out = wlansim_cli("bench", "--startup", "--repeat", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["name"] for r in rows] == [
+        "wlansim run scenarios/saturated-11b.toml",
+        "wlansim --help",
+    ]
+    for r in rows:
+        assert r["runs"] == 2 and 0 < r["min_s"] <= r["median_s"] <= r["max_s"]
