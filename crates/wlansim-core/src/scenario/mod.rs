@@ -3,9 +3,11 @@
 //! Unknown keys are errors (`deny_unknown_fields`); every error names the key path, the
 //! value and what is allowed. [`Scenario::resolved`] fills every default from the PHY
 //! preset, so the resolved form is the complete description of a run.
+pub mod bounds;
 mod limits;
 pub mod presets;
 pub mod qos;
+pub mod schema;
 mod tcp;
 pub mod units;
 mod validate;
@@ -16,6 +18,7 @@ pub use tcp::{TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use units::{Bytes, Duration, Rate};
 
 use crate::phy::{Phy, Preamble, Standard};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -81,11 +84,13 @@ fn default_flow_idle_timeout() -> Duration {
     Duration(crate::sim::time::SECOND)
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// Free text naming the scenario (reported with the results).
     #[serde(default)]
     pub name: String,
+    /// Seed of every random stream of the run (same seed, same results).
     #[serde(default = "default_seed")]
     pub seed: u64,
     /// Simulated time, warm-up included.
@@ -93,19 +98,25 @@ pub struct Scenario {
     /// Initial period excluded from every statistic.
     #[serde(default)]
     pub warmup: Duration,
+    /// The 802.11 PHY: standard, rates and timing (defaults from the standard).
     #[serde(default)]
     pub phy: PhyConfig,
+    /// DCF parameters shared by every node.
     #[serde(default)]
     pub mac: MacConfig,
+    /// The access point.
     #[serde(default)]
     pub ap: ApConfig,
+    /// Groups of identical stations (at least one group).
     #[serde(default)]
     pub stations: Vec<StationGroup>,
     /// Wired servers behind the AP (TCP flows end there).
     #[serde(default)]
     pub servers: Vec<ServerGroup>,
+    /// Traffic: each entry gives one flow to every station of a group.
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
+    /// Optional recordings beyond the result tables.
     #[serde(default)]
     pub output: OutputConfig,
     /// TCP defaults of every TCP flow (a flow's own `tcp` table overrides them).
@@ -117,7 +128,7 @@ pub struct Scenario {
 }
 
 /// A time series the run can record, sampled every `output.series_interval` after warm-up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SeriesKind {
     /// Per flow: application bytes delivered in each interval, as b/s.
@@ -142,11 +153,14 @@ fn default_series_interval() -> Duration {
     Duration(crate::sim::time::SECOND)
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OutputConfig {
+    /// Time series to record after the warm-up.
     #[serde(default)]
     pub series: Vec<SeriesKind>,
+    /// Sampling interval of the series; samples × columns of all series are at most
+    /// 10 000 000 values.
     #[serde(default = "default_series_interval")]
     pub series_interval: Duration,
 }
@@ -160,29 +174,42 @@ impl Default for OutputConfig {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhyConfig {
+    /// The 802.11 amendment whose PHY is simulated (its rates and timing are the defaults).
     pub standard: Standard,
+    /// PLCP preamble (802.11b; the short one needs rates of 2 Mb/s or more).
     #[serde(default)]
     pub preamble: Preamble,
+    /// Rate of data frames: one of the standard's rates (default: the highest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
+    /// Rate of ACK, RTS and CTS frames: one of the standard's rates (default: its basic rate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_rate: Option<Rate>,
+    /// Slot time (default: the standard's); positive, at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<Duration>,
+    /// SIFS (default: the standard's); positive, at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sifs: Option<Duration>,
+    /// DIFS (default: SIFS + 2 slots); longer than SIFS, at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difs: Option<Duration>,
+    /// PLCP preamble and header time (default: the standard's); at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plcp: Option<Duration>,
+    /// One-way propagation delay between any two nodes (default: the standard's); at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub propagation_delay: Option<Duration>,
+    /// CWmin: 2^k − 1, from 1 to 32767, at most cw_max (default: the standard's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 32767))]
     pub cw_min: Option<u32>,
+    /// CWmax: 2^k − 1, from 1 to 32767 (default: the standard's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 32767))]
     pub cw_max: Option<u32>,
 }
 
@@ -204,7 +231,7 @@ impl Default for PhyConfig {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MacConfig {
     /// MPDUs longer than this are sent after an RTS/CTS exchange (dot11RTSThreshold).
@@ -218,6 +245,7 @@ pub struct MacConfig {
     pub long_retry_limit: RetryLimit,
     /// Interface queue capacity of each station, in packets (drop-tail).
     #[serde(default = "default_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
 }
 
@@ -232,18 +260,21 @@ impl Default for MacConfig {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ApConfig {
+    /// The AP's node name (same rules as group names).
     #[serde(default = "default_ap_name")]
     pub name: String,
     /// The AP's transmit buffer B, in packets, shared by every downlink packet (TCP data
     /// and TCP ACKs alike, as in pilosof2003); with `ack_queue`, the data queue T.
     #[serde(default = "default_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
     /// Separate queue of A packets for TCP segments without payload (pure ACKs, SYNs),
     /// served alternately with the data queue: the baseline pilosof2003 §V rejects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub ack_queue: Option<u32>,
     /// pilosof2003 §V: rewrite the advertised window of forwarded ACKs to
     /// min(rwnd, ⌊B/n⌋ segments), n = TCP flows active within `flow_idle_timeout`.
@@ -255,6 +286,7 @@ pub struct ApConfig {
     /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
+    /// Per-AC EDCA parameters of the AP (needs `qos = true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
 }
@@ -282,12 +314,17 @@ impl ApConfig {
 
 /// `count` wired servers named `NAME-0` …, each on its own full-duplex link to the AP:
 /// per direction, a drop-tail queue, serialisation at `rate` (IP bytes) and `delay`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServerGroup {
+    /// Group name: non-empty, without '.', '=', spaces or control characters; unique
+    /// among stations, servers and the AP.
     pub name: String,
+    /// Number of servers; at most 100 000 nodes in all (AP, stations, servers).
     #[serde(default = "default_server_count")]
+    #[schemars(range(min = 1, max = 100000))]
     pub count: u32,
+    /// Link rate of each direction (IP bytes are serialised at this rate).
     #[serde(default = "default_link_rate")]
     pub rate: Rate,
     /// One-way propagation delay of the link.
@@ -295,25 +332,33 @@ pub struct ServerGroup {
     pub delay: Duration,
     /// Queue of each link direction, in packets.
     #[serde(default = "default_link_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
 }
 
 /// `count` identical stations named `NAME-0` … `NAME-(count-1)`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StationGroup {
+    /// Group name: non-empty, without '.', '=', spaces or control characters; unique
+    /// among stations, servers and the AP.
     pub name: String,
+    /// Number of stations; at most 100 000 nodes in all (AP, stations, servers).
     #[serde(default = "default_count")]
+    #[schemars(range(min = 1, max = 100000))]
     pub count: u32,
     /// Interface queue capacity; `mac.queue` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: Option<u32>,
     /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
+    /// Per-AC EDCA parameters of the group's stations (needs `qos = true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
-    /// I.i.d. data frame error rate of each station's link with the AP, both directions.
+    /// I.i.d. data frame error rate of each station's link with the AP, both directions;
+    /// in [0, 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fer: Option<f64>,
     /// Frame error rate station → AP; `fer` when absent.
@@ -324,14 +369,14 @@ pub struct StationGroup {
     pub fer_downlink: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     Udp,
     Tcp,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Station → AP (UDP), station → server (TCP).
@@ -340,7 +385,7 @@ pub enum Direction {
     Downlink,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Traffic {
     /// The source keeps its node's queue full.
@@ -353,25 +398,31 @@ pub enum Traffic {
 
 /// One flow per station of the group `stations`, named `NAME-i`. A TCP flow of station i
 /// talks to server i mod count of the group `server`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
+    /// Flow name (flows are `NAME-0`, `NAME-1`, …): same rules as group names; unique.
     pub name: String,
+    /// Transport protocol.
     #[serde(default = "FlowConfig::default_protocol")]
     pub protocol: Protocol,
+    /// Direction of the data.
     pub direction: Direction,
     /// The station group whose every station has one such flow.
     pub stations: String,
+    /// How a UDP source generates packets (TCP flows are saturated).
     #[serde(default = "FlowConfig::default_traffic")]
     pub traffic: Traffic,
-    /// Offered load per flow (cbr and poisson).
+    /// Offered load per flow (cbr and poisson), counting IP bytes; at most 10 Gb/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
-    /// Application payload per packet (UDP payload; TCP uses `tcp.mss`).
+    /// Application payload per packet (UDP payload, 1 to 2276 B; TCP uses `tcp.mss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_size: Option<Bytes>,
+    /// When the source starts (before the end of the run).
     #[serde(default)]
     pub start: Duration,
+    /// When a UDP source stops (after `start`); never when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Duration>,
     /// TCP: the server group at the wired end.
@@ -383,8 +434,9 @@ pub struct FlowConfig {
     /// TCP settings of this flow (over the scenario's `[tcp]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSettings>,
-    /// DSCP of the flow's packets (for `[qos] classifier` rules).
+    /// DSCP of the flow's packets (for `[qos] classifier` rules), 0 to 63.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 63))]
     pub dscp: Option<u8>,
 }
 
@@ -404,7 +456,8 @@ impl FlowConfig {
 
 fn located<E: fmt::Display>(err: serde_path_to_error::Error<E>) -> ScenarioError {
     let path = err.path().to_string();
-    ScenarioError::new(path, err.into_inner().to_string())
+    let message = schema::explain(&path, &err.into_inner().to_string(), None);
+    ScenarioError::new(path, message)
 }
 
 impl Scenario {
@@ -420,12 +473,19 @@ impl Scenario {
         let mut de = serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             // serde_json appends the position in the generated JSON text, which means
-            // nothing to the author of the scenario: the key path says where.
-            let mut e = located(e);
-            if let Some(at) = e.message.rfind(" at line ") {
-                e.message.truncate(at);
+            // nothing to the author of the scenario: the key path says where, and the
+            // value found there is quoted instead.
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let given = schema::json_token_at(text, inner.line(), inner.column());
+            let mut message = inner.to_string();
+            if let Some(at) = message.rfind(" at line ") {
+                message.truncate(at);
             }
-            e
+            ScenarioError::new(
+                path.clone(),
+                schema::explain(&path, &message, given.as_deref()),
+            )
         })?;
         scenario.checked()
     }

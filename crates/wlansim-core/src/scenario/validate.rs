@@ -52,7 +52,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
             "0 s: the sampling interval must be positive",
         );
     }
-    Ok(())
+    super::bounds::check(s)
 }
 
 fn ap(s: &Scenario) -> Result<(), ScenarioError> {
@@ -74,6 +74,17 @@ fn ap(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// What a group or flow name may be (it becomes part of `--set` key paths and of node
+/// and flow names).
+const NAME_RULE: &str = "a name is non-empty, without '.', '=', spaces or control characters";
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c == '.' || c == '=' || c.is_whitespace() || c.is_control())
+}
+
 /// A node group name: non-empty, no '.', '=' or spaces, unique among stations, servers
 /// and the AP.
 fn group_name<'a>(
@@ -82,11 +93,8 @@ fn group_name<'a>(
     ap: &str,
     names: &mut HashSet<&'a str>,
 ) -> Result<(), ScenarioError> {
-    if name.is_empty() || name.contains(['.', ' ', '=']) {
-        return err(
-            at,
-            format!("\"{name}\": a name is non-empty, without '.', '=' or spaces"),
-        );
+    if !valid_name(name) {
+        return err(at, format!("\"{name}\": {NAME_RULE}"));
     }
     if name == ap || !names.insert(name) {
         return err(
@@ -145,6 +153,20 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
             }
         }
     }
+    for (key, given) in [
+        ("slot", s.phy.slot),
+        ("sifs", s.phy.sifs),
+        ("difs", s.phy.difs),
+        ("plcp", s.phy.plcp),
+        ("propagation_delay", s.phy.propagation_delay),
+    ] {
+        if let Some(d) = given.filter(|d| d.0 > super::bounds::MAX_PHY_TIME) {
+            return err(
+                format!("phy.{key}"),
+                format!("{d}: a PHY timing value is at most 1 s"),
+            );
+        }
+    }
     if resolved.slot == 0 {
         return err("phy.slot", "0 s: the slot time must be positive");
     }
@@ -199,10 +221,13 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
     let mut names = HashSet::new();
     for (i, f) in s.flows.iter().enumerate() {
         let at = |key: &str| format!("flows[{i}].{key}");
-        if f.name.is_empty() || !names.insert(f.name.as_str()) {
+        if !valid_name(&f.name) {
+            return err(at("name"), format!("\"{}\": {NAME_RULE}", f.name));
+        }
+        if !names.insert(f.name.as_str()) {
             return err(
                 at("name"),
-                format!("\"{}\": flow names are non-empty and unique", f.name),
+                format!("\"{}\" is used twice; flow names are unique", f.name),
             );
         }
         if !s.stations.iter().any(|g| g.name == f.stations) {

@@ -22,7 +22,8 @@ pub struct WiredLink {
 impl WiredLink {
     pub fn new(rate_bps: u64, delay: Time, queue: u32, to_ap: bool) -> Self {
         WiredLink {
-            rate_bps,
+            // Validation keeps rates ≥ 1 b/s; the guard keeps the division defined.
+            rate_bps: rate_bps.max(1),
             delay,
             queue: DropTail::new(queue),
             busy: false,
