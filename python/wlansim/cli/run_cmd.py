@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from wlansim.api import run
 
@@ -40,7 +41,8 @@ def run_scenario(args) -> int:
 
         print(dumps(resolve(args.scenario, args.overrides)), end="")
         return 0
-    r = run(args.scenario, seed=args.seed, overrides=args.overrides)
+    # A bar on stderr for runs expected to last more than a few seconds (terminal only).
+    r = run(args.scenario, seed=args.seed, overrides=args.overrides, progress=sys.stderr.isatty())
     if args.json:
         print(json.dumps(r.to_dict()))
         return 0

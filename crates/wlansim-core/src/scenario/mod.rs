@@ -416,7 +416,7 @@ pub struct FlowConfig {
     /// Offered load per flow (cbr and poisson), counting IP bytes; at most 10 Gb/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
-    /// Application payload per packet (UDP payload, 1 to 2276 B; TCP uses `tcp.mss`).
+    /// Application payload per packet (UDP payload, 1 to 2268 B; TCP uses `tcp.mss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_size: Option<Bytes>,
     /// When the source starts (before the end of the run).

@@ -9,6 +9,7 @@ use super::Scenario;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// A number as the unit strings write it: "10", "1.5", ".5", "1e3" (no sign but '+').
 const NUMBER: &str = r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?";
@@ -225,8 +226,9 @@ fn choices(node: &Value) -> Option<String> {
 
 /// What the schema allows at `path`, in words (None when the path is not in the schema).
 pub fn allowed_at(path: &str) -> Option<String> {
-    let root = json_schema();
-    let node = node_at(&root, path)?;
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    let root = SCHEMA.get_or_init(json_schema);
+    let node = node_at(root, path)?;
     if node.get("x-unit").is_some() {
         let d = node.get("description")?.as_str()?;
         let d = d.split_once(": ").map_or(d, |(_, rest)| rest);

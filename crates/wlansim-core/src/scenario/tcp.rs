@@ -118,14 +118,14 @@ pub struct TcpSettings {
     /// Delayed-ACK timer (standard 200 ms, ns2-compat 100 ms); positive.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delayed_ack_timeout: Option<Duration>,
-    /// RFC 7323 timestamps option.
+    /// RFC 7323 timestamps option (default: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamps: Option<bool>,
     /// Duplicate ACKs that trigger fast retransmit (3); at least 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub dupack_threshold: Option<u32>,
-    /// RFC 3042 limited transmit.
+    /// RFC 3042 limited transmit (default: on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
 }
