@@ -152,6 +152,7 @@ def to_json(scenario: Mapping[str, Any]) -> str:
 
 
 _INDEXED = re.compile(r"\b(stations|flows)\[(\d+)\]")
+_VALID_NAME = re.compile(r"[^.=\s\x00-\x1f\x7f]+")
 
 
 def _named_paths(message: str, data: Mapping[str, Any]) -> str:
@@ -162,7 +163,8 @@ def _named_paths(message: str, data: Mapping[str, Any]) -> str:
         items = data.get(table)
         if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
             label = items[index].get("name")
-            if isinstance(label, str) and label:
+            # Only a valid name (as the core checks it) can stand in a key path.
+            if isinstance(label, str) and _VALID_NAME.fullmatch(label):
                 return f"{table}.{label}"
         return match.group(0)
 

@@ -21,4 +21,4 @@ pub mod world;
 
 pub use results::Results;
 pub use scenario::{Scenario, ScenarioError};
-pub use world::{simulate, SimError};
+pub use world::{simulate, simulate_with, SimError};

@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use wlansim_core::{simulate, Scenario, SimError};
+use wlansim_core::{simulate_with, Scenario, SimError};
 
 /// Run `f` with the GIL released, turning a panic into a RuntimeError.
 fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> PyResult<T> + Send) -> PyResult<T> {
@@ -27,17 +27,52 @@ fn parse(scenario_json: &str) -> PyResult<Scenario> {
 }
 
 /// Simulate a scenario (JSON text); returns the results as JSON text.
+///
+/// Every few milliseconds of work the run checks for signals (Ctrl-C raises
+/// KeyboardInterrupt) and calls `progress(fraction_of_simulated_time_done)` when given;
+/// an exception raised by `progress` stops the run and propagates.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None))]
-fn run(py: Python<'_>, scenario_json: String, seed: Option<u64>) -> PyResult<String> {
+#[pyo3(signature = (scenario_json, seed=None, progress=None))]
+fn run(
+    py: Python<'_>,
+    scenario_json: String,
+    seed: Option<u64>,
+    progress: Option<PyObject>,
+) -> PyResult<String> {
     guarded(py, move || {
         let scenario = parse(&scenario_json)?;
-        match simulate(&scenario, seed) {
+        let mut stopped: Option<PyErr> = None;
+        let mut hook = |fraction: f64| {
+            Python::with_gil(|py| {
+                let outcome = py.check_signals().and_then(|()| match &progress {
+                    Some(callback) => callback.call1(py, (fraction,)).map(drop),
+                    None => Ok(()),
+                });
+                match outcome {
+                    Ok(()) => true,
+                    Err(e) => {
+                        stopped = Some(e);
+                        false
+                    }
+                }
+            })
+        };
+        match simulate_with(&scenario, seed, &mut hook) {
             Ok(results) => Ok(results.to_json()),
             Err(SimError::Scenario(e)) => Err(PyValueError::new_err(e.to_string())),
+            Err(SimError::Interrupted) => {
+                Err(stopped.unwrap_or_else(|| PyRuntimeError::new_err("the run was interrupted")))
+            }
             Err(e @ SimError::Invariant(_)) => Err(PyRuntimeError::new_err(e.to_string())),
         }
     })
+}
+
+/// The JSON Schema of scenario files (JSON text).
+#[pyfunction]
+fn schema() -> String {
+    serde_json::to_string_pretty(&wlansim_core::scenario::schema::json_schema())
+        .expect("the schema serialises")
 }
 
 /// Validate a scenario and return it with every default written out (JSON text).
@@ -63,6 +98,7 @@ fn phy_timing(py: Python<'_>, scenario_json: String, payload_bytes: u32) -> PyRe
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(phy_timing, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

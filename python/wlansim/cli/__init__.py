@@ -9,9 +9,17 @@ import sys
 
 from wlansim.errors import WlansimError
 
-from . import bench_cmd, campaign_cmd, model_cmd, reproduce_cmd, run_cmd, validate_cmd
+from . import (
+    bench_cmd,
+    campaign_cmd,
+    model_cmd,
+    reproduce_cmd,
+    run_cmd,
+    schema_cmd,
+    validate_cmd,
+)
 
-COMMANDS = [run_cmd, model_cmd, validate_cmd, bench_cmd, campaign_cmd, reproduce_cmd]
+COMMANDS = [run_cmd, model_cmd, validate_cmd, bench_cmd, campaign_cmd, reproduce_cmd, schema_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:

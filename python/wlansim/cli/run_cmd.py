@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,13 @@ def run_scenario(args) -> int:
         print(dumps(resolve(Path(args.scenario), args.overrides)), end="")
         return 0
 
-    r = run(Path(args.scenario), seed=args.seed, overrides=args.overrides)
+    # A bar on stderr for runs expected to last more than a few seconds (terminal only).
+    r = run(
+        Path(args.scenario),
+        seed=args.seed,
+        overrides=args.overrides,
+        progress=sys.stderr.isatty(),
+    )
     if args.json:
         print(json.dumps(r.to_dict()))
         return 0

@@ -36,7 +36,8 @@ impl Link {
         Link {
             from,
             to,
-            rate_bps,
+            // Validation keeps rates ≥ 1 b/s; the guard keeps the division defined.
+            rate_bps: rate_bps.max(1),
             delay,
             queue: DropTail::new(queue),
             busy: false,

@@ -1,9 +1,10 @@
 //! The standard PHY parameter sets.
 use super::Phy;
 use crate::sim::time::{Time, US};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Standard {
     #[serde(rename = "802.11b")]
     Ieee80211b,
@@ -13,7 +14,7 @@ pub enum Standard {
     Ieee80211g,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Preamble {
     #[default]

@@ -11,13 +11,16 @@
 //! fer_uplink = 0.2            # fer (both directions), fer_uplink, fer_downlink
 //! ```
 use super::{Scenario, ScenarioError, StationGroup};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelConfig {
-    /// Data frame error rate of every station's link with its AP, both directions.
+    /// Data frame error rate of every station's link with its AP, both directions; in
+    /// [0, 1).
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub fer: f64,
     /// Per-link overrides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -25,9 +28,10 @@ pub struct ChannelConfig {
 }
 
 /// The loss of the links between the stations of a group and their AP.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkLoss {
+    /// The station group.
     pub stations: String,
     /// Both directions; `fer_uplink` / `fer_downlink` override one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -3,10 +3,12 @@
 //! Unknown keys are errors (`deny_unknown_fields`); every error names the key path, the
 //! value and what is allowed. [`Scenario::resolved`] fills every default from the PHY
 //! preset, so the resolved form is the complete description of a run.
+pub mod bounds;
 pub mod channel;
 mod limits;
 pub mod presets;
 pub mod qos;
+pub mod schema;
 mod tcp;
 pub mod units;
 mod validate;
@@ -18,6 +20,7 @@ pub use tcp::{TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use units::{Bytes, Duration, Rate};
 
 use crate::phy::{Phy, Preamble, Standard};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -83,11 +86,13 @@ fn default_flow_idle_timeout() -> Duration {
     Duration(crate::sim::time::SECOND)
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// Free text naming the scenario (reported with the results).
     #[serde(default)]
     pub name: String,
+    /// Seed of every random stream of the run (same seed, same results).
     #[serde(default = "default_seed")]
     pub seed: u64,
     /// Simulated time, warm-up included.
@@ -95,8 +100,10 @@ pub struct Scenario {
     /// Initial period excluded from every statistic.
     #[serde(default)]
     pub warmup: Duration,
+    /// The 802.11 PHY: standard, rates and timing (defaults from the standard).
     #[serde(default)]
     pub phy: PhyConfig,
+    /// DCF parameters shared by every node.
     #[serde(default)]
     pub mac: MacConfig,
     /// The access point of a one-BSS scenario: sugar for a single `[[aps]]` entry.
@@ -109,6 +116,7 @@ pub struct Scenario {
     /// its errors).
     #[serde(skip)]
     one_ap_table: bool,
+    /// Groups of identical stations (at least one group).
     #[serde(default)]
     pub stations: Vec<StationGroup>,
     /// Wired hosts, each on its own link to an AP or a router.
@@ -120,8 +128,10 @@ pub struct Scenario {
     /// Wired links between APs, routers and servers (full duplex).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkConfig>,
+    /// Traffic: each entry gives one flow to every station of a group.
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
+    /// Optional recordings beyond the result tables.
     #[serde(default)]
     pub output: OutputConfig,
     /// TCP defaults of every TCP flow (a flow's own `tcp` table overrides them).
@@ -136,7 +146,7 @@ pub struct Scenario {
 }
 
 /// A time series the run can record, sampled every `output.series_interval` after warm-up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SeriesKind {
     /// Per flow: application bytes delivered in each interval, as b/s.
@@ -161,11 +171,14 @@ fn default_series_interval() -> Duration {
     Duration(crate::sim::time::SECOND)
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OutputConfig {
+    /// Time series to record after the warm-up.
     #[serde(default)]
     pub series: Vec<SeriesKind>,
+    /// Sampling interval of the series; samples × columns of all series are at most
+    /// 10 000 000 values.
     #[serde(default = "default_series_interval")]
     pub series_interval: Duration,
     /// Per-packet records: `true` for every flow, or the names of `[[flows]]` entries.
@@ -174,7 +187,7 @@ pub struct OutputConfig {
 }
 
 /// Which flows' packets are recorded one by one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PacketsOutput {
     All(bool),
@@ -211,29 +224,42 @@ impl Default for OutputConfig {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhyConfig {
+    /// The 802.11 amendment whose PHY is simulated (its rates and timing are the defaults).
     pub standard: Standard,
+    /// PLCP preamble (802.11b; the short one needs rates of 2 Mb/s or more).
     #[serde(default)]
     pub preamble: Preamble,
+    /// Rate of data frames: one of the standard's rates (default: the highest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
+    /// Rate of ACK, RTS and CTS frames: one of the standard's rates (default: its basic rate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_rate: Option<Rate>,
+    /// Slot time (default: the standard's); positive, at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<Duration>,
+    /// SIFS (default: the standard's); positive, at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sifs: Option<Duration>,
+    /// DIFS (default: SIFS + 2 slots); longer than SIFS, at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difs: Option<Duration>,
+    /// PLCP preamble and header time (default: the standard's); at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plcp: Option<Duration>,
+    /// One-way propagation delay between any two nodes (default: the standard's); at most 1 s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub propagation_delay: Option<Duration>,
+    /// CWmin: 2^k − 1, from 1 to 32767, at most cw_max (default: the standard's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 32767))]
     pub cw_min: Option<u32>,
+    /// CWmax: 2^k − 1, from 1 to 32767 (default: the standard's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 32767))]
     pub cw_max: Option<u32>,
 }
 
@@ -255,7 +281,7 @@ impl Default for PhyConfig {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MacConfig {
     /// MPDUs longer than this are sent after an RTS/CTS exchange (dot11RTSThreshold).
@@ -269,6 +295,7 @@ pub struct MacConfig {
     pub long_retry_limit: RetryLimit,
     /// Interface queue capacity of each station, in packets (drop-tail).
     #[serde(default = "default_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
 }
 
@@ -283,9 +310,10 @@ impl Default for MacConfig {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ApConfig {
+    /// The AP's node name (same rules as group names).
     #[serde(default = "default_ap_name")]
     pub name: String,
     /// The BSS's network name (reported beside its figures); the AP's name when absent.
@@ -294,10 +322,12 @@ pub struct ApConfig {
     /// The AP's transmit buffer B, in packets, shared by every downlink packet (TCP data
     /// and TCP ACKs alike, as in pilosof2003); with `ack_queue`, the data queue T.
     #[serde(default = "default_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
     /// Separate queue of A packets for TCP segments without payload (pure ACKs, SYNs),
     /// served alternately with the data queue: the baseline pilosof2003 §V rejects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub ack_queue: Option<u32>,
     /// pilosof2003 §V: rewrite the advertised window of forwarded ACKs to
     /// min(rwnd, ⌊B/n⌋ segments), n = TCP flows active within `flow_idle_timeout`.
@@ -309,6 +339,7 @@ pub struct ApConfig {
     /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
+    /// Per-AC EDCA parameters of the AP (needs `qos = true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
 }
@@ -338,15 +369,20 @@ impl ApConfig {
 /// `count` wired servers named `NAME-0` …, each on its own full-duplex link to `via` (an
 /// AP or a router): per direction, a drop-tail queue, serialisation at `rate` (IP bytes)
 /// and `delay`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServerGroup {
+    /// Group name: non-empty, without '.', '=', spaces or control characters; unique
+    /// among stations, servers and the AP.
     pub name: String,
+    /// Number of servers; at most 100 000 nodes in all (AP, stations, servers).
     #[serde(default = "default_server_count")]
+    #[schemars(range(min = 1, max = 100000))]
     pub count: u32,
     /// The AP or router the servers' links attach to; the AP when there is only one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// Link rate of each direction (IP bytes are serialised at this rate).
     #[serde(default = "default_link_rate")]
     pub rate: Rate,
     /// One-way propagation delay of the link.
@@ -354,52 +390,66 @@ pub struct ServerGroup {
     pub delay: Duration,
     /// Queue of each link direction, in packets.
     #[serde(default = "default_link_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
 }
 
 /// A wired node that forwards packets between its links.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RouterConfig {
+    /// The router's node name (same rules as group names).
     pub name: String,
 }
 
 /// A full-duplex wired link between two named nodes (APs, routers, servers `NAME-i`): per
 /// direction a drop-tail queue, serialisation at `rate` (IP bytes) and a propagation
 /// `delay`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkConfig {
+    /// One end: an AP, a router or a server (`NAME-i`).
     pub a: String,
+    /// The other end.
     pub b: String,
+    /// Rate of each direction (IP bytes are serialised at this rate).
     #[serde(default = "default_link_rate")]
     pub rate: Rate,
+    /// One-way propagation delay.
     #[serde(default = "default_link_delay")]
     pub delay: Duration,
+    /// Queue of each direction, in packets.
     #[serde(default = "default_link_queue")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
 }
 
 /// `count` identical stations named `NAME-0` … `NAME-(count-1)`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StationGroup {
+    /// Group name: non-empty, without '.', '=', spaces or control characters; unique
+    /// among stations, servers and the AP.
     pub name: String,
+    /// Number of stations; at most 100 000 nodes in all (AP, stations, servers).
     #[serde(default = "default_count")]
+    #[schemars(range(min = 1, max = 100000))]
     pub count: u32,
     /// The AP the stations are associated with; the AP when there is only one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap: Option<String>,
     /// Interface queue capacity; `mac.queue` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub queue: Option<u32>,
     /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
+    /// Per-AC EDCA parameters of the group's stations (needs `qos = true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
-    /// I.i.d. data frame error rate of each station's link with the AP, both directions
-    /// (sugar for a `[[channel.links]]` entry naming this group).
+    /// I.i.d. data frame error rate of each station's link with the AP, both directions;
+    /// in [0, 1) (sugar for a `[[channel.links]]` entry naming this group).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fer: Option<f64>,
     /// Frame error rate station → AP; `fer` when absent.
@@ -410,14 +460,14 @@ pub struct StationGroup {
     pub fer_downlink: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     Udp,
     Tcp,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// From the flow's station to its peer (the server, the peer station, or the AP).
@@ -426,7 +476,7 @@ pub enum Direction {
     Downlink,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Traffic {
     /// The source keeps its node's queue full.
@@ -440,25 +490,31 @@ pub enum Traffic {
 /// One flow per station of the group `stations`, named `NAME-i`. Station i's peer is
 /// server i mod count of the group `server`, or station i mod count of the station group
 /// `peer`, or else the station's AP (UDP only). `direction` says who sends the data.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
+    /// Flow name (flows are `NAME-0`, `NAME-1`, …): same rules as group names; unique.
     pub name: String,
+    /// Transport protocol.
     #[serde(default = "FlowConfig::default_protocol")]
     pub protocol: Protocol,
+    /// Direction of the data.
     pub direction: Direction,
     /// The station group whose every station has one such flow.
     pub stations: String,
+    /// How a UDP source generates packets (TCP flows are saturated).
     #[serde(default = "FlowConfig::default_traffic")]
     pub traffic: Traffic,
-    /// Offered load per flow (cbr and poisson).
+    /// Offered load per flow (cbr and poisson), counting IP bytes; at most 10 Gb/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
-    /// Application payload per packet (UDP payload; TCP uses `tcp.mss`).
+    /// Application payload per packet (UDP payload, 1 to 2268 B; TCP uses `tcp.mss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_size: Option<Bytes>,
+    /// When the source starts (before the end of the run).
     #[serde(default)]
     pub start: Duration,
+    /// When a UDP source stops (after `start`); never when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Duration>,
     /// The server group at the wired end (required for TCP unless `peer` is given).
@@ -476,17 +532,20 @@ pub struct FlowConfig {
     /// TCP settings of this flow (over the scenario's `[tcp]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSettings>,
-    /// DSCP of the flow's packets (for `[qos] classifier` rules).
+    /// DSCP of the flow's packets (for `[qos] classifier` rules), 0 to 63.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 63))]
     pub dscp: Option<u8>,
 }
 
 /// Files sent one after another over TCP: each is requested `gap` after the previous one
 /// was acknowledged completely, on the same connection or on a fresh one.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FilesConfig {
+    /// The files' sizes, in order (at least one, each at least 1 byte).
     pub sizes: Vec<Bytes>,
+    /// Time from one file's last acknowledged byte to the next file's request.
     #[serde(default)]
     pub gap: Duration,
     /// Every file on a fresh connection (with its handshake); else one connection.
@@ -510,7 +569,8 @@ impl FlowConfig {
 
 fn located<E: fmt::Display>(err: serde_path_to_error::Error<E>) -> ScenarioError {
     let path = err.path().to_string();
-    ScenarioError::new(path, err.into_inner().to_string())
+    let message = schema::explain(&path, &err.into_inner().to_string(), None);
+    ScenarioError::new(path, message)
 }
 
 impl Scenario {
@@ -526,12 +586,19 @@ impl Scenario {
         let mut de = serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             // serde_json appends the position in the generated JSON text, which means
-            // nothing to the author of the scenario: the key path says where.
-            let mut e = located(e);
-            if let Some(at) = e.message.rfind(" at line ") {
-                e.message.truncate(at);
+            // nothing to the author of the scenario: the key path says where, and the
+            // value found there is quoted instead.
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let given = schema::json_token_at(text, inner.line(), inner.column());
+            let mut message = inner.to_string();
+            if let Some(at) = message.rfind(" at line ") {
+                message.truncate(at);
             }
-            e
+            ScenarioError::new(
+                path.clone(),
+                schema::explain(&path, &message, given.as_deref()),
+            )
         })?;
         scenario.checked()
     }

@@ -21,9 +21,10 @@
 use super::{AcConfig, Direction, Duration, EdcaConfig, Protocol, RuleConfig, Scenario};
 use crate::mac::AccessCategory;
 use crate::sim::time::{Time, US};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum EdcaPreset {
     /// ng2005 Table 2: TCP ACKs prioritised, TXOP = n_d data packets at the AP.
     #[serde(rename = "ng2005-table2")]

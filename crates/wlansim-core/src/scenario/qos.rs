@@ -17,6 +17,7 @@ use crate::mac::classifier::Rule;
 use crate::mac::{AccessCategory, AccessParams, Classifier, EdcaParams};
 use crate::phy::Phy;
 use crate::sim::time::US;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Largest TXOP limit the EDCA Parameter Set element can carry: 16 bits of 32 µs
@@ -25,16 +26,20 @@ const MAX_TXOP_US: u64 = 65535 * 32;
 /// AIFSN is a 4-bit field (8.4.2.31); the minimum is 2 for a non-AP STA and 1 for an AP
 /// (9.19.2.2, Table 8-105 note).
 const MAX_AIFSN: u32 = 15;
+/// Largest AIFSN accepted with `qos.nonstandard_edca` (AIFS stays far below a second).
+const MAX_NONSTANDARD_AIFSN: u32 = 1023;
+/// Largest IP datagram (the classifier's size bounds).
+const MAX_IP_BYTES: u64 = 65535;
 
 /// Scenario-wide QoS settings.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QosConfig {
     /// Ordered rules mapping packets to access categories; first match wins, AC_BE else.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classifier: Vec<RuleConfig>,
     /// Accept EDCA values outside the standard's ranges (AIFSN below the minimum or above
-    /// 15, TXOP above 2.097 s). AIFSN ≥ 1 always: AIFS must exceed SIFS.
+    /// 15, TXOP above 2.097 s). AIFSN is 1 (AIFS must exceed SIFS) to 1023 always.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nonstandard_edca: bool,
     /// A named EDCA parameter scheme written into every node (see `presets`).
@@ -76,13 +81,16 @@ impl QosConfig {
 }
 
 /// A classifier rule: the AC and at least one criterion; all given criteria must hold.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleConfig {
+    /// The access category of matching packets.
+    #[schemars(with = "super::schema::AcName")]
     pub ac: AccessCategory,
     /// IP datagram sizes from `min_size` to `max_size` (inclusive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_size: Option<Bytes>,
+    /// Upper bound of the IP datagram size (at most 65535 B).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_size: Option<Bytes>,
     /// A flow name of `[[flows]]`.
@@ -90,6 +98,7 @@ pub struct RuleConfig {
     pub flow: Option<String>,
     /// A DSCP (0–63) set by a flow's `dscp` key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 63))]
     pub dscp: Option<u8>,
     /// `true`: TCP segments without payload (pure ACKs, SYN, SYN-ACK); `false`: all else.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -97,15 +106,19 @@ pub struct RuleConfig {
 }
 
 /// Per-AC overrides of the default EDCA parameter set of a node group.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EdcaConfig {
+    /// AC_BK (background).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bk: Option<AcConfig>,
+    /// AC_BE (best effort).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub be: Option<AcConfig>,
+    /// AC_VI (video).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vi: Option<AcConfig>,
+    /// AC_VO (voice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vo: Option<AcConfig>,
 }
@@ -122,20 +135,29 @@ impl EdcaConfig {
 }
 
 /// The parameters of one AC; each absent key keeps the standard's default.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AcConfig {
+    /// AIFSN: 2 to 15 at a station, 1 to 15 at the AP (1 to 1023 with
+    /// `qos.nonstandard_edca`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1023))]
     pub aifsn: Option<u32>,
+    /// CWmin of the AC: 2^k − 1, from 0 to 32767.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 32767))]
     pub cw_min: Option<u32>,
+    /// CWmax of the AC: 2^k − 1, from 0 to 32767, at least CWmin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 32767))]
     pub cw_max: Option<u32>,
     /// TXOP limit; "0 s" = one frame exchange per access.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub txop: Option<Duration>,
+    /// Retry limit of frames sent without RTS (default: `mac.short_retry_limit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_retry_limit: Option<RetryLimit>,
+    /// Retry limit of frames sent after RTS/CTS (default: `mac.long_retry_limit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub long_retry_limit: Option<RetryLimit>,
 }
@@ -263,13 +285,13 @@ fn node_edca(
         }
         if let Some(a) = c.aifsn {
             let (lo, hi) = if nonstandard {
-                (1, u32::MAX)
+                (1, MAX_NONSTANDARD_AIFSN)
             } else {
                 (min_aifsn, MAX_AIFSN)
             };
             if !(lo..=hi).contains(&a) {
                 let rule = if nonstandard {
-                    "AIFSN ≥ 1 (AIFS must exceed SIFS)".to_string()
+                    format!("with nonstandard_edca, AIFSN is 1 (AIFS must exceed SIFS) to {MAX_NONSTANDARD_AIFSN}")
                 } else {
                     let who = if min_aifsn == 1 { "an AP" } else { "a station" };
                     format!(
@@ -305,6 +327,14 @@ fn rule(s: &Scenario, i: usize, r: &RuleConfig) -> Result<(), ScenarioError> {
             format!("qos.classifier[{i}]"),
             "a rule needs at least one of min_size, max_size, flow, dscp, tcp_ack",
         );
+    }
+    for (k, size) in [("min_size", r.min_size), ("max_size", r.max_size)] {
+        if let Some(b) = size.filter(|b| b.0 > MAX_IP_BYTES) {
+            return err(
+                at(k),
+                format!("{b}: an IP datagram is at most {MAX_IP_BYTES} B"),
+            );
+        }
     }
     if let (Some(lo), Some(hi)) = (r.min_size, r.max_size) {
         if lo > hi {

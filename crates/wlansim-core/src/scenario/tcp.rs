@@ -3,10 +3,11 @@
 //! table wins over the scenario's, which wins over the profile.
 use super::units::{Bytes, Duration};
 use crate::tcp::{TcpConfig, Variant, Window};
+use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum TcpProfile {
     /// The standards' defaults ([`TcpConfig::default`]).
@@ -18,7 +19,7 @@ pub enum TcpProfile {
 
 /// `tcp.variant`: growth rule, then the loss-recovery rule when it is not the growth
 /// rule's usual one (see [`Variant`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum TcpVariant {
     Tahoe,
@@ -88,39 +89,55 @@ impl<'de> Deserialize<'de> for WindowSpec {
 }
 
 /// TCP settings; every field is optional and overrides the profile's value.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSettings {
+    /// Base defaults: `standard` (RFC values) or `ns2-compat` (ns-2.35's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<TcpProfile>,
+    /// Congestion control (default: newreno).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<TcpVariant>,
-    /// Payload bytes per full segment.
+    /// Payload bytes per full segment (standard 1460 B, ns2-compat 1000 B); headers +
+    /// mss fit an MSDU (2304 B).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mss: Option<Bytes>,
-    /// Advertised receive window (segments or bytes).
+    /// Advertised receive window (segments or bytes; standard 65535 B, ns2-compat 20
+    /// segments); at most 2^30 bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rwnd: Option<WindowSpec>,
-    /// Initial congestion window, segments.
+    /// Initial congestion window, segments (default: RFC 3390); at least 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub initial_window: Option<u32>,
+    /// RTO before any RTT sample (standard 1 s, ns2-compat 3 s); positive, ≤ max_rto.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_rto: Option<Duration>,
+    /// Lower bound of the RTO (standard 1 s, ns2-compat 200 ms); ≤ max_rto.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_rto: Option<Duration>,
+    /// Upper bound of the RTO (60 s); positive.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_rto: Option<Duration>,
+    /// Clock granularity G of RTT samples and the RTO (standard 1 ms, ns2-compat 10 ms); 0 = exact.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_granularity: Option<Duration>,
-    /// d: ACK every d in-order segments (d = 1 is pilosof2003's α = 1 ACK per packet).
+    /// d: ACK every d in-order segments (d = 1 is pilosof2003's α = 1 ACK per packet);
+    /// standard 2, ns2-compat 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub delayed_ack: Option<u32>,
+    /// Delayed-ACK timer (standard 200 ms, ns2-compat 100 ms); positive.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delayed_ack_timeout: Option<Duration>,
+    /// RFC 7323 timestamps option (default: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamps: Option<bool>,
+    /// Duplicate ACKs that trigger fast retransmit (3); at least 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub dupack_threshold: Option<u32>,
+    /// RFC 3042 limited transmit (default: on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
     /// Vegas α, β, γ (segments; Vegas variants).

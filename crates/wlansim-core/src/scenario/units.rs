@@ -41,7 +41,11 @@ fn canonical(value: u64, units: &[(u64, &str)]) -> String {
 pub struct Duration(pub Time);
 
 impl Duration {
-    pub const ALLOWED: &'static str = "a duration with a unit: ns, us (or µs), ms, s, min";
+    pub const ALLOWED: &'static str =
+        "a duration with a unit: ns, us (or µs), ms, s, min; from 0 to 1e9 s";
+    /// Largest duration a scenario may give: 10^9 s (about 31.7 years). Sums of a few
+    /// such times still fit the nanosecond clock (u64, up to about 1.8e10 s).
+    pub const MAX: Duration = Duration(1_000_000_000 * SECOND);
 
     pub fn parse(text: &str) -> Result<Duration, String> {
         let (value, unit) = split_number(text)
@@ -62,7 +66,19 @@ impl Duration {
         if !(value >= 0.0 && value.is_finite()) {
             return Err(format!("\"{text}\" is negative; a duration must be ≥ 0"));
         }
-        Ok(Duration((value * scale as f64).round() as Time))
+        let ns = value * scale as f64;
+        if ns > Self::MAX.0 as f64 {
+            return Err(format!(
+                "\"{text}\" is too long; a duration is at most 1e9 s (about 31.7 years)"
+            ));
+        }
+        let ns = ns.round() as Time;
+        if ns == 0 && value > 0.0 {
+            return Err(format!(
+                "\"{text}\" is shorter than the clock's resolution (1 ns); use 0 or at least 1 ns"
+            ));
+        }
+        Ok(Duration(ns))
     }
 }
 
@@ -79,7 +95,9 @@ pub struct Rate(pub u64);
 
 impl Rate {
     pub const ALLOWED: &'static str =
-        "a rate with a unit: b/s, kb/s, Mb/s, Gb/s (or bps, kbps, Mbps, Gbps)";
+        "a rate with a unit: b/s, kb/s, Mb/s, Gb/s (or bps, kbps, Mbps, Gbps); from 1 b/s to 1 Tb/s";
+    /// Largest rate a scenario may give: 1 Tb/s.
+    pub const MAX: Rate = Rate(1_000_000_000_000);
 
     pub fn parse(text: &str) -> Result<Rate, String> {
         let (value, unit) = split_number(text)
@@ -97,9 +115,25 @@ impl Rate {
             }
         };
         if !(value > 0.0 && value.is_finite()) {
-            return Err(format!("\"{text}\" must be a positive rate"));
+            return Err(format!(
+                "\"{text}\" must be a positive rate; expected {}",
+                Self::ALLOWED
+            ));
         }
-        Ok(Rate((value * scale).round() as u64))
+        let bps = (value * scale).round();
+        if bps < 1.0 {
+            return Err(format!(
+                "\"{text}\" is below 1 b/s, the smallest rate; expected {}",
+                Self::ALLOWED
+            ));
+        }
+        if bps > Self::MAX.0 as f64 {
+            return Err(format!(
+                "\"{text}\" is above 1 Tb/s, the largest rate; expected {}",
+                Self::ALLOWED
+            ));
+        }
+        Ok(Rate(bps as u64))
     }
 
     pub fn mbps(self) -> f64 {
@@ -128,7 +162,9 @@ pub struct Bytes(pub u64);
 
 impl Bytes {
     pub const ALLOWED: &'static str =
-        "a size: an integer number of bytes or a string with B, kB, KiB, MB, MiB";
+        "a size: an integer number of bytes or a string with B, kB, KiB, MB, MiB, GB, GiB; from 0 to 2^53 B";
+    /// Largest size a scenario may give: 2^53 B (every such integer is exact in a float).
+    pub const MAX: Bytes = Bytes(1 << 53);
 
     pub fn parse(text: &str) -> Result<Bytes, String> {
         let (value, unit) = split_number(text)
@@ -139,6 +175,8 @@ impl Bytes {
             "KiB" => 1024.0,
             "MB" => 1e6,
             "MiB" => 1024.0 * 1024.0,
+            "GB" => 1e9,
+            "GiB" => 1024.0 * 1024.0 * 1024.0,
             _ => {
                 return Err(format!(
                     "\"{text}\" has no valid unit; expected {}",
@@ -149,7 +187,13 @@ impl Bytes {
         let bytes = value * scale;
         if !(bytes >= 0.0 && bytes.is_finite() && bytes.fract() == 0.0) {
             return Err(format!(
-                "\"{text}\" is not a whole, non-negative number of bytes"
+                "\"{text}\" is not a whole, non-negative number of bytes; expected {}",
+                Self::ALLOWED
+            ));
+        }
+        if bytes > Self::MAX.0 as f64 {
+            return Err(format!(
+                "\"{text}\" is too large; a size is at most 2^53 B (9007199254740992 B)"
             ));
         }
         Ok(Bytes(bytes as u64))
@@ -163,7 +207,7 @@ impl fmt::Display for Bytes {
 }
 
 macro_rules! string_unit_serde {
-    ($ty:ident, $expecting:literal, int_is_bytes = $int_ok:literal) => {
+    ($ty:ident, $expecting:literal, int_is_bytes = $int_ok:literal, zero_ok = $zero_ok:literal) => {
         impl Serialize for $ty {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_str(self)
@@ -183,7 +227,7 @@ macro_rules! string_unit_serde {
                     fn visit_u64<E: de::Error>(self, v: u64) -> Result<$ty, E> {
                         if $int_ok {
                             $ty::parse(&v.to_string()).map_err(E::custom)
-                        } else if v == 0 {
+                        } else if v == 0 && $zero_ok {
                             Ok($ty(0))
                         } else {
                             Err(E::custom(format!(
@@ -203,8 +247,16 @@ macro_rules! string_unit_serde {
                         }
                     }
                     fn visit_f64<E: de::Error>(self, v: f64) -> Result<$ty, E> {
+                        let what = if v.is_finite() {
+                            "has no unit"
+                        } else {
+                            "is not a number"
+                        };
+                        Err(E::custom(format!("{v} {what}; expected {}", $ty::ALLOWED)))
+                    }
+                    fn visit_bool<E: de::Error>(self, v: bool) -> Result<$ty, E> {
                         Err(E::custom(format!(
-                            "{v} has no unit; expected {}",
+                            "{v} is not allowed; expected {}",
                             $ty::ALLOWED
                         )))
                     }
@@ -218,13 +270,20 @@ macro_rules! string_unit_serde {
 string_unit_serde!(
     Duration,
     "a duration such as \"10 ms\"",
-    int_is_bytes = false
+    int_is_bytes = false,
+    zero_ok = true
 );
-string_unit_serde!(Rate, "a rate such as \"11 Mb/s\"", int_is_bytes = false);
+string_unit_serde!(
+    Rate,
+    "a rate such as \"11 Mb/s\"",
+    int_is_bytes = false,
+    zero_ok = false
+);
 string_unit_serde!(
     Bytes,
     "a size such as 1500 or \"1500 B\"",
-    int_is_bytes = true
+    int_is_bytes = true,
+    zero_ok = true
 );
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
             "0 s: the sampling interval must be positive",
         );
     }
-    Ok(())
+    super::bounds::check(s)
 }
 
 /// The access points; also fixes which node names are taken (APs and routers are single
@@ -100,6 +100,17 @@ fn aps(s: &Scenario, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
         node_name(format!("routers[{i}].name"), &r.name, names)?;
     }
     Ok(())
+}
+
+/// What a group or flow name may be (it becomes part of `--set` key paths and of node
+/// and flow names).
+const NAME_RULE: &str = "a name is non-empty, without '.', '=', spaces or control characters";
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c == '.' || c == '=' || c.is_whitespace() || c.is_control())
 }
 
 /// `name` must be one of `allowed` (what `key` may refer to, described by `what`).
@@ -153,17 +164,32 @@ fn attachment<'a>(
 /// The wired links: endpoints are APs, routers or servers (`NAME-i`), never the same node
 /// twice, and every link carries traffic at a positive rate.
 fn links(s: &Scenario) -> Result<(), ScenarioError> {
+    // The names a link may join (servers by group: `NAME-i` for i < count).
     let mut wired: Vec<String> = s.aps.iter().map(|a| a.name.clone()).collect();
     wired.extend(s.routers.iter().map(|r| r.name.clone()));
-    for g in &s.servers {
-        wired.extend((0..g.count).map(|k| format!("{}-{k}", g.name)));
-    }
+    wired.extend(s.servers.iter().map(|g| match g.count {
+        1 => format!("{}-0", g.name),
+        n => format!("{}-0 … {}-{}", g.name, g.name, n - 1),
+    }));
     let wired: Vec<&str> = wired.iter().map(String::as_str).collect();
+    let exists = |name: &str| {
+        s.aps.iter().any(|a| a.name == name)
+            || s.routers.iter().any(|r| r.name == name)
+            || s.servers.iter().any(|g| {
+                name.strip_prefix(g.name.as_str())
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .is_some_and(|k| k < g.count && name == format!("{}-{k}", g.name))
+            })
+    };
     let mut pairs = HashSet::new();
     for (i, l) in s.links.iter().enumerate() {
         let at = |key: &str| format!("links[{i}].{key}");
-        reference(at("a"), &l.a, "an AP, router or server", &wired)?;
-        reference(at("b"), &l.b, "an AP, router or server", &wired)?;
+        for (key, end) in [("a", &l.a), ("b", &l.b)] {
+            if !exists(end) {
+                reference(at(key), end, "an AP, router or server", &wired)?;
+            }
+        }
         if l.a == l.b {
             return err(
                 at("b"),
@@ -191,11 +217,8 @@ fn links(s: &Scenario) -> Result<(), ScenarioError> {
 /// A node or node group name: non-empty, no '.', '=' or spaces, unique among APs,
 /// routers, station groups and server groups.
 fn node_name(at: String, name: &str, names: &mut HashSet<String>) -> Result<(), ScenarioError> {
-    if name.is_empty() || name.contains(['.', ' ', '=']) {
-        return err(
-            at,
-            format!("\"{name}\": a name is non-empty, without '.', '=' or spaces"),
-        );
+    if !valid_name(name) {
+        return err(at, format!("\"{name}\": {NAME_RULE}"));
     }
     if !names.insert(name.to_string()) {
         return err(
@@ -256,6 +279,20 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
             }
         }
     }
+    for (key, given) in [
+        ("slot", s.phy.slot),
+        ("sifs", s.phy.sifs),
+        ("difs", s.phy.difs),
+        ("plcp", s.phy.plcp),
+        ("propagation_delay", s.phy.propagation_delay),
+    ] {
+        if let Some(d) = given.filter(|d| d.0 > super::bounds::MAX_PHY_TIME) {
+            return err(
+                format!("phy.{key}"),
+                format!("{d}: a PHY timing value is at most 1 s"),
+            );
+        }
+    }
     if resolved.slot == 0 {
         return err("phy.slot", "0 s: the slot time must be positive");
     }
@@ -306,10 +343,13 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
     let mut names = HashSet::new();
     for (i, f) in s.flows.iter().enumerate() {
         let at = |key: &str| format!("flows[{i}].{key}");
-        if f.name.is_empty() || !names.insert(f.name.as_str()) {
+        if !valid_name(&f.name) {
+            return err(at("name"), format!("\"{}\": {NAME_RULE}", f.name));
+        }
+        if !names.insert(f.name.as_str()) {
             return err(
                 at("name"),
-                format!("\"{}\": flow names are non-empty and unique", f.name),
+                format!("\"{}\" is used twice; flow names are unique", f.name),
             );
         }
         if !s.stations.iter().any(|g| g.name == f.stations) {

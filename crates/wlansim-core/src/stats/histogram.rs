@@ -25,6 +25,9 @@ impl Default for Histogram {
 }
 
 impl Histogram {
+    /// Heap memory of one histogram (its bucket counts).
+    pub const HEAP_BYTES: u64 = (BUCKETS * std::mem::size_of::<u64>()) as u64;
+
     pub fn new() -> Self {
         Histogram {
             counts: vec![0; BUCKETS],

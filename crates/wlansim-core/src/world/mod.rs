@@ -38,6 +38,8 @@ pub enum SimError {
     Scenario(ScenarioError),
     /// An internal invariant failed (e.g. packet accounting); a bug, reported loudly.
     Invariant(String),
+    /// The progress callback asked the run to stop (e.g. on Ctrl-C).
+    Interrupted,
 }
 
 impl fmt::Display for SimError {
@@ -45,6 +47,7 @@ impl fmt::Display for SimError {
         match self {
             SimError::Scenario(e) => e.fmt(f),
             SimError::Invariant(m) => write!(f, "simulation invariant violated: {m}"),
+            SimError::Interrupted => write!(f, "the run was interrupted"),
         }
     }
 }
@@ -198,11 +201,26 @@ impl Node {
     }
 }
 
+/// Events between two calls of the progress callback of [`World::run_with`]: rare
+/// enough to cost nothing measurable, frequent enough (milliseconds) for Ctrl-C.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
 impl World {
     /// Simulate to the end and report.
-    pub fn run(mut self) -> Result<Results, SimError> {
+    pub fn run(self) -> Result<Results, SimError> {
+        self.run_with(&mut |_| true)
+    }
+
+    /// Simulate to the end and report; every [`PROGRESS_EVERY`] events, `progress` gets
+    /// the fraction of simulated time done and returns whether to go on.
+    pub fn run_with(mut self, progress: &mut dyn FnMut(f64) -> bool) -> Result<Results, SimError> {
         let wall = std::time::Instant::now();
         while let Some((now, event)) = self.events.pop_before(self.end) {
+            if self.events.processed().is_multiple_of(PROGRESS_EVERY)
+                && !progress(now as f64 / self.end as f64)
+            {
+                return Err(SimError::Interrupted);
+            }
             match event {
                 Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
                 Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
@@ -308,8 +326,17 @@ impl World {
 
 /// Build and run a scenario with `seed` (the scenario's own seed when `None`).
 pub fn simulate(scenario: &Scenario, seed: Option<u64>) -> Result<Results, SimError> {
+    simulate_with(scenario, seed, &mut |_| true)
+}
+
+/// [`simulate`] with a progress callback (see [`World::run_with`]).
+pub fn simulate_with(
+    scenario: &Scenario,
+    seed: Option<u64>,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<Results, SimError> {
     scenario.validate()?;
-    World::new(scenario, seed.unwrap_or(scenario.seed))?.run()
+    World::new(scenario, seed.unwrap_or(scenario.seed))?.run_with(progress)
 }
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ impl Recorder {
         flows: usize,
         nodes: usize,
     ) -> Self {
+        // Nothing is reserved unless a series is recorded (validation bounds the size).
+        let samples = if kinds.is_empty() { 0 } else { samples };
         let columns = kinds
             .iter()
             .map(|k| {

@@ -27,7 +27,8 @@ impl World {
             Traffic::Cbr => self.events.schedule(now, Event::Arrival(flow)),
             Traffic::Poisson => {
                 let gap = f.rng.exponential(f.interval).round() as Time;
-                self.events.schedule(now + gap, Event::Arrival(flow));
+                self.events
+                    .schedule(now.saturating_add(gap), Event::Arrival(flow));
             }
         }
     }
@@ -42,7 +43,7 @@ impl World {
             _ => f.interval,
         };
         // Exact CBR spacing: the k-th packet at start + k·interval, rounded once.
-        let next = now + gap.round() as Time;
+        let next = now.saturating_add(gap.round() as Time);
         let src = f.src;
         self.events
             .schedule(next.max(now + 1), Event::Arrival(flow));

@@ -1,0 +1,363 @@
+//! The JSON Schema of the scenario format, generated from the scenario types (their doc
+//! comments are the descriptions). The unit-bearing types have hand-written schemas: a
+//! string with a pattern, or a number where one is accepted. The same schema tells an
+//! error message what a key allows.
+use super::limits::{RetryLimit, RtsThreshold};
+use super::tcp::WindowSpec;
+use super::units::{Bytes, Duration, Rate};
+use super::Scenario;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// A number as the unit strings write it: "10", "1.5", ".5", "1e3" (no sign but '+').
+const NUMBER: &str = r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?";
+
+fn pattern(units: &str) -> String {
+    format!(r"^\s*{NUMBER}\s*({units})\s*$")
+}
+
+impl JsonSchema for Duration {
+    fn schema_name() -> Cow<'static, str> {
+        "Duration".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": format!("Duration: {}. A bare 0 is allowed.", Duration::ALLOWED),
+            "x-unit": "duration",
+            "anyOf": [
+                { "type": "string", "pattern": pattern("ns|us|µs|ms|s|min"), "examples": ["10 ms", "1.5 s"] },
+                { "const": 0 }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for Rate {
+    fn schema_name() -> Cow<'static, str> {
+        "Rate".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": format!("Rate: {}.", Rate::ALLOWED),
+            "x-unit": "rate",
+            "type": "string",
+            "pattern": pattern("b/s|bps|bit/s|kb/s|kbps|kbit/s|Mb/s|Mbps|Mbit/s|Gb/s|Gbps|Gbit/s"),
+            "examples": ["11 Mb/s", "64 kb/s"]
+        })
+    }
+}
+
+fn bytes_pattern() -> String {
+    pattern("B|kB|KiB|MB|MiB|GB|GiB|")
+}
+
+impl JsonSchema for Bytes {
+    fn schema_name() -> Cow<'static, str> {
+        "Bytes".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": format!("Size: {}.", Bytes::ALLOWED),
+            "x-unit": "size",
+            "anyOf": [
+                { "type": "integer", "minimum": 0, "maximum": Bytes::MAX.0 },
+                { "type": "string", "pattern": bytes_pattern(), "examples": ["1500 B", "64 KiB"] }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for RetryLimit {
+    fn schema_name() -> Cow<'static, str> {
+        "RetryLimit".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Attempts of one frame: a number from 1 to 4294967295, or \"unlimited\".",
+            "x-unit": "attempts",
+            "anyOf": [
+                { "type": "integer", "minimum": 1, "maximum": u32::MAX },
+                { "const": "unlimited" }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for RtsThreshold {
+    fn schema_name() -> Cow<'static, str> {
+        "RtsThreshold".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An MPDU length in bytes from 0 to 4294967295 (0 = RTS before every frame), \"always\" (= 0) or \"off\".",
+            "x-unit": "bytes",
+            "anyOf": [
+                { "type": "integer", "minimum": 0, "maximum": u32::MAX },
+                { "enum": ["off", "always"] }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for WindowSpec {
+    fn schema_name() -> Cow<'static, str> {
+        "Window".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A window: an integer number of segments, or a size string (\"65535 B\"); from 1 byte to 2^30 bytes.",
+            "x-unit": "segments or size",
+            "anyOf": [
+                { "type": "integer", "minimum": 1 },
+                { "type": "string", "pattern": bytes_pattern() }
+            ]
+        })
+    }
+}
+
+/// The access categories as scenario files name them (the schema of
+/// [`AccessCategory`](crate::mac::AccessCategory)).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub(super) enum AcName {
+    /// AC_BK, background.
+    Bk,
+    /// AC_BE, best effort (unclassified traffic).
+    Be,
+    /// AC_VI, video.
+    Vi,
+    /// AC_VO, voice.
+    Vo,
+}
+
+/// The JSON Schema (draft 2020-12) of a scenario file.
+pub fn json_schema() -> Value {
+    let mut schema = schemars::schema_for!(Scenario).to_value();
+    if let Some(root) = schema.as_object_mut() {
+        root.insert("title".into(), "wlansim scenario".into());
+    }
+    schema
+}
+
+/// The schema of the value at `path` (`stations[0].count`), following references.
+fn node_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut node = resolve(root, root);
+    for part in split_path(path) {
+        node = match part {
+            Part::Key(k) => node.get("properties")?.get(k)?,
+            Part::Index => node.get("items")?,
+        };
+        node = resolve(root, node);
+    }
+    Some(node)
+}
+
+enum Part<'a> {
+    Key(&'a str),
+    Index,
+}
+
+fn split_path(path: &str) -> Vec<Part<'_>> {
+    let mut parts = Vec::new();
+    for piece in path.split('.').filter(|p| !p.is_empty() && *p != "?") {
+        match piece.find('[') {
+            Some(i) => {
+                if i > 0 {
+                    parts.push(Part::Key(&piece[..i]));
+                }
+                parts.extend(piece.matches('[').map(|_| Part::Index));
+            }
+            None => parts.push(Part::Key(piece)),
+        }
+    }
+    parts
+}
+
+/// Follow `$ref`, and of an optional value (`anyOf` with null) take the non-null schema.
+fn resolve<'a>(root: &'a Value, mut node: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+            let name = r.rsplit('/').next().unwrap_or_default();
+            match root.get("$defs").and_then(|d| d.get(name)) {
+                Some(def) => node = def,
+                None => return node,
+            }
+            continue;
+        }
+        if let Some(alts) = node.get("anyOf").and_then(Value::as_array) {
+            let non_null: Vec<&Value> = alts
+                .iter()
+                .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
+                .collect();
+            if non_null.len() == 1 && non_null.len() < alts.len() {
+                node = non_null[0];
+                continue;
+            }
+        }
+        break;
+    }
+    node
+}
+
+/// "one of `a`, `b`" for a schema of string constants.
+fn choices(node: &Value) -> Option<String> {
+    let mut names = Vec::new();
+    if let Some(e) = node.get("enum").and_then(Value::as_array) {
+        names.extend(e.iter().map(|v| v.to_string()));
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(alts) = node.get(key).and_then(Value::as_array) {
+            for a in alts {
+                if let Some(c) = a.get("const") {
+                    names.push(c.to_string());
+                } else if let Some(e) = a.get("enum").and_then(Value::as_array) {
+                    names.extend(e.iter().map(|v| v.to_string()));
+                } else {
+                    return None;
+                }
+            }
+        }
+    }
+    (!names.is_empty()).then(|| format!("one of {}", names.join(", ")))
+}
+
+/// What the schema allows at `path`, in words (None when the path is not in the schema).
+pub fn allowed_at(path: &str) -> Option<String> {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    let root = SCHEMA.get_or_init(json_schema);
+    let node = node_at(root, path)?;
+    if node.get("x-unit").is_some() {
+        let d = node.get("description")?.as_str()?;
+        let d = d.split_once(": ").map_or(d, |(_, rest)| rest);
+        let mut d = d.trim_end_matches('.').to_string();
+        if let Some(first) = d.get(..1) {
+            d.replace_range(..1, &first.to_lowercase());
+        }
+        return Some(d);
+    }
+    if let Some(c) = choices(node) {
+        return Some(c);
+    }
+    // An optional value's type is ["integer", "null"]: the first non-null one counts.
+    let ty = match node.get("type")? {
+        Value::String(t) => t.as_str(),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null")?,
+        _ => return None,
+    };
+    Some(match ty {
+        "integer" => {
+            let min = node.get("minimum").and_then(Value::as_u64).unwrap_or(0);
+            let max = node.get("maximum").and_then(Value::as_u64).or(
+                match node.get("format").and_then(Value::as_str) {
+                    Some("uint8") => Some(u8::MAX as u64),
+                    Some("uint16") => Some(u16::MAX as u64),
+                    Some("uint32") => Some(u32::MAX as u64),
+                    Some("uint64") => Some(u64::MAX),
+                    _ => None,
+                },
+            );
+            match max {
+                Some(max) => format!("a whole number from {min} to {max}"),
+                None => format!("a whole number ≥ {min}"),
+            }
+        }
+        "number" => "a finite number".into(),
+        "boolean" => "true or false".into(),
+        "string" => "a string".into(),
+        "array" => "an array".into(),
+        "object" => "a table".into(),
+        other => other.to_string(),
+    })
+}
+
+/// The value of a serde "invalid type/value" description: "floating point `1.5`" → 1.5,
+/// "string \"x\"" → "x", "map" → a table.
+fn unexpected_value(what: &str) -> String {
+    if let (Some(a), Some(b)) = (what.find('`'), what.rfind('`')) {
+        if b > a {
+            return what[a + 1..b].to_string();
+        }
+    }
+    if let Some(rest) = what.strip_prefix("string ") {
+        return rest.to_string();
+    }
+    match what {
+        "map" => "a table".into(),
+        "sequence" => "an array".into(),
+        "unit value" | "null" => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+/// A deserialiser's message rewritten so it names the value given (`given`, when the
+/// caller knows its text) and what the key allows (from the schema).
+pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
+    let allowed = || allowed_at(path);
+    let mut lines: Vec<String> = message.lines().map(str::to_string).collect();
+    for line in &mut lines {
+        let l = line.trim();
+        let start = l
+            .find("invalid type: ")
+            .or_else(|| l.find("invalid value: "));
+        if let Some(start) = start {
+            let body = &l[start..];
+            let body = body.split_once(": ").map_or(body, |(_, b)| b);
+            let (what, expected) = body.split_once(", expected ").unwrap_or((body, ""));
+            // A table or an array is named by its kind; a scalar by its text when known.
+            let value = match given {
+                Some(g) if what != "map" && what != "sequence" => g.to_string(),
+                _ => unexpected_value(what),
+            };
+            let expected = allowed().unwrap_or_else(|| expected.to_string());
+            *line = format!("{value} is not allowed; expected {expected}");
+        } else if ["expected value", "invalid number"]
+            .iter()
+            .any(|m| l == *m || l.starts_with(&format!("{m} at")))
+        {
+            let value = given.unwrap_or("this value");
+            let note = if given.is_some_and(|g| {
+                let g = g.trim_start_matches('-');
+                g == "NaN" || g == "Infinity"
+            }) {
+                " (not a finite number)"
+            } else {
+                ""
+            };
+            let expected = allowed().unwrap_or_else(|| "another value".into());
+            *line = format!("{value} is not allowed{note}; expected {expected}");
+        } else if l == "wanted string or table" || l == "wanted exactly 1 element" {
+            let expected = allowed().unwrap_or_else(|| "a string".into());
+            *line = format!("this value is not allowed; expected {expected}");
+        }
+    }
+    lines.join("\n")
+}
+
+/// The JSON token starting at (1-based) `line`, `column` of `text`, or ending there.
+pub fn json_token_at(text: &str, line: usize, column: usize) -> Option<String> {
+    let l = text.lines().nth(line.checked_sub(1)?)?;
+    let chars: Vec<char> = l.chars().collect();
+    let col = column.min(chars.len());
+    let is_tok = |c: char| c.is_ascii_alphanumeric() || "+-._\"".contains(c);
+    // serde_json points at the token's first character or just after its last.
+    let mut start = col.saturating_sub(1);
+    if start < chars.len() && !is_tok(chars[start]) && start > 0 && is_tok(chars[start - 1]) {
+        start -= 1;
+    }
+    if start >= chars.len() || !is_tok(chars[start]) {
+        return None;
+    }
+    let mut a = start;
+    while a > 0 && is_tok(chars[a - 1]) {
+        a -= 1;
+    }
+    let mut b = start;
+    while b < chars.len() && is_tok(chars[b]) {
+        b += 1;
+    }
+    let token: String = chars[a..b].iter().collect();
+    (!token.is_empty()).then_some(token)
+}

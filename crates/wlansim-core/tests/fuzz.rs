@@ -1,0 +1,401 @@
+//! Property-based fuzzing (proptest), bounded to run in seconds:
+//! - the scenario parser and validator on the example scenarios with random mutations
+//!   (values replaced by odd ones, keys removed or added, text edited): never a panic, and
+//!   every error names a key path (or, for broken TOML, a line) and no raw type name;
+//!   every accepted scenario resolves to a scenario that parses back to the same one;
+//! - the event loop on small random valid scenarios: no panic, the packet accounting
+//!   invariant holds (checked by every run), and the same seed gives the same results.
+//!
+//! Case counts are fixed (no time-based stopping), so a run is reproducible.
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use toml::Value;
+use wlansim_core::{simulate, Scenario};
+
+const EXAMPLES: [&str; 5] = [
+    include_str!("../../../scenarios/saturated-11b.toml"),
+    include_str!("../../../scenarios/saturated-11g.toml"),
+    include_str!("../../../scenarios/mixed-udp-11b.toml"),
+    include_str!("../../../scenarios/pilosof-1up-1down.toml"),
+    include_str!("../../../scenarios/pilosof-4up-4down-clamp.toml"),
+];
+
+/// Cases of each property (reported in the README's Reliability section).
+const MUTATED_CASES: u32 = 10_000;
+const TEXT_CASES: u32 = 5_000;
+const RUN_CASES: u32 = 200;
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Odd and ordinary values a mutation writes into a key.
+fn pool() -> Vec<Value> {
+    let mut v: Vec<Value> = [
+        "",
+        "0",
+        "0 s",
+        "1e30 s",
+        "1e12 s",
+        "-1 s",
+        "0.1 ns",
+        "0.1 b/s",
+        "1e30 Gb/s",
+        "NaN s",
+        "inf",
+        "1 Mb/s",
+        "11 Mb/s",
+        "10 ms",
+        "1500 B",
+        "5 GB",
+        "1e300 B",
+        "unlimited",
+        "off",
+        "always",
+        "tcp",
+        "udp",
+        "cbr",
+        "poisson",
+        "saturated",
+        "uplink",
+        "downlink",
+        "802.11a",
+        "802.11g",
+        "a b",
+        "sta",
+        "srv",
+        "up",
+        "x.y",
+        "ng2005-table2",
+        "flow_throughput",
+        "cwnd",
+        "newreno",
+        "ns2-compat",
+        "vo",
+        "µs",
+        "1 µs",
+        "100000 min",
+        "18446744073 s",
+    ]
+    .iter()
+    .map(|s| Value::String(s.to_string()))
+    .collect();
+    v.extend(
+        [
+            0i64,
+            1,
+            2,
+            -1,
+            7,
+            63,
+            64,
+            255,
+            256,
+            1000,
+            65535,
+            100_000,
+            100_001,
+            4_294_967_295,
+            4_294_967_296,
+            i64::MAX,
+            i64::MIN,
+        ]
+        .map(Value::Integer),
+    );
+    v.extend(
+        [
+            0.0,
+            0.5,
+            1.0,
+            -0.5,
+            1.5,
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+            1e30,
+        ]
+        .map(Value::Float),
+    );
+    v.extend([Value::Boolean(true), Value::Boolean(false)]);
+    v.push(Value::Array(vec![]));
+    v.push(Value::Array(vec![Value::String("flow_throughput".into())]));
+    v.push(Value::Table(Default::default()));
+    v
+}
+
+/// Keys a mutation may add (known ones in odd places, and unknown ones).
+const KEYS: [&str; 16] = [
+    "count", "queue", "rate", "delay", "duration", "warmup", "qos", "edca", "fer", "tcp", "server",
+    "bytes", "stop", "series", "colour", "name",
+];
+
+/// Every path to a value, as a list of steps (table key or array index).
+#[derive(Clone, Debug)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn paths(v: &Value, prefix: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+    match v {
+        Value::Table(t) => {
+            for (k, child) in t {
+                prefix.push(Step::Key(k.clone()));
+                out.push(prefix.clone());
+                paths(child, prefix, out);
+                prefix.pop();
+            }
+        }
+        Value::Array(a) => {
+            for (i, child) in a.iter().enumerate() {
+                prefix.push(Step::Index(i));
+                out.push(prefix.clone());
+                paths(child, prefix, out);
+                prefix.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn parent_mut<'a>(root: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+    let mut node = root;
+    for step in &path[..path.len().saturating_sub(1)] {
+        node = match (step, node) {
+            (Step::Key(k), Value::Table(t)) => t.get_mut(k)?,
+            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// Apply mutation `(what, at, value)` to the scenario document.
+fn mutate(doc: &mut Value, what: u8, at: usize, value: usize) {
+    let mut all = Vec::new();
+    paths(doc, &mut Vec::new(), &mut all);
+    if all.is_empty() {
+        return;
+    }
+    let path = &all[at % all.len()];
+    let pool = pool();
+    let new = pool[value % pool.len()].clone();
+    let Some(parent) = parent_mut(doc, path) else {
+        return;
+    };
+    match (path.last().unwrap(), parent, what % 4) {
+        // Replace the value.
+        (Step::Key(k), Value::Table(t), 0 | 1) => {
+            t.insert(k.clone(), new);
+        }
+        (Step::Index(i), Value::Array(a), 0 | 1) => a[*i] = new,
+        // Remove the key or element.
+        (Step::Key(k), Value::Table(t), 2) => {
+            t.remove(k);
+        }
+        (Step::Index(i), Value::Array(a), 2) => {
+            a.remove(*i);
+        }
+        // Add a key beside it, or duplicate the element.
+        (Step::Key(_), Value::Table(t), _) => {
+            t.insert(KEYS[value % KEYS.len()].to_string(), new);
+        }
+        (Step::Index(i), Value::Array(a), _) => {
+            let copy = a[*i].clone();
+            a.push(copy);
+        }
+        _ => {}
+    }
+}
+
+/// The properties every parse result has: no panic (checked by the caller), errors that
+/// name a key path (or a TOML line) and no serde type name, accepted scenarios that
+/// resolve to themselves.
+fn check_parse(text: &str) -> Result<(), TestCaseError> {
+    let parsed = catch_unwind(AssertUnwindSafe(|| Scenario::from_toml(text)));
+    let parsed = parsed.map_err(|_| TestCaseError::fail(format!("panic on:\n{text}")))?;
+    match parsed {
+        Err(e) => {
+            let m = e.to_string();
+            prop_assert!(
+                !e.path.is_empty() || m.contains('`') || m.contains("TOML parse error at line"),
+                "error without a key path: {m}\n{text}"
+            );
+            for raw in [
+                "expected u8",
+                "expected u32",
+                "expected u64",
+                "expected f64",
+                "expected value",
+                "wanted string or table",
+            ] {
+                prop_assert!(!m.contains(raw), "raw message `{raw}`: {m}\n{text}");
+            }
+        }
+        Ok(s) => {
+            let resolved = serde_json::to_string(&s.resolved()).unwrap();
+            let again = Scenario::from_json(&resolved);
+            prop_assert!(
+                again.is_ok(),
+                "resolved form refused: {again:?}\n{resolved}"
+            );
+            let again = serde_json::to_string(&again.unwrap().resolved()).unwrap();
+            prop_assert_eq!(resolved, again);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(MUTATED_CASES))]
+    #[test]
+    fn mutated_examples_never_panic_and_errors_name_a_key(
+        example in 0..EXAMPLES.len(),
+        mutations in prop::collection::vec((any::<u8>(), any::<usize>(), any::<usize>()), 1..4),
+    ) {
+        let mut doc: Value = toml::from_str(EXAMPLES[example]).unwrap();
+        for (what, at, value) in mutations {
+            mutate(&mut doc, what, at, value);
+        }
+        let text = toml::to_string(&doc).unwrap_or_default();
+        check_parse(&text)?;
+        // The same document as JSON (what the Python package sends), when it has one.
+        if let Ok(json) = serde_json::to_string(&doc) {
+            let r = catch_unwind(AssertUnwindSafe(|| Scenario::from_json(&json)));
+            prop_assert!(r.is_ok(), "panic on JSON:\n{json}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(TEXT_CASES))]
+    #[test]
+    fn edited_example_text_never_panics(
+        example in 0..EXAMPLES.len(),
+        edits in prop::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..6),
+    ) {
+        let mut text: Vec<char> = EXAMPLES[example].chars().collect();
+        let alphabet: Vec<char> = "0123456789.-+e sMbkBn\"=[]\n#ué".chars().collect();
+        for (at, c, op) in edits {
+            let at = at % (text.len() + 1);
+            let c = alphabet[c as usize % alphabet.len()];
+            match op {
+                0 => text.insert(at, c),
+                1 if at < text.len() => { text.remove(at); }
+                _ if at < text.len() => text[at] = c,
+                _ => {}
+            }
+        }
+        check_parse(&text.into_iter().collect::<String>())?;
+    }
+}
+
+/// A small random valid scenario (TOML text): one or two station groups, UDP and TCP
+/// flows of every kind, optional EDCA, frame errors, RTS/CTS, AP options and series.
+fn small_scenario() -> impl Strategy<Value = String> {
+    let group = (
+        1u32..4,
+        any::<bool>(),
+        prop::option::of(0.0f64..0.3),
+        1u32..30,
+    );
+    let flow = (
+        any::<bool>(),                     // tcp
+        any::<bool>(),                     // uplink
+        0u8..3,                            // traffic
+        1u32..3000,                        // rate, kb/s
+        1u32..2269,                        // packet size
+        0u32..200,                         // start, ms
+        prop::option::of(1u32..2_000_000), // tcp bytes
+        any::<bool>(),                     // ns2-compat profile
+        0usize..2,                         // group
+    );
+    (
+        0u8..3,                                    // standard
+        prop::collection::vec(group, 1..3),
+        prop::collection::vec(flow, 1..4),
+        (300u32..1000, 0u32..200),                 // duration, warmup (ms)
+        (1u32..60, prop::option::of(1u32..20), any::<bool>()), // AP queue, ACK queue, clamp
+        (prop::option::of(0u32..2000), any::<bool>(), any::<bool>()), // RTS, preset, series
+        (1u32..100, 0u32..30),                     // server link Mb/s, delay ms
+    )
+        .prop_map(|(std, groups, flows, (dur, warm), (apq, ackq, clamp), (rts, preset, series), (link, delay))| {
+            let standard = ["802.11b", "802.11a", "802.11g"][std as usize];
+            let mut t = format!(
+                "duration = \"{dur} ms\"\nwarmup = \"{warm} ms\"\n[phy]\nstandard = \"{standard}\"\n"
+            );
+            if let Some(r) = rts {
+                t += &format!("[mac]\nrts_threshold = {r}\n");
+            }
+            t += &format!("[ap]\nqueue = {apq}\nrwnd_clamp = {clamp}\n");
+            if let Some(a) = ackq {
+                t += &format!("ack_queue = {a}\n");
+            }
+            if preset {
+                t += "[qos]\npreset = \"ng2005-table2\"\n";
+            }
+            if series {
+                t += "[output]\nseries = [\"flow_throughput\", \"queue_length\", \"cwnd\"]\nseries_interval = \"50 ms\"\n";
+            }
+            for (i, (count, qos, fer, queue)) in groups.iter().enumerate() {
+                t += &format!("[[stations]]\nname = \"g{i}\"\ncount = {count}\nqueue = {queue}\nqos = {qos}\n");
+                if let Some(f) = fer {
+                    t += &format!("fer = {f}\n");
+                }
+            }
+            t += &format!("[[servers]]\nname = \"srv\"\ncount = 2\nrate = \"{link} Mb/s\"\ndelay = \"{delay} ms\"\n");
+            for (i, (tcp, up, traffic, rate, size, start, bytes, ns2, g)) in flows.into_iter().enumerate() {
+                let g = g % groups.len();
+                let dir = if up { "uplink" } else { "downlink" };
+                t += &format!("[[flows]]\nname = \"f{i}\"\ndirection = \"{dir}\"\nstations = \"g{g}\"\nstart = \"{start} ms\"\n");
+                if tcp {
+                    t += "protocol = \"tcp\"\nserver = \"srv\"\n";
+                    if let Some(b) = bytes {
+                        t += &format!("bytes = {b}\n");
+                    }
+                    if ns2 {
+                        t += "tcp = { profile = \"ns2-compat\" }\n";
+                    }
+                } else {
+                    t += &format!("packet_size = {size}\n");
+                    match traffic {
+                        0 => {}
+                        1 => t += &format!("traffic = \"cbr\"\nrate = \"{rate} kb/s\"\n"),
+                        _ => t += &format!("traffic = \"poisson\"\nrate = \"{rate} kb/s\"\n"),
+                    }
+                }
+            }
+            t
+        })
+}
+
+/// Results as JSON without the wall-clock time (the only field allowed to differ).
+fn comparable(r: &wlansim_core::Results) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+    v["meta"].as_object_mut().unwrap().remove("wall_s");
+    v
+}
+
+proptest! {
+    #![proptest_config(config(RUN_CASES))]
+    #[test]
+    fn small_random_runs_keep_accounting_and_are_deterministic(
+        text in small_scenario(),
+        seed in any::<u64>(),
+    ) {
+        let s = Scenario::from_toml(&text);
+        prop_assert!(s.is_ok(), "generated scenario refused: {:?}\n{text}", s.err());
+        let s = s.unwrap();
+        let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
+        let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
+        // An accounting failure is an Err(Invariant) here.
+        prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
+        let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
+        prop_assert_eq!(comparable(&first.unwrap()), comparable(&second.unwrap()), "{}", text);
+    }
+}
