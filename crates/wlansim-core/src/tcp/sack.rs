@@ -6,7 +6,10 @@
 //! Representation: a segment carries at most [`MAX_SACK_BLOCKS`] blocks as byte offsets
 //! from its cumulative ACK number, in `u32` (a block never lies more than the receive
 //! window, at most 2^30 bytes, above the ACK number), so that [`Segment`](super::Segment)
-//! stays `Copy` and small: the option is 36 bytes, the segment 72 (40 without it).
+//! stays `Copy` and small: the option is 36 bytes, the segment 72 (40 without it), the
+//! simulator's packet 96 (64). Measured cost of the larger copies: callgrind counts 293 M
+//! instructions for 100 s of 12 TCP uploads + 12 downloads against 285 M before (+3 %;
+//! run-to-run jitter of the Python part is about 6 M), and no increase for a UDP cell.
 
 use std::collections::VecDeque;
 
