@@ -231,6 +231,8 @@ pub fn simulate(scenario: &Scenario, seed: Option<u64>) -> Result<Results, SimEr
 }
 
 #[cfg(test)]
+mod contention_tests;
+#[cfg(test)]
 mod edca_tests;
 #[cfg(test)]
 mod tests;
