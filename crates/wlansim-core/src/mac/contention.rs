@@ -13,9 +13,13 @@
 //! - a member that joins its class with counter k while the clock reads S stores the key
 //!   k + S; its counter at any later time is max(0, key − clock), so freezing touches no
 //!   counter, and the member with the smallest key expires first;
-//! - the pending members with a frame are in a min-heap on the key (*armed*); the pending
-//!   ones without a frame (post-backoff, 9.3.4.3) in a second heap, from which a grant
-//!   removes those whose counter reached zero once their countdown had started;
+//! - the pending members with a frame (*armed*) are in a ring of buckets indexed by key:
+//!   an armed member's counter stays within [0, CWmax], so every armed key is within one
+//!   ring length of the clock and the first occupied bucket from the clock holds the
+//!   earliest expiry (insertion and removal O(1), the search a few bitmap words);
+//! - the pending members without a frame (post-backoff, 9.3.4.3), whose counters may stop
+//!   at zero below the clock, are in a min-heap on the key, from which a grant removes
+//!   those whose counter reached zero once their countdown had started;
 //! - an entity whose countdown start is its own — a transmitter of a failed exchange
 //!   (ACKTimeout/CTSTimeout then AIFS, 9.3.2.8), or one given immediate access or sending
 //!   a post-backoff that ran out — is kept *aside* with its own [`Backoff`] fields; the
@@ -25,8 +29,8 @@
 //!
 //! For entities aside or out the `Backoff` fields `counter` and `countdown_start` hold the
 //! state; for the others this structure does ([`Contention::counter`],
-//! [`Contention::countdown_start`]). A grant costs O(classes + aside) plus O(log n) per
-//! transmitter and per completed post-backoff, a frame arrival O(log n), the end of an
+//! [`Contention::countdown_start`]). A grant costs O(classes + aside + transmitters) plus
+//! O(log n) per completed post-backoff, a frame arrival O(log n) at most, the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
 use super::{Backoff, Entity, SlotRule};
 use crate::sim::time::Time;
@@ -36,7 +40,7 @@ use crate::sim::time::Time;
 pub(crate) enum Place {
     /// No backoff pending; its countdown start is its class's.
     Idle,
-    /// Pending, with a frame: in its class's armed heap.
+    /// Pending, with a frame: in its class's armed ring.
     Armed,
     /// Pending, no frame (post-backoff): in its class's post heap.
     Post,
@@ -56,7 +60,7 @@ struct Class {
     countdown_start: Time,
     /// Slots counted by the members over all past idle periods.
     clock: u64,
-    armed: KeyHeap,
+    armed: KeyRing,
     post: KeyHeap,
 }
 
@@ -76,8 +80,10 @@ pub(crate) struct Contention {
     classes: Vec<Class>,
     class_of: Vec<u16>,
     place: Vec<Place>,
-    /// Index of each heap member in its heap.
+    /// Index of each post heap member in its heap.
     pos: Vec<u32>,
+    /// Key and neighbours of each armed ring member in its bucket.
+    links: Vec<Link>,
     aside: Vec<u32>,
     /// The earliest expiry among the entities aside that are pending with a frame
     /// (`Time::MAX`: none). Exact without a scan: until the next grant empties `aside`, an
@@ -91,7 +97,8 @@ impl Contention {
     /// `eifs(aifs)`: EIFS − DIFS + AIFS. Every entity starts idle at time 0.
     pub fn new(entities: &[Entity], slot: Time, eifs: impl Fn(Time) -> Time) -> Contention {
         let mut classes: Vec<Class> = Vec::new();
-        let mut sizes: Vec<usize> = Vec::new();
+        // Members and the largest counter a member can draw (CW never exceeds them).
+        let mut sizes: Vec<(usize, u32)> = Vec::new();
         let class_of = entities
             .iter()
             .map(|e| {
@@ -108,19 +115,20 @@ impl Contention {
                             rule,
                             countdown_start: 0,
                             clock: 0,
-                            armed: KeyHeap::default(),
+                            armed: KeyRing::default(),
                             post: KeyHeap::default(),
                         });
-                        sizes.push(0);
+                        sizes.push((0, 0));
                         classes.len() - 1
                     }
                 };
-                sizes[c] += 1;
+                let cw = e.params.cw_min.max(e.params.cw_max).max(e.backoff.cw);
+                sizes[c] = (sizes[c].0 + 1, sizes[c].1.max(cw));
                 u16::try_from(c).expect("fewer than 65536 (AIFS, slot rule) classes")
             })
             .collect();
-        for (c, &n) in classes.iter_mut().zip(&sizes) {
-            c.armed.items.reserve_exact(n);
+        for (c, &(n, cw)) in classes.iter_mut().zip(&sizes) {
+            c.armed = KeyRing::new(cw);
             c.post.items.reserve_exact(n);
         }
         let n = entities.len();
@@ -129,6 +137,7 @@ impl Contention {
             class_of,
             place: vec![Place::Idle; n],
             pos: vec![0; n],
+            links: vec![Link::default(); n],
             aside: Vec::with_capacity(n),
             aside_earliest: Time::MAX,
             slot,
@@ -144,7 +153,7 @@ impl Contention {
     pub fn counter(&self, e: u32, b: &Backoff) -> u32 {
         let c = self.class(e);
         match self.place[e as usize] {
-            Place::Armed => c.counter(c.armed.key_of(e, &self.pos)),
+            Place::Armed => c.counter(self.links[e as usize].key),
             Place::Post => c.counter(c.post.key_of(e, &self.pos)),
             Place::Idle | Place::Aside | Place::Out => b.counter,
         }
@@ -163,7 +172,7 @@ impl Contention {
     pub fn take(&mut self, e: u32, b: &mut Backoff) {
         let c = &mut self.classes[self.class_of[e as usize] as usize];
         let key = match self.place[e as usize] {
-            Place::Armed => c.armed.remove(e, &mut self.pos),
+            Place::Armed => c.armed.remove(e, &mut self.links),
             Place::Post => c.post.remove(e, &mut self.pos),
             Place::Idle => {
                 b.countdown_start = c.countdown_start;
@@ -206,7 +215,7 @@ impl Contention {
                 c.post.push(key, e, &mut self.pos);
                 Place::Post
             } else {
-                c.armed.push(key, e, &mut self.pos);
+                c.armed.insert(e, key, c.clock, &mut self.links);
                 Place::Armed
             }
         };
@@ -254,7 +263,7 @@ impl Contention {
         let classes = self
             .classes
             .iter()
-            .filter_map(|c| c.armed.peek().map(|(key, _)| c.expiry(key, slot)));
+            .filter_map(|c| c.armed.min_key(c.clock).map(|key| c.expiry(key, slot)));
         classes
             .chain((self.aside_earliest < Time::MAX).then_some(self.aside_earliest))
             .min()
@@ -267,11 +276,12 @@ impl Contention {
     pub fn grant(&mut self, now: Time, entities: &mut [Entity], transmitters: &mut Vec<u32>) {
         let slot = self.slot;
         for c in &mut self.classes {
-            while let Some((key, e)) = c.armed.peek() {
+            while let Some(key) = c.armed.min_key(c.clock) {
                 if c.expiry(key, slot) != now {
                     break;
                 }
-                c.armed.remove(e, &mut self.pos);
+                let e = c.armed.first_with(key);
+                c.armed.remove(e, &mut self.links);
                 let b = &mut entities[e as usize].backoff;
                 b.counter = c.counter(key);
                 b.countdown_start = c.countdown_start;
@@ -321,13 +331,131 @@ impl Contention {
     }
 }
 
-/// A binary min-heap of (key, entity) from which any entity can be removed: `pos[e]` is
-/// the index of entity `e` in the heap that holds it (an entity is in one heap at most).
-/// Ties in the key go to the lower entity index.
+const NONE: u32 = u32::MAX;
+
+/// An armed member's key and its neighbours in its bucket (`NONE`: none).
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    key: u64,
+    next: u32,
+    prev: u32,
+}
+
+impl Default for Link {
+    fn default() -> Self {
+        Link {
+            key: 0,
+            next: NONE,
+            prev: NONE,
+        }
+    }
+}
+
+/// Keys in [clock, clock + len) by bucket `key mod len`, each bucket a doubly linked list
+/// through `links` (so a member leaves in O(1)), with a bitmap of the occupied buckets.
+/// `len` is a power of two above the largest counter a member can have.
+#[derive(Default)]
+struct KeyRing {
+    heads: Vec<u32>,
+    occupied: Vec<u64>,
+    members: u32,
+}
+
+impl KeyRing {
+    fn new(max_counter: u32) -> KeyRing {
+        let len = (max_counter as usize + 1).next_power_of_two().max(64);
+        KeyRing {
+            heads: vec![NONE; len],
+            occupied: vec![0; len / 64],
+            members: 0,
+        }
+    }
+
+    #[inline]
+    fn mask(&self) -> u64 {
+        self.heads.len() as u64 - 1
+    }
+
+    fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
+        assert!(
+            key >= clock && key - clock <= self.mask(),
+            "an armed counter is within [0, CW]"
+        );
+        let b = (key & self.mask()) as usize;
+        let head = self.heads[b];
+        links[e as usize] = Link {
+            key,
+            next: head,
+            prev: NONE,
+        };
+        if head != NONE {
+            links[head as usize].prev = e;
+        }
+        self.heads[b] = e;
+        self.occupied[b / 64] |= 1 << (b % 64);
+        self.members += 1;
+    }
+
+    /// Remove member `e`; its key.
+    fn remove(&mut self, e: u32, links: &mut [Link]) -> u64 {
+        let Link { key, next, prev } = links[e as usize];
+        let b = (key & self.mask()) as usize;
+        if prev == NONE {
+            self.heads[b] = next;
+        } else {
+            links[prev as usize].next = next;
+        }
+        if next != NONE {
+            links[next as usize].prev = prev;
+        }
+        if self.heads[b] == NONE {
+            self.occupied[b / 64] &= !(1 << (b % 64));
+        }
+        self.members -= 1;
+        key
+    }
+
+    /// A member with `key` (the ring holds one).
+    #[inline]
+    fn first_with(&self, key: u64) -> u32 {
+        self.heads[(key & self.mask()) as usize]
+    }
+
+    /// The smallest key, every key being in [clock, clock + len).
+    fn min_key(&self, clock: u64) -> Option<u64> {
+        if self.members == 0 {
+            return None;
+        }
+        let mask = self.mask();
+        let start = (clock & mask) as usize;
+        let words = self.occupied.len();
+        // The clock's word from the clock's bucket on, the other words in ring order, then
+        // the clock's word again for the buckets below the clock's (the largest keys).
+        let mut w = start / 64;
+        let mut bits = self.occupied[w] & (!0u64 << (start % 64));
+        for _ in 0..=words {
+            if bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                return Some(clock + (b.wrapping_sub(start) as u64 & mask));
+            }
+            w = (w + 1) % words;
+            bits = self.occupied[w];
+        }
+        unreachable!("an occupied bucket")
+    }
+}
+
+/// A 4-ary min-heap of (key, entity) ordered by key alone, from which any entity can be
+/// removed: `pos[e]` is the index of entity `e` in the heap that holds it (an entity is in
+/// one heap at most). Equal keys come out in no particular order: the grant takes every
+/// entity of the earliest expiry and sorts them. Four children per node halve the depth of
+/// a binary heap, and the four share a cache line.
 #[derive(Default)]
 struct KeyHeap {
     items: Vec<(u64, u32)>,
 }
+
+const ARITY: usize = 4;
 
 impl KeyHeap {
     #[inline]
@@ -353,8 +481,10 @@ impl KeyHeap {
         let last = self.items.pop().expect("e is in this heap");
         if i < self.items.len() {
             self.items[i] = last;
-            if self.sift_down(i, pos) == i {
+            if last.0 < key {
                 self.sift_up(i, pos);
+            } else {
+                self.sift_down(i, pos);
             }
         }
         key
@@ -363,8 +493,8 @@ impl KeyHeap {
     fn sift_up(&mut self, mut i: usize, pos: &mut [u32]) {
         let item = self.items[i];
         while i > 0 {
-            let parent = (i - 1) / 2;
-            if self.items[parent] <= item {
+            let parent = (i - 1) / ARITY;
+            if self.items[parent].0 <= item.0 {
                 break;
             }
             self.items[i] = self.items[parent];
@@ -375,22 +505,21 @@ impl KeyHeap {
         pos[item.1 as usize] = i as u32;
     }
 
-    /// Where the item at `i` ended.
-    fn sift_down(&mut self, mut i: usize, pos: &mut [u32]) -> usize {
+    fn sift_down(&mut self, mut i: usize, pos: &mut [u32]) {
         let item = self.items[i];
         let n = self.items.len();
         loop {
-            let left = 2 * i + 1;
-            if left >= n {
+            let first = ARITY * i + 1;
+            if first >= n {
                 break;
             }
-            let right = left + 1;
-            let child = if right < n && self.items[right] < self.items[left] {
-                right
-            } else {
-                left
-            };
-            if item <= self.items[child] {
+            let mut child = first;
+            for c in first + 1..(first + ARITY).min(n) {
+                if self.items[c].0 < self.items[child].0 {
+                    child = c;
+                }
+            }
+            if item.0 <= self.items[child].0 {
                 break;
             }
             self.items[i] = self.items[child];
@@ -399,7 +528,6 @@ impl KeyHeap {
         }
         self.items[i] = item;
         pos[item.1 as usize] = i as u32;
-        i
     }
 }
 
@@ -407,6 +535,35 @@ impl KeyHeap {
 mod tests {
     use super::*;
     use crate::sim::rng::{Rng, StreamKind};
+
+    #[test]
+    fn key_ring_finds_the_smallest_key_as_the_clock_advances() {
+        let mut rng = Rng::stream(8, StreamKind::Backoff, 0);
+        let (n, cw) = (100u32, 200u32);
+        let mut links = vec![Link::default(); n as usize];
+        let mut ring = KeyRing::new(cw);
+        assert_eq!(ring.heads.len(), 256);
+        let mut model: Vec<(u64, u32)> = Vec::new();
+        let mut clock = 0u64;
+        for _ in 0..20_000 {
+            let e = rng.uniform_inclusive(n - 1);
+            if let Some(i) = model.iter().position(|&(_, m)| m == e) {
+                let (key, _) = model.swap_remove(i);
+                assert_eq!(ring.remove(e, &mut links), key);
+            } else {
+                let key = clock + rng.uniform_inclusive(cw) as u64;
+                ring.insert(e, key, clock, &mut links);
+                model.push((key, e));
+            }
+            let min = model.iter().map(|&(key, _)| key).min();
+            assert_eq!(ring.min_key(clock), min);
+            if let Some(min) = min {
+                assert!(model.contains(&(min, ring.first_with(min))));
+                // The clock never passes an armed key (see the module doc).
+                clock += rng.uniform_inclusive((min - clock) as u32) as u64;
+            }
+        }
+    }
 
     #[test]
     fn key_heap_orders_and_removes_any_member() {
@@ -427,17 +584,17 @@ mod tests {
                 model.push((key, e));
             }
             if step % 7 == 0 {
-                if let Some(min) = model.iter().min().copied() {
-                    assert_eq!(heap.peek(), Some(min));
-                }
+                let min = model.iter().map(|&(key, _)| key).min();
+                assert_eq!(heap.peek().map(|(key, _)| key), min);
             }
             for &(key, m) in &model {
                 assert_eq!(heap.key_of(m, &pos), key);
             }
         }
         model.sort_unstable();
-        for &(key, e) in &model {
-            assert_eq!(heap.peek(), Some((key, e)));
+        for &(key, _) in &model {
+            let (top, e) = heap.peek().expect("not empty yet");
+            assert_eq!(top, key);
             heap.remove(e, &mut pos);
         }
         assert!(heap.peek().is_none());
