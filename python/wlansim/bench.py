@@ -32,6 +32,8 @@ def cases() -> dict[str, dict]:
     return {
         "dcf-saturated-20sta-100s": saturated_cell(20, "basic", duration="100 s"),
         "dcf-saturated-50sta-100s": saturated_cell(50, "basic", duration="100 s"),
+        # Contention cost per event does not grow with the number of stations.
+        "dcf-saturated-500sta-100s": saturated_cell(500, "basic", duration="100 s"),
         "dcf-rts-20sta-100s": saturated_cell(20, "rts", duration="100 s"),
         "edca-udp-20sta-100s": edca_udp_cell(20, duration="100 s"),
         # pilosof2003's settings (ns-2 TCP profile, 1024-byte segments, rwnd 42), B = 100.

@@ -4,6 +4,8 @@
 //! slots count (`countdown_start`, the end of DIFS/AIFS/EIFS after the last busy period).
 //! When the medium turns busy at `t`, the slots that fully elapsed are subtracted
 //! ([`Backoff::freeze`]); the expiry time is `countdown_start + counter · slot`.
+//! `mac::contention` applies the same count ([`SlotRule::counted`]) to whole classes of
+//! entities at once.
 //!
 //! DCF and EDCA differ in which slot boundaries count ([`SlotRule`]).
 use crate::sim::rng::Rng;
@@ -35,8 +37,23 @@ pub enum SlotRule {
     Edca = 1,
 }
 
-/// The countdown state first (read for every entity at every medium change), `repr(C)` to
-/// keep it there; see `Entity`.
+impl SlotRule {
+    /// The slot boundaries a countdown that started at `countdown_start` has counted when
+    /// the medium turns busy at `t`: the idle slots that fully elapsed, plus the end of AIFS
+    /// itself under EDCA; none if `t` is before `countdown_start`.
+    #[inline]
+    pub fn counted(self, countdown_start: Time, t: Time, slot: Time) -> Time {
+        if t < countdown_start {
+            return 0;
+        }
+        (t - countdown_start) / slot + self as Time
+    }
+}
+
+/// One entity's backoff. While the entity counts with the others of its class, `counter`
+/// and `countdown_start` are held by `mac::contention` (which reads and writes them back
+/// when the entity leaves its class); `Mac::backoff_counter` and `Mac::countdown_start`
+/// give the current values at any time.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Backoff {
@@ -90,11 +107,10 @@ impl Backoff {
     /// exactly there.
     #[inline]
     pub fn freeze(&mut self, t: Time, slot: Time) {
-        if !self.pending || t < self.countdown_start {
+        if !self.pending {
             return;
         }
-        // The EDCA rule counts one boundary more: the end of AIFS (see `SlotRule`).
-        let counted = (t - self.countdown_start) / slot + self.rule as Time;
+        let counted = self.rule.counted(self.countdown_start, t, slot);
         self.counter -= counted.min(self.counter as Time) as u32;
     }
 

@@ -89,9 +89,9 @@ impl MacStats {
     }
 }
 
-/// Fields in the order the per-event loops over all entities read them (backoff state,
-/// queue, AIFS), the counters last: `repr(C)` keeps that order, so those loops touch as few
-/// cache lines as possible.
+/// Fields in the order channel access reads them (backoff state, queue, AIFS), the
+/// counters last: `repr(C)` keeps that order, so a grant touches as few cache lines as
+/// possible.
 #[repr(C)]
 pub struct Entity {
     pub backoff: Backoff,

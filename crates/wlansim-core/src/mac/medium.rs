@@ -17,6 +17,13 @@
 //! backoffs expire at the same instant (same slot boundary). The propagation delay δ
 //! delays each reception and so each response (ACK/CTS start SIFS after the frame is
 //! received), as in Bianchi's timing.
+//!
+//! Which entity's backoff expires first, and the freezing and deferral of all the others,
+//! are kept in [`Contention`] at a cost per event that does not grow with the number of
+//! entities (see its module). A linear scan over every entity, the former implementation,
+//! is kept under `cfg(test)` (`medium/reference.rs`) as the oracle the tests compare
+//! against.
+use super::contention::Contention;
 use super::entity::AfterFailure;
 use super::exchange::exchange_times;
 use super::Entity;
@@ -86,9 +93,15 @@ pub struct Mac {
     pub(crate) exchange: Exchange,
     /// Entities transmitting in the current exchange (reused buffer).
     pub(crate) transmitters: Vec<u32>,
+    /// Entities that lost an internal collision at the last grant (reused buffer).
+    losers: Vec<u32>,
+    contention: Contention,
     outcomes: Vec<MacOutcome>,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
+    /// Run the linear reference scan instead of [`Contention`] (tests only).
+    #[cfg(test)]
+    reference: bool,
 }
 
 impl Mac {
@@ -98,6 +111,7 @@ impl Mac {
             .map(|e| phy.eifs() - phy.difs + e.params.aifs)
             .collect();
         let n = entities.len();
+        let contention = Contention::new(&entities, phy.slot, |aifs| phy.eifs() - phy.difs + aifs);
         Mac {
             phy,
             rts_threshold,
@@ -107,9 +121,34 @@ impl Mac {
             generation: 0,
             exchange: Exchange::default(),
             transmitters: Vec::with_capacity(n),
+            losers: Vec::with_capacity(n),
+            contention,
             outcomes: Vec::with_capacity(2 * n),
             trace: false,
+            #[cfg(test)]
+            reference: false,
         }
+    }
+
+    /// Entity `e`'s backoff counter: the slots left after the last freeze.
+    pub fn backoff_counter(&self, e: u32) -> u32 {
+        let b = &self.entities[e as usize].backoff;
+        #[cfg(test)]
+        if self.reference {
+            return b.counter;
+        }
+        self.contention.counter(e, b)
+    }
+
+    /// The time from which entity `e` counts idle slots (the end of the IFS that follows
+    /// the last busy period).
+    pub fn countdown_start(&self, e: u32) -> Time {
+        let b = &self.entities[e as usize].backoff;
+        #[cfg(test)]
+        if self.reference {
+            return b.countdown_start;
+        }
+        self.contention.countdown_start(e, b)
     }
 
     /// Whether a frame exchange (or a TXOP burst) holds the medium.
@@ -158,46 +197,58 @@ impl Mac {
     fn schedule_grant<S: Schedule<MacEvent>>(&mut self, now: Time, sched: &mut S) {
         debug_assert!(!self.busy);
         self.generation += 1;
-        let slot = self.phy.slot;
-        let earliest = self
-            .entities
-            .iter()
-            .filter(|e| e.backoff.pending && !e.queue.is_empty())
-            .map(|e| e.backoff.expiry(slot))
-            .min();
-        if let Some(at) = earliest {
+        if let Some(at) = self.earliest_expiry() {
             sched.schedule(at.max(now), MacEvent::Grant(self.generation));
         }
     }
 
+    #[inline]
+    fn earliest_expiry(&self) -> Option<Time> {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_earliest_expiry();
+        }
+        self.contention.earliest(&self.entities)
+    }
+
     /// A frame was queued at entity `e` whose queue was empty.
     fn frame_ready<S: Schedule<MacEvent>>(&mut self, now: Time, e: u32, sched: &mut S) {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_frame_ready(now, e, sched);
+        }
         let slot = self.phy.slot;
         let b = &mut self.entities[e as usize].backoff;
+        self.contention.take(e, b);
+        let mut own_start = false;
         if self.busy {
             // 9.3.4.3: a frame that finds the medium busy waits for a backoff; a backoff
             // already running keeps going.
             if !b.pending {
                 b.draw();
             }
-            return;
-        }
-        if b.pending && b.expiry(slot) <= now {
+        } else if b.pending && b.expiry(slot) <= now {
             // The post-backoff ran out while the medium stayed idle: send at once.
             b.counter = 0;
             b.countdown_start = now;
+            own_start = true;
         } else if !b.pending {
             if now >= b.countdown_start {
                 // Idle for at least AIFS and no backoff pending: immediate access.
                 b.counter = 0;
                 b.countdown_start = now;
                 b.pending = true;
+                own_start = true;
             } else {
                 // Still inside the IFS after a busy period: back off.
                 b.draw();
             }
         }
-        self.schedule_grant(now, sched);
+        self.contention
+            .restore(e, &self.entities[e as usize], own_start);
+        if !self.busy {
+            self.schedule_grant(now, sched);
+        }
     }
 
     /// [`MacEvent::Grant`] at `now`: every entity whose counter reaches zero with a frame
@@ -212,26 +263,14 @@ impl Mac {
         if generation != self.generation || self.busy {
             return;
         }
-        let slot = self.phy.slot;
         self.transmitters.clear();
-        for (i, e) in self.entities.iter_mut().enumerate() {
-            let b = &mut e.backoff;
-            if !b.pending {
-                continue;
-            }
-            if !e.queue.is_empty() && b.expiry(slot) == now {
-                self.transmitters.push(i as u32);
-                continue;
-            }
-            b.freeze(now, slot);
-            if b.counter == 0 && b.countdown_start <= now && e.queue.is_empty() {
-                b.pending = false; // post-backoff complete
-            }
-        }
+        self.losers.clear();
+        self.select_transmitters(now);
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
         self.busy = true;
         if self.transmitters.len() > 1 {
             self.resolve_internal_collisions();
+            self.rejoin_losers();
         }
         let delta = self.phy.propagation_delay;
         let mut busy = 0;
@@ -259,6 +298,30 @@ impl Mac {
             }
         };
         sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+    }
+
+    /// The entities whose backoff expires at `now` (in entity order) transmit; every other
+    /// pending entity freezes (9.3.4.3), and a post-backoff whose counter reached zero
+    /// after its countdown started is complete (the entity may then access the medium at
+    /// once when a frame arrives after AIFS of idle medium).
+    fn select_transmitters(&mut self, now: Time) {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_select_transmitters(now);
+        }
+        self.contention
+            .grant(now, &mut self.entities, &mut self.transmitters);
+    }
+
+    /// The losers of internal collisions drew a new backoff: they count with the others.
+    fn rejoin_losers(&mut self) {
+        #[cfg(test)]
+        if self.reference {
+            return;
+        }
+        for &l in &self.losers {
+            self.contention.join(l, &self.entities[l as usize]);
+        }
     }
 
     fn trace_attempt(&mut self, t: u32, at: Time) {
@@ -320,6 +383,7 @@ impl Mac {
             if outranked {
                 self.entities[t as usize].stats.internal_collisions += 1;
                 self.fail(t, false);
+                self.losers.push(t);
             } else {
                 self.transmitters[kept] = t;
                 kept += 1;
@@ -374,14 +438,7 @@ impl Mac {
         }
         let delta = self.phy.propagation_delay;
         // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
-        for (i, e) in self.entities.iter_mut().enumerate() {
-            e.backoff.countdown_start = now
-                + if ex.success {
-                    e.params.aifs
-                } else {
-                    self.eifs[i]
-                };
-        }
+        self.idle_from(now, ex.success);
         if ex.success {
             return;
         }
@@ -452,12 +509,63 @@ impl Mac {
             if !b.pending {
                 b.draw();
             }
-            for e in &mut self.entities {
-                e.backoff.countdown_start = now + e.params.aifs;
-            }
+            self.idle_from(now, true);
         }
         self.busy = false;
+        self.return_transmitters(ex.success);
         self.transmitters.clear();
         self.schedule_grant(now, sched);
     }
+
+    /// Every entity counts idle slots from AIFS after `end` (`correct`) or from
+    /// EIFS − DIFS + AIFS after it; the transmitters of a failed exchange are set apart
+    /// afterwards.
+    fn idle_from(&mut self, end: Time, correct: bool) {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_idle_from(end, correct);
+        }
+        self.contention.idle_from(end, correct);
+    }
+
+    /// The medium turned idle: a successful transmitter counts with its class, those of a
+    /// failed exchange from their own countdown start (ACK/CTS timeout).
+    fn return_transmitters(&mut self, success: bool) {
+        #[cfg(test)]
+        if self.reference {
+            return;
+        }
+        for &t in &self.transmitters {
+            if success {
+                self.contention.join(t, &self.entities[t as usize]);
+            } else {
+                self.contention.set_aside(t, &self.entities[t as usize]);
+            }
+        }
+    }
+
+    /// Drive this MAC with the linear reference scan (before any event).
+    #[cfg(test)]
+    pub(crate) fn use_reference(&mut self) {
+        self.reference = true;
+    }
+
+    /// Make entity `e` pending with `counter` slots to count from `countdown_start`.
+    #[cfg(test)]
+    pub(crate) fn set_backoff(&mut self, e: u32, counter: u32, countdown_start: Time) {
+        let b = &mut self.entities[e as usize].backoff;
+        if !self.reference {
+            self.contention.take(e, b);
+        }
+        b.pending = true;
+        b.counter = counter;
+        b.countdown_start = countdown_start;
+        if !self.reference {
+            self.contention.restore(e, &self.entities[e as usize], true);
+            self.contention.rescan_aside(&self.entities);
+        }
+    }
 }
+
+#[cfg(test)]
+mod reference;

@@ -2,6 +2,7 @@
 //! category under EDCA), the EDCA parameters and the classifier that picks an AC.
 pub mod backoff;
 pub mod classifier;
+pub(crate) mod contention;
 pub mod edca;
 pub mod entity;
 pub mod exchange;

@@ -45,10 +45,7 @@ const VO: usize = 7;
 /// Entities `es` reach a zero counter at `t0`.
 fn expire_at(w: &mut World, t0: u64, es: &[usize]) {
     for &e in es {
-        let b = &mut w.mac.entities[e].backoff;
-        b.pending = true;
-        b.counter = 0;
-        b.countdown_start = t0;
+        w.mac.set_backoff(e as u32, 0, t0);
     }
 }
 
@@ -124,7 +121,10 @@ fn txop_burst_goes_on_while_the_next_exchange_fits_then_ends() {
     );
     assert_eq!(be.stats.burst_exchanges, 1);
     assert!(be.backoff.pending, "backoff invoked once the TXOP ends");
-    assert_eq!(be.backoff.countdown_start, second_end + be.params.aifs);
+    assert_eq!(
+        w.mac.countdown_start(BE as u32),
+        second_end + be.params.aifs
+    );
     assert_eq!(w.flows[0].acct[0].delivered, 2);
 }
 
@@ -163,14 +163,14 @@ fn lost_frame_is_retried_after_ack_timeout_and_others_defer_eifs() {
     assert_eq!(be.backoff.cw, 63);
     // 9.3.2.8: ACKTimeout after the own frame, then AIFS[AC_BE].
     assert_eq!(
-        be.backoff.countdown_start,
+        w.mac.countdown_start(BE as u32),
         t0 + data + phy.response_timeout() + be.params.aifs
     );
     // 9.3.7 / 9.19.2.3: the others received an errored frame: EIFS − DIFS + AIFS[AC].
     for e in [0, 1, VO] {
         let x = &w.mac.entities[e];
         assert_eq!(
-            x.backoff.countdown_start,
+            w.mac.countdown_start(e as u32),
             end + phy.eifs() - phy.difs + x.params.aifs
         );
     }

@@ -340,6 +340,8 @@ pub fn simulate_with(
 }
 
 #[cfg(test)]
+mod contention_tests;
+#[cfg(test)]
 mod edca_tests;
 #[cfg(test)]
 mod tests;

@@ -31,15 +31,10 @@ packet_size = "1000 B"
 
 /// Entities 1 and 2 expire at `t0`; entity 3 has `k` slots left.
 fn arrange_collision(w: &mut World, t0: u64, k: u32) {
-    for (e, counter) in [(1, 0), (2, 0), (3, k)] {
-        let b = &mut w.mac.entities[e].backoff;
-        b.pending = true;
-        b.counter = counter;
-        b.countdown_start = t0 - 3 * w.mac.phy.slot;
-    }
     for e in 1..=2 {
-        w.mac.entities[e].backoff.countdown_start = t0;
+        w.mac.set_backoff(e, 0, t0);
     }
+    w.mac.set_backoff(3, k, t0 - 3 * w.mac.phy.slot);
 }
 
 #[test]
@@ -51,7 +46,7 @@ fn collision_then_ack_timeout_for_senders_and_eifs_for_the_others() {
     assert_eq!(w.mac.transmitters, vec![1, 2]);
     assert!(!w.mac.exchange.success);
     // Station 3 counted 3 slots before the medium turned busy: 7 remain (freeze).
-    assert_eq!(w.mac.entities[3].backoff.counter, 7);
+    assert_eq!(w.mac.backoff_counter(3), 7);
     let data = w.mac.phy.data_time(1028);
     let end = t0 + data + w.mac.phy.propagation_delay;
     assert_eq!(w.mac.exchange.end, end);
@@ -61,7 +56,7 @@ fn collision_then_ack_timeout_for_senders_and_eifs_for_the_others() {
         let b = &w.mac.entities[e].backoff;
         // 9.3.2.8: ACKTimeout from the end of the own transmission, then DIFS.
         assert_eq!(
-            b.countdown_start,
+            w.mac.countdown_start(e as u32),
             t0 + data + w.mac.phy.response_timeout() + difs
         );
         assert_eq!(b.cw, 63, "CW doubled after the failure");
@@ -69,8 +64,8 @@ fn collision_then_ack_timeout_for_senders_and_eifs_for_the_others() {
         assert_eq!(w.mac.entities[e].stats.collisions, 1);
     }
     // 9.3.7: a station that saw the errored frames defers EIFS.
-    assert_eq!(w.mac.entities[3].backoff.countdown_start, end + eifs);
-    assert_eq!(w.mac.entities[0].backoff.countdown_start, end + eifs);
+    assert_eq!(w.mac.countdown_start(3), end + eifs);
+    assert_eq!(w.mac.countdown_start(0), end + eifs);
     assert!(eifs > w.mac.phy.response_timeout() + difs - w.mac.phy.propagation_delay);
 }
 
@@ -91,7 +86,7 @@ fn success_resets_cw_and_others_defer_difs() {
     let mut w = world("\"off\"");
     let t0 = 1000 * US;
     arrange_collision(&mut w, t0, 10);
-    w.mac.entities[2].backoff.counter = 4; // only station 1 expires now
+    w.mac.set_backoff(2, 4, t0); // only station 1 expires now
     w.mac.entities[1].backoff.cw = 255;
     w.on_access_grant(t0, w.mac.generation());
     assert!(w.mac.exchange.success);
@@ -106,10 +101,7 @@ fn success_resets_cw_and_others_defer_difs() {
     assert_eq!(w.mac.entities[1].backoff.cw, 31);
     assert_eq!(w.mac.entities[1].stats.successes, 1);
     for e in 0..4 {
-        assert_eq!(
-            w.mac.entities[e].backoff.countdown_start,
-            end + w.mac.phy.difs
-        );
+        assert_eq!(w.mac.countdown_start(e), end + w.mac.phy.difs);
     }
     assert_eq!(w.flows[0].acct[0].delivered, 1);
 }

@@ -1,0 +1,602 @@
+//! Who contends, and whose backoff expires first, at a cost per medium event that grows
+//! with the logarithm of the number of channel-access entities, not with the number.
+//!
+//! Every entity hears the same busy and idle periods (one collision domain). After a busy
+//! period that ends at T, an entity counts idle slots from T + AIFS after a correct
+//! exchange, or from T + EIFS − DIFS + AIFS after an errored or collided one (9.3.7,
+//! 9.19.2.3); which slot boundaries count depends only on that start and on the entity's
+//! [`SlotRule`] (DCF 9.3.4.3, EDCA 9.19.2.3). So the entities with the same AIFS and slot
+//! rule — a *class* — count the same number of slots in every idle period:
+//! - each class keeps a clock: the slots its members counted over all past idle periods,
+//!   advanced once per grant by [`SlotRule::counted`] (what [`Backoff::freeze`] subtracts
+//!   from each member);
+//! - a member that joins its class with counter k while the clock reads S stores the key
+//!   k + S; its counter at any later time is max(0, key − clock), so freezing touches no
+//!   counter, and the member with the smallest key expires first;
+//! - the pending members with a frame (*armed*) are in a ring of buckets indexed by key:
+//!   an armed member's counter stays within [0, CWmax], so every armed key is within one
+//!   ring length of the clock and the first occupied bucket from the clock holds the
+//!   earliest expiry (insertion and removal O(1), the search a few bitmap words);
+//! - the pending members without a frame (post-backoff, 9.3.4.3), whose counters may stop
+//!   at zero below the clock, are in a min-heap on the key, from which a grant removes
+//!   those whose counter reached zero once their countdown had started;
+//! - an entity whose countdown start is its own — a transmitter of a failed exchange
+//!   (ACKTimeout/CTSTimeout then AIFS, 9.3.2.8), or one given immediate access or sending
+//!   a post-backoff that ran out — is kept *aside* with its own [`Backoff`] fields; the
+//!   next grant freezes it as `Backoff::freeze` does and folds it into its class, whose
+//!   countdown start the end of that busy period gives it again;
+//! - the transmitters of the exchange in progress are *out* until the medium turns idle.
+//!
+//! For entities aside or out the `Backoff` fields `counter` and `countdown_start` hold the
+//! state; for the others this structure does ([`Contention::counter`],
+//! [`Contention::countdown_start`]). A grant costs O(classes + aside + transmitters) plus
+//! O(log n) per completed post-backoff, a frame arrival O(log n) at most, the end of an
+//! exchange O(classes + transmitters). Storage is allocated once.
+use super::{Backoff, Entity, SlotRule};
+use crate::sim::time::Time;
+
+/// Where an entity's backoff state is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// No backoff pending; its countdown start is its class's.
+    Idle,
+    /// Pending, with a frame: in its class's armed ring.
+    Armed,
+    /// Pending, no frame (post-backoff): in its class's post heap.
+    Post,
+    /// Its own countdown start: in `aside`, the `Backoff` fields hold the state.
+    Aside,
+    /// Transmitting in the exchange in progress: the `Backoff` fields hold the state.
+    Out,
+}
+
+/// The entities with one AIFS and one slot rule.
+struct Class {
+    aifs: Time,
+    /// EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
+    eifs: Time,
+    rule: SlotRule,
+    /// Where the members count idle slots from in the current idle period.
+    countdown_start: Time,
+    /// Slots counted by the members over all past idle periods.
+    clock: u64,
+    armed: KeyRing,
+    post: KeyHeap,
+}
+
+impl Class {
+    #[inline]
+    fn counter(&self, key: u64) -> u32 {
+        key.saturating_sub(self.clock) as u32
+    }
+
+    #[inline]
+    fn expiry(&self, key: u64, slot: Time) -> Time {
+        self.countdown_start + self.counter(key) as Time * slot
+    }
+}
+
+pub(crate) struct Contention {
+    classes: Vec<Class>,
+    class_of: Vec<u16>,
+    place: Vec<Place>,
+    /// Index of each post heap member in its heap.
+    pos: Vec<u32>,
+    /// Key and neighbours of each armed ring member in its bucket.
+    links: Vec<Link>,
+    aside: Vec<u32>,
+    /// The earliest expiry among the entities aside that are pending with a frame
+    /// (`Time::MAX`: none). Exact without a scan: until the next grant empties `aside`, an
+    /// entity aside neither leaves it nor loses its frame, and its expiry changes only
+    /// through [`Contention::restore`].
+    aside_earliest: Time,
+    slot: Time,
+}
+
+impl Contention {
+    /// `eifs(aifs)`: EIFS − DIFS + AIFS. Every entity starts idle at time 0.
+    pub fn new(entities: &[Entity], slot: Time, eifs: impl Fn(Time) -> Time) -> Contention {
+        let mut classes: Vec<Class> = Vec::new();
+        // Members and the largest counter a member can draw (CW never exceeds them).
+        let mut sizes: Vec<(usize, u32)> = Vec::new();
+        let class_of = entities
+            .iter()
+            .map(|e| {
+                let (aifs, rule) = (e.params.aifs, e.backoff.rule);
+                let c = match classes
+                    .iter()
+                    .position(|c| c.aifs == aifs && c.rule == rule)
+                {
+                    Some(c) => c,
+                    None => {
+                        classes.push(Class {
+                            aifs,
+                            eifs: eifs(aifs),
+                            rule,
+                            countdown_start: 0,
+                            clock: 0,
+                            armed: KeyRing::default(),
+                            post: KeyHeap::default(),
+                        });
+                        sizes.push((0, 0));
+                        classes.len() - 1
+                    }
+                };
+                let cw = e.params.cw_min.max(e.params.cw_max).max(e.backoff.cw);
+                sizes[c] = (sizes[c].0 + 1, sizes[c].1.max(cw));
+                u16::try_from(c).expect("fewer than 65536 (AIFS, slot rule) classes")
+            })
+            .collect();
+        for (c, &(n, cw)) in classes.iter_mut().zip(&sizes) {
+            c.armed = KeyRing::new(cw);
+            c.post.items.reserve_exact(n);
+        }
+        let n = entities.len();
+        Contention {
+            classes,
+            class_of,
+            place: vec![Place::Idle; n],
+            pos: vec![0; n],
+            links: vec![Link::default(); n],
+            aside: Vec::with_capacity(n),
+            aside_earliest: Time::MAX,
+            slot,
+        }
+    }
+
+    #[inline]
+    fn class(&self, e: u32) -> &Class {
+        &self.classes[self.class_of[e as usize] as usize]
+    }
+
+    /// Entity `e`'s counter: slots left after the last grant's freeze.
+    pub fn counter(&self, e: u32, b: &Backoff) -> u32 {
+        let c = self.class(e);
+        match self.place[e as usize] {
+            Place::Armed => c.counter(self.links[e as usize].key),
+            Place::Post => c.counter(c.post.key_of(e, &self.pos)),
+            Place::Idle | Place::Aside | Place::Out => b.counter,
+        }
+    }
+
+    /// Entity `e`'s countdown start.
+    pub fn countdown_start(&self, e: u32, b: &Backoff) -> Time {
+        match self.place[e as usize] {
+            Place::Aside | Place::Out => b.countdown_start,
+            Place::Idle | Place::Armed | Place::Post => self.class(e).countdown_start,
+        }
+    }
+
+    /// Detach `e` from its class before its `Backoff` is read or changed directly: the
+    /// fields get the state this structure held. Entities aside or out stay so.
+    pub fn take(&mut self, e: u32, b: &mut Backoff) {
+        let c = &mut self.classes[self.class_of[e as usize] as usize];
+        let key = match self.place[e as usize] {
+            Place::Armed => c.armed.remove(e, &mut self.links),
+            Place::Post => c.post.remove(e, &mut self.pos),
+            Place::Idle => {
+                b.countdown_start = c.countdown_start;
+                return;
+            }
+            Place::Aside | Place::Out => return,
+        };
+        b.counter = c.counter(key);
+        b.countdown_start = c.countdown_start;
+        self.place[e as usize] = Place::Idle;
+    }
+
+    /// Put `e` back after [`Contention::take`]: aside if it was, or if `own_start` (its
+    /// countdown start was set to its own), else into its class. An entity out stays out.
+    pub fn restore(&mut self, e: u32, ent: &Entity, own_start: bool) {
+        match self.place[e as usize] {
+            Place::Out => {}
+            Place::Aside => self.note_aside(ent),
+            Place::Idle if own_start => {
+                self.place[e as usize] = Place::Aside;
+                self.aside.push(e);
+                self.note_aside(ent);
+            }
+            Place::Idle => self.join(e, ent),
+            Place::Armed | Place::Post => unreachable!("restore without take"),
+        }
+    }
+
+    /// Entity `e` (idle, or out) counts with its class from now on: its `Backoff` counter
+    /// is the one left after the last grant, and its countdown start will be the class's.
+    pub fn join(&mut self, e: u32, ent: &Entity) {
+        debug_assert!(matches!(self.place[e as usize], Place::Idle | Place::Out));
+        let c = &mut self.classes[self.class_of[e as usize] as usize];
+        let b = &ent.backoff;
+        self.place[e as usize] = if !b.pending {
+            Place::Idle
+        } else {
+            let key = b.counter as u64 + c.clock;
+            if ent.queue.is_empty() {
+                c.post.push(key, e, &mut self.pos);
+                Place::Post
+            } else {
+                c.armed.insert(e, key, c.clock, &mut self.links);
+                Place::Armed
+            }
+        };
+    }
+
+    /// The transmitters of the exchange that just ended (out) are aside: their countdown
+    /// starts are their own (ACK/CTS timeout).
+    pub fn set_aside(&mut self, e: u32, ent: &Entity) {
+        debug_assert_eq!(self.place[e as usize], Place::Out);
+        self.place[e as usize] = Place::Aside;
+        self.aside.push(e);
+        self.note_aside(ent);
+    }
+
+    /// Recompute `aside_earliest` after a test set an entity's backoff by hand.
+    #[cfg(test)]
+    pub fn rescan_aside(&mut self, entities: &[Entity]) {
+        self.aside_earliest = Time::MAX;
+        for i in 0..self.aside.len() {
+            self.note_aside(&entities[self.aside[i] as usize]);
+        }
+    }
+
+    #[inline]
+    fn note_aside(&mut self, ent: &Entity) {
+        if ent.backoff.pending && !ent.queue.is_empty() {
+            let at = ent.backoff.expiry(self.slot);
+            self.aside_earliest = self.aside_earliest.min(at);
+        }
+    }
+
+    /// The earliest backoff expiry among the entities pending with a frame.
+    pub fn earliest(&self, entities: &[Entity]) -> Option<Time> {
+        let slot = self.slot;
+        debug_assert_eq!(
+            self.aside_earliest,
+            self.aside
+                .iter()
+                .map(|&e| &entities[e as usize])
+                .filter(|ent| ent.backoff.pending && !ent.queue.is_empty())
+                .map(|ent| ent.backoff.expiry(slot))
+                .min()
+                .unwrap_or(Time::MAX)
+        );
+        let classes = self
+            .classes
+            .iter()
+            .filter_map(|c| c.armed.min_key(c.clock).map(|key| c.expiry(key, slot)));
+        classes
+            .chain((self.aside_earliest < Time::MAX).then_some(self.aside_earliest))
+            .min()
+    }
+
+    /// The medium turns busy at `now`: the entities pending with a frame whose backoff
+    /// expires now go into `transmitters` (in entity order) and are out; every other
+    /// pending entity freezes (9.3.4.3), and a post-backoff that reached zero after its
+    /// countdown started is over.
+    pub fn grant(&mut self, now: Time, entities: &mut [Entity], transmitters: &mut Vec<u32>) {
+        let slot = self.slot;
+        for c in &mut self.classes {
+            while let Some(key) = c.armed.min_key(c.clock) {
+                if c.expiry(key, slot) != now {
+                    break;
+                }
+                let e = c.armed.first_with(key);
+                c.armed.remove(e, &mut self.links);
+                let b = &mut entities[e as usize].backoff;
+                b.counter = c.counter(key);
+                b.countdown_start = c.countdown_start;
+                self.place[e as usize] = Place::Out;
+                transmitters.push(e);
+            }
+            // Every member freezes: the slots counted in this idle period.
+            c.clock += c.rule.counted(c.countdown_start, now, slot);
+            if c.countdown_start <= now {
+                while let Some((key, e)) = c.post.peek() {
+                    if key > c.clock {
+                        break;
+                    }
+                    c.post.remove(e, &mut self.pos);
+                    entities[e as usize].backoff.pending = false; // post-backoff complete
+                    self.place[e as usize] = Place::Idle;
+                }
+            }
+        }
+        for i in 0..self.aside.len() {
+            let e = self.aside[i];
+            let ent = &mut entities[e as usize];
+            let b = &mut ent.backoff;
+            if b.pending && !ent.queue.is_empty() && b.expiry(slot) == now {
+                self.place[e as usize] = Place::Out;
+                transmitters.push(e);
+                continue;
+            }
+            b.freeze(now, slot);
+            if b.counter == 0 && b.countdown_start <= now && ent.queue.is_empty() {
+                b.pending = false; // post-backoff complete
+            }
+            self.place[e as usize] = Place::Idle;
+            self.join(e, &entities[e as usize]);
+        }
+        self.aside.clear();
+        self.aside_earliest = Time::MAX;
+        transmitters.sort_unstable();
+    }
+
+    /// The medium turns idle at `end`: every class counts from AIFS after it when the last
+    /// frame was received correctly, from EIFS − DIFS + AIFS otherwise (9.3.7, 9.19.2.3).
+    pub fn idle_from(&mut self, end: Time, correct: bool) {
+        for c in &mut self.classes {
+            c.countdown_start = end + if correct { c.aifs } else { c.eifs };
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// An armed member's key and its neighbours in its bucket (`NONE`: none).
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    key: u64,
+    next: u32,
+    prev: u32,
+}
+
+impl Default for Link {
+    fn default() -> Self {
+        Link {
+            key: 0,
+            next: NONE,
+            prev: NONE,
+        }
+    }
+}
+
+/// Keys in [clock, clock + len) by bucket `key mod len`, each bucket a doubly linked list
+/// through `links` (so a member leaves in O(1)), with a bitmap of the occupied buckets.
+/// `len` is a power of two above the largest counter a member can have.
+#[derive(Default)]
+struct KeyRing {
+    heads: Vec<u32>,
+    occupied: Vec<u64>,
+    members: u32,
+}
+
+impl KeyRing {
+    fn new(max_counter: u32) -> KeyRing {
+        let len = (max_counter as usize + 1).next_power_of_two().max(64);
+        KeyRing {
+            heads: vec![NONE; len],
+            occupied: vec![0; len / 64],
+            members: 0,
+        }
+    }
+
+    #[inline]
+    fn mask(&self) -> u64 {
+        self.heads.len() as u64 - 1
+    }
+
+    fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
+        assert!(
+            key >= clock && key - clock <= self.mask(),
+            "an armed counter is within [0, CW]"
+        );
+        let b = (key & self.mask()) as usize;
+        let head = self.heads[b];
+        links[e as usize] = Link {
+            key,
+            next: head,
+            prev: NONE,
+        };
+        if head != NONE {
+            links[head as usize].prev = e;
+        }
+        self.heads[b] = e;
+        self.occupied[b / 64] |= 1 << (b % 64);
+        self.members += 1;
+    }
+
+    /// Remove member `e`; its key.
+    fn remove(&mut self, e: u32, links: &mut [Link]) -> u64 {
+        let Link { key, next, prev } = links[e as usize];
+        let b = (key & self.mask()) as usize;
+        if prev == NONE {
+            self.heads[b] = next;
+        } else {
+            links[prev as usize].next = next;
+        }
+        if next != NONE {
+            links[next as usize].prev = prev;
+        }
+        if self.heads[b] == NONE {
+            self.occupied[b / 64] &= !(1 << (b % 64));
+        }
+        self.members -= 1;
+        key
+    }
+
+    /// A member with `key` (the ring holds one).
+    #[inline]
+    fn first_with(&self, key: u64) -> u32 {
+        self.heads[(key & self.mask()) as usize]
+    }
+
+    /// The smallest key, every key being in [clock, clock + len).
+    fn min_key(&self, clock: u64) -> Option<u64> {
+        if self.members == 0 {
+            return None;
+        }
+        let mask = self.mask();
+        let start = (clock & mask) as usize;
+        let words = self.occupied.len();
+        // The clock's word from the clock's bucket on, the other words in ring order, then
+        // the clock's word again for the buckets below the clock's (the largest keys).
+        let mut w = start / 64;
+        let mut bits = self.occupied[w] & (!0u64 << (start % 64));
+        for _ in 0..=words {
+            if bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                return Some(clock + (b.wrapping_sub(start) as u64 & mask));
+            }
+            w = (w + 1) % words;
+            bits = self.occupied[w];
+        }
+        unreachable!("an occupied bucket")
+    }
+}
+
+/// A 4-ary min-heap of (key, entity) ordered by key alone, from which any entity can be
+/// removed: `pos[e]` is the index of entity `e` in the heap that holds it (an entity is in
+/// one heap at most). Equal keys come out in no particular order: the grant takes every
+/// entity of the earliest expiry and sorts them. Four children per node halve the depth of
+/// a binary heap, and the four share a cache line.
+#[derive(Default)]
+struct KeyHeap {
+    items: Vec<(u64, u32)>,
+}
+
+const ARITY: usize = 4;
+
+impl KeyHeap {
+    #[inline]
+    fn peek(&self) -> Option<(u64, u32)> {
+        self.items.first().copied()
+    }
+
+    #[inline]
+    fn key_of(&self, e: u32, pos: &[u32]) -> u64 {
+        self.items[pos[e as usize] as usize].0
+    }
+
+    fn push(&mut self, key: u64, e: u32, pos: &mut [u32]) {
+        debug_assert!(self.items.len() < self.items.capacity(), "preallocated");
+        self.items.push((key, e));
+        self.sift_up(self.items.len() - 1, pos);
+    }
+
+    /// Remove entity `e`; its key.
+    fn remove(&mut self, e: u32, pos: &mut [u32]) -> u64 {
+        let i = pos[e as usize] as usize;
+        let key = self.items[i].0;
+        let last = self.items.pop().expect("e is in this heap");
+        if i < self.items.len() {
+            self.items[i] = last;
+            if last.0 < key {
+                self.sift_up(i, pos);
+            } else {
+                self.sift_down(i, pos);
+            }
+        }
+        key
+    }
+
+    fn sift_up(&mut self, mut i: usize, pos: &mut [u32]) {
+        let item = self.items[i];
+        while i > 0 {
+            let parent = (i - 1) / ARITY;
+            if self.items[parent].0 <= item.0 {
+                break;
+            }
+            self.items[i] = self.items[parent];
+            pos[self.items[i].1 as usize] = i as u32;
+            i = parent;
+        }
+        self.items[i] = item;
+        pos[item.1 as usize] = i as u32;
+    }
+
+    fn sift_down(&mut self, mut i: usize, pos: &mut [u32]) {
+        let item = self.items[i];
+        let n = self.items.len();
+        loop {
+            let first = ARITY * i + 1;
+            if first >= n {
+                break;
+            }
+            let mut child = first;
+            for c in first + 1..(first + ARITY).min(n) {
+                if self.items[c].0 < self.items[child].0 {
+                    child = c;
+                }
+            }
+            if item.0 <= self.items[child].0 {
+                break;
+            }
+            self.items[i] = self.items[child];
+            pos[self.items[i].1 as usize] = i as u32;
+            i = child;
+        }
+        self.items[i] = item;
+        pos[item.1 as usize] = i as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::{Rng, StreamKind};
+
+    #[test]
+    fn key_ring_finds_the_smallest_key_as_the_clock_advances() {
+        let mut rng = Rng::named(8, StreamKind::Backoff, "ring");
+        let (n, cw) = (100u32, 200u32);
+        let mut links = vec![Link::default(); n as usize];
+        let mut ring = KeyRing::new(cw);
+        assert_eq!(ring.heads.len(), 256);
+        let mut model: Vec<(u64, u32)> = Vec::new();
+        let mut clock = 0u64;
+        for _ in 0..20_000 {
+            let e = rng.uniform_inclusive(n - 1);
+            if let Some(i) = model.iter().position(|&(_, m)| m == e) {
+                let (key, _) = model.swap_remove(i);
+                assert_eq!(ring.remove(e, &mut links), key);
+            } else {
+                let key = clock + rng.uniform_inclusive(cw) as u64;
+                ring.insert(e, key, clock, &mut links);
+                model.push((key, e));
+            }
+            let min = model.iter().map(|&(key, _)| key).min();
+            assert_eq!(ring.min_key(clock), min);
+            if let Some(min) = min {
+                assert!(model.contains(&(min, ring.first_with(min))));
+                // The clock never passes an armed key (see the module doc).
+                clock += rng.uniform_inclusive((min - clock) as u32) as u64;
+            }
+        }
+    }
+
+    #[test]
+    fn key_heap_orders_and_removes_any_member() {
+        let mut rng = Rng::named(7, StreamKind::Backoff, "heap");
+        let n = 200;
+        let mut pos = vec![0; n];
+        let mut heap = KeyHeap::default();
+        heap.items.reserve_exact(n);
+        let mut model: Vec<(u64, u32)> = Vec::new();
+        for step in 0..5000 {
+            let e = rng.uniform_inclusive(n as u32 - 1);
+            if let Some(i) = model.iter().position(|&(_, m)| m == e) {
+                let (key, _) = model.swap_remove(i);
+                assert_eq!(heap.remove(e, &mut pos), key);
+            } else {
+                let key = rng.uniform_inclusive(50) as u64;
+                heap.push(key, e, &mut pos);
+                model.push((key, e));
+            }
+            if step % 7 == 0 {
+                let min = model.iter().map(|&(key, _)| key).min();
+                assert_eq!(heap.peek().map(|(key, _)| key), min);
+            }
+            for &(key, m) in &model {
+                assert_eq!(heap.key_of(m, &pos), key);
+            }
+        }
+        model.sort_unstable();
+        for &(key, _) in &model {
+            let (top, e) = heap.peek().expect("not empty yet");
+            assert_eq!(top, key);
+            heap.remove(e, &mut pos);
+        }
+        assert!(heap.peek().is_none());
+    }
+}

@@ -1,0 +1,73 @@
+//! The linear reference for [`Contention`](crate::mac::contention::Contention): channel
+//! access as it was implemented before, one scan over every entity per medium event (the
+//! grant's expiry scan and freeze, every entity's countdown start at the end of a busy
+//! period), with each entity's `Backoff` fields holding its whole state. Tests only: the
+//! randomized comparisons in `world/contention_tests.rs` run scenarios through both and
+//! require identical results.
+use super::{Mac, MacEvent};
+use crate::sim::event::Schedule;
+use crate::sim::time::Time;
+
+impl Mac {
+    pub(super) fn reference_earliest_expiry(&self) -> Option<Time> {
+        let slot = self.phy.slot;
+        self.entities
+            .iter()
+            .filter(|e| e.backoff.pending && !e.queue.is_empty())
+            .map(|e| e.backoff.expiry(slot))
+            .min()
+    }
+
+    pub(super) fn reference_frame_ready<S: Schedule<MacEvent>>(
+        &mut self,
+        now: Time,
+        e: u32,
+        sched: &mut S,
+    ) {
+        let slot = self.phy.slot;
+        let b = &mut self.entities[e as usize].backoff;
+        if self.busy {
+            if !b.pending {
+                b.draw();
+            }
+            return;
+        }
+        if b.pending && b.expiry(slot) <= now {
+            b.counter = 0;
+            b.countdown_start = now;
+        } else if !b.pending {
+            if now >= b.countdown_start {
+                b.counter = 0;
+                b.countdown_start = now;
+                b.pending = true;
+            } else {
+                b.draw();
+            }
+        }
+        self.schedule_grant(now, sched);
+    }
+
+    pub(super) fn reference_select_transmitters(&mut self, now: Time) {
+        let slot = self.phy.slot;
+        for (i, e) in self.entities.iter_mut().enumerate() {
+            let b = &mut e.backoff;
+            if !b.pending {
+                continue;
+            }
+            if !e.queue.is_empty() && b.expiry(slot) == now {
+                self.transmitters.push(i as u32);
+                continue;
+            }
+            b.freeze(now, slot);
+            if b.counter == 0 && b.countdown_start <= now && e.queue.is_empty() {
+                b.pending = false;
+            }
+        }
+    }
+
+    pub(super) fn reference_idle_from(&mut self, end: Time, correct: bool) {
+        for (i, e) in self.entities.iter_mut().enumerate() {
+            e.backoff.countdown_start = end + if correct { e.params.aifs } else { self.eifs[i] };
+        }
+    }
+}
