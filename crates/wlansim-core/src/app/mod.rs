@@ -1,5 +1,7 @@
 //! Applications: what drives each flow's traffic.
 //!
+//! A UDP flow is driven by a [`UdpSource`] (saturated, CBR, Poisson).
+//!
 //! A TCP flow is driven through a socket-like interface of its sender endpoint
 //! (`TcpSender::open`, `TcpSender::write`, completion seen as `TcpSender::is_done`): an
 //! application hands it bytes, learns when all of them are acknowledged, and then sends
@@ -10,5 +12,7 @@
 //! Connection teardown (FIN) is not modelled: a connection that is done stays idle, and a
 //! fresh connection is a new pair of endpoints with the next ephemeral port.
 pub mod files;
+pub mod udp;
 
 pub use files::{FileSequence, Session};
+pub use udp::UdpSource;

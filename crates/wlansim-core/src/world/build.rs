@@ -6,7 +6,7 @@ use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::RwndClamp;
-use crate::app::FileSequence;
+use crate::app::{FileSequence, UdpSource};
 use crate::channel::{Channel, IidLoss};
 use crate::mac::{
     AccessCategory, AccessParams, Backoff, Entity, Mac, MacStats, PacketInfo, SlotRule,
@@ -272,8 +272,16 @@ impl World {
                 let interval = f
                     .rate
                     .map_or(0.0, |r| ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64);
+                let udp = tcp_cfg.is_none().then(|| {
+                    UdpSource::new(
+                        f.traffic,
+                        f.udp_payload().0 as u32,
+                        interval,
+                        f.stop.map_or(u64::MAX, |d| d.0),
+                        Rng::named(seed, StreamKind::Traffic, &name),
+                    )
+                });
                 flows.push(Flow {
-                    rng: Rng::named(seed, StreamKind::Traffic, &name),
                     name,
                     direction: f.direction,
                     src,
@@ -282,11 +290,8 @@ impl World {
                     dscp: f.dscp,
                     entity,
                     tcp,
-                    traffic: f.traffic,
-                    payload_bytes: f.udp_payload().0 as u32,
-                    interval,
+                    udp,
                     start: f.start.0,
-                    stop: f.stop.map_or(u64::MAX, |d| d.0),
                     acct: Default::default(),
                     stats: FlowStats::default(),
                 });

@@ -16,13 +16,13 @@ mod tcp_flows;
 mod traffic;
 
 use crate::ap::RwndClamp;
+use crate::app::UdpSource;
 use crate::channel::Channel;
 use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
 use crate::net::{NodeId, Packet, Routes, WireEvent, Wires};
 use crate::results::{FlowCounts, Results};
-use crate::scenario::{Direction, Scenario, ScenarioError, Traffic};
+use crate::scenario::{Direction, Scenario, ScenarioError};
 use crate::sim::event::EventQueue;
-use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use crate::stats::Histogram;
 use crate::tcp::TimerKind;
@@ -155,16 +155,38 @@ pub struct Flow {
     pub entity: u32,
     /// Index into `World::conns` of a TCP flow.
     pub tcp: Option<u32>,
-    pub traffic: Traffic,
-    pub payload_bytes: u32,
-    /// Mean time between packets (CBR: exact), ns.
-    pub interval: f64,
+    /// The source of a UDP flow.
+    pub udp: Option<UdpSource>,
     pub start: Time,
-    pub stop: Time,
-    pub rng: Rng,
     /// [forward, reverse]: UDP and TCP sender → receiver; TCP receiver → sender.
     pub acct: [Accounting; 2],
     pub stats: FlowStats,
+}
+
+impl Flow {
+    /// A packet of the flow's data (`reverse` false) or of its reverse direction (TCP
+    /// ACKs) is created: its sequence number. Data with payload counts as offered.
+    fn on_generated(&mut self, reverse: bool, payload_bytes: u32) -> u32 {
+        let a = &mut self.acct[reverse as usize];
+        let seq = a.generated as u32;
+        a.generated += 1;
+        if !reverse && payload_bytes > 0 {
+            self.stats.counts.offered_packets += 1;
+            self.stats.counts.offered_bytes += payload_bytes as u64;
+        }
+        seq
+    }
+
+    /// `p` reached its destination `delay` after it was created. Data with payload counts
+    /// as delivered, with its delay.
+    fn on_delivered(&mut self, p: &Packet, delay: Time) {
+        self.acct[p.reverse as usize].delivered += 1;
+        if !p.reverse && p.payload_bytes > 0 {
+            self.stats.counts.delivered_packets += 1;
+            self.stats.counts.delivered_bytes += p.payload_bytes as u64;
+            self.stats.delay.record(delay);
+        }
+    }
 }
 
 pub struct World {

@@ -171,13 +171,7 @@ impl World {
 
     /// `p` reached its endpoint.
     pub(super) fn tcp_arrive(&mut self, now: Time, p: Packet) {
-        let f = &mut self.flows[p.flow as usize];
-        f.acct[p.reverse as usize].delivered += 1;
-        if !p.reverse && p.payload_bytes > 0 {
-            f.stats.counts.delivered_packets += 1;
-            f.stats.counts.delivered_bytes += p.payload_bytes as u64;
-            f.stats.delay.record(now - p.created);
-        }
+        self.flows[p.flow as usize].on_delivered(&p, now - p.created);
         let port = if p.reverse { p.dport } else { p.sport };
         if port != self.conn(p.flow).port() {
             return; // a packet of an earlier connection: no socket takes it
@@ -212,8 +206,7 @@ impl World {
         };
         let epoch = c.epoch;
         for seg in out.segments.drain(..) {
-            let f = &mut self.flows[flow as usize];
-            let seq = f.acct[from_receiver as usize].generated as u32;
+            let seq = self.flows[flow as usize].on_generated(from_receiver, seg.len);
             let p = Packet {
                 flow,
                 seq,
@@ -229,11 +222,6 @@ impl World {
                 created: now,
                 seg,
             };
-            f.acct[from_receiver as usize].generated += 1;
-            if !from_receiver && seg.len > 0 {
-                f.stats.counts.offered_packets += 1;
-                f.stats.counts.offered_bytes += seg.len as u64;
-            }
             self.trace(now, TraceEvent::Created { node: src }, &p);
             self.forward(now, src, p);
         }

@@ -1,10 +1,11 @@
-//! UDP traffic sources (saturated, CBR, Poisson) and the packet bookkeeping at the ends
-//! of a flow: generation, queue drops, delivery (handing TCP packets on), retry drops. Statistics count from the
-//! start and are zeroed at the end of the warm-up; the accounting counters never are.
+//! The world's side of the UDP sources (`crate::app::UdpSource`: when packets come; the
+//! saturated sources' refills) and the packet bookkeeping at the ends of a flow:
+//! generation, queue drops, delivery (handing TCP packets on), retry drops. Statistics
+//! count from the start and are zeroed at the end of the warm-up; the accounting counters
+//! never are.
 use super::{Event, FlowStats, World};
 use crate::mac::MacStats;
 use crate::net::{Kind, Packet};
-use crate::scenario::Traffic;
 use crate::sim::time::Time;
 use crate::trace::{DropReason, Trace, TraceEvent};
 
@@ -14,8 +15,10 @@ impl World {
             return self.tcp_start(now, flow);
         }
         let f = &mut self.flows[flow as usize];
-        match f.traffic {
-            Traffic::Saturated => {
+        let source = f.udp.as_mut().expect("a UDP flow");
+        match source.first(now) {
+            Some(at) => self.events.schedule(at, Event::Arrival(flow)),
+            None => {
                 let entity = f.entity;
                 self.saturated[entity as usize].0.push(flow);
                 while !self.mac.entities[entity as usize].queue.is_full() {
@@ -24,41 +27,27 @@ impl World {
                     }
                 }
             }
-            Traffic::Cbr => self.events.schedule(now, Event::Arrival(flow)),
-            Traffic::Poisson => {
-                let gap = f.rng.exponential(f.interval).round() as Time;
-                self.events
-                    .schedule(now.saturating_add(gap), Event::Arrival(flow));
-            }
         }
     }
 
+    /// A CBR or Poisson source's packet comes.
     pub(super) fn on_arrival(&mut self, now: Time, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        if now >= f.stop {
+        let Some(next) = f.udp.as_mut().expect("a UDP flow").next(now) else {
             return;
-        }
-        let gap = match f.traffic {
-            Traffic::Poisson => f.rng.exponential(f.interval),
-            _ => f.interval,
         };
-        // Exact CBR spacing: the k-th packet at start + k·interval, rounded once.
-        let next = now.saturating_add(gap.round() as Time);
         let src = f.src;
-        self.events
-            .schedule(next.max(now + 1), Event::Arrival(flow));
+        self.events.schedule(next, Event::Arrival(flow));
         let p = self.generate(now, flow);
         self.forward(now, src, p);
     }
 
-    /// A new packet of `flow`, counted as offered.
+    /// A new packet of UDP flow `flow`, counted as offered.
     fn generate(&mut self, now: Time, flow: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
-        let seq = f.acct[0].generated as u32;
-        f.acct[0].generated += 1;
-        f.stats.counts.offered_packets += 1;
-        f.stats.counts.offered_bytes += f.payload_bytes as u64;
-        let p = Packet::udp(flow, seq, f.payload_bytes, f.src, f.dst, now);
+        let payload = f.udp.as_ref().expect("a UDP flow").payload_bytes;
+        let seq = f.on_generated(false, payload);
+        let p = Packet::udp(flow, seq, payload, f.src, f.dst, now);
         self.trace(now, TraceEvent::Created { node: p.src }, &p);
         p
     }
@@ -84,7 +73,11 @@ impl World {
         let n = flows.len();
         for k in 0..n {
             let flow = flows[(cursor + k) % n];
-            if now < self.flows[flow as usize].stop {
+            if self.flows[flow as usize]
+                .udp
+                .as_ref()
+                .is_some_and(|u| now < u.stop)
+            {
                 self.saturated[entity as usize].1 = (cursor + k + 1) % n;
                 let p = self.generate(now, flow);
                 let src = p.src;
@@ -103,11 +96,7 @@ impl World {
         match p.kind {
             Kind::Udp => {
                 self.trace(at, TraceEvent::Delivered { node }, &p);
-                let f = &mut self.flows[p.flow as usize];
-                f.acct[0].delivered += 1;
-                f.stats.counts.delivered_packets += 1;
-                f.stats.counts.delivered_bytes += p.payload_bytes as u64;
-                f.stats.delay.record(at - p.created);
+                self.flows[p.flow as usize].on_delivered(&p, at - p.created);
             }
             Kind::Tcp => {
                 self.trace(now, TraceEvent::Delivered { node }, &p);
