@@ -22,9 +22,9 @@ const EXAMPLES: [&str; 5] = [
 ];
 
 /// Cases of each property (reported in the README's Reliability section).
-const MUTATED_CASES: u32 = 10_000;
-const TEXT_CASES: u32 = 5_000;
-const RUN_CASES: u32 = 200;
+const MUTATED_CASES: u32 = 20_000;
+const TEXT_CASES: u32 = 10_000;
+const RUN_CASES: u32 = 500;
 
 fn config(cases: u32) -> Config {
     Config {

@@ -285,3 +285,27 @@ fn sigint_progress_callback_sees_time_advance_and_can_stop_the_run() {
     assert_eq!(stopped.unwrap_err(), SimError::Interrupted);
     assert_eq!(calls, 2);
 }
+
+#[test]
+fn unclear_missing_keys_are_named_by_their_full_path() {
+    let e = Scenario::from_toml("[[stations]]\nname = \"s\"").unwrap_err();
+    assert_eq!(e.path, "duration");
+    assert!(e.message.contains("expected a duration"), "{e}");
+    let e = Scenario::from_toml(&format!(
+        "{CELL}[[flows]]\nname = \"f\"\nstations = \"sta\"\n"
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "flows[0].direction", "{e}");
+    assert!(e.message.contains("\"uplink\", \"downlink\""), "{e}");
+    let e = json_error(r#"{"duration":"1 s","stations":[{"count":2}]}"#);
+    assert!(
+        e.contains("`stations[0].name`") && e.contains("a string"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unclear_strings_are_quoted_whole() {
+    let e = json_error(r#"{"duration":"1 s","stations":[{"name":"s","count":"two or three"}]}"#);
+    assert!(e.contains("\"two or three\" is not allowed"), "{e}");
+}

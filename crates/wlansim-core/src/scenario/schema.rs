@@ -306,9 +306,12 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
             let body = &l[start..];
             let body = body.split_once(": ").map_or(body, |(_, b)| b);
             let (what, expected) = body.split_once(", expected ").unwrap_or((body, ""));
-            // A table or an array is named by its kind; a scalar by its text when known.
+            // A table or an array is named by its kind, a string as the deserialiser
+            // quotes it; another scalar by its source text when known (the deserialiser
+            // may have rounded it, e.g. 2^64 to 1.8446744073709552e+19).
+            let structured = what == "map" || what == "sequence" || what.starts_with("string ");
             let value = match given {
-                Some(g) if what != "map" && what != "sequence" => g.to_string(),
+                Some(g) if !structured => g.to_string(),
                 _ => unexpected_value(what),
             };
             let expected = allowed().unwrap_or_else(|| expected.to_string());
@@ -334,6 +337,25 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// A missing required key: its full path and a message saying what it takes.
+pub fn missing(path: &str, message: &str) -> Option<(String, String)> {
+    let key = message
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("missing field `"))?
+        .split('`')
+        .next()?;
+    let full = if path.is_empty() || path == "." {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    };
+    let expected = allowed_at(&full).unwrap_or_else(|| "a value".into());
+    Some((
+        full,
+        format!("missing field `{key}`: a required key; expected {expected}"),
+    ))
 }
 
 /// The JSON token starting at (1-based) `line`, `column` of `text`, or ending there.
