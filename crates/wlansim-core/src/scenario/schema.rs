@@ -292,6 +292,23 @@ fn unexpected_value(what: &str) -> String {
     }
 }
 
+/// A deserialiser's name of a Rust type in words (where the schema has no answer, e.g.
+/// a table given as an array).
+fn in_words(expected: &str) -> String {
+    let range = |max: u64| format!("a whole number from 0 to {max}");
+    match expected.trim() {
+        "u8" => range(u8::MAX as u64),
+        "u16" => range(u16::MAX as u64),
+        "u32" => range(u32::MAX as u64),
+        "u64" => range(u64::MAX),
+        "i64" => "a whole number".into(),
+        "f64" | "f32" => "a finite number".into(),
+        e if e.starts_with("struct ") || e.starts_with("map") => "a table".into(),
+        e if e.starts_with("a sequence") => "an array".into(),
+        e => e.to_string(),
+    }
+}
+
 /// A deserialiser's message rewritten so it names the value given (`given`, when the
 /// caller knows its text) and what the key allows (from the schema).
 pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
@@ -314,7 +331,7 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
                 Some(g) if !structured => g.to_string(),
                 _ => unexpected_value(what),
             };
-            let expected = allowed().unwrap_or_else(|| expected.to_string());
+            let expected = allowed().unwrap_or_else(|| in_words(expected));
             *line = format!("{value} is not allowed; expected {expected}");
         } else if ["expected value", "invalid number"]
             .iter()
