@@ -285,3 +285,43 @@ fn sigint_progress_callback_sees_time_advance_and_can_stop_the_run() {
     assert_eq!(stopped.unwrap_err(), SimError::Interrupted);
     assert_eq!(calls, 2);
 }
+
+#[test]
+fn unclear_missing_keys_are_named_by_their_full_path() {
+    let e = Scenario::from_toml("[[stations]]\nname = \"s\"").unwrap_err();
+    assert_eq!(e.path, "duration");
+    assert!(e.message.contains("expected a duration"), "{e}");
+    let e = Scenario::from_toml(&format!(
+        "{CELL}[[flows]]\nname = \"f\"\nstations = \"sta\"\n"
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "flows[0].direction", "{e}");
+    assert!(e.message.contains("\"uplink\", \"downlink\""), "{e}");
+    let e = json_error(r#"{"duration":"1 s","stations":[{"count":2}]}"#);
+    assert!(
+        e.contains("`stations[0].name`") && e.contains("a string"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unclear_strings_are_quoted_whole() {
+    let e = json_error(r#"{"duration":"1 s","stations":[{"name":"s","count":"two or three"}]}"#);
+    assert!(e.contains("\"two or three\" is not allowed"), "{e}");
+}
+
+/// Found by the fuzz test: a station group written as an array reaches the deserialiser's
+/// positional form, where the schema has no answer; the message still says what is allowed
+/// in words, not as a Rust type.
+#[test]
+fn fuzz_found_table_given_as_array_says_what_is_allowed_in_words() {
+    let (path, message) =
+        error_of("duration = \"1 s\"\nstations = [[\"flow_throughput\", \"flow_throughput\"]]\n");
+    assert_eq!(path, "stations[0][1]", "{message}");
+    assert!(
+        message.contains("\"flow_throughput\" is not allowed")
+            && message.contains("whole number from 0 to 4294967295")
+            && !message.contains("u32"),
+        "{message}"
+    );
+}

@@ -569,7 +569,11 @@ impl FlowConfig {
 
 fn located<E: fmt::Display>(err: serde_path_to_error::Error<E>) -> ScenarioError {
     let path = err.path().to_string();
-    let message = schema::explain(&path, &err.into_inner().to_string(), None);
+    let message = err.into_inner().to_string();
+    if let Some((path, message)) = schema::missing(&path, &message) {
+        return ScenarioError::new(path, message);
+    }
+    let message = schema::explain(&path, &message, None);
     ScenarioError::new(path, message)
 }
 
@@ -594,6 +598,9 @@ impl Scenario {
             let mut message = inner.to_string();
             if let Some(at) = message.rfind(" at line ") {
                 message.truncate(at);
+            }
+            if let Some((path, message)) = schema::missing(&path, &message) {
+                return ScenarioError::new(path, message);
             }
             ScenarioError::new(
                 path.clone(),

@@ -292,6 +292,23 @@ fn unexpected_value(what: &str) -> String {
     }
 }
 
+/// A deserialiser's name of a Rust type in words (where the schema has no answer, e.g.
+/// a table given as an array).
+fn in_words(expected: &str) -> String {
+    let range = |max: u64| format!("a whole number from 0 to {max}");
+    match expected.trim() {
+        "u8" => range(u8::MAX as u64),
+        "u16" => range(u16::MAX as u64),
+        "u32" => range(u32::MAX as u64),
+        "u64" => range(u64::MAX),
+        "i64" => "a whole number".into(),
+        "f64" | "f32" => "a finite number".into(),
+        e if e.starts_with("struct ") || e.starts_with("map") => "a table".into(),
+        e if e.starts_with("a sequence") => "an array".into(),
+        e => e.to_string(),
+    }
+}
+
 /// A deserialiser's message rewritten so it names the value given (`given`, when the
 /// caller knows its text) and what the key allows (from the schema).
 pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
@@ -306,12 +323,15 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
             let body = &l[start..];
             let body = body.split_once(": ").map_or(body, |(_, b)| b);
             let (what, expected) = body.split_once(", expected ").unwrap_or((body, ""));
-            // A table or an array is named by its kind; a scalar by its text when known.
+            // A table or an array is named by its kind, a string as the deserialiser
+            // quotes it; another scalar by its source text when known (the deserialiser
+            // may have rounded it, e.g. 2^64 to 1.8446744073709552e+19).
+            let structured = what == "map" || what == "sequence" || what.starts_with("string ");
             let value = match given {
-                Some(g) if what != "map" && what != "sequence" => g.to_string(),
+                Some(g) if !structured => g.to_string(),
                 _ => unexpected_value(what),
             };
-            let expected = allowed().unwrap_or_else(|| expected.to_string());
+            let expected = allowed().unwrap_or_else(|| in_words(expected));
             *line = format!("{value} is not allowed; expected {expected}");
         } else if ["expected value", "invalid number"]
             .iter()
@@ -334,6 +354,25 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// A missing required key: its full path and a message saying what it takes.
+pub fn missing(path: &str, message: &str) -> Option<(String, String)> {
+    let key = message
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("missing field `"))?
+        .split('`')
+        .next()?;
+    let full = if path.is_empty() || path == "." {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    };
+    let expected = allowed_at(&full).unwrap_or_else(|| "a value".into());
+    Some((
+        full,
+        format!("missing field `{key}`: a required key; expected {expected}"),
+    ))
 }
 
 /// The JSON token starting at (1-based) `line`, `column` of `text`, or ending there.
