@@ -46,7 +46,12 @@ pub(super) fn entity_for(node: &Node, classifier: &Classifier, packet: &PacketIn
 impl World {
     /// The entity of `node` that queues `p` (TCP: data segments and pure ACKs may go to
     /// different ACs, so each packet is classified as it is queued).
+    #[inline]
     pub(super) fn packet_entity(&self, node: u32, p: &Packet) -> u32 {
+        let n = &self.nodes[node as usize];
+        if n.entities.len() == 1 {
+            return n.entities.start; // DCF: nothing to classify
+        }
         let f = &self.flows[p.flow as usize];
         let info = PacketInfo {
             flow: f.spec,
@@ -54,6 +59,6 @@ impl World {
             dscp: f.dscp,
             tcp_ack: p.is_tcp_ack(),
         };
-        entity_for(&self.nodes[node as usize], &self.classifier, &info)
+        entity_for(n, &self.classifier, &info)
     }
 }
