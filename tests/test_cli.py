@@ -172,3 +172,22 @@ def test_run_labels_the_tcp_drop_column():
     assert "its ACKs dropped at any queue" in out.stdout
     out = wlansim_cli("run", "scenarios/saturated-11b.toml", "--set", "duration=2 s")
     assert "dropped_queue*" not in out.stdout and "dropped_queue" in out.stdout
+
+
+def test_ctrl_c_stops_a_long_run_with_a_message(saturated):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wlansim", "run", str(saturated), "--set", "duration=100000 s"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "wlansim: interrupted"

@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt as exc:
         # a campaign says how many runs it stored; anything else was simply stopped
-        print(f"wlansim: {exc or 'interrupted'}", file=sys.stderr)
+        print(f"wlansim: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except OSError as exc:
         print(f"wlansim: error: {exc}", file=sys.stderr)
