@@ -7,7 +7,8 @@ per segment (ns of that era). In wlansim terms: station sta-0 uploads over an 80
 hop (54 Mb/s, alone on the channel: fast and uncontended) to the AP, which has the 8 Mb/s,
 0.1 ms link to the router; the sink is a server behind the router on the 0.8 Mb/s, 100 ms
 link with a queue of 8 packets. TCP uses the `ns2-compat` profile (MSS 1000 B, an ACK per
-segment, receiver window 20 segments, initial window 1, clock granularity 10 ms) with
+segment, receiver window 20 segments, initial window 2 and initial ssthresh 20 segments as
+ns-2's defaults (the paper's initial window was 1), clock granularity 10 ms) with
 RFC 6298's minimum RTO of 1 s instead of ns-2's 200 ms: the paper's coarse timers (ticks of
 100 ms and more) never fired within NewReno's four RTTs of recovery, while a 200 ms minimum
 lets the "impatient" timer of RFC 6582 §4 expire in the third RTT of recovery. The
