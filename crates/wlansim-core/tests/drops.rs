@@ -254,6 +254,22 @@ fn errors_name_the_key_the_value_and_what_is_allowed() {
         assert!(e.contains(key), "{e}");
         assert!(e.contains(text), "{e}");
     }
+    // Segment counters are bounded before anything is allocated: 100 000 numbers for
+    // each of 200 flows of one entry.
+    let many = format!(
+        "[[drops]]\nflow = \"big\"\nat = \"ap\"\nsegments = [{}]\n",
+        vec!["1"; 100_000].join(", ")
+    );
+    let toml = format!(
+        "duration = \"1 s\"\n[[servers]]\nname = \"srv\"\n[[stations]]\nname = \"s\"\ncount = 200\n[[flows]]\nname = \"big\"\nprotocol = \"tcp\"\ndirection = \"uplink\"\nstations = \"s\"\nserver = \"srv\"\n{many}"
+    );
+    let e = Scenario::from_toml(&toml)
+        .expect_err("too many counters")
+        .to_string();
+    assert!(
+        e.contains("drops[0].segments") && e.contains("at most 10000000"),
+        "{e}"
+    );
     // A valid window on a UDP flow, at its source.
     let ok = d("flow = \"u-1\"\nat = \"sta-1\"\nfrom = \"0.1 s\"\nto = \"0.2 s\"");
     assert!(

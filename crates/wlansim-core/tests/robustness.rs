@@ -285,3 +285,17 @@ fn sigint_progress_callback_sees_time_advance_and_can_stop_the_run() {
     assert_eq!(stopped.unwrap_err(), SimError::Interrupted);
     assert_eq!(calls, 2);
 }
+
+#[test]
+fn a_group_written_as_an_array_gets_an_error_in_words() {
+    // Found by the fuzz test: `stations[0]` as a sequence has no schema entry per element;
+    // the error names the expected type in words, not serde's `u32`.
+    let e = Scenario::from_toml(
+        "duration = \"1 s\"\nstations = [[\"sta\", \"x\"]]\n[[flows]]\nname = \"up\"\ndirection = \"uplink\"\nstations = \"sta\"\n",
+    )
+    .expect_err("invalid")
+    .to_string();
+    assert!(e.contains("stations[0][1]"), "{e}");
+    assert!(!e.contains("expected u32"), "{e}");
+    assert!(e.contains("an integer from 0 to 4294967295"), "{e}");
+}

@@ -24,6 +24,8 @@ use serde::{Deserialize, Serialize};
 pub const MAX_DROP_ENTRIES: usize = 10_000;
 /// Segment numbers of one entry at most.
 pub const MAX_DROP_SEGMENTS: usize = 100_000;
+/// Segment counters of a run at most (each entry's segments times its flows).
+pub const MAX_DROP_COUNTERS: u64 = 10_000_000;
 
 fn first_transmission() -> u32 {
     1
@@ -103,9 +105,10 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         );
     }
+    let mut counters: u64 = 0;
     for (i, d) in s.drops.iter().enumerate() {
         let at = |key: &str| format!("drops[{i}].{key}");
-        let Some((entry, _)) = flow_target(s, &d.flow) else {
+        let Some((entry, one)) = flow_target(s, &d.flow) else {
             let names: Vec<String> = s
                 .flows
                 .iter()
@@ -201,6 +204,25 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             return err(
                 at("transmission"),
                 "0: transmissions are counted from 1 (the first transmission)",
+            );
+        }
+        // One counter per segment and flow, allocated when the run is built.
+        let flows = match one {
+            Some(_) => 1,
+            None => s
+                .stations
+                .iter()
+                .find(|g| g.name == s.flows[entry].stations)
+                .map_or(1, |g| g.count as u64),
+        };
+        counters += d.segments.len() as u64 * flows;
+        if counters > MAX_DROP_COUNTERS {
+            return err(
+                at("segments"),
+                format!(
+                    "{} numbers for {flows} flow(s): the run would count {counters} segments or more; at most {MAX_DROP_COUNTERS} (segments × flows, all entries)",
+                    d.segments.len()
+                ),
             );
         }
     }

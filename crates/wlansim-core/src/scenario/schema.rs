@@ -311,7 +311,7 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
                 Some(g) if what != "map" && what != "sequence" => g.to_string(),
                 _ => unexpected_value(what),
             };
-            let expected = allowed().unwrap_or_else(|| expected.to_string());
+            let expected = allowed().unwrap_or_else(|| plain_type(expected));
             *line = format!("{value} is not allowed; expected {expected}");
         } else if ["expected value", "invalid number"]
             .iter()
@@ -334,6 +334,20 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// serde's name of an expected type in words (for values whose key has no schema entry,
+/// e.g. a table written as an array).
+fn plain_type(expected: &str) -> String {
+    match expected {
+        "u8" => "an integer from 0 to 255".into(),
+        "u16" => "an integer from 0 to 65535".into(),
+        "u32" => "an integer from 0 to 4294967295".into(),
+        "u64" => "a non-negative integer".into(),
+        "i64" => "an integer".into(),
+        "f64" => "a number".into(),
+        other => other.to_string(),
+    }
 }
 
 /// The JSON token starting at (1-based) `line`, `column` of `text`, or ending there.
