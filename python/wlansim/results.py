@@ -216,7 +216,12 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
         out["delay_mean_s"] = delay_sum / delivered if delivered else math.nan
         out["jain_index"] = jain_index(rates) if sum(rates) > 0 else math.nan
         out["delivered_packets"] = float(delivered)
-        out["dropped_packets"] = float(sum(f["dropped_queue"] + f["dropped_retry"] for f in flows))
+        out["dropped_packets"] = float(
+            sum(
+                f["dropped_queue"] + f["dropped_retry"] + f.get("dropped_scripted", 0)
+                for f in flows
+            )
+        )
     for role, members in (
         ("ap", [n for n in nodes if n["role"] == "ap"]),
         ("stations", [n for n in nodes if n["role"] != "ap"]),

@@ -13,6 +13,8 @@ pub struct FlowCounts {
     pub delivered_bytes: u64,
     pub dropped_queue: u64,
     pub dropped_retry: u64,
+    /// Scripted losses (`[[drops]]`).
+    pub dropped_scripted: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -103,11 +105,15 @@ pub struct PacketRow {
     pub seq: u32,
     pub ip_bytes: u32,
     pub payload_bytes: u32,
+    /// TCP: the segment's sequence number (bytes; the SYN is 0, data starts at 1) and its
+    /// cumulative acknowledgment (None without the ACK flag); None for UDP.
+    pub tcp_seq: Option<u64>,
+    pub tcp_ack: Option<u64>,
     pub created_s: f64,
     /// Delivery at the destination (None when dropped).
     pub delivered_s: Option<f64>,
     pub delay_s: Option<f64>,
-    /// "queue" or "retry_limit" (None when delivered), and the node that dropped it.
+    /// "queue", "retry_limit" or "scripted" (None when delivered), and the node that dropped it.
     pub dropped: Option<&'static str>,
     pub dropped_at: Option<String>,
     /// Nodes that queued it, and its transmission attempts over all of them.

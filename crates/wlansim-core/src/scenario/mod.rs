@@ -5,6 +5,7 @@
 //! preset, so the resolved form is the complete description of a run.
 pub mod bounds;
 pub mod channel;
+pub mod drops;
 mod limits;
 pub mod presets;
 pub mod qos;
@@ -14,6 +15,7 @@ pub mod units;
 mod validate;
 
 pub use channel::{ChannelConfig, LinkLoss};
+pub use drops::DropConfig;
 pub use limits::{RetryLimit, RtsThreshold};
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use tcp::{TcpProfile, TcpSettings, TcpVariant, WindowSpec};
@@ -140,6 +142,10 @@ pub struct Scenario {
     /// The radio links' loss model (see `channel`).
     #[serde(default, skip_serializing_if = "ChannelConfig::is_default")]
     pub channel: ChannelConfig,
+    /// Scripted losses: given segments of a flow, or its packets within a time window,
+    /// dropped as they leave a node (see `drops`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drops: Vec<DropConfig>,
     /// EDCA classifier and scenario-wide QoS options (see `qos`).
     #[serde(default, skip_serializing_if = "QosConfig::is_default")]
     pub qos: QosConfig,

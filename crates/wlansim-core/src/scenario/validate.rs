@@ -56,6 +56,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     flows(s)?;
     super::qos::validate(s)?;
     super::channel::validate(s)?;
+    super::drops::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
         let flows: Vec<&str> = s.flows.iter().map(|f| f.name.as_str()).collect();
         for (i, name) in names.iter().enumerate() {

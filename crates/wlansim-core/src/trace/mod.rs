@@ -22,6 +22,8 @@ pub enum DropReason {
     Queue,
     /// The MAC gave up after the retry limit.
     RetryLimit,
+    /// A scripted loss (`[[drops]]`) as it left the node.
+    Scripted,
 }
 
 impl DropReason {
@@ -29,6 +31,7 @@ impl DropReason {
         match self {
             DropReason::Queue => "queue",
             DropReason::RetryLimit => "retry_limit",
+            DropReason::Scripted => "scripted",
         }
     }
 }

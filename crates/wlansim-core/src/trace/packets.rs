@@ -7,7 +7,7 @@
 //! Only packets whose fate (delivery or drop) falls in the measurement window are
 //! reported, as the flow tables count them; packets still in flight at the end are not.
 use super::{DropReason, TraceEvent};
-use crate::net::{NodeId, Packet};
+use crate::net::{Kind, NodeId, Packet};
 use crate::sim::time::Time;
 use std::collections::HashMap;
 
@@ -31,6 +31,9 @@ pub struct PacketRecord {
     pub seq: u32,
     pub ip_bytes: u32,
     pub payload_bytes: u32,
+    /// TCP: the segment's sequence number and, when it carries one, its acknowledgment.
+    pub tcp_seq: Option<u64>,
+    pub tcp_ack: Option<u64>,
     pub created: Time,
     pub hops: Vec<HopRecord>,
     pub delivered: Option<Time>,
@@ -73,6 +76,8 @@ impl PacketRecorder {
                     seq: p.seq,
                     ip_bytes: p.ip_bytes(),
                     payload_bytes: p.payload_bytes,
+                    tcp_seq: (p.kind == Kind::Tcp).then_some(p.seg.seq),
+                    tcp_ack: (p.kind == Kind::Tcp && p.seg.flags.ack()).then_some(p.seg.ack),
                     created: t,
                     hops: Vec::new(),
                     delivered: None,

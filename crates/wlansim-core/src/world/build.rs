@@ -1,6 +1,7 @@
 //! Building a [`World`] from a validated scenario: the nodes (APs, stations, routers,
 //! servers, in this order), their channel-access entities, the wired links and the routes
 //! over them, the flows with their endpoints, and the first events.
+use super::drops::ScriptedDrops;
 use super::edca::{access_setup, entity_for};
 use super::series::Recorder;
 use super::tcp_flows::TcpConn;
@@ -298,6 +299,7 @@ impl World {
             }
         }
 
+        let drops = scripted_drops(s, &n, &flows, &conns, &routes, &link_to)?;
         let mut events = EventQueue::new();
         for (i, f) in flows.iter().enumerate() {
             events.schedule(f.start, Event::SourceStart(i as u32));
@@ -360,10 +362,78 @@ impl World {
             saturated: vec![(Vec::new(), 0); n_entities],
             events,
             trace,
+            drops,
             series,
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,
         })
     }
+}
+
+/// The `[[drops]]` rules per flow (None without any: the network layer then skips them in
+/// one branch). Each entry's node must send packets of each of its flows: the data's
+/// source or a node on the data's path for segments; for a window also the ACKs' path.
+fn scripted_drops(
+    s: &Scenario,
+    n: &Nodes,
+    flows: &[Flow],
+    conns: &[TcpConn],
+    routes: &Routes,
+    link_to: &[NodeId],
+) -> Result<Option<ScriptedDrops>, ScenarioError> {
+    if s.drops.is_empty() {
+        return Ok(None);
+    }
+    let mut drops = ScriptedDrops::new(flows.len());
+    for (i, d) in s.drops.iter().enumerate() {
+        let (entry, _) =
+            crate::scenario::drops::flow_target(s, &d.flow).expect("validated: the flow exists");
+        let node = n.id(&d.at);
+        let window = d.from.zip(d.to);
+        for (fi, f) in flows.iter().enumerate() {
+            if f.spec as usize != entry || (d.flow != s.flows[entry].name && d.flow != f.name) {
+                continue;
+            }
+            // The nodes that send this flow's packets: the data's source and the nodes
+            // before its destination; with a window also the ACKs' (TCP).
+            let mut senders = vec![f.src];
+            let path = routes.path(f.src, f.dst, link_to).expect("routes checked");
+            senders.extend(&path[..path.len() - 1]);
+            if window.is_some() && f.tcp.is_some() {
+                senders.push(f.dst);
+                let back = routes.path(f.dst, f.src, link_to).expect("routes checked");
+                senders.extend(&back[..back.len() - 1]);
+            }
+            if !senders.contains(&node) {
+                senders.sort_unstable();
+                senders.dedup();
+                let names: Vec<&str> = senders
+                    .iter()
+                    .map(|&x| n.nodes[x as usize].name.as_str())
+                    .collect();
+                return Err(ScenarioError::new(
+                    format!("drops[{i}].at"),
+                    format!(
+                        "\"{}\" sends no packet of flow {}; the nodes that do: {}",
+                        d.at,
+                        f.name,
+                        names.join(", ")
+                    ),
+                ));
+            }
+            match (window, f.tcp) {
+                (Some((from, to)), _) => drops.add_window(fi as u32, node, from.0, to.0),
+                (None, Some(c)) => drops.add_segments(
+                    fi as u32,
+                    node,
+                    conns[c as usize].mss,
+                    d.transmission,
+                    &d.segments,
+                ),
+                (None, None) => unreachable!("validated: segments need a TCP flow"),
+            }
+        }
+    }
+    Ok(Some(drops))
 }

@@ -1,6 +1,7 @@
 //! The network layer of every node: a packet arriving at a node is delivered there if the
 //! node is its destination, and otherwise forwarded along the routes ([`crate::net::Routes`])
-//! over the air (through the node's MAC) or on a wired link. An AP applies its mechanisms
+//! over the air (through the node's MAC) or on a wired link, unless a scripted loss
+//! (`[[drops]]`, `drops.rs`) takes it as it leaves the node. An AP applies its mechanisms
 //! (rwnd clamping, pilosof2003 §V) to the TCP packets it forwards.
 use super::World;
 use crate::net::{Hop, Kind, NodeId, Packet};
@@ -20,6 +21,14 @@ impl World {
 
     /// Send `p` on from `node` (its source, or a node on its path).
     pub(super) fn forward(&mut self, now: Time, node: NodeId, mut p: Packet) {
+        if let Some(drops) = &mut self.drops {
+            if drops.hit(now, node, &p) {
+                let reason = DropReason::Scripted;
+                self.trace(now, TraceEvent::Dropped { node, reason }, &p);
+                self.count_scripted_drop(&p);
+                return;
+            }
+        }
         if p.kind == Kind::Tcp && node != p.src {
             self.ap_relay(now, node, &mut p);
         }

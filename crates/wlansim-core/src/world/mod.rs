@@ -8,6 +8,7 @@
 //! delivery bookkeeping are in `traffic`, TCP connections in `tcp_flows`, the end-of-run
 //! report and packet accounting in `report`.
 mod build;
+mod drops;
 mod edca;
 mod forward;
 mod report;
@@ -124,13 +125,15 @@ pub struct Node {
 }
 
 /// Whole-run packet counts of one direction of a flow, never reset: the accounting check
-/// uses them. Drops at any queue (station, AP, wired link) count as `dropped_queue`.
+/// uses them. Drops at any queue (station, AP, wired link) count as `dropped_queue`,
+/// scripted losses (`[[drops]]`) as `dropped_scripted`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Accounting {
     pub generated: u64,
     pub delivered: u64,
     pub dropped_queue: u64,
     pub dropped_retry: u64,
+    pub dropped_scripted: u64,
 }
 
 /// Per-flow statistics over the measurement window (after warm-up).
@@ -210,6 +213,8 @@ pub struct World {
     events: EventQueue<Event>,
     /// The trace hook's consumers; None when nothing listens.
     trace: Option<Trace>,
+    /// Scripted losses (`[[drops]]`); None when the scenario has none.
+    drops: Option<drops::ScriptedDrops>,
     series: series::Recorder,
     warmup: Time,
     end: Time,

@@ -9,7 +9,7 @@ use crate::trace::Trace;
 
 impl World {
     /// DESIGN.md: every packet is accounted for. Per flow and direction, generated =
-    /// delivered + dropped (queue overflow, retry limit) + in flight (in a MAC queue, a
+    /// delivered + dropped (queue overflow, retry limit, scripted) + in flight (in a MAC queue, a
     /// wired link's queue or on the wire; counted independently here).
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
@@ -19,12 +19,13 @@ impl World {
         }
         for (f, in_flight) in self.flows.iter().zip(in_flight) {
             for (dir, (a, queued)) in f.acct.iter().zip(in_flight).enumerate() {
-                let settled = a.delivered + a.dropped_queue + a.dropped_retry + queued;
+                let settled =
+                    a.delivered + a.dropped_queue + a.dropped_retry + a.dropped_scripted + queued;
                 if a.generated != settled {
                     let dir = ["forward", "reverse"][dir];
                     return Err(SimError::Invariant(format!(
-                        "packet accounting of flow {} ({dir}): generated {} ≠ delivered {} + queue drops {} + retry drops {} + in flight {}",
-                        f.name, a.generated, a.delivered, a.dropped_queue, a.dropped_retry, queued
+                        "packet accounting of flow {} ({dir}): generated {} ≠ delivered {} + queue drops {} + retry drops {} + scripted drops {} + in flight {}",
+                        f.name, a.generated, a.delivered, a.dropped_queue, a.dropped_retry, a.dropped_scripted, queued
                     )));
                 }
             }
@@ -170,6 +171,8 @@ impl World {
                 seq: r.seq,
                 ip_bytes: r.ip_bytes,
                 payload_bytes: r.payload_bytes,
+                tcp_seq: r.tcp_seq,
+                tcp_ack: r.tcp_ack,
                 created_s: to_secs(r.created),
                 delivered_s: secs(r.delivered),
                 delay_s: r.delivered.map(|t| to_secs(t - r.created)),

@@ -111,6 +111,12 @@ impl World {
         f.stats.counts.dropped_queue += 1;
     }
 
+    pub(super) fn count_scripted_drop(&mut self, p: &Packet) {
+        let f = &mut self.flows[p.flow as usize];
+        f.acct[p.reverse as usize].dropped_scripted += 1;
+        f.stats.counts.dropped_scripted += 1;
+    }
+
     pub(super) fn count_retry_drop(&mut self, p: &Packet) {
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_retry += 1;

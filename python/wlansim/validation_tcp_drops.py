@@ -1,0 +1,225 @@
+"""Fall & Floyd, "Simulation-based comparisons of Tahoe, Reno and SACK TCP" (CCR 1996):
+one TCP flow over a wired bottleneck with 1 to 4 segments dropped from one window.
+
+The paper's path is a source on a fast link (8 Mb/s, 0.1 ms) to a router and a bottleneck
+(0.8 Mb/s, 100 ms) to the sink, the router's queue 8 packets, 1000-byte segments, one ACK
+per segment (ns of that era). In wlansim terms: station sta-0 uploads over an 802.11g radio
+hop (54 Mb/s, alone on the channel: fast and uncontended) to the AP, which has the 8 Mb/s,
+0.1 ms link to the router; the sink is a server behind the router on the 0.8 Mb/s, 100 ms
+link with a queue of 8 packets. TCP uses the `ns2-compat` profile (MSS 1000 B, an ACK per
+segment, receiver window 20 segments, initial window 2 and initial ssthresh 20 segments as
+ns-2's defaults (the paper's initial window was 1), clock granularity 10 ms) with
+RFC 6298's minimum RTO of 1 s instead of ns-2's 200 ms: the paper's coarse timers (ticks of
+100 ms and more) never fired within NewReno's four RTTs of recovery, while a 200 ms minimum
+lets the "impatient" timer of RFC 6582 §4 expire in the third RTT of recovery. The
+`[[drops]]` entry drops data segments 14, 16, 18 and 20 (the first 1, 2, 3 or 4 of them,
+first transmissions) as they leave the router: they are sent in the same flight of slow
+start, before the sender sees the first duplicate ACK (the paper's "drops
+from one window of data").
+
+Per case the table gives: timeouts and retransmissions (the sender's counters), the
+recovery point (the highest byte sent before the first retransmission, RFC 6582's
+`recover`), the time from the first drop until an ACK covering the recovery point reaches
+the sender, in seconds and in RTTs (the path's smallest measured RTT), the same from the
+first retransmission (the time spent recovering once the loss is detected), whether cwnd went
+down to one segment after the first drop (Tahoe's slow start, or a timeout), and the
+queue drops (the scripted drops are meant to be the only losses; a window that grows
+back too fast can still overflow the router's 8 packets, as Reno's does with two drops).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wlansim.api import run
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+VARIANTS = ("tahoe", "reno", "newreno", "sack", "vegas", "cubic")
+DROP_PATTERN = (14, 16, 18, 20)
+MSS = 1000
+SAMPLE = "5 ms"
+
+
+def scenario(variant: str, drops: int, *, duration: str = "6 s", seed: int = 1) -> dict:
+    """The path with the first `drops` segments of DROP_PATTERN dropped at the router."""
+    s = {
+        "name": f"tcp-drops-{variant}-{drops}",
+        "seed": seed,
+        "duration": duration,
+        "phy": {"standard": "802.11g"},
+        "routers": [{"name": "router"}],
+        "links": [{"a": "ap", "b": "router", "rate": "8 Mb/s", "delay": "0.1 ms"}],
+        "servers": [
+            {
+                "name": "sink",
+                "via": "router",
+                "rate": "0.8 Mb/s",
+                "delay": "100 ms",
+                "queue": 8,
+            }
+        ],
+        "stations": [{"name": "sta"}],
+        "tcp": {"profile": "ns2-compat", "variant": variant, "mss": MSS, "min_rto": "1 s"},
+        "flows": [
+            {
+                "name": "up",
+                "protocol": "tcp",
+                "direction": "uplink",
+                "stations": "sta",
+                "server": "sink",
+            }
+        ],
+        "output": {"packets": True, "series": ["cwnd"], "series_interval": SAMPLE},
+    }
+    if drops:
+        s["drops"] = [{"flow": "up-0", "segments": list(DROP_PATTERN[:drops]), "at": "router"}]
+    return s
+
+
+def segment_number(seq) -> int:
+    """The 1-based number of the data segment starting at sequence number `seq`."""
+    return int((seq - 1) // MSS) + 1
+
+
+def analyse(r, variant: str, drops: int) -> dict:
+    """One table row from a run's packet records, cwnd series and TCP counters."""
+    p = r.packets
+    data = p[(p["direction"] == "forward") & (p["payload_bytes"] > 0)].sort_values("created_s")
+    acks = p[(p["direction"] == "reverse") & p["tcp_ack"].notna() & p["delivered_s"].notna()]
+    flow = r.flows.iloc[0]
+    row = {
+        "variant": variant,
+        "drops": drops,
+        "timeouts": int(flow["timeouts"]),
+        "retransmissions": int(flow["retransmissions"]),
+        "fast_retransmits": int(flow["fast_retransmits"]),
+        "queue_drops": int(flow["dropped_queue"]),
+    }
+    # The path's RTT: the smallest time from a first transmission to the ACK covering it.
+    seen: set[int] = set()
+    firsts = []
+    for seq, created in zip(data["tcp_seq"], data["created_s"], strict=True):
+        if seq not in seen:
+            seen.add(seq)
+            firsts.append((seq, created))
+    ack_times = acks.sort_values("delivered_s")[["tcp_ack", "delivered_s"]].to_numpy()
+    rtt = min(
+        (
+            next((t for a, t in ack_times if a >= seq + MSS and t > created), float("inf"))
+            - created
+            for seq, created in firsts[:60]
+        ),
+        default=float("nan"),
+    )
+    row["rtt_s"] = rtt
+    scripted = p[p["dropped"] == "scripted"]
+    if scripted.empty:
+        row.update(recovery_s=float("nan"), recovery_rtts=float("nan"), cwnd_to_one=False)
+        row.update(in_recovery_rtts=float("nan"))
+        row["dropped_segments"] = ""
+        return row
+    row["dropped_segments"] = " ".join(
+        str(segment_number(s)) for s in sorted(scripted["tcp_seq"].astype(int))
+    )
+    first_drop = float(scripted["created_s"].min())
+    # The first retransmission: the first data segment sent again.
+    sent: set[int] = set()
+    recover = None
+    highest = 0
+    retx_at = float("nan")
+    for seq, length, created in zip(
+        data["tcp_seq"], data["payload_bytes"], data["created_s"], strict=True
+    ):
+        if seq in sent:
+            recover, retx_at = highest, float(created)
+            break
+        sent.add(seq)
+        highest = max(highest, int(seq) + int(length))
+    if recover is None:
+        row.update(recovery_s=float("nan"), recovery_rtts=float("nan"))
+        row.update(in_recovery_rtts=float("nan"))
+    else:
+        covered = acks[acks["tcp_ack"] >= recover]["delivered_s"]
+        done = float(covered.min()) if not covered.empty else float("nan")
+        row["recovery_s"] = done - first_drop
+        row["recovery_rtts"] = row["recovery_s"] / rtt
+        row["in_recovery_rtts"] = (done - retx_at) / rtt
+    cwnd = r.series["cwnd"]
+    after = [c for t, c in zip(cwnd["t_s"], cwnd["up-0"], strict=True) if t > first_drop]
+    row["cwnd_to_one"] = bool(after) and min(after) <= MSS
+    return row
+
+
+def run_case(variant: str, drops: int, *, duration: str = "6 s", seed: int = 1):
+    """Run one case: (table row, results)."""
+    r = run(scenario(variant, drops, duration=duration, seed=seed))
+    return analyse(r, variant, drops), r
+
+
+def compare(
+    variants=VARIANTS, drops=(1, 2, 3, 4), *, duration: str = "6 s", seed: int = 1
+) -> tuple[pd.DataFrame, dict]:
+    """Every (variant, number of drops): the table, and the results by case."""
+    import pandas as pd
+
+    rows, runs = [], {}
+    for v in variants:
+        for d in drops:
+            row, r = run_case(v, d, duration=duration, seed=seed)
+            rows.append(row)
+            runs[(v, d)] = r
+    return pd.DataFrame(rows), runs
+
+
+def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
+    """The paper's layout: one panel per variant (columns) and number of drops (rows).
+    `sequence`: segment number (mod 90, as in the paper) against time, data segments sent
+    as dots, ACKs as small marks, drops as crosses. `cwnd`: cwnd in segments against time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    variants = list(dict.fromkeys(v for v, _ in runs))
+    drops = sorted({d for _, d in runs})
+    fig, axes = plt.subplots(
+        len(drops),
+        len(variants),
+        figsize=(2.6 * len(variants), 2.2 * len(drops)),
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
+    for j, v in enumerate(variants):
+        for i, d in enumerate(drops):
+            ax = axes[i][j]
+            r = runs[(v, d)]
+            if kind == "cwnd":
+                c = r.series["cwnd"]
+                ax.plot(c["t_s"], [x / MSS for x in c["up-0"]], lw=0.9)
+            else:
+                p = r.packets
+                data = p[(p["direction"] == "forward") & (p["payload_bytes"] > 0)]
+                n = data["tcp_seq"].map(segment_number) % 90
+                ax.plot(data["created_s"], n, ".", ms=2)
+                acks = p[(p["direction"] == "reverse") & p["delivered_s"].notna()]
+                a = ((acks["tcp_ack"] - 1) // MSS) % 90
+                ax.plot(acks["delivered_s"], a, "_", ms=2, color="grey", alpha=0.6)
+                lost = data[data["dropped"] == "scripted"]
+                ax.plot(lost["created_s"], lost["tcp_seq"].map(segment_number) % 90, "x", ms=6)
+            if i == 0:
+                ax.set_title(v)
+            if j == 0:
+                what = "cwnd (segments)" if kind == "cwnd" else "segment mod 90"
+                ax.set_ylabel(f"{d} drop{'s' if d > 1 else ''}\n{what}")
+            if i == len(drops) - 1:
+                ax.set_xlabel("time (s)")
+            ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
