@@ -13,10 +13,7 @@ fn scenario(dir: &Path, extra: &str) -> Scenario {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/capture-mixed.toml"),
     )
     .unwrap();
-    let text = text.replace(
-        "pcap = \"out/pcap\"",
-        &format!("pcap = {:?}\n{extra}", dir.display()),
-    );
+    let text = format!("{text}\n[output]\npcap = {:?}\n{extra}\n", dir.display());
     Scenario::from_toml(&text).unwrap()
 }
 
