@@ -85,7 +85,7 @@ def flow(r: wlansim.Results, name: str) -> dict:
 
 @needs_tshark
 def test_every_capture_reads_without_errors_or_malformed_packets(tmp_path):
-    _, node_dir = capture(tmp_path, "node")
+    _, node_dir = capture(tmp_path, "node", "output.pcap_snaplen=65535")
     _, bss_dir = capture(tmp_path, "bss", "output.pcap_per=bss", "output.pcap_snaplen=80")
     files = sorted(node_dir.glob("*.pcap")) + sorted(bss_dir.glob("*.pcap"))
     assert len(files) == 9 + 5

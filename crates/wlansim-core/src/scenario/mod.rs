@@ -192,8 +192,9 @@ pub struct OutputConfig {
     /// of its AP and stations).
     #[serde(default)]
     pub pcap_per: PcapPer,
-    /// Bytes kept of each captured frame (headers first, zero-filled payload cut), 64 to
-    /// 262144.
+    /// Bytes kept of each captured frame, 64 to 262144. The default, 128, keeps every
+    /// header (at most 122 bytes) and cuts the payload, which is all zeros; raise it to
+    /// write the zero-filled payloads too.
     #[serde(default = "default_pcap_snaplen")]
     pub pcap_snaplen: u32,
 }
@@ -208,7 +209,7 @@ pub enum PcapPer {
 }
 
 fn default_pcap_snaplen() -> u32 {
-    65535
+    128
 }
 
 /// Which flows' packets are recorded one by one.

@@ -15,9 +15,10 @@
 //! To/From DS, duration = SIFS + ACK in µs, three addresses, sequence control) followed
 //! by LLC/SNAP are written by hand: they are a few fixed fields, and no maintained crate
 //! builds them (radiotap crates parse only). The file format is `pcap-file`'s (nanosecond
-//! timestamps), IPv4, TCP and UDP headers and their checksums are `etherparse`'s. The
-//! payload is zero-filled and cut at `pcap_snaplen`; the checksums cover the whole
-//! (zero-filled) payload.
+//! timestamps); the IPv4, TCP and UDP headers and the IPv4 header checksum are
+//! `etherparse`'s. The TCP and UDP checksums are summed here over the pseudo-header and
+//! the header only: the zero-filled payload adds nothing to them but its length, so no
+//! frame's payload is ever summed or, beyond `pcap_snaplen`, written.
 //!
 //! TCP: 32-bit sequence and acknowledgment numbers (wlansim's are 64-bit; the
 //! connection starts at 0), flags, options as the flow uses them (MSS, SACK-permitted and
@@ -330,8 +331,8 @@ impl PcapRecorder {
         b.extend_from_slice(&(x.seqnum << 4).to_le_bytes());
         b.extend_from_slice(&LLC_SNAP_IPV4);
         debug_assert_eq!(b.len(), RADIOTAP_LEN + WLAN_HEADER_LEN + 8);
-        self.write_ip(p);
-        self.write(file, x.t);
+        let orig_len = self.write_ip(p);
+        self.write(file, x.t, orig_len);
     }
 
     fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet) {
@@ -343,51 +344,91 @@ impl PcapRecorder {
         b.extend_from_slice(&mac_address(to));
         b.extend_from_slice(&mac_address(from));
         b.extend_from_slice(&[0x08, 0x00]);
-        self.write_ip(p);
-        self.write(file, t);
+        let orig_len = self.write_ip(p);
+        self.write(file, t, orig_len);
     }
 
-    /// Append the IPv4 datagram of `p` (headers, zero-filled payload) to the buffer.
-    fn write_ip(&mut self, p: &Packet) {
-        let payload = &self.zeros[..(p.payload_bytes as usize).min(MAX_IP - 60)];
+    /// Append the IPv4 datagram of `p` (headers, then its zero-filled payload up to the
+    /// snaplen) to the buffer; its whole length (uncut).
+    fn write_ip(&mut self, p: &Packet) -> usize {
+        let payload = (p.payload_bytes as usize).min(MAX_IP - 60);
         let (src, dst) = (ip_address(p.src), ip_address(p.dst));
-        let result = match (p.kind, self.flows[p.flow as usize]) {
-            (Kind::Tcp, Some(tcp)) => {
-                let h = tcp_header(p, tcp);
-                let len = (h.header_len() + payload.len()) as u16;
-                ip_header(len, IpNumber::TCP, src, dst).and_then(|ip| {
-                    let mut h = h;
-                    h.checksum = h
-                        .calc_checksum_ipv4(&ip, payload)
-                        .map_err(|e| e.to_string())?;
-                    ip.write(&mut self.buf).map_err(|e| e.to_string())?;
-                    h.write(&mut self.buf).map_err(|e| e.to_string())
-                })
-            }
-            _ => {
-                let len = (UdpHeader::LEN + payload.len()) as u16;
-                ip_header(len, IpNumber::UDP, src, dst).and_then(|ip| {
-                    let h = UdpHeader::with_ipv4_checksum(p.sport, p.dport, &ip, payload)
-                        .map_err(|e| e.to_string())?;
-                    ip.write(&mut self.buf).map_err(|e| e.to_string())?;
-                    h.write(&mut self.buf).map_err(|e| e.to_string())
-                })
+        let tcp = match (p.kind, self.flows[p.flow as usize]) {
+            (Kind::Tcp, Some(tcp)) => Some(tcp_header(p, tcp)),
+            _ => None,
+        };
+        let (protocol, l4_header) = match &tcp {
+            Some(h) => (IpNumber::TCP, h.header_len()),
+            None => (IpNumber::UDP, UdpHeader::LEN),
+        };
+        let l4_len = l4_header + payload;
+        let ip = match ip_header(l4_len as u16, protocol, src, dst) {
+            Ok(ip) => ip,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return self.buf.len();
             }
         };
-        if let Err(e) = result {
-            self.error.get_or_insert(e);
+        let written = ip.write(&mut self.buf).and_then(|()| {
+            let at = self.buf.len();
+            match &tcp {
+                Some(h) => h.write(&mut self.buf)?,
+                None => UdpHeader {
+                    source_port: p.sport,
+                    destination_port: p.dport,
+                    length: l4_len as u16,
+                    checksum: 0,
+                }
+                .write(&mut self.buf)?,
+            }
+            // The transport checksum (RFC 9293 3.1, RFC 768): the pseudo-header and the
+            // header; the zero-filled payload adds nothing but its length.
+            let sum =
+                ones_complement_sum(&self.buf[at..], src, dst, protocol.0 as u32 + l4_len as u32);
+            let mut checksum = !sum;
+            let offset = if tcp.is_some() { 16 } else { 6 };
+            if tcp.is_none() && checksum == 0 {
+                checksum = 0xffff;
+            }
+            self.buf[at + offset..at + offset + 2].copy_from_slice(&checksum.to_be_bytes());
+            Ok(())
+        });
+        if let Err(e) = written {
+            self.error.get_or_insert(e.to_string());
         }
-        self.buf.extend_from_slice(payload);
+        let whole = self.buf.len() + payload;
+        let room = (self.snaplen as usize).saturating_sub(self.buf.len());
+        self.buf.extend_from_slice(&self.zeros[..payload.min(room)]);
+        whole
     }
 
-    fn write(&mut self, file: u32, t: Time) {
-        let orig_len = self.buf.len() as u32;
+    fn write(&mut self, file: u32, t: Time, orig_len: usize) {
         let kept = &self.buf[..self.buf.len().min(self.snaplen as usize)];
-        let packet = PcapPacket::new(Duration::from_nanos(t), orig_len, kept);
+        let packet = PcapPacket::new(Duration::from_nanos(t), orig_len as u32, kept);
         if let Err(e) = self.files[file as usize].write_packet(&packet) {
             self.error.get_or_insert(e.to_string());
         }
     }
+}
+
+/// The 16-bit one's complement sum of `bytes` (a header whose checksum field is zero) and
+/// of the IPv4 pseudo-header (`src`, `dst`, and `extra` = protocol + transport length).
+fn ones_complement_sum(bytes: &[u8], src: [u8; 4], dst: [u8; 4], extra: u32) -> u16 {
+    let mut sum = extra;
+    for a in [src, dst] {
+        sum += u16::from_be_bytes([a[0], a[1]]) as u32 + u16::from_be_bytes([a[2], a[3]]) as u32;
+    }
+    let mut words = bytes.chunks_exact(2);
+    for w in &mut words {
+        sum += u16::from_be_bytes([w[0], w[1]]) as u32;
+    }
+    if let [last] = words.remainder() {
+        sum += (*last as u32) << 8;
+    }
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    sum as u16
 }
 
 fn ip_header(
@@ -418,18 +459,23 @@ fn tcp_header(p: &Packet, tcp: CaptureTcp) -> TcpHeader {
     if h.ack {
         h.acknowledgment_number = s.ack as u32;
     }
-    let mut opts: Vec<TcpOptionElement> = Vec::with_capacity(8);
+    let mut opts = [const { TcpOptionElement::Noop }; 6];
+    let mut n = 0;
+    let mut push = |o: TcpOptionElement| {
+        opts[n] = o;
+        n += 1;
+    };
     if syn {
-        opts.push(TcpOptionElement::MaximumSegmentSize(tcp.mss));
+        push(TcpOptionElement::MaximumSegmentSize(tcp.mss));
         if s.sack.permitted() {
-            opts.push(TcpOptionElement::SelectiveAcknowledgementPermitted);
+            push(TcpOptionElement::SelectiveAcknowledgementPermitted);
         }
         if tcp.wscale > 0 {
-            opts.push(TcpOptionElement::WindowScale(tcp.wscale));
+            push(TcpOptionElement::WindowScale(tcp.wscale));
         }
     }
     if tcp.timestamps {
-        opts.push(TcpOptionElement::Timestamp(s.ts_val, s.ts_ecr));
+        push(TcpOptionElement::Timestamp(s.ts_val, s.ts_ecr));
     }
     if !s.sack.is_empty() {
         let mut blocks = s.sack.blocks(s.ack).map(|(a, b)| (a as u32, b as u32));
@@ -440,11 +486,11 @@ fn tcp_header(p: &Packet, tcp: CaptureTcp) -> TcpHeader {
         for (slot, blk) in rest.iter_mut().take(limit).zip(blocks) {
             *slot = Some(blk);
         }
-        opts.push(TcpOptionElement::SelectiveAcknowledgement(first, rest));
+        push(TcpOptionElement::SelectiveAcknowledgement(first, rest));
     }
     // Padding to 32 bits is etherparse's (end-of-list and zeros).
-    if h.set_options(&opts).is_err() {
-        h.set_options(&opts[..opts.len() - 1]).ok();
+    if h.set_options(&opts[..n]).is_err() {
+        h.set_options(&opts[..n - 1]).ok();
     }
     h
 }
