@@ -8,12 +8,12 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build lint rust-test py-test bench clean
+.PHONY: demo test build lint rust-test py-test bench clean tshark
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build lint rust-test py-test
+test: build lint rust-test tshark py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,16 @@ lint: $(DEPS)
 
 rust-test:
 	cargo test --release -p wlansim-core
+
+# The capture tests read wlansim's pcap files with tshark: installed from the distribution's
+# packages when missing (as root, or with sudo); if that is impossible the tests say why
+# they skip.
+tshark:
+	@command -v tshark >/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; } \
+		|| echo "tshark could not be installed: the capture tests will be skipped"
 
 py-test: build
 	$(PY) -m pytest -q

@@ -61,6 +61,9 @@ pub struct TcpFlowResult {
 pub struct NodeResult {
     pub name: String,
     pub role: &'static str,
+    /// The addresses the node has in pcap captures (`[output] pcap`).
+    pub mac_address: String,
+    pub ip_address: String,
     #[serde(flatten)]
     pub mac: MacStats,
     /// Measured conditional collision probability: collisions / attempts.

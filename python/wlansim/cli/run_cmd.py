@@ -1,4 +1,4 @@
-"""`wlansim run FILE [--set key=value ...] [--seed N] [--json | --resolve]`."""
+"""`wlansim run FILE [--set key=value ...] [--seed N] [--pcap DIR] [--json | --resolve]`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ def register(subparsers) -> None:
         help="override a scenario key, e.g. --set stations.sta.count=10 (repeatable)",
     )
     p.add_argument("--seed", type=int, default=None, help="random seed (default: the scenario's)")
+    p.add_argument(
+        "--pcap",
+        metavar="DIR",
+        default=None,
+        help="write pcap captures into DIR (sets output.pcap; one file per node, or per BSS "
+        "with --set output.pcap_per=bss, and one per wired link)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
         "--resolve",
@@ -38,6 +45,9 @@ def register(subparsers) -> None:
 
 
 def run_scenario(args) -> int:
+    if args.pcap is not None:
+        # a JSON string is a TOML basic string: the directory is taken verbatim
+        args.overrides = [*args.overrides, f"output.pcap={json.dumps(args.pcap)}"]
     if args.resolve:
         from wlansim.campaign.tomlout import dumps
         from wlansim.scenario import resolve

@@ -190,6 +190,32 @@ pub struct OutputConfig {
     /// Per-packet records: `true` for every flow, or the names of `[[flows]]` entries.
     #[serde(default, skip_serializing_if = "PacketsOutput::is_off")]
     pub packets: PacketsOutput,
+    /// Directory of pcap captures (radiotap + 802.11 over the air, Ethernet on wired
+    /// links); created if missing. No captures when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcap: Option<String>,
+    /// One capture of the air per node (the frames it transmits) or per BSS (the frames
+    /// of its AP and stations).
+    #[serde(default)]
+    pub pcap_per: PcapPer,
+    /// Bytes kept of each captured frame, 64 to 262144. The default, 128, keeps every
+    /// header (at most 122 bytes) and cuts the payload, which is all zeros; raise it to
+    /// write the zero-filled payloads too.
+    #[serde(default = "default_pcap_snaplen")]
+    pub pcap_snaplen: u32,
+}
+
+/// How the air is split into capture files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PcapPer {
+    #[default]
+    Node,
+    Bss,
+}
+
+fn default_pcap_snaplen() -> u32 {
+    128
 }
 
 /// Which flows' packets are recorded one by one.
@@ -226,6 +252,9 @@ impl Default for OutputConfig {
             series: Vec::new(),
             series_interval: default_series_interval(),
             packets: PacketsOutput::default(),
+            pcap: None,
+            pcap_per: PcapPer::default(),
+            pcap_snaplen: default_pcap_snaplen(),
         }
     }
 }

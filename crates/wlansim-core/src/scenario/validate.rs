@@ -69,6 +69,18 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
             "0 s: the sampling interval must be positive",
         );
     }
+    if !(64..=262_144).contains(&s.output.pcap_snaplen) {
+        return err(
+            "output.pcap_snaplen",
+            format!(
+                "{}: a capture keeps 64 to 262144 bytes of each frame",
+                s.output.pcap_snaplen
+            ),
+        );
+    }
+    if s.output.pcap.as_deref() == Some("") {
+        return err("output.pcap", "\"\": name the directory of the captures");
+    }
     super::bounds::check(s)
 }
 

@@ -5,11 +5,11 @@
 //! is on, the wired links say when a packet starts on the wire). When no consumer listens
 //! the world holds no `Trace` and every hook is a branch on `None`: tracing costs nothing.
 //!
-//! Consumers: [`packets::PacketRecorder`] (one record per packet, with its hops). A
-//! capture writer (pcap) is meant to be the next one: every event carries the packet (its
-//! headers, addresses, flow, sequence) and the frame events carry transmitter, receiver,
-//! retry flag and fate, which is what a capture needs.
+//! Consumers: [`packets::PacketRecorder`] (one record per packet, with its hops) and
+//! [`pcap::PcapRecorder`] (pcap captures: every frame attempt over the air with its retry
+//! flag and fate, every packet on a wired link).
 pub mod packets;
+pub mod pcap;
 
 use crate::net::{NodeId, Packet};
 use crate::sim::time::Time;
@@ -64,6 +64,7 @@ pub enum TraceEvent {
 /// The consumers listening to the run.
 pub struct Trace {
     pub packets: Option<PacketRecorder>,
+    pub pcap: Option<pcap::PcapRecorder>,
 }
 
 impl Trace {
@@ -71,6 +72,9 @@ impl Trace {
     pub fn emit(&mut self, t: Time, event: TraceEvent, p: &Packet) {
         if let Some(rec) = &mut self.packets {
             rec.event(t, event, p);
+        }
+        if let Some(cap) = &mut self.pcap {
+            cap.event(t, event, p);
         }
     }
 }

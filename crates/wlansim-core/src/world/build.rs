@@ -14,11 +14,12 @@ use crate::mac::{
 };
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::phy::frame;
-use crate::scenario::{Direction, Protocol, Scenario, ScenarioError, Traffic};
+use crate::scenario::{Direction, PcapPer, Protocol, Scenario, ScenarioError, Traffic};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
+use crate::trace::pcap::{window_scale, CaptureConfig, CaptureNode, CaptureTcp, PcapRecorder};
 use crate::trace::{PacketRecorder, Trace};
 use std::collections::HashMap;
 
@@ -328,13 +329,53 @@ impl World {
             })
             .collect();
         let packets = &s.output.packets;
-        let trace = (!packets.is_off()).then(|| Trace {
-            packets: Some(PacketRecorder::new(
+        let recorder = (!packets.is_off()).then(|| {
+            PacketRecorder::new(
                 flows
                     .iter()
                     .map(|f| packets.selects(&s.flows[f.spec as usize].name))
                     .collect(),
-            )),
+            )
+        });
+        let capture = match &s.output.pcap {
+            None => None,
+            Some(dir) => Some(
+                PcapRecorder::create(CaptureConfig {
+                    dir: std::path::Path::new(dir),
+                    per_bss: s.output.pcap_per == PcapPer::Bss,
+                    snaplen: s.output.pcap_snaplen,
+                    nodes: n
+                        .nodes
+                        .iter()
+                        .map(|x| CaptureNode {
+                            name: x.name.clone(),
+                            bss: x.bss,
+                            is_ap: x.role == Role::AccessPoint,
+                        })
+                        .collect(),
+                    links: wires.links.iter().map(|l| (l.from, l.to)).collect(),
+                    flows: flows
+                        .iter()
+                        .map(|f| {
+                            f.tcp.map(|c| {
+                                let cfg = &conns[c as usize].cfg;
+                                CaptureTcp {
+                                    timestamps: cfg.timestamps,
+                                    mss: cfg.mss.min(65535) as u16,
+                                    wscale: window_scale(cfg.rwnd_bytes()),
+                                }
+                            })
+                        })
+                        .collect(),
+                    data_rate: phy.data_rate,
+                    nav: phy.sifs + phy.ack_time(),
+                })
+                .map_err(|e| ScenarioError::new("output.pcap", e))?,
+            ),
+        };
+        let trace = (recorder.is_some() || capture.is_some()).then_some(Trace {
+            packets: recorder,
+            pcap: capture,
         });
         let mut mac = Mac::new(phy, s.mac.rts_threshold, n.entities);
         mac.trace = trace.is_some();

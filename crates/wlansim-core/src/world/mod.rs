@@ -273,6 +273,13 @@ impl World {
             }
         }
         self.check_accounting()?;
+        if let Some(Trace {
+            pcap: Some(cap), ..
+        }) = &mut self.trace
+        {
+            cap.finish()
+                .map_err(|e| SimError::Scenario(ScenarioError::new("output.pcap", e)))?;
+        }
         Ok(self.report(wall.elapsed().as_secs_f64()))
     }
 

@@ -74,8 +74,9 @@ impl World {
         let nodes = self
             .nodes
             .iter()
-            .filter(|n| n.bss.is_some())
-            .map(|n| {
+            .enumerate()
+            .filter(|(_, n)| n.bss.is_some())
+            .map(|(id, n)| {
                 let mut mac = MacStats::default();
                 for e in n.entities_in(&self.mac.entities) {
                     mac.add(&e.stats);
@@ -83,6 +84,8 @@ impl World {
                 NodeResult {
                     name: n.name.clone(),
                     role: n.role.name(),
+                    mac_address: crate::trace::pcap::mac_string(id as NodeId),
+                    ip_address: crate::trace::pcap::ip_string(id as NodeId),
                     collision_probability: collision_probability(&mac),
                     mac,
                 }

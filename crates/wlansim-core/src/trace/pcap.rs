@@ -1,0 +1,496 @@
+//! pcap captures (`[output] pcap = "DIR"`): the trace hook's second consumer.
+//!
+//! Over the air, every frame attempt (`TxStart { air: true }`) is one frame in the capture
+//! of its transmitter (`pcap_per = "node"`, file `NODE.pcap`) or of its BSS
+//! (`pcap_per = "bss"`, file `bss-AP.pcap`), link type 802.11 with radiotap. An attempt
+//! is held until its fate is known (at most one per transmitter: the MAC settles every
+//! exchange before the next grant) and written then, with its start time: a failed
+//! attempt (lost on the channel, or collided: neither is received) carries the radiotap
+//! bad-FCS flag, a retransmission the 802.11 retry bit and the MSDU's sequence number.
+//! Attempts still in the air when the run ends are written without the flag. On wired
+//! links every packet is one Ethernet frame when its serialisation starts, in one capture
+//! per link (both directions, file `link-A-B.pcap`).
+//!
+//! Headers: radiotap (flags, rate) and the 802.11 data header (frame control with
+//! To/From DS, duration = SIFS + ACK in µs, three addresses, sequence control) followed
+//! by LLC/SNAP are written by hand: they are a few fixed fields, and no maintained crate
+//! builds them (radiotap crates parse only). The file format is `pcap-file`'s (nanosecond
+//! timestamps); the IPv4, TCP and UDP headers and the IPv4 header checksum are
+//! `etherparse`'s. The TCP and UDP checksums are summed here over the pseudo-header and
+//! the header only: the zero-filled payload adds nothing to them but its length, so no
+//! frame's payload is ever summed or, beyond `pcap_snaplen`, written.
+//!
+//! TCP: 32-bit sequence and acknowledgment numbers (wlansim's are 64-bit; the
+//! connection starts at 0), flags, options as the flow uses them (MSS, SACK-permitted and
+//! window scale on SYN and SYN-ACK; timestamps; SACK blocks), and the window: the
+//! advertised bytes shifted right by the flow's window scale (the smallest shift that
+//! fits the configured receive window in 16 bits, rounded up), unscaled on SYNs.
+use super::TraceEvent;
+use crate::net::{Kind, NodeId, Packet};
+use crate::sim::time::Time;
+use etherparse::{IpNumber, Ipv4Header, TcpHeader, TcpOptionElement, UdpHeader};
+use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
+use pcap_file::{DataLink, Endianness, TsResolution};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::Path;
+use std::time::Duration;
+
+/// The MAC address of node `id`: locally administered, 02:00:00 then `id + 1` in 24 bits.
+pub fn mac_address(id: NodeId) -> [u8; 6] {
+    let n = id + 1;
+    [2, 0, 0, (n >> 16) as u8, (n >> 8) as u8, n as u8]
+}
+
+/// The IPv4 address of node `id`: 10.0.0.0/8 with `id + 1` in the low 24 bits.
+pub fn ip_address(id: NodeId) -> [u8; 4] {
+    let n = id + 1;
+    [10, (n >> 16) as u8, (n >> 8) as u8, n as u8]
+}
+
+pub fn mac_string(id: NodeId) -> String {
+    let m = mac_address(id);
+    format!(
+        "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+        m[0], m[1], m[2], m[3], m[4], m[5]
+    )
+}
+
+pub fn ip_string(id: NodeId) -> String {
+    let a = ip_address(id);
+    format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3])
+}
+
+/// What the capture needs to know of a node.
+#[derive(Clone, Debug)]
+pub struct CaptureNode {
+    pub name: String,
+    /// The AP of its BSS (an AP's own id); None for a wired node.
+    pub bss: Option<NodeId>,
+    pub is_ap: bool,
+}
+
+/// What the capture needs to know of a TCP flow (None for UDP flows).
+#[derive(Clone, Copy, Debug)]
+pub struct CaptureTcp {
+    pub timestamps: bool,
+    pub mss: u16,
+    /// Window scale shift (RFC 7323) written on SYNs and applied to every other window.
+    pub wscale: u8,
+}
+
+/// The smallest window scale shift that fits `rwnd_bytes` in 16 bits (at most 14).
+pub fn window_scale(rwnd_bytes: u64) -> u8 {
+    let mut s = 0;
+    while s < 14 && (rwnd_bytes >> s) > 65535 {
+        s += 1;
+    }
+    s
+}
+
+pub struct CaptureConfig<'a> {
+    pub dir: &'a Path,
+    pub per_bss: bool,
+    pub snaplen: u32,
+    pub nodes: Vec<CaptureNode>,
+    /// Wired links as (from, to) node pairs (each direction of a full-duplex link).
+    pub links: Vec<(NodeId, NodeId)>,
+    pub flows: Vec<Option<CaptureTcp>>,
+    /// Data rate over the air, b/s.
+    pub data_rate: u64,
+    /// 802.11 Duration/ID of a data frame: SIFS + ACK, ns.
+    pub nav: Time,
+}
+
+/// A frame attempt whose fate is not known yet.
+struct Pending {
+    node: NodeId,
+    t: Time,
+    packet: Packet,
+    retry: bool,
+    seqnum: u16,
+}
+
+type Writer = PcapWriter<BufWriter<File>>;
+/// A packet's identity: flow, direction, sequence number.
+type PacketKey = (u32, bool, u32);
+
+pub struct PcapRecorder {
+    files: Vec<Writer>,
+    /// Per node: the capture of the frames it sends over the air.
+    air_file: Vec<Option<u32>>,
+    /// Per (from, to) of a wired link: its capture.
+    link_file: HashMap<(NodeId, NodeId), u32>,
+    nodes: Vec<CaptureNode>,
+    flows: Vec<Option<CaptureTcp>>,
+    snaplen: u32,
+    rate: u8,
+    nav_us: u16,
+    pending: Vec<Pending>,
+    /// Per node: its 802.11 sequence counter and the numbers of its recent MSDUs
+    /// (a retransmission reuses its MSDU's number).
+    seq: Vec<(u16, Vec<(PacketKey, u16)>)>,
+    buf: Vec<u8>,
+    zeros: Vec<u8>,
+    /// The first write error (reported at the end of the run).
+    error: Option<String>,
+}
+
+/// Radiotap: version, pad, length, present (flags, rate), flags, rate.
+const RADIOTAP_LEN: usize = 10;
+const RT_FLAGS_BAD_FCS: u8 = 0x40;
+const WLAN_HEADER_LEN: usize = 24;
+const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00];
+/// The largest IP datagram a frame can carry here (the IPv4 total length field).
+const MAX_IP: usize = 65535;
+
+impl PcapRecorder {
+    /// Create the directory and one capture file per node or BSS and per wired link.
+    pub fn create(cfg: CaptureConfig) -> Result<PcapRecorder, String> {
+        let dir = cfg.dir;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create directory {}: {e}", dir.display()))?;
+        let open = |name: &str, datalink: DataLink| -> Result<Writer, String> {
+            let path = dir.join(name);
+            let file = File::create(&path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let header = PcapHeader {
+                snaplen: cfg.snaplen,
+                datalink,
+                ts_resolution: TsResolution::NanoSecond,
+                endianness: Endianness::Little,
+                ..PcapHeader::default()
+            };
+            PcapWriter::with_header(BufWriter::with_capacity(1 << 16, file), header)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
+        let mut files = Vec::new();
+        let mut air_file = vec![None; cfg.nodes.len()];
+        let mut by_name: HashMap<String, u32> = HashMap::new();
+        for (id, n) in cfg.nodes.iter().enumerate() {
+            let Some(ap) = n.bss else { continue };
+            let name = if cfg.per_bss {
+                format!("bss-{}.pcap", cfg.nodes[ap as usize].name)
+            } else {
+                format!("{}.pcap", n.name)
+            };
+            let k = match by_name.get(&name) {
+                Some(&k) => k,
+                None => {
+                    files.push(open(&name, DataLink::IEEE802_11_RADIOTAP)?);
+                    by_name.insert(name, files.len() as u32 - 1);
+                    files.len() as u32 - 1
+                }
+            };
+            air_file[id] = Some(k);
+        }
+        let mut link_file = HashMap::new();
+        for &(a, b) in &cfg.links {
+            if link_file.contains_key(&(a, b)) {
+                continue;
+            }
+            let (x, y) = if a < b { (a, b) } else { (b, a) };
+            let name = format!(
+                "link-{}-{}.pcap",
+                cfg.nodes[x as usize].name, cfg.nodes[y as usize].name
+            );
+            files.push(open(&name, DataLink::ETHERNET)?);
+            let k = files.len() as u32 - 1;
+            link_file.insert((a, b), k);
+            link_file.insert((b, a), k);
+        }
+        let n = cfg.nodes.len();
+        Ok(PcapRecorder {
+            files,
+            air_file,
+            link_file,
+            nodes: cfg.nodes,
+            flows: cfg.flows,
+            snaplen: cfg.snaplen,
+            rate: (cfg.data_rate / 500_000).min(255) as u8,
+            nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
+            pending: Vec::new(),
+            seq: vec![(0, Vec::new()); n],
+            buf: Vec::with_capacity(MAX_IP + 64),
+            zeros: vec![0; MAX_IP],
+            error: None,
+        })
+    }
+
+    pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+        match event {
+            TraceEvent::TxStart {
+                node,
+                air: true,
+                retry,
+                ..
+            } => {
+                let seqnum = self.seqnum(node, p, retry);
+                self.pending.push(Pending {
+                    node,
+                    t,
+                    packet: *p,
+                    retry,
+                    seqnum,
+                });
+            }
+            TraceEvent::TxStart {
+                node,
+                to,
+                air: false,
+                ..
+            } => self.write_wired(t, node, to, p),
+            TraceEvent::TxFailed { node, .. } => {
+                if let Some(i) = self.pending.iter().position(|x| x.node == node) {
+                    let x = self.pending.swap_remove(i);
+                    self.write_air(&x, true);
+                }
+            }
+            TraceEvent::Received { node } => {
+                let same = |x: &Pending| {
+                    x.packet.hop == node
+                        && x.packet.flow == p.flow
+                        && x.packet.reverse == p.reverse
+                        && x.packet.seq == p.seq
+                };
+                if let Some(i) = self.pending.iter().position(same) {
+                    let x = self.pending.swap_remove(i);
+                    self.write_air(&x, false);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The 802.11 sequence number of an attempt: a new MSDU takes the node's next one.
+    fn seqnum(&mut self, node: NodeId, p: &Packet, retry: bool) -> u16 {
+        let key = (p.flow, p.reverse, p.seq);
+        let (counter, recent) = &mut self.seq[node as usize];
+        if retry {
+            if let Some(&(_, s)) = recent.iter().find(|(k, _)| *k == key) {
+                return s;
+            }
+        }
+        let s = *counter;
+        *counter = (*counter + 1) & 0x0fff;
+        if recent.len() == 8 {
+            recent.remove(0);
+        }
+        recent.push((key, s));
+        s
+    }
+
+    /// Write what is still pending and flush every file; the first error, if any.
+    pub fn finish(&mut self) -> Result<(), String> {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_by_key(|x| (x.t, x.node));
+        for x in &pending {
+            self.write_air(x, false);
+        }
+        for f in std::mem::take(&mut self.files) {
+            if let Err(e) = f.into_writer().into_inner() {
+                self.error.get_or_insert(e.error().to_string());
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(format!("writing the captures failed: {e}")),
+            None => Ok(()),
+        }
+    }
+
+    fn write_air(&mut self, x: &Pending, bad_fcs: bool) {
+        let Some(file) = self.air_file[x.node as usize] else {
+            return;
+        };
+        let p = &x.packet;
+        let b = &mut self.buf;
+        b.clear();
+        // radiotap: present = flags (bit 1) | rate (bit 2)
+        b.extend_from_slice(&[0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0]);
+        b.push(if bad_fcs { RT_FLAGS_BAD_FCS } else { 0 });
+        b.push(self.rate);
+        // 802.11 data frame: type data (0x08); To DS from a station, From DS from an AP.
+        let from_ap = self.nodes[x.node as usize].is_ap;
+        let ds = if from_ap { 0x02 } else { 0x01 };
+        b.push(0x08);
+        b.push(ds | if x.retry { 0x08 } else { 0 });
+        b.extend_from_slice(&self.nav_us.to_le_bytes());
+        let (tx, rx) = (mac_address(x.node), mac_address(p.hop));
+        // To DS: BSSID (the AP, the receiver), SA, DA; From DS: DA, BSSID (the AP), SA.
+        let (sa, da) = (mac_address(p.src), mac_address(p.dst));
+        if from_ap {
+            b.extend_from_slice(&rx);
+            b.extend_from_slice(&tx);
+            b.extend_from_slice(&sa);
+        } else {
+            b.extend_from_slice(&rx);
+            b.extend_from_slice(&tx);
+            b.extend_from_slice(&da);
+        }
+        b.extend_from_slice(&(x.seqnum << 4).to_le_bytes());
+        b.extend_from_slice(&LLC_SNAP_IPV4);
+        debug_assert_eq!(b.len(), RADIOTAP_LEN + WLAN_HEADER_LEN + 8);
+        let orig_len = self.write_ip(p);
+        self.write(file, x.t, orig_len);
+    }
+
+    fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet) {
+        let Some(&file) = self.link_file.get(&(from, to)) else {
+            return;
+        };
+        let b = &mut self.buf;
+        b.clear();
+        b.extend_from_slice(&mac_address(to));
+        b.extend_from_slice(&mac_address(from));
+        b.extend_from_slice(&[0x08, 0x00]);
+        let orig_len = self.write_ip(p);
+        self.write(file, t, orig_len);
+    }
+
+    /// Append the IPv4 datagram of `p` (headers, then its zero-filled payload up to the
+    /// snaplen) to the buffer; its whole length (uncut).
+    fn write_ip(&mut self, p: &Packet) -> usize {
+        let payload = (p.payload_bytes as usize).min(MAX_IP - 60);
+        let (src, dst) = (ip_address(p.src), ip_address(p.dst));
+        let tcp = match (p.kind, self.flows[p.flow as usize]) {
+            (Kind::Tcp, Some(tcp)) => Some(tcp_header(p, tcp)),
+            _ => None,
+        };
+        let (protocol, l4_header) = match &tcp {
+            Some(h) => (IpNumber::TCP, h.header_len()),
+            None => (IpNumber::UDP, UdpHeader::LEN),
+        };
+        let l4_len = l4_header + payload;
+        let ip = match ip_header(l4_len as u16, protocol, src, dst) {
+            Ok(ip) => ip,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return self.buf.len();
+            }
+        };
+        let written = ip.write(&mut self.buf).and_then(|()| {
+            let at = self.buf.len();
+            match &tcp {
+                Some(h) => h.write(&mut self.buf)?,
+                None => UdpHeader {
+                    source_port: p.sport,
+                    destination_port: p.dport,
+                    length: l4_len as u16,
+                    checksum: 0,
+                }
+                .write(&mut self.buf)?,
+            }
+            // The transport checksum (RFC 9293 3.1, RFC 768): the pseudo-header and the
+            // header; the zero-filled payload adds nothing but its length.
+            let sum =
+                ones_complement_sum(&self.buf[at..], src, dst, protocol.0 as u32 + l4_len as u32);
+            let mut checksum = !sum;
+            let offset = if tcp.is_some() { 16 } else { 6 };
+            if tcp.is_none() && checksum == 0 {
+                checksum = 0xffff;
+            }
+            self.buf[at + offset..at + offset + 2].copy_from_slice(&checksum.to_be_bytes());
+            Ok(())
+        });
+        if let Err(e) = written {
+            self.error.get_or_insert(e.to_string());
+        }
+        let whole = self.buf.len() + payload;
+        let room = (self.snaplen as usize).saturating_sub(self.buf.len());
+        self.buf.extend_from_slice(&self.zeros[..payload.min(room)]);
+        whole
+    }
+
+    fn write(&mut self, file: u32, t: Time, orig_len: usize) {
+        let kept = &self.buf[..self.buf.len().min(self.snaplen as usize)];
+        let packet = PcapPacket::new(Duration::from_nanos(t), orig_len as u32, kept);
+        if let Err(e) = self.files[file as usize].write_packet(&packet) {
+            self.error.get_or_insert(e.to_string());
+        }
+    }
+}
+
+/// The 16-bit one's complement sum of `bytes` (a header whose checksum field is zero) and
+/// of the IPv4 pseudo-header (`src`, `dst`, and `extra` = protocol + transport length).
+fn ones_complement_sum(bytes: &[u8], src: [u8; 4], dst: [u8; 4], extra: u32) -> u16 {
+    let mut sum = extra;
+    for a in [src, dst] {
+        sum += u16::from_be_bytes([a[0], a[1]]) as u32 + u16::from_be_bytes([a[2], a[3]]) as u32;
+    }
+    let mut words = bytes.chunks_exact(2);
+    for w in &mut words {
+        sum += u16::from_be_bytes([w[0], w[1]]) as u32;
+    }
+    if let [last] = words.remainder() {
+        sum += (*last as u32) << 8;
+    }
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    sum as u16
+}
+
+fn ip_header(
+    payload_len: u16,
+    protocol: IpNumber,
+    src: [u8; 4],
+    dst: [u8; 4],
+) -> Result<Ipv4Header, String> {
+    let mut ip = Ipv4Header::new(payload_len, 64, protocol, src, dst).map_err(|e| e.to_string())?;
+    ip.dont_fragment = true;
+    ip.header_checksum = ip.calc_header_checksum();
+    Ok(ip)
+}
+
+fn tcp_header(p: &Packet, tcp: CaptureTcp) -> TcpHeader {
+    let s = &p.seg;
+    let syn = s.flags.syn();
+    let window = if syn {
+        s.rwnd.min(65535)
+    } else {
+        (s.rwnd.div_ceil(1 << tcp.wscale)).min(65535)
+    };
+    let mut h = TcpHeader::new(p.sport, p.dport, s.seq as u32, window as u16);
+    h.syn = syn;
+    h.fin = s.flags.fin();
+    h.ack = s.flags.ack();
+    h.psh = s.len > 0;
+    if h.ack {
+        h.acknowledgment_number = s.ack as u32;
+    }
+    let mut opts = [const { TcpOptionElement::Noop }; 6];
+    let mut n = 0;
+    let mut push = |o: TcpOptionElement| {
+        opts[n] = o;
+        n += 1;
+    };
+    if syn {
+        push(TcpOptionElement::MaximumSegmentSize(tcp.mss));
+        if s.sack.permitted() {
+            push(TcpOptionElement::SelectiveAcknowledgementPermitted);
+        }
+        if tcp.wscale > 0 {
+            push(TcpOptionElement::WindowScale(tcp.wscale));
+        }
+    }
+    if tcp.timestamps {
+        push(TcpOptionElement::Timestamp(s.ts_val, s.ts_ecr));
+    }
+    if !s.sack.is_empty() {
+        let mut blocks = s.sack.blocks(s.ack).map(|(a, b)| (a as u32, b as u32));
+        let first = blocks.next().expect("not empty");
+        // Three blocks at most fit beside the timestamps in 40 option bytes.
+        let limit = if tcp.timestamps { 2 } else { 3 };
+        let mut rest = [None; 3];
+        for (slot, blk) in rest.iter_mut().take(limit).zip(blocks) {
+            *slot = Some(blk);
+        }
+        push(TcpOptionElement::SelectiveAcknowledgement(first, rest));
+    }
+    // Padding to 32 bits is etherparse's (end-of-list and zeros).
+    if h.set_options(&opts[..n]).is_err() {
+        h.set_options(&opts[..n - 1]).ok();
+    }
+    h
+}
