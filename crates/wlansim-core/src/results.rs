@@ -3,6 +3,10 @@
 use crate::mac::MacStats;
 use crate::scenario::Direction;
 use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Series as reported: name → column → values, with the sampling times in column `t_s`.
+pub type SeriesTable = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
 
 /// A flow's packet counts over the measurement window (drops by cause).
 #[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
@@ -187,7 +191,7 @@ pub struct Results {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub packet_hops: Vec<PacketHopRow>,
     /// Time series recorded on request (`[output] series`): name → column → samples.
-    pub series: crate::world::SeriesTable,
+    pub series: SeriesTable,
     pub meta: Meta,
 }
 

@@ -99,7 +99,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let groups: Vec<&str> = s.stations.iter().map(|g| g.name.as_str()).collect();
     for (i, l) in s.channel.links.iter().enumerate() {
         let at = |key: &str| format!("channel.links[{i}].{key}");
-        super::validate::reference(at("stations"), &l.stations, "a station group", &groups)?;
+        super::checks::reference(at("stations"), &l.stations, "a station group", &groups)?;
         if s.channel.links[..i]
             .iter()
             .any(|o| o.stations == l.stations)

@@ -5,6 +5,7 @@
 //! preset, so the resolved form is the complete description of a run.
 pub mod bounds;
 pub mod channel;
+mod checks;
 pub mod drops;
 mod limits;
 pub mod presets;

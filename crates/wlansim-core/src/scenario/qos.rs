@@ -264,7 +264,7 @@ fn node_edca(
         let p = edca_params(edca, ac, phy);
         for (k, cw) in [("cw_min", c.cw_min), ("cw_max", c.cw_max)] {
             if let Some(cw) = cw {
-                super::validate::contention_window(key(k), cw)?;
+                super::checks::contention_window(key(k), cw)?;
             }
         }
         if p.cw_min > p.cw_max {

@@ -1,5 +1,6 @@
 //! Checks that need more than one value, or a range: each failure names its key path, the
 //! value and what is allowed.
+use super::checks::{contention_window, reference};
 use super::{FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use crate::phy::{frame, Preamble, Standard};
 use std::collections::HashSet;
@@ -18,17 +19,6 @@ fn rates_text(standard: Standard) -> String {
         .map(|r| format!("{}", *r as f64 / 1e6))
         .collect();
     format!("{} Mb/s", list.join(", "))
-}
-
-/// A contention window key (`phy.cw_min`, an AC's `cw_max`, …).
-pub(super) fn contention_window(at: String, cw: u32) -> Result<(), ScenarioError> {
-    if crate::mac::backoff::is_contention_window(cw) {
-        return Ok(());
-    }
-    err(
-        at,
-        format!("{cw}: a contention window is 2^k − 1 (0, 1, 3, 7, …, 1023, …, 32767)"),
-    )
 }
 
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
@@ -124,29 +114,6 @@ fn valid_name(name: &str) -> bool {
         && !name
             .chars()
             .any(|c| c == '.' || c == '=' || c.is_whitespace() || c.is_control())
-}
-
-/// `name` must be one of `allowed` (what `key` may refer to, described by `what`).
-pub(super) fn reference(
-    at: String,
-    name: &str,
-    what: &str,
-    allowed: &[&str],
-) -> Result<(), ScenarioError> {
-    if allowed.contains(&name) {
-        return Ok(());
-    }
-    err(
-        at,
-        format!(
-            "\"{name}\" is not {what}; defined: {}",
-            if allowed.is_empty() {
-                "none".to_string()
-            } else {
-                allowed.join(", ")
-            }
-        ),
-    )
 }
 
 /// The AP (or router) a station group or server group attaches to: the given name, or the

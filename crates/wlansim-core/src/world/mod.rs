@@ -31,8 +31,6 @@ use crate::trace::{DropReason, Trace, TraceEvent};
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
 
-pub use series::SeriesTable;
-
 /// Why a run could not produce results.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SimError {

@@ -1,6 +1,7 @@
 //! Time series recorded on request (`[output] series`): sampled by a periodic event
 //! from the end of the warm-up, stored in vectors sized once at the start.
 use super::{Event, World};
+use crate::results::SeriesTable;
 use crate::scenario::SeriesKind;
 use crate::sim::time::{to_secs, Time};
 use std::collections::BTreeMap;
@@ -15,9 +16,6 @@ pub struct Recorder {
     /// Delivered bytes of each flow at the previous sample.
     last_bytes: Vec<u64>,
 }
-
-/// Series as reported: name → column → values, with the sampling times in column `t_s`.
-pub type SeriesTable = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
 
 impl Recorder {
     pub fn new(
