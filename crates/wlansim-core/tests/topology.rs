@@ -163,3 +163,17 @@ fn topology_errors_name_the_key() {
         "{e}"
     );
 }
+
+/// A flow whose peer group is its own group would send each station's packets to itself.
+#[test]
+fn a_flow_to_itself_is_refused() {
+    let s = Scenario::from_toml(
+        "duration = \"1 s\"\n[[stations]]\nname = \"s\"\ncount = 2\n[[flows]]\nname = \"f\"\ndirection = \"uplink\"\nstations = \"s\"\npeer = \"s\"\ntraffic = \"cbr\"\nrate = \"1 Mb/s\"\n",
+    )
+    .unwrap();
+    let e = wlansim_core::simulate(&s, None).unwrap_err().to_string();
+    assert!(
+        e.contains("flows[0].peer") && e.contains("to itself"),
+        "{e}"
+    );
+}

@@ -213,6 +213,16 @@ impl World {
                     Direction::Downlink => (peer, sta),
                 };
                 let name = format!("{}-{i}", f.name);
+                if src == dst {
+                    return Err(ScenarioError::new(
+                        format!("flows[{fi}].peer"),
+                        format!(
+                            "\"{}\": flow {name} would go from {} to itself; the peer is another group's station i mod its count",
+                            f.peer.as_deref().unwrap_or_default(),
+                            n.nodes[src as usize].name
+                        ),
+                    ));
+                }
                 for (a, b) in [(src, dst), (dst, src)] {
                     if routes.path(a, b, &link_to).is_none() {
                         return Err(ScenarioError::new(
