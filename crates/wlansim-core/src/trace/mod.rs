@@ -68,6 +68,14 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The measurement window starts: consumers that report over it forget what came
+    /// before (captures keep every frame).
+    pub fn on_statistics_reset(&mut self) {
+        if let Some(rec) = &mut self.packets {
+            rec.on_statistics_reset();
+        }
+    }
+
     #[inline]
     pub fn emit(&mut self, t: Time, event: TraceEvent, p: &Packet) {
         if let Some(rec) = &mut self.packets {

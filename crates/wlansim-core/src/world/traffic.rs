@@ -7,7 +7,7 @@ use super::{Event, FlowStats, World};
 use crate::mac::MacStats;
 use crate::net::{Kind, Packet};
 use crate::sim::time::Time;
-use crate::trace::{DropReason, Trace, TraceEvent};
+use crate::trace::{DropReason, TraceEvent};
 
 impl World {
     pub(super) fn on_source_start(&mut self, now: Time, flow: u32) {
@@ -132,11 +132,8 @@ impl World {
             f.stats = FlowStats::default();
         }
         self.series.on_statistics_reset();
-        if let Some(Trace {
-            packets: Some(rec), ..
-        }) = &mut self.trace
-        {
-            rec.on_statistics_reset();
+        if let Some(trace) = &mut self.trace {
+            trace.on_statistics_reset();
         }
         self.tcp_reset_statistics();
     }
