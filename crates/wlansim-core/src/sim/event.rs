@@ -1,10 +1,19 @@
-//! The event queue: a binary heap ordered by (time, insertion sequence).
+//! The event queue: a binary heap ordered by (time, insertion sequence), plus a few
+//! slots beside it.
 //!
 //! Ties in time are broken by insertion order, which makes the order of simultaneous
 //! events — and so every result — deterministic. Events are small `Copy` values; stale
 //! events (a timer that was re-armed, a backoff expiry that a busy medium invalidated) are
 //! recognised by a generation number carried in the event and skipped by the handler,
 //! which is cheaper than deleting from the heap.
+//!
+//! A kind of event of which at most one is ever live, and whose newest always makes the
+//! older ones obsolete (the medium's next access grant, the end of the current exchange),
+//! is kept in its own slot instead of the heap ([`Slotted`]): scheduling it replaces the
+//! slot's content, and popping takes the earliest of the heap's top and the slots. The
+//! order of the events that run is the same as with the heap alone (the slots' entries
+//! carry their sequence numbers); the heap stays small and the obsolete events are never
+//! popped.
 use super::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -33,13 +42,22 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// Which slot beside the heap an event lives in, if any (see the module's text).
+pub trait Slotted {
+    /// `Some(k)`, `k < SLOTS`: the event replaces whatever slot `k` holds.
+    fn slot(&self) -> Option<usize>;
+}
+
+/// How many slots an event queue keeps beside its heap.
+pub const SLOTS: usize = 2;
+
 /// Where a component puts its own events: the world's queue, which wraps them in its
 /// event type. Components stay independent of the world's `Event` enum.
 pub trait Schedule<E> {
     fn schedule(&mut self, at: Time, event: E);
 }
 
-impl<E, W: From<E>> Schedule<E> for EventQueue<W> {
+impl<E, W: From<E> + Slotted> Schedule<E> for EventQueue<W> {
     #[inline]
     fn schedule(&mut self, at: Time, event: E) {
         EventQueue::schedule(self, at, event.into());
@@ -48,21 +66,23 @@ impl<E, W: From<E>> Schedule<E> for EventQueue<W> {
 
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    slots: [Option<Entry<E>>; SLOTS],
     next_seq: u64,
     now: Time,
     processed: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Slotted> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Slotted> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(1024),
+            slots: [None, None],
             next_seq: 0,
             now: 0,
             processed: 0,
@@ -86,17 +106,35 @@ impl<E> EventQueue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { at, seq, event });
+        let entry = Entry { at, seq, event };
+        match entry.event.slot() {
+            Some(k) => self.slots[k] = Some(entry),
+            None => self.heap.push(entry),
+        }
     }
 
     /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
     /// advancing the clock.
     #[inline]
     pub fn pop_before(&mut self, end: Time) -> Option<(Time, E)> {
-        if self.heap.peek()?.at >= end {
+        // The earliest of the heap's top and the slots (None: the heap).
+        let mut best: Option<usize> = None;
+        let mut key = self.heap.peek().map(|e| (e.at, e.seq));
+        for (k, slot) in self.slots.iter().enumerate() {
+            if let Some(e) = slot {
+                if key.is_none_or(|key| (e.at, e.seq) < key) {
+                    key = Some((e.at, e.seq));
+                    best = Some(k);
+                }
+            }
+        }
+        if key?.0 >= end {
             return None;
         }
-        let entry = self.heap.pop()?;
+        let entry = match best {
+            Some(k) => self.slots[k].take()?,
+            None => self.heap.pop()?,
+        };
         self.now = entry.at;
         self.processed += 1;
         Some((entry.at, entry.event))
@@ -106,6 +144,35 @@ impl<E> EventQueue<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Slotted for char {
+        /// Upper-case letters live in slot 0.
+        fn slot(&self) -> Option<usize> {
+            self.is_ascii_uppercase().then_some(0)
+        }
+    }
+
+    impl Slotted for () {
+        fn slot(&self) -> Option<usize> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_slot_keeps_the_newest_and_pops_in_order() {
+        let mut q = EventQueue::new();
+        q.schedule(30, 'c');
+        q.schedule(10, 'X'); // replaced by the next slot event: never popped
+        q.schedule(20, 'a');
+        q.schedule(20, 'Y'); // a tie with 'a': inserted later, popped after it
+        q.schedule(40, 'd');
+        let mut seen = vec![];
+        while let Some((t, e)) = q.pop_before(100) {
+            seen.push((t, e));
+        }
+        assert_eq!(seen, vec![(20, 'a'), (20, 'Y'), (30, 'c'), (40, 'd')]);
+        assert_eq!(q.processed(), 4);
+    }
 
     #[test]
     fn pops_in_time_then_insertion_order() {

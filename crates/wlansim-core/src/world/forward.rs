@@ -3,8 +3,8 @@
 //! over the air (through the node's MAC) or on a wired link, unless a scripted loss
 //! (`[[drops]]`, `drops.rs`) takes it as it leaves the node. An AP applies its mechanisms
 //! (rwnd clamping, pilosof2003 §V) to the TCP packets it forwards.
-use super::World;
-use crate::net::{Hop, Kind, NodeId, Packet};
+use super::{Event, World};
+use crate::net::{Hop, Kind, NodeId, Packet, WireEvent};
 use crate::sim::time::Time;
 use crate::trace::{DropReason, TraceEvent};
 
@@ -39,10 +39,15 @@ impl World {
                 self.enqueue(now, entity, p);
             }
             Hop::Wire(link) => match self.wires.send(now, link, p, &mut self.events) {
-                Ok(started) => {
-                    self.trace(now, TraceEvent::Enqueued { node }, &p);
-                    if started {
-                        self.trace_wire_start(now, link, &p);
+                Ok(start) => {
+                    if self.trace.is_some() {
+                        self.trace(now, TraceEvent::Enqueued { node }, &p);
+                        if start == now {
+                            self.trace_wire_start(now, link, &p);
+                        } else {
+                            let event = Event::Wire(WireEvent::TraceStart(link));
+                            self.events.schedule(start, event);
+                        }
                     }
                 }
                 Err(p) => {

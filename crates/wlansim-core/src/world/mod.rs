@@ -23,7 +23,7 @@ use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
 use crate::net::{NodeId, Packet, Routes, WireEvent, Wires};
 use crate::results::{FlowCounts, Results};
 use crate::scenario::{Direction, Scenario, ScenarioError};
-use crate::sim::event::EventQueue;
+use crate::sim::event::{EventQueue, Slotted};
 use crate::sim::time::Time;
 use crate::stats::Histogram;
 use crate::tcp::TimerKind;
@@ -78,6 +78,19 @@ pub enum Event {
     WarmupEnd,
     /// Record one sample of every requested time series.
     Sample,
+}
+
+impl Slotted for Event {
+    /// The medium's next access grant (a newer one makes the older stale) and the end of
+    /// the current exchange (one at a time) live beside the heap.
+    #[inline]
+    fn slot(&self) -> Option<usize> {
+        match self {
+            Event::Mac(MacEvent::Grant(_)) => Some(0),
+            Event::Mac(MacEvent::ExchangeEnd) => Some(1),
+            _ => None,
+        }
+    }
 }
 
 impl From<MacEvent> for Event {
@@ -255,11 +268,9 @@ impl World {
                     self.on_tcp_timer(now, flow, kind, generation, epoch)
                 }
                 Event::NextFile(flow) => self.request_file(now, flow),
-                Event::Wire(WireEvent::TxEnd(link)) => {
-                    let next = self.wires.tx_end(now, link, &mut self.events);
-                    if let (Some(p), Some(_)) = (next, &self.trace) {
-                        self.trace_wire_start(now, link, &p);
-                    }
+                Event::Wire(WireEvent::TraceStart(link)) => {
+                    let p = *self.wires.starting_at(link, now);
+                    self.trace_wire_start(now, link, &p);
                 }
                 Event::Wire(WireEvent::Arrival(link)) => {
                     let (node, p) = self.wires.arrival(link);
