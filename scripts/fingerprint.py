@@ -21,9 +21,11 @@ from wlansim.bench import cases
 from wlansim.scenario import load
 
 
-def fingerprint(scenario: dict, seed: int) -> str:
+def fingerprint(scenario: dict, seed: int, without: list[str]) -> str:
     data = json.loads(_core.run(json.dumps(scenario), seed))
     data["meta"].pop("wall_s")
+    for key in without:
+        data["meta"].pop(key, None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -31,6 +33,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", default="20 s", help="simulated time per run (20 s)")
     ap.add_argument("--seeds", type=int, default=2, help="seeds 1..N per scenario (2)")
+    ap.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="leave out this `meta` key too (repeatable): e.g. `events`, for a change to "
+        "the event loop that must keep every other result",
+    )
     args = ap.parse_args()
     root = Path(__file__).resolve().parent.parent
     named = {p.name: load(str(p)) for p in sorted((root / "scenarios").glob("*.toml"))}
@@ -43,7 +53,7 @@ def main() -> None:
     for name, scenario in named.items():
         scenario = dict(scenario, duration=args.duration)
         for seed in range(1, args.seeds + 1):
-            print(f"{name} seed={seed} {fingerprint(scenario, seed)}", flush=True)
+            print(f"{name} seed={seed} {fingerprint(scenario, seed, args.without)}", flush=True)
 
 
 if __name__ == "__main__":
