@@ -16,6 +16,10 @@ pub struct Histogram {
     counts: Vec<u64>,
     count: u64,
     sum: u128,
+    /// Only buckets `lo..hi` may be non-zero: clearing touches no other (a histogram is
+    /// 22 KB; a cell of 500 flows clears 11 MB at the end of its warm-up otherwise).
+    lo: usize,
+    hi: usize,
 }
 
 impl Default for Histogram {
@@ -33,7 +37,20 @@ impl Histogram {
             counts: vec![0; BUCKETS],
             count: 0,
             sum: 0,
+            lo: BUCKETS,
+            hi: 0,
         }
+    }
+
+    /// Forget every sample, without reallocating.
+    pub fn clear(&mut self) {
+        if self.lo < self.hi {
+            self.counts[self.lo..self.hi].fill(0);
+        }
+        self.count = 0;
+        self.sum = 0;
+        self.lo = BUCKETS;
+        self.hi = 0;
     }
 
     #[inline]
@@ -59,7 +76,10 @@ impl Histogram {
 
     #[inline]
     pub fn record(&mut self, v: u64) {
-        self.counts[Self::index(v)] += 1;
+        let i = Self::index(v);
+        self.counts[i] += 1;
+        self.lo = self.lo.min(i);
+        self.hi = self.hi.max(i + 1);
         self.count += 1;
         self.sum += v as u128;
     }
@@ -79,7 +99,7 @@ impl Histogram {
         }
         let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
         let mut seen = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
+        for (i, &c) in self.counts.iter().enumerate().skip(self.lo) {
             seen += c;
             if seen >= rank {
                 let (low, width) = Self::bucket_range(i);
@@ -93,6 +113,19 @@ impl Histogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clear_forgets_every_sample() {
+        let mut h = Histogram::new();
+        for v in [3, 1_000, 5_000_000, 1 << 50] {
+            h.record(v);
+        }
+        h.clear();
+        assert_eq!(h.count(), 0);
+        assert!(h.counts.iter().all(|&c| c == 0));
+        h.record(7);
+        assert_eq!(h.quantile(1.0), Some(7.0));
+    }
 
     #[test]
     fn buckets_tile_the_line() {

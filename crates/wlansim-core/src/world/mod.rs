@@ -154,6 +154,14 @@ pub struct FlowStats {
     pub delay: Histogram,
 }
 
+impl FlowStats {
+    /// Start counting afresh (the end of the warm-up), reusing the histogram's memory.
+    fn clear(&mut self) {
+        self.counts = FlowCounts::default();
+        self.delay.clear();
+    }
+}
+
 pub struct Flow {
     pub name: String,
     pub direction: Direction,

@@ -3,7 +3,7 @@
 //! generation, queue drops, delivery (handing TCP packets on), retry drops. Statistics
 //! count from the start and are zeroed at the end of the warm-up; the accounting counters
 //! never are.
-use super::{Event, FlowStats, World};
+use super::{Event, World};
 use crate::mac::MacStats;
 use crate::net::{Kind, Packet};
 use crate::sim::time::Time;
@@ -129,7 +129,7 @@ impl World {
             e.stats = MacStats::default();
         }
         for f in &mut self.flows {
-            f.stats = FlowStats::default();
+            f.stats.clear();
         }
         self.series.on_statistics_reset();
         if let Some(trace) = &mut self.trace {
