@@ -214,3 +214,16 @@ fn distribution_errors_name_the_key() {
     );
     assert!(e.contains("flows[0].files.think.csv"), "{e}");
 }
+
+#[test]
+fn think_first_delays_the_first_request() {
+    let r = run(
+        &on_off(
+            r#"{ size = { distribution = "fixed", value = 100 }, count = 2, think = { distribution = "fixed", value = "0.5 s" }, think_first = true }"#,
+            "10 s",
+        ),
+        1,
+    );
+    assert!((r.sessions[0].start_s - 0.5).abs() < 1e-9);
+    assert_eq!(r.sessions.len(), 2);
+}

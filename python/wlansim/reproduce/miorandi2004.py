@@ -5,7 +5,8 @@ Setup from the paper's text (Table 1 and section 4): 802.11b, RTS/CTS on every f
 data at 11 Mb/s, control frames at 2 Mb/s, long preamble, TCP segments of 1000 bytes
 (L_TCP = 8000 bits), downloads from a server behind the AP, each file on a fresh
 connection with its three-way handshake, ns-2's padding of the last segment (footnote
-1), no FIN (footnote 1), think times exponential, file sizes Pareto (shape 1.5) or
+1), no FIN (footnote 1), think times exponential (each station starts with one, so the
+stations do not all request their first file at once), file sizes Pareto (shape 1.5) or
 exponential of mean 30 KB, AP buffer large enough for no drops. What the paper leaves
 open is fixed here and listed in the report: TCP is our ns-2 profile (NewReno, min RTO
 0.2 s, 10 ms clock, no timestamps), the server's wired link is 100 Mb/s with 0.1 ms
@@ -39,7 +40,7 @@ def scenario(
     *,
     size: str = "pareto",
     w_star: int = 1,
-    files: int = 300,
+    files: int | None = 300,
     think: str | None = "10 s",
     d: int = 1,
     dynamic: bool = False,
@@ -47,21 +48,20 @@ def scenario(
     sizes: list[int] | None = None,
     duration: str = "10000 s",
 ) -> dict:
-    """`n` stations downloading `files` files each from one server through an 802.11b AP
-    (the paper's setting); `size`: "pareto" (shape 1.5) or "exponential" (mean 30 KB),
-    or explicit `sizes` (the same list for every station); `w_star`: the advertised
-    window in segments; `d`: the delayed-ACK count (initial window = d)."""
+    """`n` stations downloading `files` files each (None: without end) from one server
+    through an 802.11b AP (the paper's setting); `size`: "pareto" (shape 1.5) or
+    "exponential" (mean 30 KB), or explicit `sizes` (the same list for every station);
+    `w_star`: the advertised window in segments; `d`: the delayed-ACK count (initial window = d)."""
     if sizes is not None:
         dist: dict = {"sizes": sizes}
     elif size == "pareto":
-        dist = {
-            "size": {"distribution": "pareto", "shape": SHAPE, "mean": MEAN_BYTES},
-            "count": files,
-        }
+        dist = {"size": {"distribution": "pareto", "shape": SHAPE, "mean": MEAN_BYTES}}
     elif size == "exponential":
-        dist = {"size": {"distribution": "exponential", "mean": MEAN_BYTES}, "count": files}
+        dist = {"size": {"distribution": "exponential", "mean": MEAN_BYTES}}
     else:
         raise ValueError(f"size must be 'pareto' or 'exponential', got {size!r}")
+    if files is not None and sizes is None:
+        dist["count"] = files
     if think is not None:
         dist["think"] = {"distribution": "exponential", "mean": think}
     tcp = {
@@ -92,7 +92,12 @@ def scenario(
                 "direction": "downlink",
                 "stations": "sta",
                 "server": "web",
-                "files": {**dist, "new_connection": True, "pad_last_segment": True},
+                "files": {
+                    **dist,
+                    "new_connection": True,
+                    "pad_last_segment": True,
+                    "think_first": think is not None,
+                },
             }
         ],
     }
@@ -275,12 +280,33 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, wall_s: float) -> str:
             f"{r['delay_s']:.4f} | {r['ci95_s']:.4f} | {r['mice_s']:.4f} | "
             f"{r['elephants_s']:.4f} | {r['engset_s']:.4f} |"
         )
+
+    def delay(n, size, w):
+        sel = f7[(f7["stations"] == n) & (f7["size"] == size) & (f7["w_star"] == w)]
+        return float(sel["delay_s"].iloc[0])
+
+    claims = []
+    for n in sorted(set(f7["stations"])):
+        p1, e1, p1000 = delay(n, "pareto", 1), delay(n, "exponential", 1), delay(n, "pareto", 1000)
+        claims.append(
+            f"- n = {n}: Pareto/exponential at W* = 1: {p1 / e1:.3f} (paper: ≈ 1); "
+            f"Pareto W* = 1000 / W* = 1: {p1000 / p1:.3f} (paper: much higher than 1, "
+            f"{'holds' if p1000 > 1.2 * p1 else 'NOT reproduced'})."
+        )
     lines += [
         "",
         "Paper's claims: W* = 1 gives similar delays for Pareto and exponential files and",
-        "matches eqs 16-17; for Pareto files W* = 1000 gives a much higher delay. Compare the",
-        "rows above (the delay of a Pareto run also moves with the run's mean file size,",
-        "given in the CSV).",
+        "matches eqs 16-17; for Pareto files W* = 1000 gives a much higher delay.",
+        "",
+        *claims,
+        "",
+        "The delay of a Pareto run also moves with the run's own mean file size (β = 1.5",
+        "converges slowly; column mean_bytes of fig7.csv). The W* = 1000 penalty did not show",
+        "in our runs at any load we tried (n = 11 and 31, think 10 s and 1 s, sizes rescaled",
+        "to an exact 30 KB mean: tests/test_reproduce_miorandi2004.py keeps it as a strict",
+        "xfail); a likely reason is that with think times of 10 s the sessions rarely",
+        "overlap, so an elephant seldom holds the AP queue while mice arrive; the paper's",
+        "buffers and ns-2 details (queue per flow? FullTcp?) are not given.",
         "",
         "## Fig 3: single-station throughput vs d (W* = 1000, τ = 40 ms)",
         "",

@@ -55,6 +55,8 @@ pub struct FileSequence {
     think: Draw,
     /// Every file on a fresh connection (else one persistent connection).
     pub new_connection: bool,
+    /// The first request waits a think time too.
+    pub think_first: bool,
     /// Bytes written per file are rounded up to a multiple of this (ns-2 pads the last
     /// segment to a full MSS: miorandi2004 footnote 1); 1 = no padding.
     pad_to: u64,
@@ -80,6 +82,7 @@ impl FileSequence {
             sizes,
             think,
             new_connection,
+            think_first: false,
             pad_to: pad_to.max(1),
             size_rng: Rng::named(seed, StreamKind::Traffic, &format!("{name}/file-size")),
             think_rng: Rng::named(seed, StreamKind::Traffic, &format!("{name}/think")),

@@ -36,6 +36,10 @@ pub struct FilesConfig {
     /// (`csv`, seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub think: Option<ThinkDistribution>,
+    /// Each station starts with a think time instead of requesting its first file at the
+    /// flow's start (the on/off cycle then starts desynchronised across stations).
+    #[serde(default)]
+    pub think_first: bool,
     /// Every file on a fresh connection (with its three-way handshake); else one
     /// persistent connection. Teardown (FIN) is not modelled.
     #[serde(default)]

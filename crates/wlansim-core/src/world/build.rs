@@ -268,7 +268,9 @@ impl World {
                             1
                         };
                         let fresh = files.new_connection;
-                        Some(FileSequence::new(sizes, think, fresh, pad, seed, &name))
+                        let mut seq = FileSequence::new(sizes, think, fresh, pad, seed, &name);
+                        seq.think_first = files.think_first;
+                        Some(seq)
                     }
                     _ => None,
                 };

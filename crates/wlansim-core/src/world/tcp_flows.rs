@@ -108,9 +108,15 @@ impl World {
     }
 
     /// The flow starts: bulk TCP opens its connection (its one write was given to the
-    /// sender when it was made); a file sequence requests its first file.
+    /// sender when it was made); a file sequence requests its first file (after a think
+    /// time with `think_first`).
     pub(super) fn tcp_start(&mut self, now: Time, flow: u32) {
-        if self.conn(flow).files.is_some() {
+        if let Some(files) = &mut self.conn(flow).files {
+            if files.think_first {
+                let at = now + files.think();
+                self.events.schedule(at, Event::NextFile(flow));
+                return;
+            }
             return self.request_file(now, flow);
         }
         let mut out = std::mem::take(&mut self.outbox);
