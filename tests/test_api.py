@@ -167,9 +167,17 @@ def test_files_app_reports_sessions():
         },
     )
     s = r.sessions
-    assert list(s.columns[:3]) == ["flow", "file", "bytes"]
+    assert list(s.columns[:4]) == ["station", "flow", "file", "bytes"]
+    assert {"setup_s", "timeouts"} <= set(s.columns)
+    assert ((s["setup_s"] > 0) & (s["setup_s"] < s["delay_s"])).all()
     assert len(s) == 6 and set(s["bytes"]) == {10_000, 50_000}
     # Each file on a fresh connection: at least two round trips to the far server (2 × 31 ms
     # one way: 30 ms + the router's 1 ms), handshake then data.
     assert (s["delay_s"] > 2 * 2 * 0.031).all()
     assert r.unfinished_sessions == {f"from-far-{i}": 0 for i in range(3)}
+    m = r.metrics
+    assert m["sessions"] == 6 and m["sessions_unfinished"] == 0
+    assert m["session_delay_mean_s"] == pytest.approx(s["delay_s"].mean())
+    # 6 sessions cannot make 10 batches of at least 2: no interval rather than a wrong one.
+    assert math.isnan(m["session_delay_ci95_s"])
+    assert m["session_delay_mice_s"] == pytest.approx(s["delay_s"].mean())

@@ -89,7 +89,11 @@ def test_bench_json():
         "dcf-saturated-20sta-100s",
         "dcf-rts-20sta-100s",
         "edca-udp-20sta-100s",
+        "http-20sta-pareto-100s",
     }
+    http = next(c for c in cases if c["name"].startswith("http"))
+    assert http["sessions_per_wall_s"] > 0
+    assert all("sessions_per_wall_s" not in c for c in cases if c is not http)
     for c in cases:
         assert {"name", "wall_s", "events", "events_per_s", "sim_s_per_wall_s"} <= set(c)
         assert c["events"] > 10_000 and c["sim_s_per_wall_s"] > 0

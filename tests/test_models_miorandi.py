@@ -1,4 +1,5 @@
-"""miorandi2004 eqs 1-12: collision fixed point and TCP throughput bounds."""
+"""miorandi2004 eqs 1-12 (collision fixed point, TCP throughput bounds) and 13-20 (setup time,
+session delay, Engset model, the W* chain)."""
 
 import math
 
@@ -131,3 +132,78 @@ def test_bad_inputs():
         miorandi.mean_backoff(1.2)
     with pytest.raises(ValueError, match="d must be an integer >= 1, got 0"):
         miorandi.tcp_throughput_single(0)
+
+
+# ----- section 4 and appendix (eqs 13-20) ----------------------------------------------------
+
+
+def test_setup_time_eq13_by_hand():
+    # 2 × [50 + 192 + 31·20/2 + 320/11 + 10 + 192 + 112/2] µs = 2 × 839.0909 µs
+    assert miorandi.setup_time() == pytest.approx(
+        2 * (50 + 192 + 310 + 320 / 11 + 10 + 192 + 56) * 1e-6
+    )
+
+
+def test_session_delay_eq14_by_hand_and_padding():
+    # 30,000 B = 30 full segments: T_data = 1050 + 8592/11 µs, T_ack = 1050 + 592/11 µs.
+    rtt = (1050 + 8592 / 11) + (1050 + 592 / 11) + 31 * 20
+    expected = miorandi.setup_time() + 30 * rtt * 1e-6
+    assert miorandi.session_delay_single(240_000) == pytest.approx(expected)
+    assert miorandi.session_delay_single(240_000, padded=True) == pytest.approx(expected)
+    # One byte more: a 31st segment, shorter by 7992 bits unless padded.
+    one_more = miorandi.session_delay_single(240_008)
+    assert one_more == pytest.approx(expected + rtt * 1e-6 - 7992 / 11e6)
+    assert miorandi.session_delay_single(240_008, padded=True) == pytest.approx(
+        expected + rtt * 1e-6
+    )
+    # Eq 15 is eq 14 without the rounding.
+    assert miorandi.session_delay_affine(240_000) == pytest.approx(expected)
+    for f in (miorandi.session_delay_single, miorandi.session_delay_affine):
+        with pytest.raises(ValueError, match="W_star must be 1"):
+            f(240_000, W_star=1000)
+
+
+def test_engset_three_stations_by_hand():
+    # N = 3 stations, lam = 1/s, mu = (2, 3, 4)/s: unnormalised 1, 3/2, 1, 1/4 (sum 15/4).
+    pi = miorandi.engset_distribution(3, 1.0, [2.0, 3.0, 4.0])
+    assert pi == pytest.approx([4 / 15, 6 / 15, 4 / 15, 1 / 15])
+    # E[Y] = 17/15, starts = 3·4/15 + 2·6/15 + 4/15 = 28/15 (= sum mu_k pi_k): E[T] = 17/28.
+    mean_x = 8000.0
+    capacity = [2.0 * mean_x, 3.0 * mean_x, 4.0 * mean_x]
+    T = miorandi.session_delay_engset(3, mean_x, 1.0, capacity=capacity)
+    assert T - miorandi.setup_time() == pytest.approx(17 / 28)
+    with pytest.raises(ValueError, match="W_star must be 1"):
+        miorandi.session_delay_engset(3, mean_x, 1.0, W_star=2)
+    with pytest.raises(ValueError, match="mu"):
+        miorandi.engset_distribution(3, 1.0, [2.0, 3.0])
+
+
+def test_engset_light_load_meets_the_single_station_model():
+    # Long think times: sessions rarely overlap, so the delay tends to setup + E[X]/C_1.
+    T = miorandi.session_delay_engset(10, 240_000, 1e6)
+    assert T == pytest.approx(
+        miorandi.setup_time() + 240_000 / miorandi.system_capacity(1.0), rel=1e-4
+    )
+    # More stations, more sharing: the delay grows.
+    delays = [miorandi.session_delay_engset(n, 240_000, 10.0) for n in (1, 10, 20, 40)]
+    assert all(a < b for a, b in zip(delays, delays[1:]))
+
+
+def test_window_chain_and_phi_eq18_to_20():
+    for W in (1, 2, 4, 30):
+        pi = miorandi.window_chain(W)
+        assert sum(pi.values()) == pytest.approx(1.0)
+        # Eq 20 is the closed form of the renewal-reward expression (eq 19).
+        assert miorandi.tcp_throughput_window(W) == pytest.approx(
+            miorandi.tcp_throughput_window_renewal(W)
+        )
+    assert miorandi.window_chain(4)[(2, 2)] == pytest.approx(0.25)
+    assert miorandi.window_chain(4)[(0, 4)] == pytest.approx(0.125)
+    # W* = 1: no contention, phi = (CW_min - 1) T_slot, the round trip of eq 14.
+    assert miorandi.phi(1) == pytest.approx(31 * 20e-6)
+    T_data, T_ack = miorandi.tcp_exchange_times()
+    assert miorandi.tcp_throughput_window(1) == pytest.approx(8000 / (T_data + T_ack + 31 * 20e-6))
+    # phi's slope has the sign of 2 (T_tbo + T_W) - T_slot (CW_min - 1) (the paper's claim).
+    T_tbo, T_W = miorandi.contention_times(2)
+    slope = 2 * (T_tbo + T_W) - 20e-6 * 31
+    assert np.sign(miorandi.phi(5) - miorandi.phi(4)) == np.sign(slope)

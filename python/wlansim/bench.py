@@ -26,6 +26,7 @@ STARTUP_COMMANDS = {
 
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
+    from wlansim.reproduce.miorandi2004 import scenario as http_scenario
     from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
     from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 
@@ -45,6 +46,9 @@ def cases() -> dict[str, dict]:
         ),
         # ng2005 Fig 8: 12 TCP uploads with the Table 2 EDCA preset (per-packet classifier).
         "edca-tcp-12up-table2-100s": _without_series(ng2005_scenario("fig8", "100 s")),
+        # miorandi2004's HTTP-like on/off downloads: Pareto files of mean 30 KB, think 1 s,
+        # each file on a fresh connection (reports sessions per wall second).
+        "http-20sta-pareto-100s": http_scenario(20, files=None, think="1 s", duration="100 s"),
     }
 
 
@@ -101,6 +105,8 @@ def run_benchmarks(repeat: int = 3, only: str | None = None) -> list[dict]:
                 "sim_s": sim_s,
             }
         )
+        if "sessions" in best.metrics:
+            results[-1]["sessions_per_wall_s"] = best.metrics["sessions"] / wall
     return results
 
 

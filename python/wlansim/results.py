@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from wlansim.session_stats import MICE_BYTES, session_delay_summary
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -37,9 +39,11 @@ class Results:
       direction, seq, sizes, created_s, delivered_s, delay_s, dropped and dropped_at, hops,
       attempts) and one row per hop (node, enqueued_s, tx_start_s of the last attempt,
       attempts, received_s at the next node); `jitter()` summarises them per flow.
-    - `sessions`: one row per file of the flows that send `files` (flow, file, bytes,
-      start_s, end_s, delay_s, new_connection); `unfinished_sessions`: per such flow, the
-      files not finished when the run ended.
+    - `sessions`: one row per finished file of the flows that send `files` (station,
+      flow, file, bytes, start_s, end_s, delay_s: request to last byte acknowledged,
+      setup included; new_connection, setup_s, timeouts); `unfinished_sessions`: per such
+      flow, the files not finished when the run ended. `session_summary()` gives the mean
+      session delay with its 95 % CI (batch means, :mod:`wlansim.session_stats`).
     - `bss`: one row per BSS (ap, ssid, stations, uplink_bps and downlink_bps: the useful
       rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
     - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
@@ -103,6 +107,16 @@ class Results:
         """Per flow that sends files: the files not finished when the run ended."""
         return dict(self._data.get("unfinished_sessions", []))
 
+    def session_summary(self, mice_bytes: int = MICE_BYTES) -> dict[str, float]:
+        """Mean session delay with its 95 % CI (batch means), mean setup time, mean delay
+        of mice (< `mice_bytes`) and elephants, finished and unfinished sessions (see
+        :mod:`wlansim.session_stats`)."""
+        return session_delay_summary(
+            self._data.get("sessions", []),
+            self._data.get("unfinished_sessions", []),
+            mice_bytes=mice_bytes,
+        )
+
     def jitter(self) -> pd.DataFrame:
         """Per flow and direction, from the per-packet records: delivered packets, mean
         delay, the spread of delays (standard deviation, p95 − p5) and the RFC 3550
@@ -146,7 +160,8 @@ class Results:
         """Scalar metrics (deterministic for a scenario and seed): total, uplink and
         downlink throughput (b/s), attempt-weighted collision probability, packet-weighted
         mean delay (s), Jain's index over flow throughputs, delivered and dropped packets,
-        events. Computed from the raw records (no pandas), once."""
+        events; with files, the session metrics of `session_summary()`. Computed from the
+        raw records (no pandas), once."""
         if self._metrics is None:
             self._metrics = _metrics(self._data)
         return self._metrics
@@ -232,4 +247,8 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
     collisions = sum(n["collisions"] for n in nodes)
     out["collision_probability"] = collisions / attempts if attempts else math.nan
     out["events"] = float(data["meta"]["events"])
+    if data.get("sessions") or data.get("unfinished_sessions"):
+        out.update(
+            session_delay_summary(data.get("sessions", []), data.get("unfinished_sessions", []))
+        )
     return out

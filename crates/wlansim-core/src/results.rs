@@ -146,6 +146,8 @@ pub struct PacketHopRow {
 /// One file of a flow's file sequence, acknowledged completely.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SessionRow {
+    /// The flow's station (its wireless end).
+    pub station: String,
     pub flow: String,
     /// The file's position in the sequence (from 0).
     pub file: u32,
@@ -154,8 +156,13 @@ pub struct SessionRow {
     pub start_s: f64,
     /// Its last byte acknowledged.
     pub end_s: f64,
+    /// Session delay: request to last byte acknowledged, setup included (eq 14's).
     pub delay_s: f64,
     pub new_connection: bool,
+    /// Request to connection established (0 on a connection already open).
+    pub setup_s: f64,
+    /// Retransmission timeouts of the sender during the session.
+    pub timeouts: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

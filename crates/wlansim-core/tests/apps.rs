@@ -95,3 +95,135 @@ fn files_toml(files: &str) -> String {
         "duration = \"1 s\"\n[[stations]]\nname = \"s\"\n[[servers]]\nname = \"w\"\n[[flows]]\nname = \"f\"\nprotocol = \"tcp\"\ndirection = \"downlink\"\nstations = \"s\"\nserver = \"w\"\nfiles = {files}\n"
     )
 }
+
+/// One station downloading files drawn per `files` (an inline table).
+fn on_off(files: &str, duration: &str) -> Scenario {
+    let s = files_toml(files).replace("duration = \"1 s\"", &format!("duration = \"{duration}\""));
+    Scenario::from_toml(&s).unwrap()
+}
+
+#[test]
+fn fixed_sizes_and_think_times_give_exact_sessions() {
+    let r = run(
+        &on_off(
+            r#"{ size = { distribution = "fixed", value = "3 kB" }, count = 7, think = { distribution = "fixed", value = "0.25 s" }, new_connection = true }"#,
+            "30 s",
+        ),
+        1,
+    );
+    assert_eq!(r.sessions.len(), 7);
+    assert!(r
+        .sessions
+        .iter()
+        .all(|s| s.bytes == 3000 && s.new_connection));
+    assert!(r
+        .sessions
+        .iter()
+        .all(|s| s.station == "s-0" && s.setup_s > 0.0));
+    assert!(r.sessions.iter().all(|s| s.setup_s < s.delay_s));
+    for w in r.sessions.windows(2) {
+        assert!((w[1].start_s - w[0].end_s - 0.25).abs() < 1e-9);
+    }
+    assert_eq!(r.unfinished_sessions, vec![("f-0".to_string(), 0)]);
+}
+
+#[test]
+fn exponential_think_times_have_their_mean() {
+    // 2,000 one-segment files on a persistent connection (each about 0.2 s: the
+    // delayed-ACK timer), think times of mean 100 ms.
+    let r = run(
+        &on_off(
+            r#"{ size = { distribution = "fixed", value = 100 }, count = 2000, think = { distribution = "exponential", mean = "100 ms" } }"#,
+            "1000 s",
+        ),
+        5,
+    );
+    assert_eq!(r.sessions.len(), 2000);
+    let thinks: Vec<f64> = r
+        .sessions
+        .windows(2)
+        .map(|w| w[1].start_s - w[0].end_s)
+        .collect();
+    let mean = thinks.iter().sum::<f64>() / thinks.len() as f64;
+    assert!((mean - 0.1).abs() / 0.1 < 0.03, "mean think time {mean}");
+}
+
+#[test]
+fn pareto_sizes_are_drawn_per_station_and_runs_are_deterministic() {
+    let s = on_off(
+        r#"{ size = { distribution = "pareto", shape = 1.5, mean = "30 kB" }, count = 50, pad_last_segment = true, new_connection = true }"#,
+        "100 s",
+    );
+    let (a, b) = (run(&s, 9), run(&s, 9));
+    assert_eq!(a.sessions, b.sessions);
+    assert_eq!(a.sessions.len(), 50);
+    assert!(a.sessions.iter().all(|x| x.bytes >= 10_000));
+    let distinct: std::collections::HashSet<u64> = a.sessions.iter().map(|x| x.bytes).collect();
+    assert!(distinct.len() > 40);
+}
+
+#[test]
+fn distribution_errors_name_the_key() {
+    let bad = |files: &str| {
+        let s = files_toml(files);
+        Scenario::from_toml(&s).unwrap_err().to_string()
+    };
+    let e = bad(r#"{ size = { distribution = "pareto", shape = 1.0, mean = "30 kB" } }"#);
+    assert!(
+        e.contains("flows[0].files.size.shape") && e.contains("scale"),
+        "{e}"
+    );
+    let e = bad(r#"{ size = { distribution = "exponential", mean = -5 } }"#);
+    assert!(e.contains("flows[0].files.size"), "{e}");
+    let e = bad(r#"{ size = { distribution = "pareto", shape = 1.5 } }"#);
+    assert!(e.contains("flows[0].files.size.mean"), "{e}");
+    let e = bad(r#"{ size = { distribution = "zipf", mean = 5 } }"#);
+    assert!(
+        e.contains("flows[0].files.size") && e.contains("zipf"),
+        "{e}"
+    );
+    let e = bad(r#"{ sizes = [1], size = { distribution = "fixed", value = 5 } }"#);
+    assert!(e.contains("flows[0].files.size"), "{e}");
+    let e = bad(
+        r#"{ size = { distribution = "fixed", value = 5 }, gap = "1 s", think = { distribution = "fixed", value = "1 s" } }"#,
+    );
+    assert!(e.contains("flows[0].files.think"), "{e}");
+    let dir = std::env::temp_dir();
+    let empty = dir.join("wlansim-empty-sizes.csv");
+    std::fs::write(&empty, "bytes\n").unwrap();
+    let e = bad(&format!(
+        r#"{{ size = {{ distribution = "empirical", csv = "{}" }} }}"#,
+        empty.display()
+    ));
+    assert!(
+        e.contains("flows[0].files.size.csv") && e.contains("no values"),
+        "{e}"
+    );
+    let malformed = dir.join("wlansim-malformed-sizes.csv");
+    std::fs::write(&malformed, "10\n2x0\n").unwrap();
+    let e = bad(&format!(
+        r#"{{ size = {{ distribution = "empirical", csv = "{}" }} }}"#,
+        malformed.display()
+    ));
+    assert!(
+        e.contains("flows[0].files.size.csv") && e.contains("line 2"),
+        "{e}"
+    );
+    let e = bad(
+        r#"{ size = { distribution = "fixed", value = 5 }, think = { distribution = "empirical", csv = "/nonexistent/think.csv" } }"#,
+    );
+    assert!(e.contains("flows[0].files.think.csv"), "{e}");
+}
+
+#[test]
+fn think_first_delays_the_first_request() {
+    let r = run(
+        &on_off(
+            r#"{ size = { distribution = "fixed", value = 100 }, count = 2, think = { distribution = "fixed", value = "0.5 s" }, think_first = true }"#,
+            "10 s",
+        ),
+        1,
+    );
+    assert!((r.sessions[0].start_s - 0.5).abs() < 1e-9);
+    assert_eq!(r.sessions.len(), 2);
+}

@@ -38,11 +38,15 @@ def run_bench(args) -> int:
         f"wlansim bench on {platform.processor() or platform.machine()}, one core, "
         f"best of {args.repeat}"
     )
-    print(f"{'case':32} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13}")
+    print(
+        f"{'case':32} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13} "
+        f"{'sessions/wall s':>16}"
+    )
     for r in results:
+        sessions = r.get("sessions_per_wall_s")
         print(
             f"{r['name']:32} {r['wall_s']:9.4f} {r['events']:10d} {r['events_per_s']:12.3g} "
-            f"{r['sim_s_per_wall_s']:13.0f}"
+            f"{r['sim_s_per_wall_s']:13.0f} {'' if sessions is None else f'{sessions:16.0f}'}"
         )
     return 0
 

@@ -1,7 +1,9 @@
-"""Collision probability and TCP throughput bounds of miorandi2004.
+"""Collision probability, TCP throughput bounds and session delay of miorandi2004.
 
 D. Miorandi, A. A. Kherani, E. Altman, "A Queueing Model for HTTP Traffic over IEEE 802.11
-WLANs" (2004), section 2 (Table 1, T_TCP_data, T_TCP_ack) and section 3 (eqs 1-12).
+WLANs" (2004), section 2 (Table 1, T_TCP_data, T_TCP_ack), section 3 (eqs 1-12), section 4
+(eqs 13-17: setup time, affine session delay, Engset / processor-sharing model) and the
+appendix (eqs 18-20: the maximum window W*).
 
 Backoff: at stage k the mean backoff is (2^k CW_min - 1)/2 slots up to stage gamma, and
 (2^gamma CW_min - 1)/2 from gamma to the retry limit m; the collision probability P_C is
@@ -188,3 +190,184 @@ def tcp_throughput_collision(n_c, d: int = 1, params=TABLE1):
     T_data, T_ack = tcp_exchange_times(q)
     T_tbo, T_W = contention_times(1.0 + np.asarray(n_c) / (2 * d), q)
     return q["L_TCP"] / (n_c * (T_data + T_ack / d + (d + 1) / d * (T_tbo + T_W)))
+
+
+# ----- Section 4: session delay of short-lived flows (eqs 13-17) ----------------------------
+
+
+def _only_w_star_1(W_star) -> None:
+    if W_star != 1:
+        raise ValueError(
+            f"W_star must be 1: miorandi2004 states this model only for W* = 1 "
+            f"(contention-free alternation of data and ACK), got {W_star!r}"
+        )
+
+
+def setup_time(params=TABLE1) -> float:
+    """Eq 13: mean connection setup time E[T_setup] (s), two frame exchanges (SYN and
+    SYN-ACK; the third segment rides on the first data frame), propagation neglected:
+
+    2 [T_DIFS + T_P + T_PHY + (CW_min-1) T_slot/2 + L_IPH/R_data + T_SIFS + T_P + T_PHY
+       + L_ACK/R_control].
+
+    As printed: the SYN frames carry no MAC header and no RTS/CTS, unlike the data
+    exchanges of section 2, so the simulator's setup (with RTS/CTS and the MAC header)
+    is longer; the reproduction reports both."""
+    q = params
+    plcp = q["T_P"] + q["T_PHY"]
+    return 2.0 * (
+        q["T_DIFS"]
+        + plcp
+        + (q["CW_min"] - 1) * q["T_slot"] / 2.0
+        + q["L_IPH"] / q["R_data"]
+        + q["T_SIFS"]
+        + plcp
+        + q["L_ACK"] / q["R_control"]
+    )
+
+
+def _round_trip(params) -> float:
+    """T_TCP_data + T_TCP_ack + (CW_min-1) T_slot: one data packet and its ACK without
+    contention (section 4.1, W* = 1)."""
+    T_data, T_ack = tcp_exchange_times(params)
+    return T_data + T_ack + (params["CW_min"] - 1) * params["T_slot"]
+
+
+def session_delay_single(X, *, padded: bool = False, W_star: int = 1, params=TABLE1):
+    """Eq 14: mean session delay (s) of one station downloading a file of ``X`` bits
+    (array ok) with W* = 1 (the only case the paper states; other values are refused):
+
+    E[T_setup] + ceil(X/L) RTT - (ceil(X/L) - floor(X/L)) (L - X mod L)/R_data,
+
+    RTT = T_TCP_data + T_TCP_ack + (CW_min-1) T_slot. The last term removes the padding
+    of the last segment; ``padded=True`` keeps it (ns-2 pads every segment to L_TCP,
+    footnote 1)."""
+    _only_w_star_1(W_star)
+    q = params
+    X = np.asarray(_checks.real("X", X, minimum=0.0, strict=True), dtype=float)
+    L = q["L_TCP"]
+    packets = np.ceil(X / L)
+    T = setup_time(q) + packets * _round_trip(q)
+    if not padded:
+        T = T - (packets - np.floor(X / L)) * (L - np.mod(X, L)) / q["R_data"]
+    return float(T) if T.ndim == 0 else T
+
+
+def session_delay_affine(mean_X, *, W_star: int = 1, params=TABLE1):
+    """Eq 15: E[T_setup] + E[X]/L_TCP RTT, the affine approximation of eq 14 in the mean
+    file size (bits, array ok); W* = 1 only. It depends on the size distribution only
+    through its mean (insensitivity)."""
+    _only_w_star_1(W_star)
+    mean_X = _checks.real("mean_X", mean_X, minimum=0.0, strict=True)
+    return setup_time(params) + np.asarray(mean_X) / params["L_TCP"] * _round_trip(params)
+
+
+def system_capacity(k, params=TABLE1):
+    """C_k = k S_coll(k, 1) (bit/s): aggregate TCP rate with k active connections, from the
+    collision model (eq 10 with d = 1), as section 4.2 takes it."""
+    k = _checks.real("k", k, minimum=1.0)
+    return np.asarray(k) * tcp_throughput_collision(k, 1, params)
+
+
+def engset_distribution(n_stations: int, lam: float, mu) -> np.ndarray:
+    """Eq 16: stationary distribution pi_0..pi_N of the number of active sessions, N =
+    ``n_stations`` (the paper's n - 1), each idle station starting a session at rate
+    ``lam``, and sessions ending at total rate ``mu[k-1]`` = mu_k in state k:
+
+    pi_k = lam^k N (N-1) ... (N-k+1) / (mu_1 ... mu_k) / (1 + sum_i of the same terms).
+
+    (As printed, eq 16 multiplies by the normalising sum instead of dividing by it.)"""
+    N = _checks.integer("n_stations", n_stations, minimum=1)
+    lam = _checks.real("lam", lam, minimum=0.0, strict=True)
+    mu = np.asarray(mu, dtype=float)
+    if mu.shape != (N,) or not np.all(mu > 0):
+        raise ValueError(f"mu must hold {N} positive rates mu_1..mu_N, got {mu!r}")
+    terms = [1.0]
+    for k in range(1, N + 1):
+        terms.append(terms[-1] * lam * (N - k + 1) / mu[k - 1])
+    p = np.asarray(terms)
+    return p / p.sum()
+
+
+def session_delay_engset(
+    n_stations: int, mean_X, think_mean, *, capacity=None, W_star: int = 1, params=TABLE1
+):
+    """Eqs 16-17: mean session delay (s) with ``n_stations`` stations (the paper's n - 1)
+    downloading files of mean ``mean_X`` bits with exponential think times of mean
+    ``think_mean`` s, served as a processor-sharing queue of capacity C_k
+    (:func:`system_capacity` unless ``capacity[k-1]`` gives it, bit/s). Little's law:
+
+    E[T] = E[T_setup] + E[Y] / lambda_bar, E[Y] = sum k pi_k,
+    lambda_bar = lam sum_k (N - k) pi_k (the rate of session starts).
+
+    The paper prints lambda_bar = lam sum_{k<=n-2} (k+1) pi_k, which is the same sum only
+    if pi is indexed by idle stations; the rate of starts in state k is (N - k) lam. The
+    model assumes W* = 1 (round-robin service of the active sessions); other values are
+    refused."""
+    _only_w_star_1(W_star)
+    N = _checks.integer("n_stations", n_stations, minimum=1)
+    mean_X = _checks.real("mean_X", mean_X, minimum=0.0, strict=True)
+    think_mean = _checks.real("think_mean", think_mean, minimum=0.0, strict=True)
+    if capacity is None:
+        capacity = system_capacity(np.arange(1, N + 1, dtype=float), params)
+    mu = np.asarray(capacity, dtype=float) / mean_X
+    lam = 1.0 / think_mean
+    pi = engset_distribution(N, lam, mu)
+    k = np.arange(N + 1)
+    mean_active = float((k * pi).sum())
+    starts = lam * float(((N - k) * pi).sum())
+    return setup_time(params) + mean_active / starts
+
+
+# ----- Appendix: the maximum window W* (eqs 18-20) ------------------------------------------
+
+
+def window_chain(W_star: int) -> dict[tuple[int, int], float]:
+    """Eq 18: stationary distribution of (X_S, X_D), the packets queued at the sender and
+    the receiver of one connection whose window is W*: 1/W* for the interior states
+    (a, W*-a), a = 1..W*-1, and 1/(2W*) for (0, W*) and (W*, 0)."""
+    W = _checks.integer("W_star", W_star, minimum=1)
+    pi = {(a, W - a): 1.0 / W for a in range(1, W)}
+    pi[(0, W)] = pi[(W, 0)] = 1.0 / (2 * W)
+    return pi
+
+
+def phi(W_star, params=TABLE1):
+    """Eq 20's phi(W*) = [2 (W*-1)(T_tbo + T_W) + T_slot (CW_min - 1)] / W* (s), the mean
+    time spent in collision resolution per packet, T_tbo and T_W of eqs 4-5 for the two
+    contending nodes (n_b = 2). Array ok."""
+    q = params
+    W = np.asarray(_checks.real("W_star", W_star, minimum=1.0), dtype=float)
+    T_tbo, T_W = contention_times(2, q)
+    out = (2.0 * (W - 1.0) * (T_tbo + T_W) + q["T_slot"] * (q["CW_min"] - 1)) / W
+    return float(out) if out.ndim == 0 else out
+
+
+def tcp_throughput_window(W_star, params=TABLE1):
+    """Eq 20: single-connection throughput (bit/s) with maximum window W* (d = 1):
+    L_TCP / (T_TCP_data + T_TCP_ack + phi(W*))."""
+    T_data, T_ack = tcp_exchange_times(params)
+    return params["L_TCP"] / (T_data + T_ack + phi(W_star, params))
+
+
+def tcp_throughput_window_renewal(W_star: int, params=TABLE1) -> float:
+    """Eq 19: the same throughput by the Markov renewal-reward theorem over the chain of
+    eq 18 (packets acknowledged per step over the mean step time): 1/2 per interior step
+    of mean time (T_P + T_A)/2 + T_tbo + T_W, 1 in (0, W*) after T_A + T_slot (CW_min-1)/2,
+    and the step from (W*, 0) taking T_P + T_slot (CW_min-1)/2; eq 20 is its closed form."""
+    q = params
+    T_P, T_A = tcp_exchange_times(q)
+    T_tbo, T_W = contention_times(2, q)
+    W = _checks.integer("W_star", W_star, minimum=1)
+    pi = window_chain(W)
+    idle = q["T_slot"] * (q["CW_min"] - 1) / 2.0
+    reward, time = 0.0, 0.0
+    for (s, r), p in pi.items():
+        if s == 0:
+            reward, time = reward + p, time + p * (T_A + idle)
+        elif r == 0:
+            time += p * (T_P + idle)
+        else:
+            reward += p / 2.0
+            time += p * ((T_P + T_A) / 2.0 + T_tbo + T_W)
+    return q["L_TCP"] * reward / time

@@ -7,12 +7,15 @@
 //! application hands it bytes, learns when all of them are acknowledged, and then sends
 //! more on the same connection or opens a fresh one. Bulk TCP (one transfer, fixed or
 //! endless) is the application that writes once. [`FileSequence`] sends files one after
-//! another and records each as a [`Session`]; the HTTP-like on/off workload builds on it.
+//! another (listed or drawn sizes, fixed or drawn think times) and records each as a
+//! [`Session`]: the HTTP-like on/off workload.
 //!
 //! Connection teardown (FIN) is not modelled: a connection that is done stays idle, and a
 //! fresh connection is a new pair of endpoints with the next ephemeral port.
+pub mod distributions;
 pub mod files;
 pub mod udp;
 
-pub use files::{FileSequence, Session};
+pub use distributions::Draw;
+pub use files::{FileSequence, FileSizes, Session};
 pub use udp::UdpSource;

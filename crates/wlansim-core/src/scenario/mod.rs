@@ -7,6 +7,7 @@ pub mod bounds;
 pub mod channel;
 mod checks;
 pub mod drops;
+pub mod files;
 mod limits;
 pub mod presets;
 pub mod qos;
@@ -17,9 +18,10 @@ mod validate;
 
 pub use channel::{ChannelConfig, LinkLoss};
 pub use drops::DropConfig;
+pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
 pub use limits::{RetryLimit, RtsThreshold};
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
-pub use tcp::{TcpProfile, TcpSettings, TcpVariant, WindowSpec};
+pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use units::{Bytes, Duration, Rate};
 
 use crate::phy::{Phy, Preamble, Standard};
@@ -572,21 +574,6 @@ pub struct FlowConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = 63))]
     pub dscp: Option<u8>,
-}
-
-/// Files sent one after another over TCP: each is requested `gap` after the previous one
-/// was acknowledged completely, on the same connection or on a fresh one.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FilesConfig {
-    /// The files' sizes, in order (at least one, each at least 1 byte).
-    pub sizes: Vec<Bytes>,
-    /// Time from one file's last acknowledged byte to the next file's request.
-    #[serde(default)]
-    pub gap: Duration,
-    /// Every file on a fresh connection (with its handshake); else one connection.
-    #[serde(default)]
-    pub new_connection: bool,
 }
 
 impl FlowConfig {

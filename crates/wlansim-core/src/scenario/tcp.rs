@@ -2,9 +2,11 @@
 //! (`standard` or `ns2-compat`, see [`TcpConfig`]) and field-by-field overrides. The flow's
 //! table wins over the scenario's, which wins over the profile.
 use super::units::{Bytes, Duration};
-use crate::tcp::{TcpConfig, Variant, Window};
+use crate::tcp::{DelayedAckPolicy, TcpConfig, Variant, Window};
 use schemars::JsonSchema;
+use schemars::{json_schema, Schema, SchemaGenerator};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -88,6 +90,77 @@ impl<'de> Deserialize<'de> for WindowSpec {
     }
 }
 
+/// `tcp.initial_window`: a number of segments, or "d" (the delayed-ACK count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitialWindow {
+    Segments(u32),
+    D,
+}
+
+impl Serialize for InitialWindow {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            InitialWindow::Segments(n) => s.serialize_u32(*n),
+            InitialWindow::D => s.serialize_str("d"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for InitialWindow {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = InitialWindow;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of segments (at least 1) or \"d\" (the delayed-ACK count)")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<InitialWindow, E> {
+                u32::try_from(v)
+                    .ok()
+                    .filter(|&v| v >= 1)
+                    .map(InitialWindow::Segments)
+                    .ok_or_else(|| {
+                        E::custom(format!(
+                            "{v}: an initial window is 1 to 2^32 − 1 segments, or \"d\""
+                        ))
+                    })
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<InitialWindow, E> {
+                match u64::try_from(v) {
+                    Ok(v) => self.visit_u64(v),
+                    Err(_) => Err(E::custom(format!(
+                        "{v} is negative; an initial window is at least 1 segment, or \"d\""
+                    ))),
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<InitialWindow, E> {
+                match v {
+                    "d" => Ok(InitialWindow::D),
+                    _ => Err(E::custom(format!(
+                        "\"{v}\": expected a number of segments or \"d\""
+                    ))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for InitialWindow {
+    fn schema_name() -> Cow<'static, str> {
+        "InitialWindow".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An initial window: an integer number of segments (at least 1), or \"d\" (the delayed-ACK count).",
+            "anyOf": [
+                { "type": "integer", "minimum": 1 },
+                { "const": "d" }
+            ]
+        })
+    }
+}
+
 /// TCP settings; every field is optional and overrides the profile's value.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -106,10 +179,10 @@ pub struct TcpSettings {
     /// segments); at most 2^30 bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rwnd: Option<WindowSpec>,
-    /// Initial congestion window, segments (default: RFC 3390); at least 1.
+    /// Initial congestion window: segments (default: RFC 3390), at least 1; or "d", the
+    /// delayed-ACK count (1 with the dynamic scheme), as miorandi2004 §4.3 sets it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
-    pub initial_window: Option<u32>,
+    pub initial_window: Option<InitialWindow>,
     /// RTO before any RTT sample (standard 1 s, ns2-compat 3 s); positive, ≤ max_rto.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_rto: Option<Duration>,
@@ -127,6 +200,14 @@ pub struct TcpSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub delayed_ack: Option<u32>,
+    /// Dynamic delayed ACK of Altman & Jiménez (PWC 2003): d = 1, 2, 3, then 4 as the
+    /// segments received pass the thresholds (replaces `delayed_ack`; default: off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_delayed_ack: Option<bool>,
+    /// Thresholds [l1, l2, l3] of the dynamic delayed ACK, segments, non-decreasing
+    /// (default [2, 5, 9]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_delayed_ack_thresholds: Option<[u64; 3]>,
     /// Delayed-ACK timer (standard 200 ms, ns2-compat 100 ms); positive.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delayed_ack_timeout: Option<Duration>,
@@ -174,6 +255,16 @@ impl TcpSettings {
         for t in [global, flow].into_iter().flatten() {
             t.apply(&mut cfg);
         }
+        let iw = [flow, global]
+            .into_iter()
+            .flatten()
+            .find_map(|t| t.initial_window);
+        if iw == Some(InitialWindow::D) {
+            cfg.initial_window = Some(
+                cfg.delayed_ack_policy
+                    .segments_per_ack(1, cfg.delayed_ack_count),
+            );
+        }
         cfg
     }
 
@@ -187,7 +278,7 @@ impl TcpSettings {
         if let Some(v) = self.rwnd {
             c.rwnd = v.0;
         }
-        if let Some(v) = self.initial_window {
+        if let Some(InitialWindow::Segments(v)) = self.initial_window {
             c.initial_window = Some(v);
         }
         for (field, v) in [
@@ -203,6 +294,21 @@ impl TcpSettings {
         }
         if let Some(v) = self.delayed_ack {
             c.delayed_ack_count = v;
+        }
+        if let Some(on) = self.dynamic_delayed_ack {
+            c.delayed_ack_policy = if on {
+                DelayedAckPolicy::Dynamic {
+                    thresholds: DelayedAckPolicy::DYNAMIC_THRESHOLDS,
+                }
+            } else {
+                DelayedAckPolicy::Fixed
+            };
+        }
+        if let (Some(t), DelayedAckPolicy::Dynamic { thresholds }) = (
+            self.dynamic_delayed_ack_thresholds,
+            &mut c.delayed_ack_policy,
+        ) {
+            *thresholds = t;
         }
         if let Some(v) = self.timestamps {
             c.timestamps = v;
@@ -229,6 +335,57 @@ impl TcpSettings {
         }
         if let Some(v) = self.hystart {
             c.hystart = v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(toml_text: &str) -> TcpSettings {
+        toml::from_str(toml_text).unwrap()
+    }
+
+    #[test]
+    fn initial_window_d_follows_the_delayed_ack_count() {
+        let g = settings("initial_window = \"d\"\ndelayed_ack = 3");
+        assert_eq!(TcpSettings::config(Some(&g), None).initial_window, Some(3));
+        // The flow's count wins, and so does the flow's explicit window.
+        let f = settings("delayed_ack = 4");
+        assert_eq!(
+            TcpSettings::config(Some(&g), Some(&f)).initial_window,
+            Some(4)
+        );
+        let f = settings("initial_window = 2");
+        assert_eq!(
+            TcpSettings::config(Some(&g), Some(&f)).initial_window,
+            Some(2)
+        );
+        // The dynamic scheme starts with d = 1.
+        let dynamic = settings("initial_window = \"d\"\ndynamic_delayed_ack = true");
+        let cfg = TcpSettings::config(Some(&dynamic), None);
+        assert_eq!(cfg.initial_window, Some(1));
+        assert_eq!(
+            cfg.delayed_ack_policy,
+            DelayedAckPolicy::Dynamic {
+                thresholds: [2, 5, 9]
+            }
+        );
+        let custom =
+            settings("dynamic_delayed_ack = true\ndynamic_delayed_ack_thresholds = [3, 6, 12]");
+        assert_eq!(
+            TcpSettings::config(Some(&custom), None).delayed_ack_policy,
+            DelayedAckPolicy::Dynamic {
+                thresholds: [3, 6, 12]
+            }
+        );
+        for bad in [
+            "initial_window = \"e\"",
+            "initial_window = 0",
+            "initial_window = -1",
+        ] {
+            assert!(toml::from_str::<TcpSettings>(bad).is_err(), "{bad}");
         }
     }
 }

@@ -483,15 +483,7 @@ fn tcp_flow(
                 "a flow sends `bytes` once or `files` one after another, not both",
             );
         }
-        if files.sizes.is_empty() {
-            return err(at("files.sizes"), "empty: give at least one file size");
-        }
-        if let Some(k) = files.sizes.iter().position(|b| b.0 == 0) {
-            return err(
-                format!("{}.sizes[{k}]", at("files")),
-                "0 B: a file has at least 1 byte",
-            );
-        }
+        files.sequence(&at("files"))?;
     }
     if f.bytes == Some(super::Bytes(0)) {
         return err(

@@ -95,6 +95,26 @@ impl Rng {
     }
 }
 
+/// The stream as a `rand_core` generator, so that `rand_distr` distributions draw from it.
+impl rand_core::TryRng for Rng {
+    type Error = std::convert::Infallible;
+    #[inline]
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.next_u64() >> 32) as u32)
+    }
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let n = chunk.len();
+            chunk.copy_from_slice(&self.next_u64().to_le_bytes()[..n]);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

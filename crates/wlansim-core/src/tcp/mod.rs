@@ -49,7 +49,7 @@ pub use config::{DelayedAckPolicy, TcpConfig, Window};
 pub use cubic::CubicParams;
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use sack::SackOption;
-pub use sender::{SenderStats, TcpSender};
+pub use sender::{SenderState, SenderStats, TcpSender};
 pub use vegas::VegasParams;
 
 use crate::sim::time::Time;

@@ -6,9 +6,10 @@
 //! - Cumulative ACKs; out-of-order data kept as byte ranges in a sorted ring preallocated
 //!   for the window (data beyond rcv_nxt + rwnd is discarded, RFC 9293 §3.10.7.4).
 //! - Immediate ACK for out-of-order segments, duplicates and segments that fill all or
-//!   part of a gap (RFC 5681 §4.2); otherwise generalized delayed ACK: every
-//!   `delayed_ack_count` in-order segments, or when the delayed-ACK timer started by the
-//!   first unacknowledged segment fires (RFC 1122 §4.2.3.2).
+//!   part of a gap (RFC 5681 §4.2); otherwise generalized delayed ACK (miorandi2004 §2):
+//!   every d in-order segments, or when the delayed-ACK timer started by the first
+//!   unacknowledged segment fires (RFC 1122 §4.2.3.2); d is `delayed_ack_count`, or grows
+//!   with the segments received under the dynamic scheme ([`DelayedAckPolicy`]).
 //! - In-order data is consumed by the application at once, so the advertised window is
 //!   constant (the configured receive buffer).
 //! - SACK (RFC 2018): the receiver always supports it; it answers a SYN offering
@@ -68,8 +69,9 @@ pub struct TcpReceiver {
     rcv_nxt: Seq,
     /// Out-of-order byte ranges [start, end), sorted, disjoint and non-adjacent.
     ooo: VecDeque<(Seq, Seq)>,
-    /// In-order segments received since the last ACK.
+    /// In-order segments received since the last ACK, and on the connection.
     unacked_segments: u32,
+    in_order_segments: u64,
     delack_timer: LazyTimer,
     ts_recent: u32,
     last_ack_sent: Seq,
@@ -98,6 +100,7 @@ impl TcpReceiver {
             rcv_nxt: 0,
             ooo: VecDeque::with_capacity(ranges),
             unacked_segments: 0,
+            in_order_segments: 0,
             delack_timer: LazyTimer::new(TimerKind::DelayedAck),
             ts_recent: 0,
             last_ack_sent: 0,
@@ -228,14 +231,14 @@ impl TcpReceiver {
             return;
         }
         self.unacked_segments += 1;
-        match self.policy {
-            DelayedAckPolicy::Fixed => {
-                if self.unacked_segments >= self.delack_count {
-                    self.send_ack(now, None, out);
-                } else if !self.delack_timer.is_running() {
-                    self.delack_timer.set(now + self.delack_timeout, out);
-                }
-            }
+        self.in_order_segments += 1;
+        let d = self
+            .policy
+            .segments_per_ack(self.in_order_segments, self.delack_count);
+        if self.unacked_segments >= d {
+            self.send_ack(now, None, out);
+        } else if !self.delack_timer.is_running() {
+            self.delack_timer.set(now + self.delack_timeout, out);
         }
     }
 

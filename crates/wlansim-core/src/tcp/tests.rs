@@ -1212,6 +1212,43 @@ fn ack_every_d_segments() {
 }
 
 #[test]
+fn dynamic_delayed_ack_grows_d_at_the_thresholds() {
+    // Altman & Jiménez: d = 1 below l1 = 2, 2 below l2 = 5, 3 below l3 = 9, then 4; the
+    // n-th in-order segment uses d(n): ACKs after segments 1, 3, 6, 10, 14.
+    let cfg = TcpConfig {
+        delayed_ack_policy: DelayedAckPolicy::Dynamic {
+            thresholds: DelayedAckPolicy::DYNAMIC_THRESHOLDS,
+        },
+        ..TcpConfig::default()
+    };
+    let mut rx = established_receiver(&cfg);
+    let mut rec = Rec::default();
+    for i in 0..15u64 {
+        rx.on_segment(i * MS, &data_seg(seg_seq(i, 1460), 1460), &mut rec);
+    }
+    let acks: Vec<Seq> = rec.sent.iter().map(|s| s.ack).collect();
+    let expect: Vec<Seq> = [1u64, 3, 6, 10, 14]
+        .iter()
+        .map(|&k| seg_seq(k, 1460))
+        .collect();
+    assert_eq!(acks, expect);
+    // The 15th segment waits for the timer, and an out-of-order one is ACKed at once.
+    assert!(rec.timers.iter().any(|t| t.0 == TimerKind::DelayedAck));
+    rx.on_segment(20 * MS, &data_seg(seg_seq(17, 1460), 1460), &mut rec);
+    assert_eq!(rec.sent.last().unwrap().ack, seg_seq(15, 1460));
+    let bad = TcpConfig {
+        delayed_ack_policy: DelayedAckPolicy::Dynamic {
+            thresholds: [5, 2, 9],
+        },
+        ..TcpConfig::default()
+    };
+    assert!(bad
+        .validate()
+        .unwrap_err()
+        .contains("dynamic_delayed_ack_thresholds"));
+}
+
+#[test]
 fn immediate_ack_for_out_of_order_duplicate_and_hole_fill() {
     let cfg = TcpConfig {
         delayed_ack_count: 2,

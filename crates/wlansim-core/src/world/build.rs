@@ -259,6 +259,21 @@ impl World {
                     tcp_ack: false,
                 };
                 let entity = entity_for(&n.nodes[src as usize], &classifier, &packet);
+                let files = match (&f.files, &tcp_cfg) {
+                    (Some(files), Some(cfg)) => {
+                        let (sizes, think) = files.sequence(&format!("flows[{fi}].files"))?;
+                        let pad = if files.pad_last_segment {
+                            cfg.mss as u64
+                        } else {
+                            1
+                        };
+                        let fresh = files.new_connection;
+                        let mut seq = FileSequence::new(sizes, think, fresh, pad, seed, &name);
+                        seq.think_first = files.think_first;
+                        Some(seq)
+                    }
+                    _ => None,
+                };
                 let tcp = tcp_cfg.as_ref().map(|cfg| {
                     conns.push(TcpConn {
                         sender: TcpSender::new(cfg, f.bytes.map(|b| b.0)),
@@ -267,13 +282,7 @@ impl World {
                         mss: cfg.mss,
                         header_bytes: header_bytes(cfg),
                         epoch: 0,
-                        files: f.files.as_ref().map(|files| {
-                            FileSequence::new(
-                                files.sizes.iter().map(|b| b.0).collect(),
-                                files.gap.0,
-                                files.new_connection,
-                            )
-                        }),
+                        files,
                         past: Default::default(),
                         base_sender: Default::default(),
                         base_receiver: Default::default(),

@@ -4,6 +4,7 @@ use crate::mac::MacStats;
 use crate::net::NodeId;
 use crate::results::{AcResult, BssResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
 use crate::results::{PacketHopRow, PacketRow, SessionRow};
+use crate::scenario::Direction;
 use crate::sim::time::{to_secs, Time};
 use crate::trace::Trace;
 
@@ -138,8 +139,13 @@ impl World {
             let Some(files) = f.tcp.and_then(|c| self.conns[c as usize].files.as_ref()) else {
                 continue;
             };
+            let station = match f.direction {
+                Direction::Uplink => f.src,
+                Direction::Downlink => f.dst,
+            };
             for s in &files.sessions {
                 rows.push(SessionRow {
+                    station: self.nodes[station as usize].name.clone(),
                     flow: f.name.clone(),
                     file: s.index,
                     bytes: s.bytes,
@@ -147,6 +153,8 @@ impl World {
                     end_s: to_secs(s.end),
                     delay_s: to_secs(s.end - s.start),
                     new_connection: s.new_connection,
+                    setup_s: to_secs(s.setup),
+                    timeouts: s.timeouts,
                 });
             }
             unfinished.push((f.name.clone(), files.unfinished() as u64));

@@ -11,7 +11,8 @@ use crate::app::FileSequence;
 use crate::net::{Kind, Packet};
 use crate::sim::time::Time;
 use crate::tcp::{
-    ReceiverStats, Segment, SenderStats, TcpConfig, TcpOutput, TcpReceiver, TcpSender, TimerKind,
+    ReceiverStats, Segment, SenderState, SenderStats, TcpConfig, TcpOutput, TcpReceiver, TcpSender,
+    TimerKind,
 };
 use crate::trace::TraceEvent;
 
@@ -107,9 +108,15 @@ impl World {
     }
 
     /// The flow starts: bulk TCP opens its connection (its one write was given to the
-    /// sender when it was made); a file sequence requests its first file.
+    /// sender when it was made); a file sequence requests its first file (after a think
+    /// time with `think_first`).
     pub(super) fn tcp_start(&mut self, now: Time, flow: u32) {
-        if self.conn(flow).files.is_some() {
+        if let Some(files) = &mut self.conn(flow).files {
+            if files.think_first {
+                let at = now + files.think();
+                self.events.schedule(at, Event::NextFile(flow));
+                return;
+            }
             return self.request_file(now, flow);
         }
         let mut out = std::mem::take(&mut self.outbox);
@@ -122,7 +129,7 @@ impl World {
         let mut out = std::mem::take(&mut self.outbox);
         let c = self.conn(flow);
         let files = c.files.as_mut().expect("a file sequence");
-        let Some((bytes, fresh)) = files.request(now) else {
+        let Some((bytes, fresh)) = files.request(now, c.sender.stats().timeouts) else {
             self.outbox = out;
             return;
         };
@@ -135,14 +142,21 @@ impl World {
         self.tcp_emit(now, flow, false, out);
     }
 
-    /// After the sender processed an ACK: a file whose last byte is acknowledged ends its
-    /// session, and the next file is requested `gap` later.
+    /// After the sender processed a segment: its file's connection may be established
+    /// now; a file whose last byte is acknowledged ends its session, and the next file is
+    /// requested a think time later.
     fn check_file_done(&mut self, now: Time, flow: u32) {
         let c = self.conn(flow);
         let Some(files) = &mut c.files else { return };
-        if files.busy() && c.sender.is_done() {
-            files.complete(now);
-            let at = now + files.gap;
+        if !files.busy() {
+            return;
+        }
+        if c.sender.state() != SenderState::SynSent {
+            files.connected(now);
+        }
+        if c.sender.is_done() {
+            files.complete(now, c.sender.stats().timeouts);
+            let at = now + files.think();
             self.events.schedule(at, Event::NextFile(flow));
         }
     }
