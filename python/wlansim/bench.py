@@ -26,6 +26,7 @@ STARTUP_COMMANDS = {
 
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
+    from wlansim.reproduce.fotiadis2005 import scenario as fotiadis_scenario
     from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
     from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 
@@ -45,7 +46,19 @@ def cases() -> dict[str, dict]:
         ),
         # ng2005 Fig 8: 12 TCP uploads with the Table 2 EDCA preset (per-packet classifier).
         "edca-tcp-12up-table2-100s": _without_series(ng2005_scenario("fig8", "100 s")),
+        # fotiadis2005: 5 uploads, Gilbert–Elliott uplinks (PER 20 %, mean burst 20),
+        # unlimited retries, delay injection at the AP.
+        "tcp-5up-gilbert-elliott-inject-100s": _with_gilbert_elliott(
+            fotiadis_scenario(5, 15, 20, "inject", "100 s")
+        ),
     }
+
+
+def _with_gilbert_elliott(scenario: dict) -> dict:
+    link = scenario["channel"]["links"][0]["bursts_uplink"]
+    link["model"] = "gilbert-elliott"
+    scenario["name"] = f"{scenario['name']}-ge"
+    return scenario
 
 
 def _with_variant(scenario: dict, variant: str) -> dict:

@@ -179,13 +179,22 @@ fn bursts_become_tcp_losses_with_retry_limit_4_and_delay_spikes_without_limit() 
                 );
             }
 
-            let out = "[output]\npackets = true";
+            let out = "[output]\npackets = true\nseries = [\"rto\"]\nseries_interval = \"100 ms\"";
             let unlimited = simulate(&upload("\"unlimited\"", &bursts, out), Some(seed)).unwrap();
             let tcp = unlimited.flows[0].tcp.as_ref().unwrap();
             assert!(unlimited.nodes.iter().all(|n| n.mac.retry_drops == 0));
             assert_eq!(unlimited.flows[0].counts.dropped_retry, 0);
             assert!(unlimited.flows[0].throughput_bps > 0.0);
             assert!(tcp.spurious_timeouts > 0, "{model} {seed}: {tcp:?}");
+            // The RTO series: never below ns-2's 200 ms floor, and moving with the spikes.
+            let rto = &unlimited.series["rto"]["up-0"];
+            assert_eq!(rto.len(), 299); // every 100 ms from 0.1 s, before the 30 s end
+            assert!(rto.iter().all(|&r| r >= 0.2));
+            let max = rto.iter().cloned().fold(0.0, f64::max);
+            assert!(
+                max > rto.iter().cloned().fold(f64::MAX, f64::min),
+                "{rto:?}"
+            );
             // The station's hops, in the order they entered its queue.
             let mut hops: Vec<_> = unlimited
                 .packet_hops

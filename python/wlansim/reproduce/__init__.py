@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 #: the studies, by the name the command line takes
-NAMES = ("ng2005", "pilosof2003")
+NAMES = ("fotiadis2005", "ng2005", "pilosof2003")
 #: where a study stores its campaigns, under its output directory
 CAMPAIGNS_DIR = "campaigns"
 

@@ -163,6 +163,9 @@ pub enum SeriesKind {
     QueueLength,
     /// Per TCP flow: the sender's congestion window (bytes) at each sampling instant.
     Cwnd,
+    /// Per TCP flow: the sender's retransmission timeout (seconds, RFC 6298, with its
+    /// backoff) at each sampling instant.
+    Rto,
 }
 
 impl SeriesKind {
@@ -171,6 +174,7 @@ impl SeriesKind {
             SeriesKind::FlowThroughput => "flow_throughput",
             SeriesKind::QueueLength => "queue_length",
             SeriesKind::Cwnd => "cwnd",
+            SeriesKind::Rto => "rto",
         }
     }
 }
