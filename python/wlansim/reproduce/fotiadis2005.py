@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from wlansim.campaign import Campaign, Space
-from wlansim.reproduce import CAMPAIGNS_DIR
+from wlansim.reproduce import CAMPAIGNS_DIR, files_section, write_outputs
 
 METHODS = ("standard", "inf-rl", "inject")
 LABELS = {"standard": "802.11, RL 4", "inf-rl": "inf-RL", "inject": "inf-RL + delay injection"}
@@ -155,9 +155,7 @@ def run_experiments(
     tables = {name: _summary(camps[name], ["per", "method"]) for name, _, _ in CASES}
     tables["fig5"] = _summary(camps["fig5"], ["per", "delay_factor"])
     for name in ("table1", "table2"):
-        tables[f"{name}_improvement"] = improvements(
-            tables[name], int(name == "table1") and 20 or 10
-        )
+        tables[f"{name}_improvement"] = improvements(tables[name], 20 if name == "table1" else 10)
     tables["fig2_improvement"] = improvements(tables["fig2"], None)
     return tables
 
@@ -382,11 +380,7 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
         "it saves. The paper's windows, queue sizes and exact loss pattern are not given; "
         "a larger window or sparser bursts would change this balance (not yet run).",
         "",
-        "## Files",
-        "",
-        *[f"- `{f}`" for f in files],
-        *[f"- `{k}.csv`" for k in tables],
-        "",
+        *files_section(files, tables),
     ]
     return "\n".join(lines)
 
@@ -399,9 +393,4 @@ def reproduce(
     out.mkdir(parents=True, exist_ok=True)
     plan = Plan.of(quick)
     tables = run_experiments(out, quick, jobs, progress)
-    for key, t in tables.items():
-        t.to_csv(out / f"{key}.csv", index=False)
-    files = _plot(tables, out)
-    path = out / "report.md"
-    path.write_text(report(tables, plan, files))
-    return path
+    return write_outputs(out, tables, _plot, lambda files: report(tables, plan, files))
