@@ -27,6 +27,7 @@ STARTUP_COMMANDS = {
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
     from wlansim.reproduce.miorandi2004 import scenario as http_scenario
+    from wlansim.reproduce.fotiadis2005 import scenario as fotiadis_scenario
     from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
     from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 
@@ -49,7 +50,19 @@ def cases() -> dict[str, dict]:
         # miorandi2004's HTTP-like on/off downloads: Pareto files of mean 30 KB, think 1 s,
         # each file on a fresh connection (reports sessions per wall second).
         "http-20sta-pareto-100s": http_scenario(20, files=None, think="1 s", duration="100 s"),
+        # fotiadis2005: 5 uploads, Gilbert–Elliott uplinks (PER 20 %, mean burst 20),
+        # unlimited retries, delay injection at the AP.
+        "tcp-5up-gilbert-elliott-inject-100s": _with_gilbert_elliott(
+            fotiadis_scenario(5, 15, 20, "inject", "100 s")
+        ),
     }
+
+
+def _with_gilbert_elliott(scenario: dict) -> dict:
+    link = scenario["channel"]["links"][0]["bursts_uplink"]
+    link["model"] = "gilbert-elliott"
+    scenario["name"] = f"{scenario['name']}-ge"
+    return scenario
 
 
 def _with_variant(scenario: dict, variant: str) -> dict:

@@ -215,7 +215,7 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
         tcp = [f for f in flows if f.get("protocol") == "tcp"]
         if tcp:
             out["goodput_bps"] = float(sum(f["goodput_bps"] for f in tcp))
-            for key in ("timeouts", "retransmissions"):
+            for key in ("timeouts", "retransmissions", "fast_retransmits", "spurious_timeouts"):
                 out[key] = float(sum(f[key] for f in tcp))
             for direction in ("uplink", "downlink"):
                 d = [f for f in tcp if f["direction"] == direction]
@@ -243,6 +243,10 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
     ):
         for key in ("frames_data", "frames_ack", "queue_drops_data", "queue_drops_ack"):
             out[f"{role}_{key}"] = float(sum(n[key] for n in members))
+    delayed = [b["acks_delayed"] for b in data.get("bss", []) if "acks_delayed" in b]
+    if delayed:  # fotiadis2005 delay injection at the AP
+        out["acks_delayed"] = float(sum(delayed))
+        out["injected_delay_s"] = float(sum(b["injected_delay_s"] for b in data["bss"]))
     attempts = sum(n["attempts"] for n in nodes)
     collisions = sum(n["collisions"] for n in nodes)
     out["collision_probability"] = collisions / attempts if attempts else math.nan

@@ -100,6 +100,12 @@ pub struct BssResult {
     pub downlink_bps: f64,
     #[serde(flatten)]
     pub mac: MacStats,
+    /// With `delay_injection` at the AP (whole run): TCP ACKs it held, and the delay it
+    /// added to them in all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub acks_delayed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub injected_delay_s: Option<f64>,
 }
 
 /// One packet of a flow selected by `[output] packets`, whose fate fell in the
@@ -141,6 +147,16 @@ pub struct PacketHopRow {
     pub tx_start_s: Option<f64>,
     pub attempts: u32,
     pub received_s: Option<f64>,
+}
+
+/// Frame attempts and losses of one link direction with a burst model (whole run).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkResult {
+    pub station: String,
+    /// "uplink" (station → AP) or "downlink".
+    pub direction: &'static str,
+    pub frames: u64,
+    pub losses: u64,
 }
 
 /// One file of a flow's file sequence, acknowledged completely.
@@ -197,6 +213,9 @@ pub struct Results {
     pub packets: Vec<PacketRow>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub packet_hops: Vec<PacketHopRow>,
+    /// Per link direction with a burst model (`[channel] bursts`): its loss counters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkResult>,
     /// Time series recorded on request (`[output] series`): name → column → samples.
     pub series: SeriesTable,
     pub meta: Meta,

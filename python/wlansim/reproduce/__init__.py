@@ -11,9 +11,25 @@ from types import ModuleType
 from typing import Any
 
 #: the studies, by the name the command line takes
-NAMES = ("miorandi2004", "ng2005", "pilosof2003")
+NAMES = ("fotiadis2005", "miorandi2004", "ng2005", "pilosof2003")
 #: where a study stores its campaigns, under its output directory
 CAMPAIGNS_DIR = "campaigns"
+
+
+def files_section(files: list[str], tables: dict) -> list[str]:
+    """The report's closing "Files" section: the figures, then a CSV per table."""
+    return ["## Files", "", *[f"- `{f}`" for f in files], *[f"- `{k}.csv`" for k in tables], ""]
+
+
+def write_outputs(out, tables: dict, plot, report) -> Any:
+    """Write a CSV per table into `out`, the figures (``plot(tables, out)`` returns their
+    file names) and ``report.md`` (``report(files)`` returns its text); return its path."""
+    for key, t in tables.items():
+        t.to_csv(out / f"{key}.csv", index=False)
+    files = plot(tables, out)
+    path = out / "report.md"
+    path.write_text(report(files))
+    return path
 
 
 def study(name: str) -> ModuleType:
@@ -31,4 +47,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["CAMPAIGNS_DIR", "NAMES", "STUDIES", "study", *NAMES]
+__all__ = ["CAMPAIGNS_DIR", "NAMES", "STUDIES", "files_section", "study", "write_outputs", *NAMES]

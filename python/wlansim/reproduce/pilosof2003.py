@@ -23,7 +23,7 @@ import pandas as pd
 
 from wlansim.campaign import Campaign, Space
 from wlansim.models.pilosof import computed_ratio, n_flow_ratio
-from wlansim.reproduce import CAMPAIGNS_DIR
+from wlansim.reproduce import CAMPAIGNS_DIR, files_section, write_outputs
 
 RWND = 42
 MSS = 1024
@@ -347,11 +347,7 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
         "frame. The paper reports the total as unchanged; our difference grows with n "
         "because ACK thinning grows with the ACK load on the AP.",
         "",
-        "## Files",
-        "",
-        *[f"- `{name}`" for name in files],
-        *[f"- `{key}.csv`" for key in tables],
-        "",
+        *files_section(files, tables),
     ]
     return "\n".join(lines)
 
@@ -365,9 +361,4 @@ def reproduce(
     out.mkdir(parents=True, exist_ok=True)
     plan = Plan.of(quick)
     tables = run_experiments(out, quick, jobs, progress)
-    for key, t in tables.items():
-        t.to_csv(out / f"{key}.csv", index=False)
-    files = _plot(tables, out)
-    path = out / "report.md"
-    path.write_text(report(tables, plan, files))
-    return path
+    return write_outputs(out, tables, _plot, lambda files: report(tables, plan, files))

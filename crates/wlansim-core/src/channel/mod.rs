@@ -3,13 +3,19 @@
 //! the answer of one attempt says nothing about the next (a retransmission asks again at
 //! its own time), so a model with memory (bursts, distance) sees each attempt.
 //!
-//! Models: [`iid`] (independent frame errors per link and direction). Control frames
+//! Models: [`iid`] (independent frame errors per link and direction), and on the links
+//! that have one a burst model ([`bursts`]: Gilbert–Elliott, the consecutive bursts of
+//! fotiadis2005) instead of the i.i.d. rate. Control frames
 //! (RTS, CTS, ACK) are short and sent at a low rate: every model treats them as
 //! error-free unless it says otherwise.
+pub mod bursts;
+pub mod consecutive_burst;
+pub mod gilbert_elliott;
 pub mod iid;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
+pub use bursts::{BurstLink, BurstLinks};
 pub use iid::IidLoss;
 
 /// What kind of frame the channel is asked about.
@@ -22,18 +28,25 @@ pub enum FrameKind {
 /// The channel component: the loss model of every link.
 pub struct Channel {
     loss: IidLoss,
+    /// The burst models; None when no link has one (the i.i.d. path then tests one
+    /// discriminant more).
+    pub bursts: Option<BurstLinks>,
 }
 
 impl Channel {
-    pub fn new(loss: IidLoss) -> Self {
-        Channel { loss }
+    pub fn new(loss: IidLoss, bursts: Option<BurstLinks>) -> Self {
+        Channel { loss, bursts }
     }
 
     /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error.
     #[inline]
     pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId, _now: Time, kind: FrameKind) -> bool {
         match kind {
-            FrameKind::Data => self.loss.frame_lost(tx, rx),
+            FrameKind::Data => match &mut self.bursts {
+                None => self.loss.frame_lost(tx, rx),
+                // Both drawn: a burst model moves on every attempt.
+                Some(b) => b.frame_lost(tx, rx) | self.loss.frame_lost(tx, rx),
+            },
         }
     }
 }

@@ -121,7 +121,7 @@ fn series(s: &Scenario, flows: u64, nodes: u64) -> Result<(), ScenarioError> {
         .series
         .iter()
         .map(|k| match k {
-            SeriesKind::FlowThroughput | SeriesKind::Cwnd => flows + 1,
+            SeriesKind::FlowThroughput | SeriesKind::Cwnd | SeriesKind::Rto => flows + 1,
             SeriesKind::QueueLength => nodes + 1,
         })
         .sum();

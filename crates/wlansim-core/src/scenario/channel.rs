@@ -9,6 +9,7 @@
 //! [[channel.links]]
 //! stations = "far"            # a station group
 //! fer_uplink = 0.2            # fer (both directions), fer_uplink, fer_downlink
+//! bursts_downlink = { model = "gilbert-elliott", per = 0.2, burst_length = 10 }
 //! ```
 use super::{Scenario, ScenarioError, StationGroup};
 use schemars::JsonSchema;
@@ -22,6 +23,9 @@ pub struct ChannelConfig {
     #[serde(default)]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub fer: f64,
+    /// Bursty losses of every station's link with its AP, both directions (replaces `fer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bursts: Option<BurstLoss>,
     /// Per-link overrides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkLoss>,
@@ -42,6 +46,57 @@ pub struct LinkLoss {
     /// AP → station.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fer_downlink: Option<f64>,
+    /// Bursty losses, both directions (replaces the frame error rate); `bursts_uplink` /
+    /// `bursts_downlink` override one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bursts: Option<BurstLoss>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bursts_uplink: Option<BurstLoss>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bursts_downlink: Option<BurstLoss>,
+}
+
+/// A loss model with memory, per link and direction, driven by the link's frame attempts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BurstModel {
+    /// Two-state Markov chain (Good/Bad), `per` + `burst_length`, or `good_frames` +
+    /// `bad_frames` (mean sojourns in attempts) with `good_fer` (default 0) and `bad_fer`
+    /// (default 1).
+    GilbertElliott,
+    /// fotiadis2005: runs of exactly `burst_length` losses every `burst_length / per`
+    /// attempts (an integer), at a random phase per link.
+    Periodic,
+    /// fotiadis2005, random variant: runs of exactly `burst_length` losses starting as a
+    /// Bernoulli process with long-run rate `per`.
+    Bernoulli,
+}
+
+/// Bursty losses of data frames on one link direction (`channel::bursts`). Each link and
+/// direction has its own state and random stream; MAC control frames stay error-free.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BurstLoss {
+    pub model: BurstModel,
+    /// Long-run frame error rate, in [0, 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<f64>,
+    /// Mean (Gilbert–Elliott) or exact (periodic, bernoulli: an integer) length of a run
+    /// of lost attempts, ≥ 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_length: Option<f64>,
+    /// Gilbert–Elliott: frame error rate in the Good state, in [0, 1]; default 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub good_fer: Option<f64>,
+    /// Gilbert–Elliott: frame error rate in the Bad state, in [0, 1]; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bad_fer: Option<f64>,
+    /// Gilbert–Elliott: mean sojourn in the Good state, attempts, ≥ 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub good_frames: Option<f64>,
+    /// Gilbert–Elliott: mean sojourn in the Bad state, attempts, ≥ 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bad_frames: Option<f64>,
 }
 
 impl ChannelConfig {
@@ -57,6 +112,7 @@ impl ChannelConfig {
             fer: g.fer,
             fer_uplink: g.fer_uplink,
             fer_downlink: g.fer_downlink,
+            ..LinkLoss::default()
         };
         let link = self
             .links
@@ -68,6 +124,150 @@ impl ChannelConfig {
             link.fer_uplink.unwrap_or(both),
             link.fer_downlink.unwrap_or(both),
         )
+    }
+
+    /// The (uplink, downlink) burst models of the stations of group `g`: its link entry,
+    /// then the channel's default.
+    pub fn group_bursts(&self, g: &StationGroup) -> (Option<&BurstLoss>, Option<&BurstLoss>) {
+        let link = self.links.iter().find(|l| l.stations == g.name);
+        let both = link
+            .and_then(|l| l.bursts.as_ref())
+            .or(self.bursts.as_ref());
+        (
+            link.and_then(|l| l.bursts_uplink.as_ref()).or(both),
+            link.and_then(|l| l.bursts_downlink.as_ref()).or(both),
+        )
+    }
+}
+
+impl BurstLoss {
+    /// Each model's keys are given, in range, and nothing else; the long-run PER is below
+    /// 1 (a link that loses every frame would block a station forever with unlimited
+    /// retries and drop everything with a finite limit).
+    pub fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        let key = |k: &str| format!("{at}.{k}");
+        let bad = |k: &str, v: f64, allowed: &str| {
+            Err(ScenarioError::new(key(k), format!("{v}: {allowed}")))
+        };
+        let given = [
+            ("per", self.per),
+            ("burst_length", self.burst_length),
+            ("good_fer", self.good_fer),
+            ("bad_fer", self.bad_fer),
+            ("good_frames", self.good_frames),
+            ("bad_frames", self.bad_frames),
+        ];
+        let by_per = self.per.is_some() || self.burst_length.is_some();
+        let allowed: &[&str] = match (self.model, by_per) {
+            (BurstModel::GilbertElliott, false) => {
+                &["good_fer", "bad_fer", "good_frames", "bad_frames"]
+            }
+            _ => &["per", "burst_length"],
+        };
+        for (k, v) in given {
+            if v.is_some() && !allowed.contains(&k) {
+                return Err(ScenarioError::new(
+                    key(k),
+                    format!(
+                        "not a key of this burst model (use {}; a Gilbert–Elliott channel \
+                         takes either per + burst_length or good/bad_fer + good/bad_frames)",
+                        allowed.join(", ")
+                    ),
+                ));
+            }
+        }
+        for k in allowed {
+            let v = given.iter().find(|(n, _)| n == k).and_then(|(_, v)| *v);
+            let optional = matches!(*k, "good_fer" | "bad_fer");
+            if v.is_none() && !optional {
+                return Err(ScenarioError::new(
+                    key(k),
+                    "missing: this burst model needs it",
+                ));
+            }
+        }
+        if !by_per {
+            for k in ["good_fer", "bad_fer"] {
+                let v = given.iter().find(|(n, _)| *n == k).and_then(|(_, v)| *v);
+                if let Some(v) = v.filter(|v| !(0.0..=1.0).contains(v)) {
+                    return bad(k, v, "a frame error rate is a probability in [0, 1]");
+                }
+            }
+            for (k, v) in [
+                ("good_frames", self.good_frames),
+                ("bad_frames", self.bad_frames),
+            ] {
+                let v = v.unwrap_or(1.0);
+                if v.is_nan() || v < 1.0 {
+                    return bad(k, v, "a mean sojourn is at least 1 attempt");
+                }
+            }
+            if self.good_fer.unwrap_or(0.0) >= 1.0 && self.bad_fer.unwrap_or(1.0) >= 1.0 {
+                return Err(ScenarioError::new(
+                    key("good_fer"),
+                    "1 with bad_fer 1: every frame would be lost (long-run PER must be below 1)",
+                ));
+            }
+            return Ok(());
+        }
+        let (per, burst) = (self.per.unwrap_or(0.0), self.burst_length.unwrap_or(1.0));
+        if !(0.0..1.0).contains(&per) {
+            return bad("per", per, "a long-run packet error rate is in [0, 1)");
+        }
+        if burst.is_nan() || burst < 1.0 {
+            return bad("burst_length", burst, "a burst is at least 1 frame");
+        }
+        if self.model == BurstModel::GilbertElliott {
+            // Good sojourn L(1 − p)/p ≥ 1 attempt.
+            if per > burst / (burst + 1.0) {
+                return bad(
+                    "per",
+                    per,
+                    &format!(
+                        "at most L/(L + 1) = {} for burst_length {burst}",
+                        burst / (burst + 1.0)
+                    ),
+                );
+            }
+            return Ok(());
+        }
+        if burst.fract() != 0.0 {
+            return bad(
+                "burst_length",
+                burst,
+                "this model's bursts are a whole number of frames",
+            );
+        }
+        if per == 0.0 {
+            return bad(
+                "per",
+                per,
+                "this model needs a PER above 0 (leave the link to fer = 0)",
+            );
+        }
+        if self.model == BurstModel::Periodic {
+            let period = burst / per;
+            if (period - period.round()).abs() > 1e-6 * period || period.round() > u32::MAX as f64 {
+                return bad(
+                    "per",
+                    per,
+                    &format!(
+                        "the period burst_length / per = {period} must be a whole number of frames"
+                    ),
+                );
+            }
+        } else if per > burst / (burst + 1.0) {
+            // A burst is followed by at least one delivered attempt.
+            return bad(
+                "per",
+                per,
+                &format!(
+                    "at most L/(L + 1) = {} for burst_length {burst}",
+                    burst / (burst + 1.0)
+                ),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -85,6 +285,9 @@ fn fer(at: String, f: f64) -> Result<(), ScenarioError> {
 /// once, and a group's own keys and a link entry for it are not both given.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     fer("channel.fer".into(), s.channel.fer)?;
+    if let Some(b) = &s.channel.bursts {
+        b.validate("channel.bursts")?;
+    }
     for (i, g) in s.stations.iter().enumerate() {
         for (key, f) in [
             ("fer", g.fer),
@@ -126,6 +329,15 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         ] {
             if let Some(f) = f {
                 fer(at(key), f)?;
+            }
+        }
+        for (key, b) in [
+            ("bursts", &l.bursts),
+            ("bursts_uplink", &l.bursts_uplink),
+            ("bursts_downlink", &l.bursts_downlink),
+        ] {
+            if let Some(b) = b {
+                b.validate(&at(key))?;
             }
         }
     }

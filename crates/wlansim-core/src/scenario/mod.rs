@@ -6,6 +6,7 @@
 pub mod bounds;
 pub mod channel;
 mod checks;
+pub mod delay_injection;
 pub mod drops;
 pub mod files;
 mod limits;
@@ -16,7 +17,7 @@ mod tcp;
 pub mod units;
 mod validate;
 
-pub use channel::{ChannelConfig, LinkLoss};
+pub use channel::{BurstLoss, BurstModel, ChannelConfig, LinkLoss};
 pub use drops::DropConfig;
 pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
 pub use limits::{RetryLimit, RtsThreshold};
@@ -164,6 +165,9 @@ pub enum SeriesKind {
     QueueLength,
     /// Per TCP flow: the sender's congestion window (bytes) at each sampling instant.
     Cwnd,
+    /// Per TCP flow: the sender's retransmission timeout (seconds, RFC 6298, with its
+    /// backoff) at each sampling instant.
+    Rto,
 }
 
 impl SeriesKind {
@@ -172,6 +176,7 @@ impl SeriesKind {
             SeriesKind::FlowThroughput => "flow_throughput",
             SeriesKind::QueueLength => "queue_length",
             SeriesKind::Cwnd => "cwnd",
+            SeriesKind::Rto => "rto",
         }
     }
 }
@@ -374,6 +379,11 @@ pub struct ApConfig {
     /// A flow without a packet through the AP for this long is no longer counted.
     #[serde(default = "default_flow_idle_timeout")]
     pub flow_idle_timeout: Duration,
+    /// fotiadis2005 Algorithm 1: hold the TCP ACKs this AP forwards to its stations so
+    /// the senders' RTO absorbs delay spikes; `{}` for the paper's parameters (needs
+    /// `tcp.timestamps`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_injection: Option<delay_injection::DelayInjectionConfig>,
     /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
@@ -391,6 +401,7 @@ impl Default for ApConfig {
             ack_queue: None,
             rwnd_clamp: false,
             flow_idle_timeout: default_flow_idle_timeout(),
+            delay_injection: None,
             qos: false,
             edca: None,
         }

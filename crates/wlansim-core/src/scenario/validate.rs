@@ -46,6 +46,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     flows(s)?;
     super::qos::validate(s)?;
     super::channel::validate(s)?;
+    super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
         let flows: Vec<&str> = s.flows.iter().map(|f| f.name.as_str()).collect();

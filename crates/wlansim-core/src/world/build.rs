@@ -6,9 +6,9 @@ use super::edca::{access_setup, entity_for};
 use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::{Event, Flow, FlowStats, Node, Role, World};
-use crate::ap::RwndClamp;
+use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::{FileSequence, UdpSource};
-use crate::channel::{Channel, IidLoss};
+use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss};
 use crate::mac::{
     AccessCategory, AccessParams, Backoff, Entity, Mac, MacStats, PacketInfo, SlotRule,
 };
@@ -116,10 +116,19 @@ impl World {
             );
         }
         let mut group_nodes = Vec::new();
+        // Stations with a burst model on a link direction (it replaces the i.i.d. rate).
+        let mut bursty = Vec::new();
         for g in &s.stations {
             let queue = g.queue.unwrap_or(s.mac.queue);
             let access = access_setup(s, &phy, g.qos, g.edca.as_ref());
-            let fer = s.channel.group_fer(g);
+            let bursts = s.channel.group_bursts(g);
+            let mut fer = s.channel.group_fer(g);
+            if bursts.0.is_some() {
+                fer.0 = 0.0;
+            }
+            if bursts.1.is_some() {
+                fer.1 = 0.0;
+            }
             let ap = n.id(s.ap_of(g));
             let ids: Vec<NodeId> = (0..g.count)
                 .map(|i| {
@@ -128,6 +137,9 @@ impl World {
                     n.add(name, Role::Station, Some(ap), queue, &access, fer)
                 })
                 .collect();
+            if bursts.0.is_some() || bursts.1.is_some() {
+                bursty.extend(ids.iter().map(|&id| (id, bursts)));
+            }
             group_nodes.push(ids);
         }
         for r in &s.routers {
@@ -347,6 +359,14 @@ impl World {
                     .then(|| RwndClamp::new(ap.buffer(), ap.flow_idle_timeout.0, flows.len()))
             })
             .collect();
+        let delay_injection = s
+            .aps
+            .iter()
+            .map(|ap| {
+                let c = ap.delay_injection.as_ref();
+                c.map(|c| DelayInjection::new(c.params(), flows.len()))
+            })
+            .collect();
         let packets = &s.output.packets;
         let recorder = (!packets.is_off()).then(|| {
             PacketRecorder::new(
@@ -399,10 +419,23 @@ impl World {
         let mut mac = Mac::new(phy, s.mac.rts_threshold, n.entities);
         mac.trace = trace.is_some();
         let n_entities = mac.entities.len();
-        let channel = Channel::new(IidLoss::new(
-            seed,
-            n.nodes.iter().map(|x| x.name.as_str()).zip(n.fer),
-        ));
+        let bursts = (!bursty.is_empty()).then(|| {
+            let mut links = BurstLinks {
+                up: vec![None; n.nodes.len()],
+                down: vec![None; n.nodes.len()],
+            };
+            for (id, (up, down)) in bursty {
+                let name = &n.nodes[id as usize].name;
+                let link = |dir: &str, b| BurstLink::new(seed, &format!("{name}/{dir}"), b);
+                links.up[id as usize] = up.map(|b| link("uplink", b));
+                links.down[id as usize] = down.map(|b| link("downlink", b));
+            }
+            links
+        });
+        let channel = Channel::new(
+            IidLoss::new(seed, n.nodes.iter().map(|x| x.name.as_str()).zip(n.fer)),
+            bursts,
+        );
         Ok(World {
             mac,
             nodes: n.nodes,
@@ -418,6 +451,7 @@ impl World {
             conns,
             outbox: Default::default(),
             rwnd_clamp,
+            delay_injection,
             classifier,
             saturated: vec![(Vec::new(), 0); n_entities],
             events,

@@ -2,10 +2,12 @@
 //! node is its destination, and otherwise forwarded along the routes ([`crate::net::Routes`])
 //! over the air (through the node's MAC) or on a wired link, unless a scripted loss
 //! (`[[drops]]`, `drops.rs`) takes it as it leaves the node. An AP applies its mechanisms
-//! (rwnd clamping, pilosof2003 §V) to the TCP packets it forwards.
+//! (rwnd clamping, pilosof2003 §V; delay injection, fotiadis2005 Algorithm 1, which may
+//! hold an ACK and send it on later) to the TCP packets it forwards.
 use super::{Event, World};
 use crate::net::{Hop, Kind, NodeId, Packet, WireEvent};
 use crate::sim::time::Time;
+use crate::tcp::TS_TICK;
 use crate::trace::{DropReason, TraceEvent};
 
 impl World {
@@ -31,7 +33,15 @@ impl World {
         }
         if p.kind == Kind::Tcp && node != p.src {
             self.ap_relay(now, node, &mut p);
+            if p.reverse && self.hold_ack(now, node, p) {
+                return;
+            }
         }
+        self.send_on(now, node, p);
+    }
+
+    /// Route `p` on from `node`: over the air or a wired link.
+    fn send_on(&mut self, now: Time, node: NodeId, mut p: Packet) {
         match self.routes.next_hop(node, p.dst) {
             Hop::Air(next) => {
                 p.hop = next;
@@ -59,6 +69,35 @@ impl World {
             Hop::Here | Hop::Unreachable => {
                 unreachable!("routes are checked when the world is built")
             }
+        }
+    }
+
+    /// Delay injection at AP `node` on the ACK `p` it forwards to a station: whether it
+    /// holds it (the ACK leaves later, from [`World::release_held`]). pdelay is the time
+    /// since the data segment the ACK echoes left its sender (timestamp echo, 1 ms tick).
+    fn hold_ack(&mut self, now: Time, node: NodeId, p: Packet) -> bool {
+        let Some(Some(di)) = self.delay_injection.get_mut(node as usize) else {
+            return false;
+        };
+        if !matches!(self.routes.next_hop(node, p.dst), Hop::Air(_)) {
+            return false;
+        }
+        let pdelay = now.saturating_sub(p.seg.ts_ecr as Time * TS_TICK);
+        let release = di.release_time(p.flow, now, pdelay);
+        if release <= now {
+            return false;
+        }
+        di.hold(now, node, release, p, &mut self.events);
+        true
+    }
+
+    /// The ACKs AP `ap` held that are due at `now` go on, in arrival order.
+    pub(super) fn release_held(&mut self, now: Time, ap: NodeId) {
+        while let Some(p) = self.delay_injection[ap as usize]
+            .as_mut()
+            .and_then(|di| di.pop_due(now))
+        {
+            self.send_on(now, ap, p);
         }
     }
 

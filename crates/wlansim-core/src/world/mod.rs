@@ -16,7 +16,7 @@ mod series;
 mod tcp_flows;
 mod traffic;
 
-use crate::ap::RwndClamp;
+use crate::ap::{ApEvent, DelayInjection, RwndClamp};
 use crate::app::UdpSource;
 use crate::channel::Channel;
 use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
@@ -78,6 +78,14 @@ pub enum Event {
     WarmupEnd,
     /// Record one sample of every requested time series.
     Sample,
+    /// An AP mechanism's timer (delay injection releases held ACKs).
+    Ap(ApEvent),
+}
+
+impl From<ApEvent> for Event {
+    fn from(e: ApEvent) -> Self {
+        Event::Ap(e)
+    }
 }
 
 impl Slotted for Event {
@@ -225,6 +233,8 @@ pub struct World {
     outbox: Outbox,
     /// Per AP (the APs are nodes 0..): rwnd clamping of the TCP flows it forwards.
     rwnd_clamp: Vec<Option<RwndClamp>>,
+    /// Per AP: delay injection (fotiadis2005) on the TCP ACKs it forwards to stations.
+    delay_injection: Vec<Option<DelayInjection>>,
     /// Maps packets to ACs at QoS nodes.
     classifier: Classifier,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
@@ -287,6 +297,7 @@ impl World {
                 }
                 Event::WarmupEnd => self.reset_statistics(),
                 Event::Sample => self.on_sample(now),
+                Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
             }
         }
         self.check_accounting()?;

@@ -3,7 +3,7 @@ use super::{Role, SimError, World};
 use crate::mac::MacStats;
 use crate::net::NodeId;
 use crate::results::{AcResult, BssResult, FlowResult, Meta, NodeResult, Results, TcpFlowResult};
-use crate::results::{PacketHopRow, PacketRow, SessionRow};
+use crate::results::{LinkResult, PacketHopRow, PacketRow, SessionRow};
 use crate::scenario::Direction;
 use crate::sim::time::{to_secs, Time};
 use crate::trace::Trace;
@@ -15,7 +15,12 @@ impl World {
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
         let queued = self.mac.entities.iter().flat_map(|e| e.queue.iter());
-        for p in queued.chain(self.wires.in_flight()) {
+        let held = self
+            .delay_injection
+            .iter()
+            .flatten()
+            .flat_map(|d| d.held.iter().map(|(_, p)| p));
+        for p in queued.chain(self.wires.in_flight()).chain(held) {
             in_flight[p.flow as usize][p.reverse as usize] += 1;
         }
         for (f, in_flight) in self.flows.iter().zip(in_flight) {
@@ -116,6 +121,7 @@ impl World {
             flows,
             nodes,
             access_categories,
+            links: self.link_table(),
             series: self.series_table(),
             meta: Meta {
                 events: self.events.processed(),
@@ -131,6 +137,27 @@ impl World {
 }
 
 impl World {
+    /// The loss counters of the link directions with a burst model, by station.
+    fn link_table(&self) -> Vec<LinkResult> {
+        let Some(b) = &self.channel.bursts else {
+            return Vec::new();
+        };
+        let mut rows = Vec::new();
+        for (id, node) in self.nodes.iter().enumerate() {
+            for (direction, link) in [("uplink", &b.up[id]), ("downlink", &b.down[id])] {
+                if let Some(l) = link {
+                    rows.push(LinkResult {
+                        station: node.name.clone(),
+                        direction,
+                        frames: l.frames,
+                        losses: l.losses,
+                    });
+                }
+            }
+        }
+        rows
+    }
+
     /// Every finished file of every file sequence, and the unfinished count per flow.
     #[allow(clippy::type_complexity)]
     fn session_tables(&self) -> (Vec<SessionRow>, Vec<(String, u64)>) {
@@ -216,13 +243,19 @@ impl World {
             .iter()
             .zip(&self.ssids)
             .filter(|(n, _)| n.role == Role::AccessPoint)
-            .map(|(n, ssid)| BssResult {
-                ap: n.name.clone(),
-                ssid: ssid.clone(),
-                stations: 0,
-                uplink_bps: 0.0,
-                downlink_bps: 0.0,
-                mac: MacStats::default(),
+            .enumerate()
+            .map(|(id, (n, ssid))| {
+                let di = self.delay_injection[id].as_ref();
+                BssResult {
+                    ap: n.name.clone(),
+                    ssid: ssid.clone(),
+                    stations: 0,
+                    uplink_bps: 0.0,
+                    downlink_bps: 0.0,
+                    mac: MacStats::default(),
+                    acks_delayed: di.map(|d| d.acks_delayed),
+                    injected_delay_s: di.map(|d| to_secs(d.injected)),
+                }
             })
             .collect();
         for n in &self.nodes {

@@ -31,7 +31,7 @@ impl Recorder {
             .iter()
             .map(|k| {
                 let width = match k {
-                    SeriesKind::FlowThroughput | SeriesKind::Cwnd => flows,
+                    SeriesKind::FlowThroughput | SeriesKind::Cwnd | SeriesKind::Rto => flows,
                     SeriesKind::QueueLength => nodes,
                 };
                 vec![Vec::with_capacity(samples); width]
@@ -81,10 +81,14 @@ impl World {
                         col.push(queued as f64);
                     }
                 }
-                SeriesKind::Cwnd => {
+                SeriesKind::Cwnd | SeriesKind::Rto => {
                     for (f, col) in self.flows.iter().zip(columns) {
                         if let Some(c) = f.tcp {
-                            col.push(self.conns[c as usize].sender.cwnd_bytes() as f64);
+                            let sender = &self.conns[c as usize].sender;
+                            col.push(match kind {
+                                SeriesKind::Cwnd => sender.cwnd_bytes() as f64,
+                                _ => to_secs(sender.rto()),
+                            });
                         }
                     }
                 }
@@ -102,7 +106,7 @@ impl World {
                 SeriesKind::FlowThroughput => {
                     self.flows.iter().map(|f| Some(f.name.as_str())).collect()
                 }
-                SeriesKind::Cwnd => self
+                SeriesKind::Cwnd | SeriesKind::Rto => self
                     .flows
                     .iter()
                     .map(|f| f.tcp.map(|_| f.name.as_str()))
