@@ -26,8 +26,8 @@ STARTUP_COMMANDS = {
 
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
-    from wlansim.reproduce.miorandi2004 import scenario as http_scenario
     from wlansim.reproduce.fotiadis2005 import scenario as fotiadis_scenario
+    from wlansim.reproduce.miorandi2004 import scenario as http_scenario
     from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
     from wlansim.reproduce.pilosof2003 import scenario as pilosof_scenario
 
