@@ -41,6 +41,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     let mut names = HashSet::new();
     aps(s, &mut names)?;
     stations(s, &mut names)?;
+    super::rates::check(s)?;
     servers(s, &mut names)?;
     links(s)?;
     flows(s)?;
