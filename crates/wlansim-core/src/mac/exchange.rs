@@ -1,7 +1,7 @@
 //! The airtime of one frame exchange: RTS/CTS when the MPDU is longer than
 //! dot11RTSThreshold (802.11-2012 9.3.2.6), the data frame, the ACK after SIFS (9.3.2.8).
 //! Every part of the simulator that needs the length of an exchange asks here.
-use crate::phy::Phy;
+use crate::phy::{frame, LinkRates, Phy};
 use crate::scenario::RtsThreshold;
 use crate::sim::time::Time;
 
@@ -19,17 +19,24 @@ pub struct ExchangeTimes {
     pub end: Time,
 }
 
-/// The exchange that carries a network-layer packet of `ip_bytes`.
+/// The exchange that carries a network-layer packet of `ip_bytes` on `link` (its rates:
+/// `phy/rates.rs`).
 #[inline]
-pub fn exchange_times(phy: &Phy, rts: RtsThreshold, ip_bytes: u32) -> ExchangeTimes {
-    let uses_rts = rts.uses_rts(Phy::data_mpdu_bytes(ip_bytes));
-    let (data_end, end) = phy.exchange_offsets(uses_rts, ip_bytes);
+pub fn exchange_times(
+    phy: &Phy,
+    link: &LinkRates,
+    rts: RtsThreshold,
+    ip_bytes: u32,
+) -> ExchangeTimes {
+    let mpdu = Phy::data_mpdu_bytes(ip_bytes);
+    let uses_rts = rts.uses_rts(mpdu);
+    let (data_end, end) = phy.exchange_offsets(link, uses_rts, ip_bytes);
     ExchangeTimes {
         rts: uses_rts,
         first_frame: if uses_rts {
-            phy.rts_time()
+            phy.link_time(link, frame::RTS, link.rts)
         } else {
-            phy.data_time(ip_bytes)
+            phy.link_time(link, mpdu, link.data)
         },
         data_end,
         end,

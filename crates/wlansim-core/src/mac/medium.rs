@@ -29,7 +29,7 @@ use super::exchange::exchange_times;
 use super::Entity;
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
-use crate::phy::Phy;
+use crate::phy::{LinkRates, Phy};
 use crate::scenario::RtsThreshold;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
@@ -84,6 +84,8 @@ pub(crate) struct Exchange {
 
 pub struct Mac {
     pub phy: Phy,
+    /// Per node: the rates of a station's link with its AP (None at an AP).
+    links: Vec<Option<LinkRates>>,
     rts_threshold: RtsThreshold,
     pub entities: Vec<Entity>,
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
@@ -105,7 +107,12 @@ pub struct Mac {
 }
 
 impl Mac {
-    pub fn new(phy: Phy, rts_threshold: RtsThreshold, entities: Vec<Entity>) -> Mac {
+    pub fn new(
+        phy: Phy,
+        rts_threshold: RtsThreshold,
+        entities: Vec<Entity>,
+        links: Vec<Option<LinkRates>>,
+    ) -> Mac {
         let eifs = entities
             .iter()
             .map(|e| phy.eifs() - phy.difs + e.params.aifs)
@@ -114,6 +121,7 @@ impl Mac {
         let contention = Contention::new(&entities, phy.slot, |aifs| phy.eifs() - phy.difs + aifs);
         Mac {
             phy,
+            links,
             rts_threshold,
             entities,
             eifs,
@@ -336,11 +344,22 @@ impl Mac {
         });
     }
 
+    /// The rates of the frames between `tx` and `rx` (a station and its AP).
+    #[inline]
+    pub fn link(&self, tx: NodeId, rx: NodeId) -> &LinkRates {
+        match &self.links[tx as usize] {
+            Some(link) => link,
+            None => self.links[rx as usize].as_ref().expect("a station's link"),
+        }
+    }
+
     /// The exchange timing of entity `t`'s head-of-line frame.
     #[inline]
     fn head_exchange(&self, t: u32) -> super::exchange::ExchangeTimes {
-        let head = self.entities[t as usize].queue.head().expect("has frame");
-        exchange_times(&self.phy, self.rts_threshold, head.ip_bytes())
+        let e = &self.entities[t as usize];
+        let head = e.queue.head().expect("has frame");
+        let link = self.link(e.node, head.hop);
+        exchange_times(&self.phy, link, self.rts_threshold, head.ip_bytes())
     }
 
     /// The exchange of entity `t`'s head-of-line frame, alone on the medium from `start`
@@ -353,9 +372,9 @@ impl Mac {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
+        let times = self.head_exchange(t);
         let e = &self.entities[t as usize];
         let head = e.queue.head().expect("has frame");
-        let times = exchange_times(&self.phy, self.rts_threshold, head.ip_bytes());
         let lost = channel.frame_lost(e.node, head.hop, start, FrameKind::Data);
         Exchange {
             start,

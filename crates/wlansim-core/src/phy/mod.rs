@@ -4,8 +4,10 @@
 //! (OFDM, 802.11a) and clause 19 (ERP, 802.11g). Every value can be overridden from the
 //! scenario; DIFS is derived as SIFS + 2·slot (9.3.7) unless set explicitly.
 mod presets;
+pub mod rates;
 
 pub use presets::{Modulation, Preamble, Standard};
+pub use rates::LinkRates;
 
 use crate::sim::time::{Time, US};
 
@@ -46,15 +48,21 @@ pub struct Phy {
 impl Phy {
     /// Time on air of a PPDU carrying `mpdu_bytes` at `rate` bits/s.
     pub fn ppdu_time(&self, mpdu_bytes: u32, rate: u64) -> Time {
+        self.ppdu_time_with(self.plcp, mpdu_bytes, rate)
+    }
+
+    /// Time on air of a PPDU with a PLCP of `plcp` (a BSS's own preamble).
+    #[inline]
+    pub fn ppdu_time_with(&self, plcp: Time, mpdu_bytes: u32, rate: u64) -> Time {
         let bits = 8 * mpdu_bytes as u64;
         match self.modulation {
             // 17.2.3.5: the LENGTH field holds the PSDU duration in µs, rounded up.
-            Modulation::Dsss => self.plcp + (bits * 1_000_000).div_ceil(rate) * US,
+            Modulation::Dsss => plcp + (bits * 1_000_000).div_ceil(rate) * US,
             // 18.4.3: SERVICE (16 bits) + PSDU + tail (6 bits) in 4 µs symbols of N_DBPS bits.
             Modulation::Ofdm => {
                 let bits_per_symbol = rate * 4 / 1_000_000;
                 let symbols = (16 + bits + 6).div_ceil(bits_per_symbol);
-                self.plcp + symbols * 4 * US + self.signal_extension
+                plcp + symbols * 4 * US + self.signal_extension
             }
         }
     }
@@ -85,17 +93,34 @@ impl Phy {
         self.sifs + self.difs + self.ppdu_time(frame::ACK, self.lowest_rate)
     }
 
-    /// Airtime offsets of one frame exchange from its start: (end of the data frame's
-    /// reception, end of the ACK's reception). RTS/CTS first when `uses_rts`.
+    /// Airtime of a frame of `mpdu_bytes` at `rate` on `link` (its BSS's PLCP).
     #[inline]
-    pub fn exchange_offsets(&self, uses_rts: bool, ip_bytes: u32) -> (Time, Time) {
+    pub fn link_time(&self, link: &LinkRates, mpdu_bytes: u32, rate: u64) -> Time {
+        self.ppdu_time_with(link.plcp, mpdu_bytes, rate)
+    }
+
+    /// Airtime offsets of one frame exchange on `link` from its start: (end of the data
+    /// frame's reception, end of the ACK's reception). RTS/CTS first when `uses_rts`.
+    #[inline]
+    pub fn exchange_offsets(
+        &self,
+        link: &LinkRates,
+        uses_rts: bool,
+        ip_bytes: u32,
+    ) -> (Time, Time) {
         let delta = self.propagation_delay;
         let mut t = 0;
         if uses_rts {
-            t += self.rts_time() + delta + self.sifs + self.cts_time() + delta + self.sifs;
+            t += self.link_time(link, frame::RTS, link.rts)
+                + delta
+                + self.sifs
+                + self.link_time(link, frame::CTS, link.cts)
+                + delta
+                + self.sifs;
         }
-        let data_end = t + self.data_time(ip_bytes) + delta;
-        (data_end, data_end + self.sifs + self.ack_time() + delta)
+        let data_end = t + self.link_time(link, Self::data_mpdu_bytes(ip_bytes), link.data) + delta;
+        let ack = self.link_time(link, frame::ACK, link.ack);
+        (data_end, data_end + self.sifs + ack + delta)
     }
 
     /// ACKTimeout (and CTSTimeout) = SIFS + slot + PHY-RX-START delay (9.3.2.8); the

@@ -12,6 +12,7 @@ pub mod files;
 mod limits;
 pub mod presets;
 pub mod qos;
+mod rates;
 pub mod schema;
 mod tcp;
 pub mod units;
@@ -278,7 +279,9 @@ pub struct PhyConfig {
     /// Rate of data frames: one of the standard's rates (default: the highest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
-    /// Rate of ACK, RTS and CTS frames: one of the standard's rates (default: its basic rate).
+    /// Rate of every ACK, RTS and CTS frame: one of the standard's rates. Overrides the
+    /// control-response rule of a BSS that states `basic_rates`; when absent there, the
+    /// PHY's lowest rate (the rule with the basic rate set {lowest rate}).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_rate: Option<Rate>,
     /// Slot time (default: the standard's); positive, at most 1 s.
@@ -390,6 +393,21 @@ pub struct ApConfig {
     /// Per-AC EDCA parameters of the AP (needs `qos = true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
+    /// The BSS basic rate set (BSSBasicRateSet), rates of the standard, e.g. ["1 Mb/s",
+    /// "2 Mb/s"] (802.11b) or ["6 Mb/s", "12 Mb/s", "24 Mb/s"] (802.11a/g). When given
+    /// (and `phy.control_rate` is not), ACK and CTS follow 802.11-2016 10.6.6.5.2: the
+    /// highest basic rate not above the eliciting frame's rate. When absent, control
+    /// frames go at `phy.control_rate` (default: the PHY's lowest rate), as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basic_rates: Option<Vec<Rate>>,
+    /// Rate of RTS frames in this BSS: one of `basic_rates` (needs `basic_rates`; default:
+    /// the highest basic rate not above the data rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rts_rate: Option<Rate>,
+    /// PLCP preamble of this BSS's frames (802.11b long or short); `phy.preamble` when
+    /// absent. Ignored for OFDM PHYs, which have one preamble.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preamble: Option<Preamble>,
 }
 
 impl Default for ApConfig {
@@ -404,6 +422,9 @@ impl Default for ApConfig {
             delay_injection: None,
             qos: false,
             edca: None,
+            basic_rates: None,
+            rts_rate: None,
+            preamble: None,
         }
     }
 }
@@ -507,6 +528,10 @@ pub struct StationGroup {
     /// Frame error rate AP → station; `fer` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fer_downlink: Option<f64>,
+    /// Rate of the data frames between these stations and their AP, both directions:
+    /// one of the standard's rates; `phy.data_rate` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_rate: Option<Rate>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -89,6 +89,7 @@ fn fill(edca: &mut Option<EdcaConfig>, ack: AcConfig, data: AcConfig) {
 fn download_txop(s: &Scenario, ap: &str) -> Time {
     let mut n_d = 0;
     let mut ip_bytes = 0;
+    let mut download_groups = Vec::new();
     for (i, f) in s.flows.iter().enumerate() {
         if f.protocol != Protocol::Tcp || f.direction != Direction::Downlink {
             continue;
@@ -102,6 +103,7 @@ fn download_txop(s: &Scenario, ap: &str) -> Time {
             continue;
         }
         n_d += g.count as Time;
+        download_groups.push(g);
         let cfg = s.tcp_config(i);
         ip_bytes = ip_bytes.max(cfg.mss + crate::tcp::header_bytes(&cfg));
     }
@@ -109,7 +111,14 @@ fn download_txop(s: &Scenario, ap: &str) -> Time {
         return 0;
     }
     let phy = s.phy();
-    let exchange = crate::mac::exchange_times(&phy, s.mac.rts_threshold, ip_bytes).end;
+    let exchange = download_groups
+        .iter()
+        .map(|g| {
+            let link = s.link_rates(&phy, g);
+            crate::mac::exchange_times(&phy, &link, s.mac.rts_threshold, ip_bytes).end
+        })
+        .max()
+        .unwrap_or(0);
     let burst = n_d * exchange + (n_d - 1) * phy.sifs;
     burst.div_ceil(32 * US) * 32 * US
 }
@@ -184,7 +193,7 @@ server = "srv"
         let phy = s.phy();
         let cfg = s.tcp_config(1);
         let ip = cfg.mss + crate::tcp::header_bytes(&cfg);
-        let (_, ex) = phy.exchange_offsets(false, ip);
+        let (_, ex) = phy.exchange_offsets(&crate::phy::LinkRates::fixed(&phy), false, ip);
         // 3 downloads: three exchanges and two SIFS fit, a fourth exchange does not.
         assert!(txop >= 3 * ex + 2 * phy.sifs, "{txop}");
         assert!(txop < 4 * ex + 3 * phy.sifs, "{txop}");

@@ -21,6 +21,36 @@ fn rates_text(standard: Standard) -> String {
     format!("{} Mb/s", list.join(", "))
 }
 
+/// `rate` is one of the standard's rates.
+pub(super) fn standard_rate(
+    standard: Standard,
+    path: &str,
+    rate: super::Rate,
+) -> Result<(), ScenarioError> {
+    if standard.rates().contains(&rate.0) {
+        return Ok(());
+    }
+    err(
+        path,
+        format!(
+            "{rate} is not a rate of {}; allowed: {}",
+            standard.name(),
+            rates_text(standard)
+        ),
+    )
+}
+
+/// 17.2.2.3: the short PLCP cannot carry 1 Mb/s.
+pub(super) fn short_preamble_rate(path: &str, rate: u64) -> Result<(), ScenarioError> {
+    if rate == 1_000_000 {
+        return err(
+            path,
+            "1 Mb/s cannot be sent with the short preamble (802.11b); use 2 Mb/s or more, or preamble = \"long\"",
+        );
+    }
+    Ok(())
+}
+
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if s.duration.0 == 0 {
         return err("duration", "0 s: the duration must be positive");
@@ -41,6 +71,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     let mut names = HashSet::new();
     aps(s, &mut names)?;
     stations(s, &mut names)?;
+    super::rates::check(s)?;
     servers(s, &mut names)?;
     links(s)?;
     flows(s)?;
@@ -235,16 +266,7 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
         ("control_rate", s.phy.control_rate),
     ] {
         if let Some(rate) = rate {
-            if !standard.rates().contains(&rate.0) {
-                return err(
-                    format!("phy.{key}"),
-                    format!(
-                        "{rate} is not a rate of {}; allowed: {}",
-                        standard.name(),
-                        rates_text(standard)
-                    ),
-                );
-            }
+            standard_rate(standard, &format!("phy.{key}"), rate)?;
         }
     }
     if standard == Standard::Ieee80211b && s.phy.preamble == Preamble::Short {
@@ -252,12 +274,7 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
             ("data_rate", resolved.data_rate),
             ("control_rate", resolved.control_rate),
         ] {
-            if rate == 1_000_000 {
-                return err(
-                    format!("phy.{key}"),
-                    "1 Mb/s cannot be sent with the short preamble (802.11b); use 2 Mb/s or more, or preamble = \"long\"",
-                );
-            }
+            short_preamble_rate(&format!("phy.{key}"), rate)?;
         }
     }
     for (key, given) in [

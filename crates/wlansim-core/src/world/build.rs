@@ -416,7 +416,15 @@ impl World {
             packets: recorder,
             pcap: capture,
         });
-        let mut mac = Mac::new(phy, s.mac.rts_threshold, n.entities);
+        // The rates of each station's link with its AP (both directions).
+        let mut links = vec![None; n.nodes.len()];
+        for (g, ids) in s.stations.iter().zip(&group_nodes) {
+            let link = s.link_rates(&phy, g);
+            for &id in ids {
+                links[id as usize] = Some(link);
+            }
+        }
+        let mut mac = Mac::new(phy, s.mac.rts_threshold, n.entities, links);
         mac.trace = trace.is_some();
         let n_entities = mac.entities.len();
         let bursts = (!bursty.is_empty()).then(|| {

@@ -406,4 +406,6 @@ mod contention_tests;
 #[cfg(test)]
 mod edca_tests;
 #[cfg(test)]
+mod rates_tests;
+#[cfg(test)]
 mod tests;

@@ -1,0 +1,157 @@
+//! The rate keys of a BSS (`[[aps]] basic_rates`, `rts_rate`, `preamble`) and of a
+//! station group (`data_rate`): their checks, and the [`LinkRates`] of each station's link
+//! (the rule itself: `phy/rates.rs`).
+use super::validate::{short_preamble_rate, standard_rate};
+use super::{ApConfig, Scenario, ScenarioError, StationGroup};
+use crate::phy::{LinkRates, Phy, Preamble, Standard};
+use crate::sim::time::Time;
+
+impl Scenario {
+    /// The AP a station group belongs to (validated scenarios only).
+    fn ap_config(&self, g: &StationGroup) -> &ApConfig {
+        let name = self.ap_of(g);
+        self.aps
+            .iter()
+            .find(|a| a.name == name)
+            .expect("validated: the group's AP exists")
+    }
+
+    /// The preamble of the BSS of `ap`.
+    fn bss_preamble(&self, ap: &ApConfig) -> Preamble {
+        ap.preamble.unwrap_or(self.phy.preamble)
+    }
+
+    /// PLCP time of the BSS of `ap`: `phy.plcp` when given, else the standard's PLCP for
+    /// the BSS's preamble.
+    fn bss_plcp(&self, phy: &Phy, ap: &ApConfig) -> Time {
+        match (self.phy.plcp, ap.preamble) {
+            (None, Some(p)) => self.phy.standard.preset(p).plcp,
+            _ => phy.plcp,
+        }
+    }
+
+    /// The rates of the frames between the stations of `g` and their AP.
+    pub fn link_rates(&self, phy: &Phy, g: &StationGroup) -> LinkRates {
+        let ap = self.ap_config(g);
+        let data = g.data_rate.map_or(phy.data_rate, |r| r.0);
+        let plcp = self.bss_plcp(phy, ap);
+        match (&ap.basic_rates, self.phy.control_rate) {
+            (Some(basic), None) => {
+                let basic: Vec<u64> = basic.iter().map(|r| r.0).collect();
+                LinkRates::standard(phy.standard, &basic, data, ap.rts_rate.map(|r| r.0), plcp)
+            }
+            _ => LinkRates {
+                data,
+                plcp,
+                ..LinkRates::fixed(phy)
+            },
+        }
+    }
+}
+
+fn err(path: String, message: String) -> Result<(), ScenarioError> {
+    Err(ScenarioError::new(path, message))
+}
+
+pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
+    let standard = s.phy.standard;
+    let phy = s.phy();
+    for (i, ap) in s.aps.iter().enumerate() {
+        let at = |key: &str| format!("aps[{i}].{key}");
+        let short = standard == Standard::Ieee80211b && s.bss_preamble(ap) == Preamble::Short;
+        if let Some(basic) = &ap.basic_rates {
+            if basic.is_empty() {
+                return err(
+                    at("basic_rates"),
+                    "[]: a basic rate set holds at least one rate".into(),
+                );
+            }
+            for (k, &r) in basic.iter().enumerate() {
+                let path = format!("aps[{i}].basic_rates[{k}]");
+                standard_rate(standard, &path, r)?;
+                if short {
+                    short_preamble_rate(&path, r.0)?;
+                }
+            }
+        }
+        if let Some(r) = ap.rts_rate {
+            match &ap.basic_rates {
+                None => {
+                    return err(
+                        at("rts_rate"),
+                        format!("{r}: an RTS rate needs the BSS's basic_rates"),
+                    )
+                }
+                Some(basic) if !basic.contains(&r) => {
+                    return err(
+                        at("rts_rate"),
+                        format!("{r}: the RTS goes at a rate of the basic rate set (basic_rates)"),
+                    )
+                }
+                _ => {}
+            }
+        }
+        if short && (ap.basic_rates.is_none() || s.phy.control_rate.is_some()) {
+            short_preamble_rate(&at("preamble"), phy.control_rate).map_err(|e| {
+                ScenarioError::new(
+                    e.path,
+                    "short: the BSS's control frames would go at 1 Mb/s, which the short preamble cannot carry; set phy.control_rate or basic_rates to 2 Mb/s or more",
+                )
+            })?;
+        }
+    }
+    for (i, g) in s.stations.iter().enumerate() {
+        let path = format!("stations[{i}].data_rate");
+        if let Some(r) = g.data_rate {
+            standard_rate(standard, &path, r)?;
+        }
+        let ap = s.aps.iter().find(|a| a.name == s.ap_of(g));
+        let short = ap.is_some_and(|ap| {
+            standard == Standard::Ieee80211b && s.bss_preamble(ap) == Preamble::Short
+        });
+        if short {
+            short_preamble_rate(&path, g.data_rate.map_or(phy.data_rate, |r| r.0))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    fn error(ap: &str, group: &str) -> (String, String) {
+        let text = format!(
+            "duration = \"1 s\"\n[ap]\n{ap}\n[[stations]]\nname = \"s\"\n{group}\n\
+             [[flows]]\nname = \"f\"\ndirection = \"uplink\"\nstations = \"s\"\n"
+        );
+        let e = Scenario::from_toml(&text).expect_err("refused");
+        (e.path, e.message)
+    }
+
+    #[test]
+    fn bad_rate_keys_are_refused_with_their_path() {
+        let (path, msg) = error("basic_rates = [\"1 Mb/s\", \"6 Mb/s\"]", "");
+        assert_eq!(path, "ap.basic_rates[1]");
+        assert!(msg.contains("6 Mb/s is not a rate of 802.11b"), "{msg}");
+        let (path, _) = error("basic_rates = []", "");
+        assert_eq!(path, "ap.basic_rates");
+        let (path, msg) = error("rts_rate = \"2 Mb/s\"", "");
+        assert_eq!(path, "ap.rts_rate");
+        assert!(msg.contains("needs the BSS's basic_rates"), "{msg}");
+        let (path, _) = error("basic_rates = [\"1 Mb/s\"]\nrts_rate = \"2 Mb/s\"", "");
+        assert_eq!(path, "ap.rts_rate");
+        let (path, _) = error("preamble = \"short\"", "");
+        assert_eq!(path, "ap.preamble");
+        let (path, _) = error("preamble = \"short\"\nbasic_rates = [\"1 Mb/s\"]", "");
+        assert_eq!(path, "ap.basic_rates[0]");
+        let (path, msg) = error("", "data_rate = \"3 Mb/s\"");
+        assert_eq!(path, "stations[0].data_rate");
+        assert!(msg.contains("allowed: 1, 2, 5.5, 11 Mb/s"), "{msg}");
+        let (path, _) = error(
+            "preamble = \"short\"\nbasic_rates = [\"2 Mb/s\"]",
+            "data_rate = \"1 Mb/s\"",
+        );
+        assert_eq!(path, "stations[0].data_rate");
+    }
+}
