@@ -22,7 +22,7 @@ pub struct ExchangeTimes {
 /// The exchange that carries a network-layer packet of `ip_bytes`.
 #[inline]
 pub fn exchange_times(phy: &Phy, rts: RtsThreshold, ip_bytes: u32) -> ExchangeTimes {
-    let uses_rts = rts.uses_rts(Phy::data_mpdu_bytes(ip_bytes));
+    let uses_rts = rts.uses_rts(phy.data_mpdu_bytes(ip_bytes));
     let (data_end, end) = phy.exchange_offsets(uses_rts, ip_bytes);
     ExchangeTimes {
         rts: uses_rts,

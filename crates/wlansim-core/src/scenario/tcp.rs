@@ -13,8 +13,10 @@ pub enum TcpProfile {
     /// The standards' defaults ([`TcpConfig::default`]).
     #[default]
     Standard,
-    /// ns-2.35's defaults, as the seed papers used ([`TcpConfig::ns2_compat`]).
+    /// ns-2.35's default parameters ([`TcpConfig::ns2_compat`]).
     Ns2Compat,
+    /// ns-2.35's parameters and its retransmission-timer behaviour ([`TcpConfig::ns2`]).
+    Ns2,
 }
 
 /// `tcp.variant`: growth rule, then the loss-recovery rule when it is not the growth
@@ -92,7 +94,8 @@ impl<'de> Deserialize<'de> for WindowSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSettings {
-    /// Base defaults: `standard` (RFC values) or `ns2-compat` (ns-2.35's).
+    /// Base defaults: `standard` (RFC values), `ns2-compat` (ns-2.35's parameters) or
+    /// `ns2` (its parameters and retransmission timer); default: the top-level `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<TcpProfile>,
     /// Congestion control (default: newreno).
@@ -162,14 +165,19 @@ pub struct TcpSettings {
 impl TcpSettings {
     /// The endpoint configuration: profile of the most specific table that names one,
     /// then the scenario's fields, then the flow's.
-    pub fn config(global: Option<&TcpSettings>, flow: Option<&TcpSettings>) -> TcpConfig {
+    pub fn config(
+        global: Option<&TcpSettings>,
+        flow: Option<&TcpSettings>,
+        default: TcpProfile,
+    ) -> TcpConfig {
         let profile = flow
             .and_then(|t| t.profile)
             .or(global.and_then(|t| t.profile))
-            .unwrap_or_default();
+            .unwrap_or(default);
         let mut cfg = match profile {
             TcpProfile::Standard => TcpConfig::default(),
             TcpProfile::Ns2Compat => TcpConfig::ns2_compat(),
+            TcpProfile::Ns2 => TcpConfig::ns2(),
         };
         for t in [global, flow].into_iter().flatten() {
             t.apply(&mut cfg);

@@ -376,4 +376,6 @@ mod contention_tests;
 #[cfg(test)]
 mod edca_tests;
 #[cfg(test)]
+mod ns2_tests;
+#[cfg(test)]
 mod tests;
