@@ -97,10 +97,10 @@ fn ns2_data_frames_carry_34_header_bytes_and_no_llc_snap() {
     let std = world("standard", 50);
     assert_eq!(ns2.mac.phy.data_mpdu_bytes(1040), 1040 + 34);
     assert_eq!(std.mac.phy.data_mpdu_bytes(1040), 1040 + 28 + 8);
-    // 2 bytes less at 11 Mb/s: 16 bits → 2 µs less after rounding up to whole µs.
+    // 2 bytes less at 11 Mb/s: 8608 bits → 783 µs, 8592 bits → 782 µs (whole µs, 17.2.3.5).
     assert_eq!(
         std.mac.phy.data_time(1040) - ns2.mac.phy.data_time(1040),
-        2 * US
+        US
     );
 }
 
