@@ -8,7 +8,7 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build lint rust-test py-test bench clean tshark
+.PHONY: demo test build lint rust-test py-test bench clean tshark ns2
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
@@ -46,6 +46,15 @@ tshark:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; } \
 		|| echo "tshark could not be installed: the capture tests will be skipped"
+
+# ns-2.35 (Debian package `ns2`), to compare wlansim's `profile = "ns2"` with the
+# simulator of the seed studies; installed like tshark.
+ns2:
+	@command -v ns >/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; } \
+		|| echo "ns-2 could not be installed"
 
 py-test: build
 	$(PY) -m pytest -q

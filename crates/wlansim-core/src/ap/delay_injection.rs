@@ -180,6 +180,8 @@ mod tests {
     use super::*;
     use crate::sim::time::MS;
 
+    impl crate::sim::event::Slotted for ApEvent {}
+
     /// Algorithm 1 step by step on a scripted pdelay sequence (ms), by hand:
     /// S, V, dthresh (eqs 1–3), the spike's D and subthresh, the hold times and the decay.
     #[test]

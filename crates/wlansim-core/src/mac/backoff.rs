@@ -8,6 +8,7 @@
 //! entities at once.
 //!
 //! DCF and EDCA differ in which slot boundaries count ([`SlotRule`]).
+use super::ns2::MacRules;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 
@@ -71,6 +72,8 @@ pub struct Backoff {
     /// arrival if the medium has been idle for its AIFS.
     pub pending: bool,
     pub rule: SlotRule,
+    /// Range of the draw (standard [0, CW], ns-2 [0, CW − 1]).
+    pub rules: MacRules,
     rng: Rng,
 }
 
@@ -84,14 +87,15 @@ impl Backoff {
             short_retries: 0,
             long_retries: 0,
             rule: SlotRule::Dcf,
+            rules: MacRules::Standard,
             rng,
         }
     }
 
-    /// Draw a new backoff counter in [0, CW].
+    /// Draw a new backoff counter in [0, CW] ([0, CW − 1] under ns-2's rules).
     #[inline]
     pub fn draw(&mut self) {
-        self.counter = self.rng.uniform_inclusive(self.cw);
+        self.counter = self.rng.uniform_inclusive(self.rules.max_counter(self.cw));
         self.pending = true;
     }
 

@@ -28,7 +28,7 @@ pub fn exchange_times(
     rts: RtsThreshold,
     ip_bytes: u32,
 ) -> ExchangeTimes {
-    let mpdu = Phy::data_mpdu_bytes(ip_bytes);
+    let mpdu = phy.data_mpdu_bytes(ip_bytes);
     let uses_rts = rts.uses_rts(mpdu);
     let (data_end, end) = phy.exchange_offsets(link, uses_rts, ip_bytes);
     ExchangeTimes {

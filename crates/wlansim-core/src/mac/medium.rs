@@ -26,6 +26,7 @@
 use super::contention::Contention;
 use super::entity::AfterFailure;
 use super::exchange::exchange_times;
+use super::ns2::MacRules;
 use super::Entity;
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
@@ -88,8 +89,11 @@ pub struct Mac {
     links: Vec<Option<LinkRates>>,
     rts_threshold: RtsThreshold,
     pub entities: Vec<Entity>,
-    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3).
+    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3), or ns-2's deferral
+    /// ([`MacRules::after_error`]).
     eifs: Vec<Time>,
+    /// Standard or ns-2 rules where they differ (`mac/ns2.rs`).
+    rules: MacRules,
     busy: bool,
     generation: u64,
     pub(crate) exchange: Exchange,
@@ -113,18 +117,30 @@ impl Mac {
         entities: Vec<Entity>,
         links: Vec<Option<LinkRates>>,
     ) -> Mac {
+        Mac::with_rules(phy, rts_threshold, entities, links, MacRules::Standard)
+    }
+
+    /// A MAC that follows `rules` where the standard and ns-2 differ.
+    pub fn with_rules(
+        phy: Phy,
+        rts_threshold: RtsThreshold,
+        entities: Vec<Entity>,
+        links: Vec<Option<LinkRates>>,
+        rules: MacRules,
+    ) -> Mac {
         let eifs = entities
             .iter()
-            .map(|e| phy.eifs() - phy.difs + e.params.aifs)
+            .map(|e| rules.after_error(&phy, e.params.aifs))
             .collect();
         let n = entities.len();
-        let contention = Contention::new(&entities, phy.slot, |aifs| phy.eifs() - phy.difs + aifs);
+        let contention = Contention::new(&entities, phy.slot, |aifs| rules.after_error(&phy, aifs));
         Mac {
             phy,
             links,
             rts_threshold,
             entities,
             eifs,
+            rules,
             busy: false,
             generation: 0,
             exchange: Exchange::default(),
@@ -226,6 +242,7 @@ impl Mac {
             return self.reference_frame_ready(now, e, sched);
         }
         let slot = self.phy.slot;
+        let aifs = self.entities[e as usize].params.aifs;
         let b = &mut self.entities[e as usize].backoff;
         self.contention.take(e, b);
         let mut own_start = false;
@@ -241,7 +258,11 @@ impl Mac {
             b.countdown_start = now;
             own_start = true;
         } else if !b.pending {
-            if now >= b.countdown_start {
+            if now >= b.countdown_start && !self.rules.immediate_access() {
+                // ns-2: DIFS/AIFS from now, then a backoff (`mac/ns2.rs`).
+                b.countdown_start = now + aifs;
+                b.draw();
+            } else if now >= b.countdown_start {
                 // Idle for at least AIFS and no backoff pending: immediate access.
                 b.counter = 0;
                 b.countdown_start = now;
@@ -477,7 +498,8 @@ impl Mac {
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
             // heard the tail of a longer colliding frame it also defers EIFS after it.
             let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;
-            let after_medium = if own_end + delta < now {
+            let heard_longer = own_end + delta < now;
+            let after_medium = if self.rules.transmitter_defers_eifs(heard_longer) {
                 now + self.eifs[t as usize]
             } else {
                 now + e.params.aifs

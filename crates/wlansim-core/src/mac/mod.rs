@@ -7,6 +7,7 @@ pub mod edca;
 pub mod entity;
 pub mod exchange;
 pub mod medium;
+pub mod ns2;
 
 pub use backoff::{Backoff, SlotRule};
 pub use classifier::{Classifier, PacketInfo};
@@ -14,3 +15,4 @@ pub use edca::{AccessCategory, EdcaParams};
 pub use entity::{AccessParams, Entity, MacStats};
 pub use exchange::{exchange_times, ExchangeTimes};
 pub use medium::{Mac, MacEvent, MacOutcome};
+pub use ns2::MacRules;

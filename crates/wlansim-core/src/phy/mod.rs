@@ -43,6 +43,9 @@ pub struct Phy {
     pub propagation_delay: Time,
     /// 802.11g ERP-OFDM signal extension (19.3.2.3), 0 elsewhere.
     pub signal_extension: Time,
+    /// Bytes a data MPDU adds to its network-layer packet (MAC header, FCS, LLC/SNAP;
+    /// `mac::MacRules::data_framing`).
+    pub data_framing: u32,
 }
 
 impl Phy {
@@ -68,12 +71,12 @@ impl Phy {
     }
 
     /// Bytes of an MPDU that carries a network-layer packet of `ip_bytes`.
-    pub fn data_mpdu_bytes(ip_bytes: u32) -> u32 {
-        frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP + ip_bytes
+    pub fn data_mpdu_bytes(&self, ip_bytes: u32) -> u32 {
+        self.data_framing + ip_bytes
     }
 
     pub fn data_time(&self, ip_bytes: u32) -> Time {
-        self.ppdu_time(Self::data_mpdu_bytes(ip_bytes), self.data_rate)
+        self.ppdu_time(self.data_mpdu_bytes(ip_bytes), self.data_rate)
     }
 
     pub fn ack_time(&self) -> Time {
@@ -118,7 +121,7 @@ impl Phy {
                 + delta
                 + self.sifs;
         }
-        let data_end = t + self.link_time(link, Self::data_mpdu_bytes(ip_bytes), link.data) + delta;
+        let data_end = t + self.link_time(link, self.data_mpdu_bytes(ip_bytes), link.data) + delta;
         let ack = self.link_time(link, frame::ACK, link.ack);
         (data_end, data_end + self.sifs + ack + delta)
     }

@@ -1,5 +1,5 @@
 //! The standard PHY parameter sets.
-use super::Phy;
+use super::{frame, Phy};
 use crate::sim::time::{Time, US};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -121,6 +121,7 @@ impl Standard {
             lowest_rate: lowest,
             propagation_delay: US,
             signal_extension: ext,
+            data_framing: frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP,
         }
     }
 }

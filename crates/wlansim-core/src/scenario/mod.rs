@@ -11,6 +11,7 @@ pub mod drops;
 pub mod files;
 mod limits;
 pub mod presets;
+mod profile;
 pub mod qos;
 mod rates;
 pub mod schema;
@@ -22,6 +23,7 @@ pub use channel::{BurstLoss, BurstModel, ChannelConfig, LinkLoss};
 pub use drops::DropConfig;
 pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
 pub use limits::{RetryLimit, RtsThreshold};
+pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use units::{Bytes, Duration, Rate};
@@ -107,6 +109,10 @@ pub struct Scenario {
     /// Initial period excluded from every statistic.
     #[serde(default)]
     pub warmup: Duration,
+    /// Behaviour of the whole scenario: `standard` (default) or `ns2` (ns-2.35's TCP and
+    /// 802.11 MAC); `[tcp] profile` and `[mac] profile` choose each part alone.
+    #[serde(default, skip_serializing_if = "Profile::is_standard")]
+    pub profile: Profile,
     /// The 802.11 PHY: standard, rates and timing (defaults from the standard).
     #[serde(default)]
     pub phy: PhyConfig,
@@ -343,6 +349,12 @@ pub struct MacConfig {
     #[serde(default = "default_queue")]
     #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
+    /// MAC rules: `standard` or `ns2` (ns-2.35's `Mac/802_11`: backoff in 0..CW−1 with
+    /// CWmin 31, EIFS then DIFS after a collision for every station, 34-byte header
+    /// without LLC/SNAP, no immediate access, a buffer of B holds B + 1 packets); default:
+    /// the top-level `profile`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
 }
 
 impl Default for MacConfig {
@@ -352,6 +364,7 @@ impl Default for MacConfig {
             short_retry_limit: RetryLimit::short_default(),
             long_retry_limit: RetryLimit::long_default(),
             queue: default_queue(),
+            profile: None,
         }
     }
 }
@@ -717,13 +730,28 @@ impl Scenario {
 
     /// The TCP configuration of flow `i` (scenario `[tcp]`, then the flow's `tcp`).
     pub fn tcp_config(&self, i: usize) -> crate::tcp::TcpConfig {
-        TcpSettings::config(self.tcp.as_ref(), self.flows[i].tcp.as_ref())
+        let default = match self.profile {
+            Profile::Standard => TcpProfile::Standard,
+            Profile::Ns2 => TcpProfile::Ns2,
+        };
+        TcpSettings::config(self.tcp.as_ref(), self.flows[i].tcp.as_ref(), default)
+    }
+
+    /// The MAC rules: `[mac] profile`, else the top-level `profile`.
+    pub fn mac_rules(&self) -> crate::mac::MacRules {
+        self.mac.profile.unwrap_or(self.profile).mac_rules()
     }
 
     /// The PHY this scenario runs: the preset with every override applied.
     pub fn phy(&self) -> Phy {
         let c = &self.phy;
         let mut phy = c.standard.preset(c.preamble);
+        let rules = self.mac_rules();
+        phy.data_framing = rules.data_framing();
+        if rules == crate::mac::MacRules::Ns2 {
+            phy.cw_min = crate::mac::ns2::NS2_CW_MIN;
+            phy.cw_max = crate::mac::ns2::NS2_CW_MAX;
+        }
         if let Some(v) = c.slot {
             phy.slot = v.0;
         }

@@ -15,8 +15,10 @@ pub enum TcpProfile {
     /// The standards' defaults ([`TcpConfig::default`]).
     #[default]
     Standard,
-    /// ns-2.35's defaults, as the seed papers used ([`TcpConfig::ns2_compat`]).
+    /// ns-2.35's default parameters ([`TcpConfig::ns2_compat`]).
     Ns2Compat,
+    /// ns-2.35's parameters and its retransmission-timer behaviour ([`TcpConfig::ns2`]).
+    Ns2,
 }
 
 /// `tcp.variant`: growth rule, then the loss-recovery rule when it is not the growth
@@ -165,7 +167,8 @@ impl JsonSchema for InitialWindow {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSettings {
-    /// Base defaults: `standard` (RFC values) or `ns2-compat` (ns-2.35's).
+    /// Base defaults: `standard` (RFC values), `ns2-compat` (ns-2.35's parameters) or
+    /// `ns2` (its parameters and retransmission timer); default: the top-level `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<TcpProfile>,
     /// Congestion control (default: newreno).
@@ -243,14 +246,19 @@ pub struct TcpSettings {
 impl TcpSettings {
     /// The endpoint configuration: profile of the most specific table that names one,
     /// then the scenario's fields, then the flow's.
-    pub fn config(global: Option<&TcpSettings>, flow: Option<&TcpSettings>) -> TcpConfig {
+    pub fn config(
+        global: Option<&TcpSettings>,
+        flow: Option<&TcpSettings>,
+        default: TcpProfile,
+    ) -> TcpConfig {
         let profile = flow
             .and_then(|t| t.profile)
             .or(global.and_then(|t| t.profile))
-            .unwrap_or_default();
+            .unwrap_or(default);
         let mut cfg = match profile {
             TcpProfile::Standard => TcpConfig::default(),
             TcpProfile::Ns2Compat => TcpConfig::ns2_compat(),
+            TcpProfile::Ns2 => TcpConfig::ns2(),
         };
         for t in [global, flow].into_iter().flatten() {
             t.apply(&mut cfg);
@@ -350,21 +358,24 @@ mod tests {
     #[test]
     fn initial_window_d_follows_the_delayed_ack_count() {
         let g = settings("initial_window = \"d\"\ndelayed_ack = 3");
-        assert_eq!(TcpSettings::config(Some(&g), None).initial_window, Some(3));
+        assert_eq!(
+            TcpSettings::config(Some(&g), None, TcpProfile::Standard).initial_window,
+            Some(3)
+        );
         // The flow's count wins, and so does the flow's explicit window.
         let f = settings("delayed_ack = 4");
         assert_eq!(
-            TcpSettings::config(Some(&g), Some(&f)).initial_window,
+            TcpSettings::config(Some(&g), Some(&f), TcpProfile::Standard).initial_window,
             Some(4)
         );
         let f = settings("initial_window = 2");
         assert_eq!(
-            TcpSettings::config(Some(&g), Some(&f)).initial_window,
+            TcpSettings::config(Some(&g), Some(&f), TcpProfile::Standard).initial_window,
             Some(2)
         );
         // The dynamic scheme starts with d = 1.
         let dynamic = settings("initial_window = \"d\"\ndynamic_delayed_ack = true");
-        let cfg = TcpSettings::config(Some(&dynamic), None);
+        let cfg = TcpSettings::config(Some(&dynamic), None, TcpProfile::Standard);
         assert_eq!(cfg.initial_window, Some(1));
         assert_eq!(
             cfg.delayed_ack_policy,
@@ -375,7 +386,7 @@ mod tests {
         let custom =
             settings("dynamic_delayed_ack = true\ndynamic_delayed_ack_thresholds = [3, 6, 12]");
         assert_eq!(
-            TcpSettings::config(Some(&custom), None).delayed_ack_policy,
+            TcpSettings::config(Some(&custom), None, TcpProfile::Standard).delayed_ack_policy,
             DelayedAckPolicy::Dynamic {
                 thresholds: [3, 6, 12]
             }

@@ -378,7 +378,10 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
     }
     if let Some(t) = &s.tcp {
         // Scenario-wide defaults must be valid on their own, even without TCP flows.
-        tcp_config(&super::TcpSettings::config(Some(t), None), "tcp")?;
+        tcp_config(
+            &super::TcpSettings::config(Some(t), None, super::TcpProfile::Standard),
+            "tcp",
+        )?;
     }
     Ok(())
 }

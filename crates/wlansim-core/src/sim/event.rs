@@ -44,8 +44,11 @@ impl<E> Ord for Entry<E> {
 
 /// Which slot beside the heap an event lives in, if any (see the module's text).
 pub trait Slotted {
-    /// `Some(k)`, `k < SLOTS`: the event replaces whatever slot `k` holds.
-    fn slot(&self) -> Option<usize>;
+    /// `Some(k)`, `k < SLOTS`: the event replaces whatever slot `k` holds; `None` (the
+    /// default): the heap.
+    fn slot(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// How many slots an event queue keeps beside its heap.
@@ -152,11 +155,7 @@ mod tests {
         }
     }
 
-    impl Slotted for () {
-        fn slot(&self) -> Option<usize> {
-            None
-        }
-    }
+    impl Slotted for () {}
 
     #[test]
     fn a_slot_keeps_the_newest_and_pops_in_order() {

@@ -59,6 +59,19 @@ impl DelayedAckPolicy {
     }
 }
 
+/// Which retransmission-timer rules the sender follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimerRules {
+    /// RFC 6298: its estimator (`tcp/rto.rs`), and a fast retransmit leaves the running
+    /// timer alone.
+    #[default]
+    Rfc6298,
+    /// ns-2.35's: its tick arithmetic, minrto_ before the backoff, the backoff cap
+    /// (`tcp/ns2_rto.rs`, from `tcp/tcp.cc`), and a fast retransmit restarts the timer
+    /// (`tcp/sender.rs` `on_dupack`, from `tcp/tcp-newreno.cc` `dupack_action`).
+    Ns2,
+}
+
 /// Largest window the model accepts: 2^30 bytes, the RFC 7323 §2.3 window-scale limit.
 pub const MAX_WINDOW_BYTES: u64 = 1 << 30;
 
@@ -116,6 +129,8 @@ pub struct TcpConfig {
     /// HyStart++ (RFC 9406) in the initial slow start of the AIMD and CUBIC variants.
     /// Needs timestamps (an RTT sample per ACK).
     pub hystart: bool,
+    /// Retransmission-timer rules (RFC 6298, or ns-2's).
+    pub timer_rules: TimerRules,
 }
 
 impl Default for TcpConfig {
@@ -145,6 +160,7 @@ impl Default for TcpConfig {
             vegas: VegasParams::default(),
             cubic: CubicParams::default(),
             hystart: false,
+            timer_rules: TimerRules::Rfc6298,
         }
     }
 }
@@ -179,6 +195,18 @@ impl TcpConfig {
             delayed_ack_count: 1,
             delayed_ack_timeout: 100 * MS,
             ..TcpConfig::default()
+        }
+    }
+
+    /// ns-2.35 as the seed studies ran it: its defaults ([`TcpConfig::ns2_compat`]) and its
+    /// retransmission-timer behaviour ([`TimerRules::Ns2`]). ns-2's one-way agents put a
+    /// 40-byte TCP/IP header on every packet and send 40-byte ACKs
+    /// (`Agent/TCP set tcpip_base_hdr_size_ 40`), as [`super::header_bytes`] does without
+    /// timestamps.
+    pub fn ns2() -> Self {
+        TcpConfig {
+            timer_rules: TimerRules::Ns2,
+            ..TcpConfig::ns2_compat()
         }
     }
 

@@ -22,7 +22,7 @@
 //!
 //! Layout:
 //! - [`config`]: [`TcpConfig`] (standards profile by `Default`, `ns2_compat()`), validation.
-//! - [`rto`]: RFC 6298 retransmission-timeout estimator.
+//! - [`rto`]: RFC 6298 retransmission-timeout estimator; `ns2_rto`: ns-2.35's arithmetic.
 //! - [`cc`]: congestion control: a [`Variant`] is a window-growth rule (AIMD, [`vegas`],
 //!   [`cubic`]) and a loss-recovery rule (Tahoe, Reno, NewReno, [`sack`]).
 //! - `hystart`: HyStart++ (RFC 9406), optional slow-start exit for AIMD and CUBIC.
@@ -34,6 +34,7 @@ pub mod cc;
 pub mod config;
 pub mod cubic;
 mod hystart;
+mod ns2_rto;
 pub mod receiver;
 pub mod rto;
 pub mod sack;
@@ -45,7 +46,7 @@ pub mod vegas;
 mod tests;
 
 pub use cc::Variant;
-pub use config::{DelayedAckPolicy, TcpConfig, Window};
+pub use config::{DelayedAckPolicy, TcpConfig, TimerRules, Window};
 pub use cubic::CubicParams;
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use sack::SackOption;

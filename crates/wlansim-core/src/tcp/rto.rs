@@ -2,7 +2,8 @@
 //! alpha = 1/8, beta = 1/4), with exponential backoff (§5.5) and bounds (§2.4, §2.5).
 //! Integer nanoseconds throughout (engine rules: no floating-point clock).
 
-use super::config::TcpConfig;
+use super::config::{TcpConfig, TimerRules};
+use super::ns2_rto::Ns2Rto;
 use crate::sim::time::Time;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +15,8 @@ pub struct RtoEstimator {
     max_rto: Time,
     granularity: Time,
     backoffs: u32,
+    /// ns-2's arithmetic instead (`TimerRules::Ns2`).
+    ns2: Option<Ns2Rto>,
 }
 
 impl RtoEstimator {
@@ -27,25 +30,46 @@ impl RtoEstimator {
             max_rto: cfg.max_rto,
             granularity: cfg.clock_granularity,
             backoffs: 0,
+            ns2: (cfg.timer_rules == TimerRules::Ns2).then(|| {
+                Ns2Rto::new(
+                    cfg.clock_granularity,
+                    cfg.initial_rto,
+                    cfg.min_rto,
+                    cfg.max_rto,
+                    cfg.timestamps,
+                )
+            }),
         }
     }
 
     /// Current RTO (ns), including any backoff.
     pub fn rto(&self) -> Time {
+        if let Some(n) = &self.ns2 {
+            return n.rto();
+        }
         self.rto
     }
 
     /// Smoothed RTT, `None` before the first sample.
     pub fn srtt(&self) -> Option<Time> {
+        if let Some(n) = &self.ns2 {
+            return n.srtt();
+        }
         self.srtt
     }
 
     pub fn rttvar(&self) -> Time {
+        if let Some(n) = &self.ns2 {
+            return n.rttvar();
+        }
         self.rttvar
     }
 
     /// Number of backoffs since the last RTT sample.
     pub fn backoffs(&self) -> u32 {
+        if let Some(n) = &self.ns2 {
+            return n.backoffs();
+        }
         self.backoffs
     }
 
@@ -59,8 +83,12 @@ impl RtoEstimator {
         }
     }
 
-    /// Feed one RTT sample (ns); returns the quantized sample that was used.
-    pub fn sample(&mut self, rtt: Time) -> Time {
+    /// Feed one RTT sample (ns) of a segment sent at `sent`; returns the quantized sample
+    /// that was used.
+    pub fn sample(&mut self, rtt: Time, sent: Time) -> Time {
+        if let Some(n) = &mut self.ns2 {
+            return n.sample(rtt, sent);
+        }
         let r = self.quantize(rtt);
         match self.srtt {
             // §2.2: first measurement.
@@ -84,12 +112,18 @@ impl RtoEstimator {
 
     /// §5.5: on timer expiry, RTO = 2·RTO, capped at the maximum (§2.5).
     pub fn backoff(&mut self) {
+        if let Some(n) = &mut self.ns2 {
+            return n.back_off();
+        }
         self.rto = self.rto.saturating_mul(2).min(self.max_rto);
         self.backoffs += 1;
     }
 
     /// §5.7: re-initialise the RTO (used with 3 s after a lost SYN), clearing any backoff.
     pub fn reset_to(&mut self, rto: Time) {
+        if let Some(n) = &mut self.ns2 {
+            return n.reset_to(rto);
+        }
         self.rto = rto.max(self.min_rto).min(self.max_rto);
         self.backoffs = 0;
     }

@@ -45,7 +45,7 @@
 //!   data, RFC 3522 §3.2 / RFC 4015 simplified).
 
 use super::cc::{AckInfo, CongestionControl, LossRecovery};
-use super::config::TcpConfig;
+use super::config::{TcpConfig, TimerRules};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, Outstanding, SackOption, Scoreboard};
 use super::timer::LazyTimer;
@@ -370,7 +370,7 @@ impl TcpSender {
         if self.cfg.timestamps {
             self.take_ts_sample(now, seg.ts_ecr);
         } else if !self.syn_retransmitted {
-            self.take_sample(now - self.syn_sent_at);
+            self.take_sample(now, now - self.syn_sent_at);
         } else if self.cfg.initial_rto < 3 * SECOND {
             self.rto.reset_to(3 * SECOND); // RFC 6298 §5.7
         }
@@ -452,7 +452,7 @@ impl TcpSender {
         let rtt = if self.cfg.timestamps {
             Some(self.take_ts_sample(now, seg.ts_ecr))
         } else {
-            round_rtt.map(|r| self.take_sample(r))
+            round_rtt.map(|r| self.take_sample(now, r))
         };
 
         // Eifel detection (RFC 3522 §3.2): this is the first ACK acknowledging the timeout
@@ -605,6 +605,13 @@ impl TcpSender {
                 self.in_recovery = true;
                 self.send_data(now, out);
             }
+        }
+        if self.cfg.timer_rules == TimerRules::Ns2 {
+            // ns-2 restarts the retransmission timer on a fast retransmit
+            // (`tcp/tcp-newreno.cc` `NewRenoTcpAgent::dupack_action` → `reset_rtx_timer(1,0)`;
+            // `tcp/tcp-reno.cc`, `tcp/tcp.cc` `TcpAgent::dupack_action` and
+            // `tcp/tcp-sack1.cc` likewise); RFC 6298 §5 leaves the running timer alone.
+            self.rtx_timer.set(now + self.rto.rto(), out);
         }
     }
 
@@ -834,8 +841,8 @@ impl TcpSender {
 
     // ----- helpers ---------------------------------------------------------------------
 
-    fn take_sample(&mut self, rtt: Time) -> Time {
-        let r = self.rto.sample(rtt);
+    fn take_sample(&mut self, now: Time, rtt: Time) -> Time {
+        let r = self.rto.sample(rtt, now.saturating_sub(rtt));
         self.stats.rtt_samples += 1;
         self.stats.rtt_sum += r;
         r
@@ -844,7 +851,7 @@ impl TcpSender {
     /// RFC 7323 §4.1 RTTM: RTT = now − TSecr (timestamp clock ticks).
     fn take_ts_sample(&mut self, now: Time, ts_ecr: u32) -> Time {
         let ticks = ts_clock(now).wrapping_sub(ts_ecr);
-        self.take_sample(ticks as Time * TS_TICK)
+        self.take_sample(now, ticks as Time * TS_TICK)
     }
 
     fn finish(&mut self, now: Time) {

@@ -958,21 +958,21 @@ fn rto_estimator_follows_rfc6298() {
     let mut e = RtoEstimator::new(&cfg);
     assert_eq!(e.rto(), SECOND);
     // R1 = 100 ms: SRTT = 100, RTTVAR = 50, RTO = 100 + 4*50 = 300 ms.
-    e.sample(100 * MS);
+    e.sample(100 * MS, 0);
     assert_eq!(
         (e.srtt(), e.rttvar(), e.rto()),
         (Some(100 * MS), 50 * MS, 300 * MS)
     );
     // R2 = 200 ms: RTTVAR = 3/4*50 + 1/4*100 = 62.5; SRTT = 7/8*100 + 1/8*200 = 112.5;
     // RTO = 112.5 + 250 = 362.5 ms.
-    e.sample(200 * MS);
+    e.sample(200 * MS, 0);
     assert_eq!(
         (e.srtt(), e.rttvar(), e.rto()),
         (Some(112_500_000), 62_500_000, 362_500_000)
     );
     // R3 = 100 ms: RTTVAR = 46.875 + 3.125 = 50; SRTT = 98.4375 + 12.5 = 110.9375;
     // RTO = 310.9375 ms.
-    e.sample(100 * MS);
+    e.sample(100 * MS, 0);
     assert_eq!(
         (e.srtt(), e.rttvar(), e.rto()),
         (Some(110_937_500), 50 * MS, 310_937_500)
@@ -982,7 +982,7 @@ fn rto_estimator_follows_rfc6298() {
         e.backoff();
     }
     assert_eq!(e.rto(), 60 * SECOND);
-    e.sample(100 * MS);
+    e.sample(100 * MS, 0);
     assert!(e.rto() < SECOND, "a new sample clears the backoff");
 }
 
@@ -995,17 +995,17 @@ fn rto_granularity_and_minimum() {
     };
     let mut e = RtoEstimator::new(&cfg);
     // 3 ms reads as one 10 ms tick: SRTT 10, RTTVAR 5, RTO = 10 + max(10, 20) = 30 ms.
-    assert_eq!(e.sample(3 * MS), 10 * MS);
+    assert_eq!(e.sample(3 * MS, 0), 10 * MS);
     assert_eq!(e.rto(), 30 * MS);
-    e.sample(10 * MS); // RTTVAR 3.75 → 10 + 15
+    e.sample(10 * MS, 0); // RTTVAR 3.75 → 10 + 15
     assert_eq!(e.rto(), 25 * MS);
-    e.sample(10 * MS); // RTTVAR 2.8125 → 10 + 11.25
+    e.sample(10 * MS, 0); // RTTVAR 2.8125 → 10 + 11.25
     assert_eq!(e.rto(), 21_250_000);
-    e.sample(10 * MS); // RTTVAR 2.109375 → 4·RTTVAR < G → 10 + G
+    e.sample(10 * MS, 0); // RTTVAR 2.109375 → 4·RTTVAR < G → 10 + G
     assert_eq!(e.rto(), 20 * MS);
     // With the RFC 6298 minimum of 1 s.
     let mut e = RtoEstimator::new(&TcpConfig::default());
-    e.sample(10 * MS);
+    e.sample(10 * MS, 0);
     assert_eq!(e.rto(), SECOND);
 }
 
@@ -1582,4 +1582,53 @@ fn config_validation_names_field_value_and_rule() {
             assert!(err.contains(n), "message {err:?} lacks {n:?}");
         }
     }
+}
+
+/// ns-2 restarts the retransmission timer on a fast retransmit
+/// (`NewRenoTcpAgent::dupack_action` → `reset_rtx_timer`); RFC 6298 leaves it running.
+#[test]
+fn ns2_timer_restarts_on_fast_retransmit() {
+    for (rules, restarted) in [(TimerRules::Ns2, true), (TimerRules::Rfc6298, false)] {
+        let cfg = TcpConfig {
+            initial_window: Some(10),
+            limited_transmit: false,
+            timer_rules: rules,
+            ..TcpConfig::ns2_compat()
+        };
+        let (mut tx, _) = established_sender(&cfg, None, 65_535);
+        let mut rec = Rec::default();
+        let mss = cfg.mss as u64;
+        tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // new ACK
+        let before = tx.rtx_deadline().unwrap();
+        assert_eq!(before, 30 * MS + tx.rto());
+        for i in 0..3 {
+            tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
+        }
+        assert_eq!(tx.stats().fast_retransmits, 1);
+        let after = tx.rtx_deadline().unwrap();
+        let expected = if restarted {
+            42 * MS + tx.rto()
+        } else {
+            before
+        };
+        assert_eq!(after, expected, "{rules:?}");
+    }
+}
+
+#[test]
+fn ns2_rto_arithmetic_differs_from_rfc6298() {
+    // ns-2 (tcp.cc rtt_update): 95 ms sent at a tick boundary counts 9 ticks of 10 ms;
+    // RTO = SRTT + 4·RTTVAR = 9 + 18 ticks.
+    let mut ns2 = RtoEstimator::new(&TcpConfig::ns2());
+    ns2.sample(95 * MS, 0);
+    assert_eq!(ns2.rto(), 270 * MS);
+    // RFC 6298 with the same G: 95 ms rounds to 100 ms; 100 + 4·50 = 300 ms.
+    let mut rfc = RtoEstimator::new(&TcpConfig::ns2_compat());
+    rfc.sample(95 * MS, 0);
+    assert_eq!(rfc.rto(), 300 * MS);
+    // minrto_ applies before the backoff (rtt_timeout): 200 ms · 2 from a 30 ms rtxcur_.
+    let mut ns2 = RtoEstimator::new(&TcpConfig::ns2());
+    ns2.sample(10 * MS, 0);
+    ns2.backoff();
+    assert_eq!(ns2.rto(), 400 * MS);
 }

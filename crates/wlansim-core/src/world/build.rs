@@ -10,7 +10,7 @@ use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::{FileSequence, UdpSource};
 use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss};
 use crate::mac::{
-    AccessCategory, AccessParams, Backoff, Entity, Mac, MacStats, PacketInfo, SlotRule,
+    AccessCategory, AccessParams, Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule,
 };
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::phy::frame;
@@ -31,6 +31,8 @@ pub const MAX_WIRED_NODES: usize = 4096;
 struct Nodes {
     /// The run's seed (the entities' backoff streams derive from it).
     seed: u64,
+    /// Standard or ns-2 MAC rules (backoff range, buffer B + 1).
+    rules: MacRules,
     nodes: Vec<Node>,
     entities: Vec<Entity>,
     /// Per node: (tx, rx) frame error rates of its link with its AP.
@@ -63,6 +65,7 @@ impl Nodes {
                 if ac.is_some() {
                     backoff.rule = SlotRule::Edca;
                 }
+                backoff.rules = self.rules;
                 self.entities.push(Entity {
                     node: id,
                     ac,
@@ -92,8 +95,11 @@ impl Nodes {
 impl World {
     pub fn new(s: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         let phy = s.phy();
+        let rules = s.mac_rules();
+        let buffer = |b: u32| rules.buffer_capacity(b);
         let mut n = Nodes {
             seed,
+            rules,
             nodes: Vec::new(),
             entities: Vec::new(),
             fer: Vec::new(),
@@ -101,8 +107,8 @@ impl World {
         };
         for ap in &s.aps {
             let queue = match ap.ack_queue {
-                Some(a) => TxQueue::split(ap.queue, a),
-                None => TxQueue::shared(ap.queue),
+                Some(a) => TxQueue::split(buffer(ap.queue), a),
+                None => TxQueue::shared(buffer(ap.queue)),
             };
             let access = access_setup(s, &phy, ap.qos, ap.edca.as_ref());
             let name = ap.name.clone();
@@ -119,7 +125,7 @@ impl World {
         // Stations with a burst model on a link direction (it replaces the i.i.d. rate).
         let mut bursty = Vec::new();
         for g in &s.stations {
-            let queue = g.queue.unwrap_or(s.mac.queue);
+            let queue = buffer(g.queue.unwrap_or(s.mac.queue));
             let access = access_setup(s, &phy, g.qos, g.edca.as_ref());
             let bursts = s.channel.group_bursts(g);
             let mut fer = s.channel.group_fer(g);
@@ -424,7 +430,7 @@ impl World {
                 links[id as usize] = Some(link);
             }
         }
-        let mut mac = Mac::new(phy, s.mac.rts_threshold, n.entities, links);
+        let mut mac = Mac::with_rules(phy, s.mac.rts_threshold, n.entities, links, rules);
         mac.trace = trace.is_some();
         let n_entities = mac.entities.len();
         let bursts = (!bursty.is_empty()).then(|| {

@@ -406,6 +406,8 @@ mod contention_tests;
 #[cfg(test)]
 mod edca_tests;
 #[cfg(test)]
+mod ns2_tests;
+#[cfg(test)]
 mod rates_tests;
 #[cfg(test)]
 mod tests;

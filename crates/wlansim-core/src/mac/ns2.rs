@@ -1,0 +1,102 @@
+//! ns-2.35's 802.11 MAC where it departs from the standard (`[mac] profile = "ns2"`, or
+//! the scenario's `profile = "ns2"`). The MAC and the world ask [`MacRules`] at build time
+//! and at the few places where the two differ; each rule cites ns-2's source
+//! (`mac/mac-802_11.cc`, `mac/mac-802_11.h`, `mac/mac-timers.cc`, `tcl/lib/ns-default.tcl`).
+use crate::phy::{frame, Phy};
+use crate::sim::time::Time;
+
+/// Which MAC rules the channel-access entities follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MacRules {
+    /// IEEE 802.11-2012.
+    #[default]
+    Standard,
+    /// ns-2.35's `Mac/802_11`.
+    Ns2,
+}
+
+/// ns-2's data MAC header: frame control, duration, four addresses, sequence control
+/// (`struct hdr_mac802_11` up to `dh_body`, 30 bytes) and the FCS (`ETHER_FCS_LEN`, 4):
+/// `PHY_MIB::getHdrLen11` less the PLCP header. ns-2 adds no LLC/SNAP.
+pub const NS2_DATA_FRAMING: u32 = 34;
+
+/// `Mac/802_11 set CWMin_ 31`, `CWMax_ 1023` (`tcl/lib/ns-default.tcl`), whatever the PHY.
+pub const NS2_CW_MIN: u32 = 31;
+pub const NS2_CW_MAX: u32 = 1023;
+
+impl MacRules {
+    /// Bytes a data MPDU adds to the network-layer packet: the standard's 24-byte header,
+    /// FCS and RFC 1042 LLC/SNAP (8), or ns-2's [`NS2_DATA_FRAMING`].
+    pub fn data_framing(self) -> u32 {
+        match self {
+            MacRules::Standard => frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP,
+            MacRules::Ns2 => NS2_DATA_FRAMING,
+        }
+    }
+
+    /// The largest backoff counter for a contention window `cw`: the standard draws from
+    /// [0, CW] (9.3.4.3); ns-2 from [0, CW − 1] (`BackoffTimer::start`, mac-timers.cc:
+    /// `Random::random() % cw`).
+    #[inline]
+    pub fn max_counter(self, cw: u32) -> u32 {
+        match self {
+            MacRules::Standard => cw,
+            MacRules::Ns2 => cw.saturating_sub(1),
+        }
+    }
+
+    /// How long after the end of an errored frame (a collision) an entity with AIFS
+    /// `aifs` starts counting idle slots. Standard: EIFS − DIFS + AIFS (9.3.7). ns-2: the
+    /// errored reception sets the NAV to EIFS (`Mac802_11::recv_timer`,
+    /// `set_nav(usec(phymib_.getEIFS()))`), and when the NAV expires the backoff resumes
+    /// after a further DIFS (`Mac802_11::navHandler` → `checkBackoffTimer` →
+    /// `mhBackoff_.resume(phymib_.getDIFS())`).
+    pub fn after_error(self, phy: &Phy, aifs: Time) -> Time {
+        match self {
+            MacRules::Standard => phy.eifs() - phy.difs + aifs,
+            MacRules::Ns2 => phy.eifs() + aifs,
+        }
+    }
+
+    /// Whether a transmitter of a collision defers [`MacRules::after_error`] after the
+    /// collision's end even when its own frame ended last. Standard: only if it heard the
+    /// tail of a longer frame. ns-2: always, since a frame arriving while the node
+    /// transmits is received as errored (`Mac802_11::recv`: `if (tx_active_ && …)
+    /// hdr->error() = 1`) and so sets the NAV to EIFS like any other errored frame.
+    pub fn transmitter_defers_eifs(self, heard_longer_frame: bool) -> bool {
+        heard_longer_frame || self == MacRules::Ns2
+    }
+
+    /// Whether a frame that finds the medium idle for DIFS/AIFS and no backoff pending
+    /// is sent at once (9.3.4.2). ns-2 always waits DIFS plus a backoff drawn then
+    /// (`Mac802_11::send`: `mhDefer_.start(phymib_.getDIFS() + rTime)`).
+    pub fn immediate_access(self) -> bool {
+        self == MacRules::Standard
+    }
+
+    /// Packets an interface buffer of `b` holds, the frame in the MAC included. ns-2's
+    /// interface queue (`Queue/DropTail/PriQueue`, `limit_` = B) sits in front of the MAC,
+    /// which holds one more frame while it contends and retries (`Mac802_11::recv` takes
+    /// the packet out of the queue, which is then blocked until `tx_resume`): B + 1.
+    pub fn buffer_capacity(self, b: u32) -> u32 {
+        match self {
+            MacRules::Standard => b,
+            MacRules::Ns2 => b.saturating_add(1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phy::{Preamble, Standard};
+    use crate::sim::time::US;
+
+    #[test]
+    fn ns2_defers_eifs_then_difs_after_an_error() {
+        let phy = Standard::Ieee80211b.preset(Preamble::Long);
+        assert_eq!(phy.eifs(), 364 * US);
+        assert_eq!(MacRules::Ns2.after_error(&phy, phy.difs), (364 + 50) * US);
+        assert_eq!(MacRules::Standard.after_error(&phy, phy.difs), 364 * US);
+    }
+}

@@ -1,0 +1,114 @@
+//! The ns-2 MAC rules (`mac/ns2.rs`) on a hand-driven world, each against the standard's
+//! behaviour in the same situation (every test fails if the profile is ignored).
+use super::World;
+use crate::mac::MacRules;
+use crate::scenario::Scenario;
+use crate::sim::time::US;
+
+/// AP + 3 saturated uplink stations (1000-byte UDP payloads), basic access, queue `b`.
+fn world(profile: &str, b: u32) -> World {
+    let s = Scenario::from_toml(&format!(
+        r#"
+duration = "10 s"
+profile = "{profile}"
+[mac]
+rts_threshold = "off"
+queue = {b}
+[[stations]]
+name = "sta"
+count = 3
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "sta"
+packet_size = "1000 B"
+"#
+    ))
+    .unwrap();
+    let mut w = World::new(&s, 1).unwrap();
+    for f in 0..3 {
+        w.on_source_start(0, f);
+    }
+    w
+}
+
+#[test]
+fn ns2_senders_of_a_collision_defer_eifs_then_difs() {
+    for (profile, extra_difs) in [("ns2", true), ("standard", false)] {
+        let mut w = world(profile, 50);
+        let t0 = 1000 * US;
+        for e in 1..=2 {
+            w.mac.set_backoff(e, 0, t0);
+        }
+        w.mac.set_backoff(3, 10, t0 - 3 * w.mac.phy.slot);
+        w.on_access_grant(t0, w.mac.generation());
+        assert_eq!(w.mac.transmitters, vec![1, 2]);
+        let end = w.mac.exchange.end;
+        w.on_exchange_end(end);
+        let (difs, eifs) = (w.mac.phy.difs, w.mac.phy.eifs());
+        let data = w.mac.phy.data_time(1028);
+        let ack_timeout = t0 + data + w.mac.phy.response_timeout() + difs;
+        for e in 1..=2 {
+            // Standard: ACKTimeout then DIFS (9.3.2.8); ns-2: the NAV of EIFS set by the
+            // other sender's errored frame, then DIFS.
+            let expected = if extra_difs {
+                end + eifs + difs
+            } else {
+                ack_timeout
+            };
+            assert_eq!(w.mac.countdown_start(e), expected, "{profile}");
+        }
+        let bystander = if extra_difs {
+            end + eifs + difs
+        } else {
+            end + eifs
+        };
+        assert_eq!(w.mac.countdown_start(3), bystander, "{profile}");
+    }
+}
+
+#[test]
+fn ns2_draws_the_backoff_below_cw() {
+    for (profile, rules) in [("ns2", MacRules::Ns2), ("standard", MacRules::Standard)] {
+        let mut w = world(profile, 50);
+        let b = &mut w.mac.entities[1].backoff;
+        assert_eq!(b.cw, 31, "CWmin 31 in both (802.11b; ns-2's CWMin_)");
+        let mut max = 0;
+        for _ in 0..2000 {
+            b.draw();
+            max = max.max(b.counter);
+        }
+        assert_eq!(max, rules.max_counter(31), "{profile}");
+        assert_eq!(max, if profile == "ns2" { 30 } else { 31 });
+    }
+    // ns-2's CWMin_ is 31 on every PHY (802.11a's is 15).
+    let s = Scenario::from_toml(
+        "duration = \"1 s\"\nprofile = \"ns2\"\n[phy]\nstandard = \"802.11a\"\n\
+         [[stations]]\nname = \"s\"\n[[flows]]\nname = \"f\"\ndirection = \"uplink\"\n\
+         stations = \"s\"\n",
+    )
+    .unwrap();
+    assert_eq!(s.phy().cw_min, 31);
+}
+
+#[test]
+fn ns2_data_frames_carry_34_header_bytes_and_no_llc_snap() {
+    let ns2 = world("ns2", 50);
+    let std = world("standard", 50);
+    assert_eq!(ns2.mac.phy.data_mpdu_bytes(1040), 1040 + 34);
+    assert_eq!(std.mac.phy.data_mpdu_bytes(1040), 1040 + 28 + 8);
+    // 2 bytes less at 11 Mb/s: 8608 bits → 783 µs, 8592 bits → 782 µs (whole µs, 17.2.3.5).
+    assert_eq!(
+        std.mac.phy.data_time(1040) - ns2.mac.phy.data_time(1040),
+        US
+    );
+}
+
+#[test]
+fn ns2_buffer_of_b_holds_b_plus_one() {
+    for (profile, held) in [("ns2", 4), ("standard", 3)] {
+        let w = world(profile, 3);
+        // Saturated sources keep their queue full.
+        assert_eq!(w.mac.entities[1].queue.len(), held, "{profile}");
+    }
+}
