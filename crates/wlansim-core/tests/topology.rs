@@ -65,7 +65,7 @@ fn cross_bss_delay_is_the_sum_of_the_hops() {
     let r = run(&s, 1);
     let phy = Standard::Ieee80211b.preset(Preamble::Long);
     let ip = 160 + 28;
-    let (_, exchange) = phy.exchange_offsets(&wlansim_core::phy::LinkRates::fixed(&phy), false, ip);
+    let (_, exchange) = phy.exchange_offsets(&phy.fixed_link(), false, ip);
     let data = phy.data_time(ip) + phy.propagation_delay;
     let wire = |delay| (ip as u64 * 8 * 1_000_000_000).div_ceil(100_000_000) + delay;
     let expected = to_secs(exchange + wire(10 * MS) + wire(5 * MS) + data);

@@ -1,7 +1,7 @@
 //! The airtime of one frame exchange: RTS/CTS when the MPDU is longer than
 //! dot11RTSThreshold (802.11-2012 9.3.2.6), the data frame, the ACK after SIFS (9.3.2.8).
 //! Every part of the simulator that needs the length of an exchange asks here.
-use crate::phy::{frame, LinkRates, Phy};
+use crate::phy::{LinkTimes, Phy};
 use crate::scenario::RtsThreshold;
 use crate::sim::time::Time;
 
@@ -24,7 +24,7 @@ pub struct ExchangeTimes {
 #[inline]
 pub fn exchange_times(
     phy: &Phy,
-    link: &LinkRates,
+    link: &LinkTimes,
     rts: RtsThreshold,
     ip_bytes: u32,
 ) -> ExchangeTimes {
@@ -34,9 +34,9 @@ pub fn exchange_times(
     ExchangeTimes {
         rts: uses_rts,
         first_frame: if uses_rts {
-            phy.link_time(link, frame::RTS, link.rts)
+            link.rts
         } else {
-            phy.link_time(link, mpdu, link.data)
+            link.data(phy, mpdu)
         },
         data_end,
         end,

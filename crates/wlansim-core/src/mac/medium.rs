@@ -30,7 +30,7 @@ use super::ns2::MacRules;
 use super::Entity;
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
-use crate::phy::{LinkRates, Phy};
+use crate::phy::{LinkRates, LinkTimes, Phy};
 use crate::scenario::RtsThreshold;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
@@ -86,7 +86,7 @@ pub(crate) struct Exchange {
 pub struct Mac {
     pub phy: Phy,
     /// Per node: the rates of a station's link with its AP (None at an AP).
-    links: Vec<Option<LinkRates>>,
+    links: Vec<Option<LinkTimes>>,
     rts_threshold: RtsThreshold,
     pub entities: Vec<Entity>,
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3), or ns-2's deferral
@@ -134,6 +134,10 @@ impl Mac {
             .collect();
         let n = entities.len();
         let contention = Contention::new(&entities, phy.slot, |aifs| rules.after_error(&phy, aifs));
+        let links = links
+            .into_iter()
+            .map(|l| l.map(|l| LinkTimes::new(&phy, l)))
+            .collect();
         Mac {
             phy,
             links,
@@ -367,7 +371,7 @@ impl Mac {
 
     /// The rates of the frames between `tx` and `rx` (a station and its AP).
     #[inline]
-    pub fn link(&self, tx: NodeId, rx: NodeId) -> &LinkRates {
+    pub fn link(&self, tx: NodeId, rx: NodeId) -> &LinkTimes {
         match &self.links[tx as usize] {
             Some(link) => link,
             None => self.links[rx as usize].as_ref().expect("a station's link"),

@@ -7,7 +7,7 @@ mod presets;
 pub mod rates;
 
 pub use presets::{Modulation, Preamble, Standard};
-pub use rates::LinkRates;
+pub use rates::{LinkRates, LinkTimes};
 
 use crate::sim::time::{Time, US};
 
@@ -96,10 +96,9 @@ impl Phy {
         self.sifs + self.difs + self.ppdu_time(frame::ACK, self.lowest_rate)
     }
 
-    /// Airtime of a frame of `mpdu_bytes` at `rate` on `link` (its BSS's PLCP).
-    #[inline]
-    pub fn link_time(&self, link: &LinkRates, mpdu_bytes: u32, rate: u64) -> Time {
-        self.ppdu_time_with(link.plcp, mpdu_bytes, rate)
+    /// The link of a cell with one rate for every control frame (`control_rate`).
+    pub fn fixed_link(&self) -> LinkTimes {
+        LinkTimes::new(self, LinkRates::fixed(self))
     }
 
     /// Airtime offsets of one frame exchange on `link` from its start: (end of the data
@@ -107,23 +106,17 @@ impl Phy {
     #[inline]
     pub fn exchange_offsets(
         &self,
-        link: &LinkRates,
+        link: &LinkTimes,
         uses_rts: bool,
         ip_bytes: u32,
     ) -> (Time, Time) {
         let delta = self.propagation_delay;
         let mut t = 0;
         if uses_rts {
-            t += self.link_time(link, frame::RTS, link.rts)
-                + delta
-                + self.sifs
-                + self.link_time(link, frame::CTS, link.cts)
-                + delta
-                + self.sifs;
+            t += link.rts + delta + self.sifs + link.cts + delta + self.sifs;
         }
-        let data_end = t + self.link_time(link, self.data_mpdu_bytes(ip_bytes), link.data) + delta;
-        let ack = self.link_time(link, frame::ACK, link.ack);
-        (data_end, data_end + self.sifs + ack + delta)
+        let data_end = t + link.data(self, self.data_mpdu_bytes(ip_bytes)) + delta;
+        (data_end, data_end + self.sifs + link.ack + delta)
     }
 
     /// ACKTimeout (and CTSTimeout) = SIFS + slot + PHY-RX-START delay (9.3.2.8); the

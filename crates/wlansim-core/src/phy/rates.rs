@@ -61,6 +61,34 @@ impl LinkRates {
 
 /// The mandatory rates of a PHY: 802.11b 1, 2 (clause 16), 5.5, 11 Mb/s (clause 17);
 /// OFDM 6, 12, 24 Mb/s (17.3.2.3; ERP-OFDM 18.4.1).
+/// A link's rates with the airtimes of its control frames worked out once (the MAC asks
+/// for them at every exchange).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkTimes {
+    pub rates: LinkRates,
+    pub rts: Time,
+    pub cts: Time,
+    pub ack: Time,
+}
+
+impl LinkTimes {
+    pub fn new(phy: &Phy, rates: LinkRates) -> LinkTimes {
+        let time = |bytes, rate| phy.ppdu_time_with(rates.plcp, bytes, rate);
+        LinkTimes {
+            rates,
+            rts: time(super::frame::RTS, rates.rts),
+            cts: time(super::frame::CTS, rates.cts),
+            ack: time(super::frame::ACK, rates.ack),
+        }
+    }
+
+    /// Airtime of the data frame of `mpdu_bytes`.
+    #[inline]
+    pub fn data(&self, phy: &Phy, mpdu_bytes: u32) -> Time {
+        phy.ppdu_time_with(self.rates.plcp, mpdu_bytes, self.rates.data)
+    }
+}
+
 pub fn mandatory_rates(standard: Standard) -> &'static [u64] {
     match standard {
         Standard::Ieee80211b => &[1_000_000, 2_000_000, 5_500_000, 11_000_000],

@@ -114,7 +114,7 @@ fn download_txop(s: &Scenario, ap: &str) -> Time {
     let exchange = download_groups
         .iter()
         .map(|g| {
-            let link = s.link_rates(&phy, g);
+            let link = crate::phy::LinkTimes::new(&phy, s.link_rates(&phy, g));
             crate::mac::exchange_times(&phy, &link, s.mac.rts_threshold, ip_bytes).end
         })
         .max()
@@ -193,7 +193,7 @@ server = "srv"
         let phy = s.phy();
         let cfg = s.tcp_config(1);
         let ip = cfg.mss + crate::tcp::header_bytes(&cfg);
-        let (_, ex) = phy.exchange_offsets(&crate::phy::LinkRates::fixed(&phy), false, ip);
+        let (_, ex) = phy.exchange_offsets(&phy.fixed_link(), false, ip);
         // 3 downloads: three exchanges and two SIFS fit, a fourth exchange does not.
         assert!(txop >= 3 * ex + 2 * phy.sifs, "{txop}");
         assert!(txop < 4 * ex + 3 * phy.sifs, "{txop}");

@@ -95,7 +95,7 @@ fn txop_burst_goes_on_while_the_next_exchange_fits_then_ends() {
     // Room for two 1000-byte exchanges but not three.
     let mut w = world("");
     let phy = w.mac.phy.clone();
-    let (_, span) = phy.exchange_offsets(&crate::phy::LinkRates::fixed(&phy), false, 1028);
+    let (_, span) = phy.exchange_offsets(&phy.fixed_link(), false, 1028);
     let limit = 2 * span + phy.sifs + span / 2;
     w.mac.entities[BE].params.txop_limit = limit;
     let t0 = 1000 * US;
