@@ -1,5 +1,6 @@
 //! The ns-2 MAC rules (`mac/ns2.rs`) on a hand-driven world, each against the standard's
 //! behaviour in the same situation (every test fails if the profile is ignored).
+use super::tests::three_uploads;
 use super::World;
 use crate::mac::MacRules;
 use crate::scenario::Scenario;
@@ -7,29 +8,10 @@ use crate::sim::time::US;
 
 /// AP + 3 saturated uplink stations (1000-byte UDP payloads), basic access, queue `b`.
 fn world(profile: &str, b: u32) -> World {
-    let s = Scenario::from_toml(&format!(
-        r#"
-duration = "10 s"
-profile = "{profile}"
-[mac]
-rts_threshold = "off"
-queue = {b}
-[[stations]]
-name = "sta"
-count = 3
-[[flows]]
-name = "up"
-direction = "uplink"
-stations = "sta"
-packet_size = "1000 B"
-"#
-    ))
-    .unwrap();
-    let mut w = World::new(&s, 1).unwrap();
-    for f in 0..3 {
-        w.on_source_start(0, f);
-    }
-    w
+    three_uploads(
+        &format!("profile = \"{profile}\""),
+        &format!("rts_threshold = \"off\"\nqueue = {b}"),
+    )
 }
 
 #[test]

@@ -4,13 +4,15 @@ use super::{SimError, World};
 use crate::scenario::Scenario;
 use crate::sim::time::US;
 
-/// AP + 3 saturated uplink stations, basic access, queues filled.
-fn world(rts: &str) -> World {
+/// AP + 3 saturated uplink stations (1000-byte UDP payloads), queues filled; `top` and
+/// `mac` are extra lines of the scenario's top level and of its `[mac]` table.
+pub(super) fn three_uploads(top: &str, mac: &str) -> World {
     let s = Scenario::from_toml(&format!(
         r#"
 duration = "10 s"
+{top}
 [mac]
-rts_threshold = {rts}
+{mac}
 [[stations]]
 name = "sta"
 count = 3
@@ -27,6 +29,11 @@ packet_size = "1000 B"
         w.on_source_start(0, f);
     }
     w
+}
+
+/// Basic access or RTS/CTS (`rts` is the `rts_threshold` value).
+fn world(rts: &str) -> World {
+    three_uploads("", &format!("rts_threshold = {rts}"))
 }
 
 /// Entities 1 and 2 expire at `t0`; entity 3 has `k` slots left.
