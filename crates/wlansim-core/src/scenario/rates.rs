@@ -1,7 +1,7 @@
 //! The rate keys of a BSS (`[[aps]] basic_rates`, `rts_rate`, `preamble`) and of a
 //! station group (`data_rate`): their checks, and the [`LinkRates`] of each station's link
 //! (the rule itself: `phy/rates.rs`).
-use super::validate::{short_preamble_rate, standard_rate};
+use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::phy::{LinkRates, Phy, Preamble, Standard};
 use crate::sim::time::Time;

@@ -1,6 +1,6 @@
 //! Checks that need more than one value, or a range: each failure names its key path, the
 //! value and what is allowed.
-use super::checks::{contention_window, reference};
+use super::checks::{contention_window, reference, short_preamble_rate, standard_rate};
 use super::{FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use crate::phy::{frame, Preamble, Standard};
 use std::collections::HashSet;
@@ -10,45 +10,6 @@ const MAX_MSDU: u64 = 2304;
 
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, message))
-}
-
-fn rates_text(standard: Standard) -> String {
-    let list: Vec<String> = standard
-        .rates()
-        .iter()
-        .map(|r| format!("{}", *r as f64 / 1e6))
-        .collect();
-    format!("{} Mb/s", list.join(", "))
-}
-
-/// `rate` is one of the standard's rates.
-pub(super) fn standard_rate(
-    standard: Standard,
-    path: &str,
-    rate: super::Rate,
-) -> Result<(), ScenarioError> {
-    if standard.rates().contains(&rate.0) {
-        return Ok(());
-    }
-    err(
-        path,
-        format!(
-            "{rate} is not a rate of {}; allowed: {}",
-            standard.name(),
-            rates_text(standard)
-        ),
-    )
-}
-
-/// 17.2.2.3: the short PLCP cannot carry 1 Mb/s.
-pub(super) fn short_preamble_rate(path: &str, rate: u64) -> Result<(), ScenarioError> {
-    if rate == 1_000_000 {
-        return err(
-            path,
-            "1 Mb/s cannot be sent with the short preamble (802.11b); use 2 Mb/s or more, or preamble = \"long\"",
-        );
-    }
-    Ok(())
 }
 
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {

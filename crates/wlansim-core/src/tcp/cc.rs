@@ -17,78 +17,12 @@
 //! stacks of the seed papers' time. `byte_counting` selects RFC 3465 ABC instead
 //! (slow start: +min(N, 2·SMSS); congestion avoidance: +SMSS once cwnd bytes are acked).
 
+use super::ack_info::AckInfo;
 use super::config::TcpConfig;
 use super::cubic::Cubic;
 use super::hystart::HyStart;
+use super::variant::Growth;
 use super::vegas::Vegas;
-use super::Seq;
-use crate::sim::time::Time;
-
-/// TCP congestion-control variant: a window-growth rule and a loss-recovery rule. Names
-/// (scenario key `tcp.variant`) are the growth rule's, then the recovery rule's when it is
-/// not the growth rule's usual one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// "tahoe": fast retransmit, then slow start from one segment (go-back-N from the
-    /// loss), as 4.3BSD-Tahoe and ns-2's Agent/TCP.
-    Tahoe,
-    /// "reno": RFC 5681 fast retransmit / fast recovery.
-    Reno,
-    /// "newreno": RFC 6582: fast recovery stays until the recovery point is acknowledged;
-    /// partial ACKs retransmit the next hole.
-    NewReno,
-    /// "sack": AIMD with SACK-based loss recovery (RFC 2018, RFC 6675).
-    Sack,
-    /// "vegas": Vegas growth with Reno recovery (Brakmo & Peterson built Vegas on Reno;
-    /// ns-2's Agent/TCP/Vegas).
-    Vegas,
-    /// "vegas-sack": Vegas growth with SACK recovery.
-    VegasSack,
-    /// "cubic": CUBIC growth with NewReno recovery.
-    Cubic,
-    /// "cubic-sack": CUBIC growth with SACK recovery (Linux's default).
-    CubicSack,
-}
-
-/// Window growth / reduction rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Growth {
-    /// RFC 5681 slow start + congestion avoidance; ssthresh = max(FlightSize/2, 2·SMSS).
-    Aimd,
-    /// TCP Vegas ([`super::vegas`]).
-    Vegas,
-    /// CUBIC, RFC 9438 ([`super::cubic`]).
-    Cubic,
-}
-
-/// Loss-recovery rule applied by the sender on duplicate and partial ACKs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LossRecovery {
-    Tahoe,
-    Reno,
-    NewReno,
-    /// RFC 6675 (needs SACK on both ends; NewReno if the peer does not permit it).
-    Sack,
-}
-
-impl Variant {
-    pub fn growth(self) -> Growth {
-        match self {
-            Variant::Tahoe | Variant::Reno | Variant::NewReno | Variant::Sack => Growth::Aimd,
-            Variant::Vegas | Variant::VegasSack => Growth::Vegas,
-            Variant::Cubic | Variant::CubicSack => Growth::Cubic,
-        }
-    }
-
-    pub fn loss_recovery(self) -> LossRecovery {
-        match self {
-            Variant::Tahoe => LossRecovery::Tahoe,
-            Variant::Reno | Variant::Vegas => LossRecovery::Reno,
-            Variant::NewReno | Variant::Cubic => LossRecovery::NewReno,
-            Variant::Sack | Variant::VegasSack | Variant::CubicSack => LossRecovery::Sack,
-        }
-    }
-}
 
 /// The growth rule with its state.
 #[derive(Debug, Clone)]
@@ -96,28 +30,6 @@ enum Rule {
     Aimd,
     Vegas(Vegas),
     Cubic(Cubic),
-}
-
-/// What the sender knows about an ACK of new data, for the growth rules.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct AckInfo {
-    /// Bytes newly acknowledged.
-    pub acked: u64,
-    pub now: Time,
-    /// Exact RTT of the timed segment, when this ACK covers it (about once per RTT; Karn's
-    /// rule applies).
-    pub round_rtt: Option<Time>,
-    /// Smoothed RTT (RFC 6298).
-    pub srtt: Option<Time>,
-    /// The RTT sample this ACK gave the estimator (per ACK with timestamps).
-    pub rtt: Option<Time>,
-    /// The ACK number, and SND.NXT when it arrived (HyStart++ rounds).
-    pub ack: Seq,
-    pub snd_nxt: Seq,
-    /// The flow used its window (not limited by rwnd or the application). Vegas and CUBIC
-    /// grow only then; AIMD always (RFC 5681 does not ask, and the seed studies' results
-    /// depend on it).
-    pub cwnd_limited: bool,
 }
 
 /// cwnd / ssthresh state and the growth rule.
@@ -212,7 +124,7 @@ impl CongestionControl {
 
     /// CUBIC's current epoch (start, K in seconds, W_max in segments), for tests.
     #[cfg(test)]
-    pub(crate) fn cubic_epoch(&self) -> Option<(Time, f64, f64)> {
+    pub(crate) fn cubic_epoch(&self) -> Option<(crate::sim::time::Time, f64, f64)> {
         match &self.rule {
             Rule::Cubic(c) => c.epoch(),
             _ => None,

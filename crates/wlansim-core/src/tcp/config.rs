@@ -2,8 +2,8 @@
 //! (`TcpConfig::ns2_compat`), with validation whose messages name field, value and what is
 //! allowed (DESIGN.md, engine rules).
 
-use super::cc::Variant;
 use super::cubic::CubicParams;
+use super::variant::Variant;
 use super::vegas::VegasParams;
 use crate::sim::time::{Time, MS, SECOND};
 
@@ -327,7 +327,7 @@ impl TcpConfig {
                     .into(),
             );
         }
-        if self.hystart && self.variant.growth() == super::cc::Growth::Vegas {
+        if self.hystart && self.variant.growth() == super::variant::Growth::Vegas {
             return Err(format!(
                 "tcp.hystart = true: not with tcp.variant = {:?} (Vegas has its own \
                  slow-start exit); allowed with the AIMD and CUBIC variants",

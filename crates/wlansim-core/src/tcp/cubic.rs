@@ -16,7 +16,7 @@
 //!   cwnd, and that time does not count in t (the epoch start moves forward).
 //! - Slow start is RFC 5681's, or HyStart++ (RFC 9406, `tcp.hystart`, §4.10).
 
-use super::cc::AckInfo;
+use super::ack_info::AckInfo;
 use crate::sim::time::{Time, SECOND};
 
 /// CUBIC parameters (RFC 9438 §5: C = 0.4, β_cubic = 0.7, fast convergence on).

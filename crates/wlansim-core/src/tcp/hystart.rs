@@ -15,7 +15,7 @@
 //! - Slow-start increments are the sender's (RFC 5681 per ACK, or RFC 3465 with L = 2),
 //!   below RFC 9406's L = 8 for unpaced senders.
 
-use super::cc::AckInfo;
+use super::ack_info::AckInfo;
 use super::Seq;
 use crate::sim::time::{Time, MS};
 

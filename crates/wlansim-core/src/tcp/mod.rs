@@ -30,6 +30,7 @@
 //! - [`sender`], [`receiver`]: the endpoints.
 //! - `timer`: lazily re-armed one-shot timers (keeps the simulator's event queue small).
 
+mod ack_info;
 pub mod cc;
 pub mod config;
 pub mod cubic;
@@ -40,17 +41,18 @@ pub mod rto;
 pub mod sack;
 pub mod sender;
 mod timer;
+pub mod variant;
 pub mod vegas;
 
 #[cfg(test)]
 mod tests;
 
-pub use cc::Variant;
 pub use config::{DelayedAckPolicy, TcpConfig, TimerRules, Window};
 pub use cubic::CubicParams;
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use sack::SackOption;
 pub use sender::{SenderState, SenderStats, TcpSender};
+pub use variant::Variant;
 pub use vegas::VegasParams;
 
 use crate::sim::time::Time;

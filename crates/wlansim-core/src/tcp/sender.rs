@@ -44,11 +44,13 @@
 //!   spurious (counted; optional response restores cwnd/ssthresh and resumes with new
 //!   data, RFC 3522 §3.2 / RFC 4015 simplified).
 
-use super::cc::{AckInfo, CongestionControl, LossRecovery};
+use super::ack_info::AckInfo;
+use super::cc::CongestionControl;
 use super::config::{TcpConfig, TimerRules};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, Outstanding, SackOption, Scoreboard};
 use super::timer::LazyTimer;
+use super::variant::LossRecovery;
 use super::{ts_before, ts_clock, Flags, Segment, Seq, TcpOutput, TimerKind, TS_TICK};
 use crate::sim::time::{Time, SECOND};
 

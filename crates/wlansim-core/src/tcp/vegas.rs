@@ -19,7 +19,7 @@
 //! duplicate ACK when the oldest segment's fine-grained timer has expired, paper §3.1). It
 //! needs per-segment send times; loss detection here is the recovery rule's.
 
-use super::cc::AckInfo;
+use super::ack_info::AckInfo;
 use crate::sim::time::Time;
 
 /// Vegas thresholds in segments (defaults: ns-2's `v_alpha_ 1`, `v_beta_ 3`, `v_gamma_ 1`).
