@@ -101,6 +101,17 @@ pub struct Entity {
     /// The access category of an EDCA entity; None under DCF.
     pub ac: Option<AccessCategory>,
     pub stats: MacStats,
+    /// The head-of-line frame's receiver and exchange timing, worked out once when the
+    /// frame becomes the head (the MAC reads them at every attempt; the packet itself
+    /// lives in the queue's buffer, which a cell of many stations does not keep in cache).
+    pub head: Option<HeadFrame>,
+}
+
+/// What channel access needs of the head-of-line frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadFrame {
+    pub to: NodeId,
+    pub times: super::exchange::ExchangeTimes,
 }
 
 /// What became of the head-of-line frame after a failed attempt.
@@ -149,6 +160,7 @@ mod tests {
             node: 0,
             ac: None,
             queue: TxQueue::shared(4),
+            head: None,
             backoff: Backoff::new(31, Rng::named(1, StreamKind::Backoff, "sta-0")),
             params: AccessParams {
                 aifs: 50_000,

@@ -24,7 +24,7 @@
 //! is kept under `cfg(test)` (`medium/reference.rs`) as the oracle the tests compare
 //! against.
 use super::contention::Contention;
-use super::entity::AfterFailure;
+use super::entity::{AfterFailure, HeadFrame};
 use super::exchange::exchange_times;
 use super::ns2::MacRules;
 use super::Entity;
@@ -215,6 +215,7 @@ impl Mac {
             return Err(p);
         }
         if was_empty {
+            self.new_head(entity);
             self.frame_ready(now, entity, sched);
         }
         Ok(())
@@ -381,10 +382,23 @@ impl Mac {
     /// The exchange timing of entity `t`'s head-of-line frame.
     #[inline]
     fn head_exchange(&self, t: u32) -> super::exchange::ExchangeTimes {
+        self.entities[t as usize].head.expect("has frame").times
+    }
+
+    /// Entity `t`'s head-of-line frame changed (a frame reached an empty queue, or the
+    /// head left): note its receiver and work out its exchange.
+    fn new_head(&mut self, t: u32) {
         let e = &self.entities[t as usize];
-        let head = e.queue.head().expect("has frame");
-        let link = self.link(e.node, head.hop);
-        exchange_times(&self.phy, link, self.rts_threshold, head.ip_bytes())
+        let head = e.queue.head().map(|p| HeadFrame {
+            to: p.hop,
+            times: exchange_times(
+                &self.phy,
+                self.link(e.node, p.hop),
+                self.rts_threshold,
+                p.ip_bytes(),
+            ),
+        });
+        self.entities[t as usize].head = head;
     }
 
     /// The exchange of entity `t`'s head-of-line frame, alone on the medium from `start`
@@ -397,10 +411,10 @@ impl Mac {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
-        let times = self.head_exchange(t);
         let e = &self.entities[t as usize];
-        let head = e.queue.head().expect("has frame");
-        let lost = channel.frame_lost(e.node, head.hop, start, FrameKind::Data);
+        let head = e.head.expect("has frame");
+        let times = head.times;
+        let lost = channel.frame_lost(e.node, head.to, start, FrameKind::Data);
         Exchange {
             start,
             end: start + if lost { times.data_end } else { times.end },
@@ -442,7 +456,8 @@ impl Mac {
         let e = &mut self.entities[t as usize];
         if e.on_failure(long_frame) == AfterFailure::Drop {
             let packet = e.queue.pop().expect("a dropped frame was queued");
-            let node = e.node;
+            self.new_head(t);
+            let node = self.entities[t as usize].node;
             self.outcomes.push(MacOutcome::RetryDrop { node, packet });
             self.outcomes.push(MacOutcome::Vacated(t));
         }
@@ -460,6 +475,7 @@ impl Mac {
         }
         let p = e.queue.pop().expect("a delivered frame was queued");
         e.stats.count_frame(&p);
+        self.new_head(t);
         self.outcomes.push(MacOutcome::Delivered {
             packet: p,
             at: delivered_at,

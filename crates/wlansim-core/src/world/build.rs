@@ -70,6 +70,7 @@ impl Nodes {
                     node: id,
                     ac,
                     queue: queue.clone(),
+                    head: None,
                     backoff,
                     params,
                     stats: MacStats::default(),
