@@ -33,7 +33,7 @@ impl World {
         }
         if p.kind == Kind::Tcp && node != p.src {
             self.ap_relay(now, node, &mut p);
-            if p.reverse && self.hold_ack(now, node, p) {
+            if p.reverse && self.hold_ack(now, node, &p) {
                 return;
             }
         }
@@ -75,7 +75,7 @@ impl World {
     /// Delay injection at AP `node` on the ACK `p` it forwards to a station: whether it
     /// holds it (the ACK leaves later, from [`World::release_held`]). pdelay is the time
     /// since the data segment the ACK echoes left its sender (timestamp echo, 1 ms tick).
-    fn hold_ack(&mut self, now: Time, node: NodeId, p: Packet) -> bool {
+    fn hold_ack(&mut self, now: Time, node: NodeId, p: &Packet) -> bool {
         let Some(Some(di)) = self.delay_injection.get_mut(node as usize) else {
             return false;
         };
@@ -87,7 +87,7 @@ impl World {
         if release <= now {
             return false;
         }
-        di.hold(now, node, release, p, &mut self.events);
+        di.hold(now, node, release, *p, &mut self.events);
         true
     }
 
