@@ -211,7 +211,7 @@ impl Contention {
             Place::Idle
         } else {
             let key = b.counter as u64 + c.clock;
-            if ent.queue.is_empty() {
+            if !ent.has_frame() {
                 c.post.push(key, e, &mut self.pos);
                 Place::Post
             } else {
@@ -241,7 +241,7 @@ impl Contention {
 
     #[inline]
     fn note_aside(&mut self, ent: &Entity) {
-        if ent.backoff.pending && !ent.queue.is_empty() {
+        if ent.backoff.pending && ent.has_frame() {
             let at = ent.backoff.expiry(self.slot);
             self.aside_earliest = self.aside_earliest.min(at);
         }
@@ -255,7 +255,7 @@ impl Contention {
             self.aside
                 .iter()
                 .map(|&e| &entities[e as usize])
-                .filter(|ent| ent.backoff.pending && !ent.queue.is_empty())
+                .filter(|ent| ent.backoff.pending && ent.has_frame())
                 .map(|ent| ent.backoff.expiry(slot))
                 .min()
                 .unwrap_or(Time::MAX)
@@ -304,14 +304,15 @@ impl Contention {
         for i in 0..self.aside.len() {
             let e = self.aside[i];
             let ent = &mut entities[e as usize];
+            let has_frame = ent.has_frame();
             let b = &mut ent.backoff;
-            if b.pending && !ent.queue.is_empty() && b.expiry(slot) == now {
+            if b.pending && has_frame && b.expiry(slot) == now {
                 self.place[e as usize] = Place::Out;
                 transmitters.push(e);
                 continue;
             }
             b.freeze(now, slot);
-            if b.counter == 0 && b.countdown_start <= now && ent.queue.is_empty() {
+            if b.counter == 0 && b.countdown_start <= now && !has_frame {
                 b.pending = false; // post-backoff complete
             }
             self.place[e as usize] = Place::Idle;

@@ -89,22 +89,26 @@ impl MacStats {
     }
 }
 
-/// Fields in the order channel access reads them (backoff state, queue, AIFS), the
-/// counters last: `repr(C)` keeps that order, so a grant touches as few cache lines as
-/// possible.
-#[repr(C)]
+/// Fields in the order channel access touches them, and aligned to a cache line: the
+/// backoff (with its random stream) fills the first line; the head-of-line frame, the
+/// node, the parameters and the first counters the second and third; the queue, which
+/// only a frame that arrives or leaves touches, comes last. A transmitter that collides
+/// touches three lines, not six (a cell of hundreds of stations keeps few entities in
+/// the first-level cache).
+#[repr(C, align(64))]
 pub struct Entity {
     pub backoff: Backoff,
-    pub queue: TxQueue,
-    pub params: AccessParams,
-    pub node: NodeId,
-    /// The access category of an EDCA entity; None under DCF.
-    pub ac: Option<AccessCategory>,
-    pub stats: MacStats,
     /// The head-of-line frame's receiver and exchange timing, worked out once when the
     /// frame becomes the head (the MAC reads them at every attempt; the packet itself
     /// lives in the queue's buffer, which a cell of many stations does not keep in cache).
+    /// Some exactly when the queue holds a frame ([`Entity::has_frame`]).
     pub head: Option<HeadFrame>,
+    pub node: NodeId,
+    /// The access category of an EDCA entity; None under DCF.
+    pub ac: Option<AccessCategory>,
+    pub params: AccessParams,
+    pub stats: MacStats,
+    pub queue: TxQueue,
 }
 
 /// What channel access needs of the head-of-line frame.
@@ -141,6 +145,14 @@ impl Entity {
             b.on_retry(self.params.cw_max);
             AfterFailure::Retry
         }
+    }
+
+    /// Whether the queue holds a frame (read from `head`, which sits beside the backoff,
+    /// rather than from the queue).
+    #[inline]
+    pub fn has_frame(&self) -> bool {
+        debug_assert_eq!(self.head.is_some(), !self.queue.is_empty());
+        self.head.is_some()
     }
 
     /// Whether the head-of-line frame is being retried.

@@ -551,7 +551,7 @@ impl Mac {
         let t = self.transmitters[0];
         let e = &self.entities[t as usize];
         if ex.success && e.params.txop_limit > 0 {
-            if !e.queue.is_empty() {
+            if e.has_frame() {
                 let span = self.head_exchange(t).end;
                 let start = now + self.phy.sifs;
                 if start + span - ex.txop_start <= e.params.txop_limit {
