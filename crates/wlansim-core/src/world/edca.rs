@@ -1,37 +1,8 @@
-//! A node's channel-access entities (one DCF entity, or one EDCAF per AC, 802.11-2012
-//! 9.19.2) and the classification of each packet to one of them.
+//! Which of a node's channel-access entities (one DCF entity, or one EDCAF per AC,
+//! 802.11-2012 9.19.2; their parameters come from `scenario/model.rs`) queues a packet.
 use super::{Node, World};
-use crate::mac::{AccessCategory, AccessParams, Classifier, PacketInfo};
+use crate::mac::{Classifier, PacketInfo};
 use crate::net::Packet;
-use crate::phy::Phy;
-use crate::scenario::{qos, EdcaConfig, Scenario};
-
-/// The channel-access entities of a node: one DCF entity, or one EDCAF per AC (in
-/// increasing priority) when the node is a QoS node.
-pub(super) fn access_setup(
-    s: &Scenario,
-    phy: &Phy,
-    qos_node: bool,
-    edca: Option<&EdcaConfig>,
-) -> Vec<(Option<AccessCategory>, AccessParams)> {
-    if !qos_node {
-        return vec![(
-            None,
-            AccessParams {
-                aifs: phy.difs,
-                cw_min: phy.cw_min,
-                cw_max: phy.cw_max,
-                short_retry_limit: s.mac.short_retry_limit.0,
-                long_retry_limit: s.mac.long_retry_limit.0,
-                txop_limit: 0,
-            },
-        )];
-    }
-    AccessCategory::ALL
-        .iter()
-        .map(|&ac| (Some(ac), qos::access_params(edca, ac, phy, &s.mac)))
-        .collect()
-}
 
 /// The entity of `node` that queues `packet`: the node's only entity under DCF, the
 /// classified AC's under EDCA.

@@ -113,24 +113,7 @@ impl From<WireEvent> for Event {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    AccessPoint,
-    Station,
-    Router,
-    Server,
-}
-
-impl Role {
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::AccessPoint => "ap",
-            Role::Station => "station",
-            Role::Router => "router",
-            Role::Server => "server",
-        }
-    }
-}
+pub use crate::scenario::Role;
 
 /// A node: APs first, then stations, routers and servers.
 pub struct Node {

@@ -1,0 +1,421 @@
+//! The scenario resolved, in one pass after validation, into what the components are built
+//! from: every node named and numbered once (APs, stations, routers, servers, in this
+//! order) with its channel access (queue capacity and the parameters of each entity), its
+//! radio link (frame error rates, burst models, rates), the wired links between node ids,
+//! and each `[[flows]]` entry expanded per station into flows between two node ids with
+//! their TCP configuration. Checks that need the whole topology (a flow to itself, a
+//! saturated source on a wired node) are made here. `world/build.rs` turns a [`Model`]
+//! into components; it resolves no name and applies no default of its own.
+use super::{qos, BurstLoss, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
+use super::{EdcaConfig, StationGroup};
+use crate::mac::{AccessCategory, AccessParams, MacRules};
+use crate::net::NodeId;
+use crate::phy::{frame, LinkRates, Phy};
+use crate::sim::time::Time;
+use crate::tcp::{header_bytes, TcpConfig};
+use std::collections::HashMap;
+
+/// Largest number of wired nodes (APs, routers, servers): the route table holds one entry
+/// per pair of them.
+pub const MAX_WIRED_NODES: usize = 4096;
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    AccessPoint,
+    Station,
+    Router,
+    Server,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::AccessPoint => "ap",
+            Role::Station => "station",
+            Role::Router => "router",
+            Role::Server => "server",
+        }
+    }
+}
+
+/// A node's channel access: its interface queue and one entity (DCF) or four (EDCA, AC_BK
+/// … AC_VO) that share it.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// Capacity of the queue in packets, with the profile's rule applied (ns-2: B + 1).
+    pub queue: u32,
+    /// A separate queue for TCP ACKs at an AP (`ack_queue`), as given.
+    pub ack_queue: Option<u32>,
+    pub entities: Vec<(Option<AccessCategory>, AccessParams)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct NodeSpec<'s> {
+    pub name: String,
+    pub role: Role,
+    /// The AP of its BSS (an AP's own id); None for a wired node.
+    pub bss: Option<NodeId>,
+    /// None for a wired node.
+    pub access: Option<Access>,
+    /// A station's (uplink, downlink) i.i.d. frame error rates; 0 where a burst model
+    /// replaces them.
+    pub fer: (f64, f64),
+    /// A station's (uplink, downlink) burst loss models.
+    pub bursts: (Option<&'s BurstLoss>, Option<&'s BurstLoss>),
+    /// The rates of a station's link with its AP.
+    pub rates: Option<LinkRates>,
+}
+
+/// A wired link (two directed links, a → b and b → a).
+#[derive(Clone, Copy, Debug)]
+pub struct LinkSpec {
+    pub a: NodeId,
+    pub b: NodeId,
+    pub rate: u64,
+    pub delay: Time,
+    pub queue: u32,
+}
+
+/// One flow: a `[[flows]]` entry for one station of its group.
+#[derive(Clone, Debug)]
+pub struct FlowSpec<'s> {
+    /// `<entry>-<i>` for the entry's i-th station.
+    pub name: String,
+    /// Index of the `[[flows]]` entry.
+    pub spec: u32,
+    pub config: &'s FlowConfig,
+    /// Source and destination of the data.
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// The connection's configuration (TCP flows).
+    pub tcp: Option<TcpConfig>,
+    /// IP bytes of a full-sized data packet.
+    pub ip_bytes: u32,
+}
+
+/// A validated scenario, resolved.
+pub struct Model<'s> {
+    pub scenario: &'s Scenario,
+    /// The PHY with the preset, the profile and every override applied.
+    pub phy: Phy,
+    pub rules: MacRules,
+    pub nodes: Vec<NodeSpec<'s>>,
+    /// Each server's link to its AP or router, then the `[[links]]`.
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowSpec<'s>>,
+    by_name: HashMap<String, NodeId>,
+}
+
+impl<'s> Model<'s> {
+    pub fn resolve(s: &'s Scenario) -> Result<Model<'s>, ScenarioError> {
+        let phy = s.phy();
+        let rules = s.mac_rules();
+        let mut m = Model {
+            scenario: s,
+            phy,
+            rules,
+            nodes: Vec::new(),
+            links: Vec::new(),
+            flows: Vec::new(),
+            by_name: HashMap::new(),
+        };
+        let wired = |name: String, role| NodeSpec {
+            name,
+            role,
+            bss: None,
+            access: None,
+            fer: (0.0, 0.0),
+            bursts: (None, None),
+            rates: None,
+        };
+        for ap in &s.aps {
+            let id = m.nodes.len() as NodeId;
+            let access = m.access(ap.queue, ap.ack_queue, ap.qos, ap.edca.as_ref());
+            m.add(NodeSpec {
+                bss: Some(id),
+                access: Some(access),
+                ..wired(ap.name.clone(), Role::AccessPoint)
+            });
+        }
+        let mut group_nodes = Vec::new();
+        for g in &s.stations {
+            let access = m.access(g.queue.unwrap_or(s.mac.queue), None, g.qos, g.edca.as_ref());
+            let bursts = s.channel.group_bursts(g);
+            let mut fer = s.channel.group_fer(g);
+            if bursts.0.is_some() {
+                fer.0 = 0.0;
+            }
+            if bursts.1.is_some() {
+                fer.1 = 0.0;
+            }
+            let ap = m.id(s.ap_of(g));
+            let rates = s.link_rates(&m.phy, g);
+            let ids: Vec<NodeId> = (0..g.count)
+                .map(|i| {
+                    m.add(NodeSpec {
+                        bss: Some(ap),
+                        access: Some(access.clone()),
+                        fer,
+                        bursts,
+                        rates: Some(rates),
+                        ..wired(format!("{}-{i}", g.name), Role::Station)
+                    })
+                })
+                .collect();
+            group_nodes.push(ids);
+        }
+        for r in &s.routers {
+            m.add(wired(r.name.clone(), Role::Router));
+        }
+        let mut server_groups = Vec::new();
+        for g in &s.servers {
+            let ids: Vec<NodeId> = (0..g.count)
+                .map(|i| m.add(wired(format!("{}-{i}", g.name), Role::Server)))
+                .collect();
+            server_groups.push(ids);
+        }
+        let wired_nodes = m.nodes.iter().filter(|x| x.role != Role::Station).count();
+        if wired_nodes > MAX_WIRED_NODES {
+            return Err(ScenarioError::new(
+                "servers",
+                format!(
+                    "{wired_nodes} APs, routers and servers: at most {MAX_WIRED_NODES} are allowed"
+                ),
+            ));
+        }
+        for (g, ids) in s.servers.iter().zip(&server_groups) {
+            let hub = m.id(g.via.as_deref().unwrap_or(&s.aps[0].name));
+            for &server in ids {
+                m.links.push(LinkSpec {
+                    a: server,
+                    b: hub,
+                    rate: g.rate.0,
+                    delay: g.delay.0,
+                    queue: g.queue,
+                });
+            }
+        }
+        for l in &s.links {
+            m.links.push(LinkSpec {
+                a: m.id(&l.a),
+                b: m.id(&l.b),
+                rate: l.rate.0,
+                delay: l.delay.0,
+                queue: l.queue,
+            });
+        }
+        for (fi, f) in s.flows.iter().enumerate() {
+            let members = |groups: &[StationGroup], name: &str| {
+                let k = groups.iter().position(|g| g.name == name);
+                k.expect("validated: the station group exists")
+            };
+            let stations = &group_nodes[members(&s.stations, &f.stations)];
+            let peers: Option<&Vec<NodeId>> = match (&f.server, &f.peer) {
+                (Some(server), _) => {
+                    let k = s.servers.iter().position(|g| &g.name == server);
+                    Some(&server_groups[k.expect("validated: the server group exists")])
+                }
+                (None, Some(peer)) => Some(&group_nodes[members(&s.stations, peer)]),
+                (None, None) => None,
+            };
+            let tcp = (f.protocol == Protocol::Tcp).then(|| s.tcp_config(fi));
+            let ip_bytes = match &tcp {
+                Some(cfg) => cfg.mss + header_bytes(cfg),
+                None => f.udp_payload().0 as u32 + frame::IP_HEADER + frame::UDP_HEADER,
+            };
+            for (i, &sta) in stations.iter().enumerate() {
+                // Station i's peer: member i mod count of the peer group, or its AP.
+                let peer = match peers {
+                    Some(p) => p[i % p.len()],
+                    None => m.nodes[sta as usize].bss.expect("a station's AP"),
+                };
+                let (src, dst) = match f.direction {
+                    Direction::Uplink => (sta, peer),
+                    Direction::Downlink => (peer, sta),
+                };
+                let name = format!("{}-{i}", f.name);
+                if src == dst {
+                    return Err(ScenarioError::new(
+                        format!("flows[{fi}].peer"),
+                        format!(
+                            "\"{}\": flow {name} would go from {} to itself; the peer is another group's station i mod its count",
+                            f.peer.as_deref().unwrap_or_default(),
+                            m.nodes[src as usize].name
+                        ),
+                    ));
+                }
+                if f.traffic == Traffic::Saturated
+                    && tcp.is_none()
+                    && m.nodes[src as usize].access.is_none()
+                {
+                    return Err(ScenarioError::new(
+                        format!("flows[{fi}].traffic"),
+                        format!(
+                            "saturated: a saturated source keeps a MAC queue full, but {} is a wired node; use \"cbr\" or \"poisson\"",
+                            m.nodes[src as usize].name
+                        ),
+                    ));
+                }
+                m.flows.push(FlowSpec {
+                    name,
+                    spec: fi as u32,
+                    config: f,
+                    src,
+                    dst,
+                    tcp: tcp.clone(),
+                    ip_bytes,
+                });
+            }
+        }
+        Ok(m)
+    }
+
+    /// The id of the node called `name` (validated scenarios name existing nodes only).
+    pub fn id(&self, name: &str) -> NodeId {
+        self.by_name[name]
+    }
+
+    fn add(&mut self, node: NodeSpec<'s>) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.by_name.insert(node.name.clone(), id);
+        self.nodes.push(node);
+        id
+    }
+
+    /// A node's queue and entities: one DCF entity with the PHY's DIFS and CW bounds, or
+    /// the four EDCA access categories with the node's parameters (`scenario/qos.rs`).
+    fn access(
+        &self,
+        queue: u32,
+        ack_queue: Option<u32>,
+        qos_node: bool,
+        edca: Option<&EdcaConfig>,
+    ) -> Access {
+        let (s, phy) = (self.scenario, &self.phy);
+        let entities = if qos_node {
+            AccessCategory::ALL
+                .iter()
+                .map(|&ac| (Some(ac), qos::access_params(edca, ac, phy, &s.mac)))
+                .collect()
+        } else {
+            vec![(
+                None,
+                AccessParams {
+                    aifs: phy.difs,
+                    cw_min: phy.cw_min,
+                    cw_max: phy.cw_max,
+                    short_retry_limit: s.mac.short_retry_limit.0,
+                    long_retry_limit: s.mac.long_retry_limit.0,
+                    txop_limit: 0,
+                },
+            )]
+        };
+        Access {
+            queue: self.rules.buffer_capacity(queue),
+            ack_queue,
+            entities,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_BSS: &str = r#"
+        duration = "1 s"
+        [[aps]]
+        name = "ap1"
+        [[aps]]
+        name = "ap2"
+        qos = true
+        [[routers]]
+        name = "r"
+        [[links]]
+        a = "ap1"
+        b = "r"
+        [[links]]
+        a = "r"
+        b = "ap2"
+        delay = "5 ms"
+        [[servers]]
+        name = "srv"
+        count = 2
+        via = "r"
+        [[stations]]
+        name = "a"
+        count = 3
+        ap = "ap1"
+        [[stations]]
+        name = "b"
+        count = 2
+        ap = "ap2"
+        [[flows]]
+        name = "x"
+        direction = "uplink"
+        stations = "a"
+        peer = "b"
+        traffic = "cbr"
+        rate = "100 kb/s"
+        [[flows]]
+        name = "dl"
+        direction = "downlink"
+        stations = "b"
+        server = "srv"
+        protocol = "tcp"
+    "#;
+
+    #[test]
+    fn names_are_numbered_once_and_flows_run_between_ids() {
+        let s = Scenario::from_toml(TWO_BSS).unwrap();
+        let m = Model::resolve(&s).unwrap();
+        let names: Vec<&str> = m.nodes.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["ap1", "ap2", "a-0", "a-1", "a-2", "b-0", "b-1", "r", "srv-0", "srv-1"]
+        );
+        assert_eq!(m.id("b-1"), 6);
+        // Stations of group a belong to ap1, of group b to ap2; wired nodes to no BSS.
+        assert_eq!(m.nodes[3].bss, Some(0));
+        assert_eq!(m.nodes[6].bss, Some(1));
+        assert_eq!(m.nodes[7].bss, None);
+        assert!(m.nodes[7].access.is_none() && m.nodes[8].access.is_none());
+        // ap2 is a QoS AP: four EDCAFs; a DCF station has one.
+        assert_eq!(m.nodes[1].access.as_ref().unwrap().entities.len(), 4);
+        assert_eq!(m.nodes[2].access.as_ref().unwrap().entities.len(), 1);
+        // The servers' links come first, then [[links]], between node ids.
+        let ends: Vec<(NodeId, NodeId)> = m.links.iter().map(|l| (l.a, l.b)).collect();
+        assert_eq!(ends, [(8, 7), (9, 7), (0, 7), (7, 1)]);
+        assert_eq!(m.links[3].delay, 5_000_000);
+        // a-i's peer is b-(i mod 2); b-i downloads from srv-(i mod 2).
+        let flows: Vec<(&str, NodeId, NodeId)> = m
+            .flows
+            .iter()
+            .map(|f| (f.name.as_str(), f.src, f.dst))
+            .collect();
+        assert_eq!(
+            flows,
+            [
+                ("x-0", 2, 5),
+                ("x-1", 3, 6),
+                ("x-2", 4, 5),
+                ("dl-0", 8, 5),
+                ("dl-1", 9, 6)
+            ]
+        );
+        assert!(m.flows[3].tcp.is_some() && m.flows[0].tcp.is_none());
+    }
+
+    #[test]
+    fn a_saturated_source_on_a_wired_node_is_refused() {
+        let text = TWO_BSS.replace(
+            "protocol = \"tcp\"",
+            "protocol = \"udp\"\n        traffic = \"saturated\"",
+        );
+        let s = Scenario::from_toml(&text).unwrap();
+        let e = Model::resolve(&s).err().expect("refused");
+        assert_eq!(e.path, "flows[1].traffic");
+        assert!(e.message.contains("srv-0 is a wired node"), "{}", e.message);
+    }
+}
