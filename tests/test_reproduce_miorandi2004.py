@@ -4,6 +4,7 @@ insensitivity to the file-size distribution at W* = 1, and the quick reproductio
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import wlansim
@@ -71,7 +72,39 @@ def test_large_window_penalises_pareto_files_under_load():
 def test_quick_reproduction_writes_every_table(tmp_path):
     path = mio.reproduce(tmp_path, quick=True)
     text = path.read_text()
-    for title in ("Table 2", "Fig 7", "Fig 3", "Table 3"):
+    for title in (
+        "Table 2",
+        "Fig 7",
+        "Fig 3",
+        "Table 3",
+        "Figs 1-2",
+        "Fig 4",
+        "Fig 5",
+        "Fig 13",
+        "Fig 8",
+        "Fig 9",
+        "Fig 10",
+    ):
         assert f"## {title}" in text
-    for name in ("table2", "fig7", "fig3", "table3"):
+    for name in (
+        "table2",
+        "fig7",
+        "fig3",
+        "table3",
+        "fig1_2",
+        "fig4",
+        "fig5",
+        "fig13",
+        "fig8",
+        "fig9",
+        "fig10",
+    ):
         assert (tmp_path / f"{name}.csv").is_file()
+    # Figs 1-2: the simulated collision probability follows eqs 1-2. The quick runs make
+    # 2,000-3,000 attempts per point, so P_C carries a binomial standard error of up to
+    # 0.009 (n_b = 10, P_C = 0.3); 0.025 absolute is about 3 of them.
+    f12 = pd.read_csv(tmp_path / "fig1_2.csv")
+    assert ((f12["p_collision"] - f12["p_collision_model"]).abs() < 0.025).all()
+    # Fig 13: a larger window gives more throughput at every d (the appendix's claim).
+    f13 = pd.read_csv(tmp_path / "fig13.csv")
+    assert (f13["goodput_w1000_bps"] > f13["goodput_w_eq_d_bps"]).all()
