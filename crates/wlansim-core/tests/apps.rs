@@ -227,3 +227,26 @@ fn think_first_delays_the_first_request() {
     assert!((r.sessions[0].start_s - 0.5).abs() < 1e-9);
     assert_eq!(r.sessions.len(), 2);
 }
+
+#[test]
+fn dynamic_delayed_ack_thresholds_without_the_dynamic_scheme_are_refused() {
+    let base = files_toml(r#"{ size = { distribution = "fixed", value = "3 kB" } }"#);
+    let global = format!("{base}[tcp]\ndynamic_delayed_ack_thresholds = [3, 6, 12]\n");
+    let e = Scenario::from_toml(&global).unwrap_err().to_string();
+    assert!(
+        e.contains("tcp.dynamic_delayed_ack_thresholds")
+            && e.contains("dynamic_delayed_ack = true"),
+        "{e}"
+    );
+    let per_flow = format!("{base}tcp = {{ dynamic_delayed_ack_thresholds = [3, 6, 12] }}\n");
+    let e = Scenario::from_toml(&per_flow).unwrap_err().to_string();
+    assert!(
+        e.contains("flows[0].tcp.dynamic_delayed_ack_thresholds"),
+        "{e}"
+    );
+    // With the scheme on (here in [tcp], thresholds in the flow) they are accepted.
+    let on = format!(
+        "{base}tcp = {{ dynamic_delayed_ack_thresholds = [3, 6, 12] }}\n[tcp]\ndynamic_delayed_ack = true\n"
+    );
+    assert!(Scenario::from_toml(&on).is_ok());
+}

@@ -339,10 +339,9 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
     }
     if let Some(t) = &s.tcp {
         // Scenario-wide defaults must be valid on their own, even without TCP flows.
-        tcp_config(
-            &super::TcpSettings::config(Some(t), None, super::TcpProfile::Standard),
-            "tcp",
-        )?;
+        let cfg = super::TcpSettings::config(Some(t), None, super::TcpProfile::Standard);
+        tcp_config(&cfg, "tcp")?;
+        thresholds_need_dynamic(&cfg, &[(Some(t), "tcp".into())])?;
     }
     Ok(())
 }
@@ -473,7 +472,37 @@ fn tcp_flow(
             "0 B: a transfer has at least 1 byte (remove it for a persistent flow)",
         );
     }
-    tcp_config(&s.tcp_config(i), &at("tcp"))
+    let cfg = s.tcp_config(i);
+    tcp_config(&cfg, &at("tcp"))?;
+    thresholds_need_dynamic(
+        &cfg,
+        &[(f.tcp.as_ref(), at("tcp")), (s.tcp.as_ref(), "tcp".into())],
+    )
+}
+
+/// Dynamic delayed-ACK thresholds given where the dynamic scheme is off would be ignored
+/// silently: refused instead, at the table that gives them.
+fn thresholds_need_dynamic(
+    cfg: &crate::tcp::TcpConfig,
+    tables: &[(Option<&super::TcpSettings>, String)],
+) -> Result<(), ScenarioError> {
+    if matches!(
+        cfg.delayed_ack_policy,
+        crate::tcp::DelayedAckPolicy::Dynamic { .. }
+    ) {
+        return Ok(());
+    }
+    for (t, path) in tables {
+        if let Some(th) = t.and_then(|t| t.dynamic_delayed_ack_thresholds) {
+            return err(
+                format!("{path}.dynamic_delayed_ack_thresholds"),
+                format!(
+                    "{th:?}: used only by the dynamic delayed ACK, which is off here; add dynamic_delayed_ack = true or remove the thresholds"
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// [`TcpConfig::validate`](crate::tcp::TcpConfig::validate) plus the frame-size limit.
