@@ -181,3 +181,35 @@ def test_files_app_reports_sessions():
     # 6 sessions cannot make 10 batches of at least 2: no interval rather than a wrong one.
     assert math.isnan(m["session_delay_ci95_s"])
     assert m["session_delay_mice_s"] == pytest.approx(s["delay_s"].mean())
+
+
+def test_a_scenario_files_inputs_are_relative_to_its_directory(tmp_path, monkeypatch):
+    """An empirical distribution's `csv` in a scenario file is found next to the file,
+    whatever the working directory; TOML text keeps paths relative to the working
+    directory."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "sizes.csv").write_text("bytes\n1000\n2000\n")
+    text = """
+duration = "5 s"
+[[stations]]
+name = "s"
+[[servers]]
+name = "w"
+[[flows]]
+name = "f"
+protocol = "tcp"
+direction = "downlink"
+stations = "s"
+server = "w"
+files = { size = { distribution = "empirical", csv = "sizes.csv" }, count = 4 }
+"""
+    (sub / "s.toml").write_text(text)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    r = wlansim.run(sub / "s.toml")
+    assert len(r.sessions) == 4
+    assert set(r.sessions["bytes"]) <= {1000, 2000}
+    with pytest.raises(wlansim.ScenarioError, match="csv"):
+        wlansim.run(text)

@@ -1,7 +1,9 @@
 """Scenario loading and overrides.
 
 A scenario is a TOML file, TOML text or a dict (see `scenarios/` for examples and the
-README for the keys). `--set key=value` overrides use dotted key paths; an element of a
+README for the keys). The files a scenario file reads (an empirical distribution's
+`csv`) are found relative to the scenario file's directory, as in most configuration
+formats; in TOML text, a dict or a `--set` override, relative to the working directory. `--set key=value` overrides use dotted key paths; an element of a
 list of tables (`stations`, `flows`) is addressed by its `name` or its index:
 ``stations.sta.count=10``, ``flows.0.packet_size="1000 B"``.
 """
@@ -73,9 +75,43 @@ def load(scenario: ScenarioLike) -> dict:
             f"a scenario is a path, TOML text or a dict, not {type(scenario).__name__}"
         )
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{where}: invalid TOML: {exc}") from None
+    if is_path(scenario):
+        _inputs_relative_to(data, Path(scenario).resolve().parent)
+    return data
+
+
+#: Keys whose values are files a scenario reads (`*`: every element of a list).
+INPUT_FILES = (
+    ("flows", "*", "files", "size", "csv"),
+    ("flows", "*", "files", "think", "csv"),
+)
+
+
+def _inputs_relative_to(data: Any, base: Path) -> None:
+    """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under `base`."""
+
+    def walk(node: Any, keys: tuple[str, ...]) -> None:
+        if not keys:
+            return
+        head, rest = keys[0], keys[1:]
+        children = node if head == "*" and isinstance(node, list) else None
+        if children is None:
+            if not isinstance(node, dict) or head not in node:
+                return
+            if not rest:
+                value = node[head]
+                if isinstance(value, str) and not Path(value).is_absolute():
+                    node[head] = str(base / value)
+                return
+            children = [node[head]]
+        for child in children:
+            walk(child, rest)
+
+    for keys in INPUT_FILES:
+        walk(data, keys)
 
 
 def parse_value(text: str) -> Any:

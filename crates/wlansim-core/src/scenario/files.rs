@@ -69,8 +69,9 @@ pub enum SizeDistribution {
     },
     /// Log-normal with this mean and `sigma`, the standard deviation of ln(size).
     LogNormal { mean: Bytes, sigma: f64 },
-    /// Sizes in bytes drawn uniformly from a CSV file (one column, optional header; path
-    /// relative to the working directory).
+    /// Sizes in bytes drawn uniformly from a CSV file (one column, optional header; a
+    /// relative path is relative to the scenario file's directory, or to the working
+    /// directory for scenario text).
     Empirical { csv: String },
 }
 
@@ -86,7 +87,8 @@ pub enum ThinkDistribution {
         mean: Duration,
     },
     /// Think times in seconds drawn uniformly from a CSV file (one column, optional
-    /// header; path relative to the working directory).
+    /// header; a relative path is relative to the scenario file's directory, or to the
+    /// working directory for scenario text).
     Empirical {
         csv: String,
     },
