@@ -3,9 +3,10 @@
 A scenario is a TOML file, TOML text or a dict (see `scenarios/` for examples and the
 README for the keys). The files a scenario file reads (an empirical distribution's
 `csv`) are found relative to the scenario file's directory, as in most configuration
-formats; in TOML text, a dict or a `--set` override, relative to the working directory. `--set key=value` overrides use dotted key paths; an element of a
-list of tables (`stations`, `flows`) is addressed by its `name` or its index:
-``stations.sta.count=10``, ``flows.0.packet_size="1000 B"``.
+formats; in TOML text, a dict or a `--set` override, relative to the working directory.
+`--set key=value` overrides use dotted key paths; an element of a list of tables
+(`stations`, `flows`) is addressed by its `name` or its index: ``stations.sta.count=10``,
+``flows.0.packet_size="1000 B"``.
 """
 
 from __future__ import annotations
