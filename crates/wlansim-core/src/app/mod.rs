@@ -18,4 +18,4 @@ pub mod udp;
 
 pub use distributions::Draw;
 pub use files::{FileSequence, FileSizes, Session};
-pub use udp::UdpSource;
+pub use udp::{Traffic, UdpSource};

@@ -1,9 +1,22 @@
 //! UDP sources: saturated (the source keeps its node's MAC queue full), constant bit rate
 //! and Poisson. A source says when its next packet comes; the world creates the packet
 //! and hands it to the network layer of the source node.
-use crate::scenario::Traffic;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// When a UDP source sends (`flows.traffic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Traffic {
+    /// The source keeps its node's queue full.
+    Saturated,
+    /// Constant bit rate: one packet every packet_size / rate.
+    Cbr,
+    /// Poisson arrivals of mean rate `rate`.
+    Poisson,
+}
 
 pub struct UdpSource {
     pub traffic: Traffic,

@@ -7,8 +7,26 @@
 use super::consecutive_burst::{Bernoulli, Periodic};
 use super::gilbert_elliott::GilbertElliott;
 use crate::net::NodeId;
-use crate::scenario::{BurstLoss, BurstModel};
 use crate::sim::rng::{Rng, StreamKind};
+
+/// A link direction's burst model with its parameters resolved (`scenario/channel.rs`
+/// `BurstLoss::params` fills the defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BurstParams {
+    /// Gilbert–Elliott from a long-run frame error rate and a mean burst length.
+    GilbertElliottPer { per: f64, burst_length: f64 },
+    /// Gilbert–Elliott from each state's frame error rate and mean sojourn (attempts).
+    GilbertElliott {
+        good_fer: f64,
+        bad_fer: f64,
+        good_frames: f64,
+        bad_frames: f64,
+    },
+    /// fotiadis2005's runs of `burst_length` losses, one per period, random phase.
+    Periodic { per: f64, burst_length: u64 },
+    /// Runs of `burst_length` losses starting at random (long-run rate `per`).
+    Bernoulli { per: f64, burst_length: u64 },
+}
 
 #[derive(Clone, Debug)]
 enum Model {
@@ -27,24 +45,31 @@ pub struct BurstLink {
 }
 
 impl BurstLink {
-    /// The link direction called `name` with the (validated) model `b`.
-    pub fn new(seed: u64, name: &str, b: &BurstLoss) -> Self {
+    /// The link direction called `name` with the model `b`.
+    pub fn new(seed: u64, name: &str, b: BurstParams) -> Self {
         let mut rng = Rng::named(seed, StreamKind::Channel, name);
-        let per = b.per.unwrap_or(0.0);
-        let burst = b.burst_length.unwrap_or(1.0);
-        let model = match b.model {
-            BurstModel::GilbertElliott if b.per.is_some() => {
-                Model::GilbertElliott(GilbertElliott::from_per(per, burst, &mut rng))
+        let model = match b {
+            BurstParams::GilbertElliottPer { per, burst_length } => {
+                Model::GilbertElliott(GilbertElliott::from_per(per, burst_length, &mut rng))
             }
-            BurstModel::GilbertElliott => Model::GilbertElliott(GilbertElliott::new(
-                b.good_fer.unwrap_or(0.0),
-                b.bad_fer.unwrap_or(1.0),
-                b.good_frames.unwrap_or(1.0),
-                b.bad_frames.unwrap_or(1.0),
+            BurstParams::GilbertElliott {
+                good_fer,
+                bad_fer,
+                good_frames,
+                bad_frames,
+            } => Model::GilbertElliott(GilbertElliott::new(
+                good_fer,
+                bad_fer,
+                good_frames,
+                bad_frames,
                 &mut rng,
             )),
-            BurstModel::Periodic => Model::Periodic(Periodic::new(per, burst as u64, &mut rng)),
-            BurstModel::Bernoulli => Model::Bernoulli(Bernoulli::new(per, burst as u64)),
+            BurstParams::Periodic { per, burst_length } => {
+                Model::Periodic(Periodic::new(per, burst_length, &mut rng))
+            }
+            BurstParams::Bernoulli { per, burst_length } => {
+                Model::Bernoulli(Bernoulli::new(per, burst_length))
+            }
         };
         BurstLink {
             model,

@@ -15,7 +15,7 @@ pub mod iid;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
-pub use bursts::{BurstLink, BurstLinks};
+pub use bursts::{BurstLink, BurstLinks, BurstParams};
 pub use iid::IidLoss;
 
 /// What kind of frame the channel is asked about.

@@ -2,7 +2,6 @@
 //! dot11RTSThreshold (802.11-2012 9.3.2.6), the data frame, the ACK after SIFS (9.3.2.8).
 //! Every part of the simulator that needs the length of an exchange asks here.
 use crate::phy::{LinkTimes, Phy};
-use crate::scenario::RtsThreshold;
 use crate::sim::time::Time;
 
 /// Offsets from the start of an exchange of one data frame.
@@ -19,17 +18,24 @@ pub struct ExchangeTimes {
     pub end: Time,
 }
 
+/// Whether RTS/CTS precedes a data frame of `mpdu_bytes`: when it is longer than
+/// dot11RTSThreshold (9.3.2.6); `None`: never (the threshold off).
+#[inline]
+pub fn uses_rts(rts_threshold: Option<u32>, mpdu_bytes: u32) -> bool {
+    rts_threshold.is_some_and(|t| mpdu_bytes > t)
+}
+
 /// The exchange that carries a network-layer packet of `ip_bytes` on `link` (its rates:
 /// `phy/rates.rs`).
 #[inline]
 pub fn exchange_times(
     phy: &Phy,
     link: &LinkTimes,
-    rts: RtsThreshold,
+    rts_threshold: Option<u32>,
     ip_bytes: u32,
 ) -> ExchangeTimes {
     let mpdu = phy.data_mpdu_bytes(ip_bytes);
-    let uses_rts = rts.uses_rts(mpdu);
+    let uses_rts = uses_rts(rts_threshold, mpdu);
     let (data_end, end) = phy.exchange_offsets(link, uses_rts, ip_bytes);
     ExchangeTimes {
         rts: uses_rts,

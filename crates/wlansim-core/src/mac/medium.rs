@@ -31,7 +31,6 @@ use super::Entity;
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
-use crate::scenario::RtsThreshold;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
@@ -87,7 +86,8 @@ pub struct Mac {
     pub phy: Phy,
     /// Per node: the rates of a station's link with its AP (None at an AP).
     links: Vec<Option<LinkTimes>>,
-    rts_threshold: RtsThreshold,
+    /// dot11RTSThreshold in MPDU bytes; None: RTS/CTS never used.
+    rts_threshold: Option<u32>,
     pub entities: Vec<Entity>,
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3), or ns-2's deferral
     /// ([`MacRules::after_error`]).
@@ -111,19 +111,11 @@ pub struct Mac {
 }
 
 impl Mac {
+    /// The medium of `entities`, following `rules` where the standard and ns-2 differ;
+    /// `links`: per node, the rates of a station's link with its AP (None at an AP).
     pub fn new(
         phy: Phy,
-        rts_threshold: RtsThreshold,
-        entities: Vec<Entity>,
-        links: Vec<Option<LinkRates>>,
-    ) -> Mac {
-        Mac::with_rules(phy, rts_threshold, entities, links, MacRules::Standard)
-    }
-
-    /// A MAC that follows `rules` where the standard and ns-2 differ.
-    pub fn with_rules(
-        phy: Phy,
-        rts_threshold: RtsThreshold,
+        rts_threshold: Option<u32>,
         entities: Vec<Entity>,
         links: Vec<Option<LinkRates>>,
         rules: MacRules,

@@ -12,6 +12,7 @@
 //! bursts_downlink = { model = "gilbert-elliott", per = 0.2, burst_length = 10 }
 //! ```
 use super::{Scenario, ScenarioError, StationGroup};
+use crate::channel::BurstParams;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,36 @@ pub struct BurstLoss {
     /// Gilbert–Elliott: mean sojourn in the Bad state, attempts, ≥ 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bad_frames: Option<f64>,
+}
+
+impl BurstLoss {
+    /// The model with its defaults filled (validated tables only): a missing `per` is 0
+    /// and `burst_length` 1; Gilbert–Elliott's state keys default to a Good state without
+    /// errors and a Bad state that loses every frame, one attempt each.
+    pub fn params(&self) -> BurstParams {
+        let per = self.per.unwrap_or(0.0);
+        let burst = self.burst_length.unwrap_or(1.0);
+        match self.model {
+            BurstModel::GilbertElliott if self.per.is_some() => BurstParams::GilbertElliottPer {
+                per,
+                burst_length: burst,
+            },
+            BurstModel::GilbertElliott => BurstParams::GilbertElliott {
+                good_fer: self.good_fer.unwrap_or(0.0),
+                bad_fer: self.bad_fer.unwrap_or(1.0),
+                good_frames: self.good_frames.unwrap_or(1.0),
+                bad_frames: self.bad_frames.unwrap_or(1.0),
+            },
+            BurstModel::Periodic => BurstParams::Periodic {
+                per,
+                burst_length: burst as u64,
+            },
+            BurstModel::Bernoulli => BurstParams::Bernoulli {
+                per,
+                burst_length: burst as u64,
+            },
+        }
+    }
 }
 
 impl ChannelConfig {

@@ -27,10 +27,11 @@ pub enum RtsThreshold {
 }
 
 impl RtsThreshold {
-    pub fn uses_rts(self, mpdu_bytes: u32) -> bool {
+    /// The threshold in MPDU bytes; None when off (the rule: `mac::exchange::uses_rts`).
+    pub fn bytes(self) -> Option<u32> {
         match self {
-            RtsThreshold::Off => false,
-            RtsThreshold::Bytes(t) => mpdu_bytes > t,
+            RtsThreshold::Off => None,
+            RtsThreshold::Bytes(t) => Some(t),
         }
     }
 }

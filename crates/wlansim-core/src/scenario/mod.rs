@@ -29,6 +29,8 @@ pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use units::{Bytes, Duration, Rate};
+// The traffic pattern is the application's own type (`app/udp.rs`).
+pub use crate::app::Traffic;
 
 use crate::phy::{Phy, Preamble, Standard};
 use schemars::JsonSchema;
@@ -563,17 +565,6 @@ pub enum Direction {
     Uplink,
     /// From the peer to the flow's station.
     Downlink,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Traffic {
-    /// The source keeps its node's queue full.
-    Saturated,
-    /// Constant bit rate: one packet every packet_size / rate.
-    Cbr,
-    /// Poisson arrivals of mean rate `rate`.
-    Poisson,
 }
 
 /// One flow per station of the group `stations`, named `NAME-i`. Station i's peer is

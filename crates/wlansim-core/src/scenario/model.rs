@@ -6,8 +6,9 @@
 //! their TCP configuration. Checks that need the whole topology (a flow to itself, a
 //! saturated source on a wired node) are made here. `world/build.rs` turns a [`Model`]
 //! into components; it resolves no name and applies no default of its own.
-use super::{qos, BurstLoss, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
+use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use super::{EdcaConfig, StationGroup};
+use crate::channel::BurstParams;
 use crate::mac::{AccessCategory, AccessParams, MacRules};
 use crate::net::NodeId;
 use crate::phy::{frame, LinkRates, Phy};
@@ -51,7 +52,7 @@ pub struct Access {
 }
 
 #[derive(Clone, Debug)]
-pub struct NodeSpec<'s> {
+pub struct NodeSpec {
     pub name: String,
     pub role: Role,
     /// The AP of its BSS (an AP's own id); None for a wired node.
@@ -62,7 +63,7 @@ pub struct NodeSpec<'s> {
     /// replaces them.
     pub fer: (f64, f64),
     /// A station's (uplink, downlink) burst loss models.
-    pub bursts: (Option<&'s BurstLoss>, Option<&'s BurstLoss>),
+    pub bursts: (Option<BurstParams>, Option<BurstParams>),
     /// The rates of a station's link with its AP.
     pub rates: Option<LinkRates>,
 }
@@ -100,7 +101,9 @@ pub struct Model<'s> {
     /// The PHY with the preset, the profile and every override applied.
     pub phy: Phy,
     pub rules: MacRules,
-    pub nodes: Vec<NodeSpec<'s>>,
+    /// dot11RTSThreshold in MPDU bytes; None: off.
+    pub rts_threshold: Option<u32>,
+    pub nodes: Vec<NodeSpec>,
     /// Each server's link to its AP or router, then the `[[links]]`.
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec<'s>>,
@@ -115,6 +118,7 @@ impl<'s> Model<'s> {
             scenario: s,
             phy,
             rules,
+            rts_threshold: s.mac.rts_threshold.bytes(),
             nodes: Vec::new(),
             links: Vec::new(),
             flows: Vec::new(),
@@ -141,7 +145,8 @@ impl<'s> Model<'s> {
         let mut group_nodes = Vec::new();
         for g in &s.stations {
             let access = m.access(g.queue.unwrap_or(s.mac.queue), None, g.qos, g.edca.as_ref());
-            let bursts = s.channel.group_bursts(g);
+            let (up, down) = s.channel.group_bursts(g);
+            let bursts = (up.map(|b| b.params()), down.map(|b| b.params()));
             let mut fer = s.channel.group_fer(g);
             if bursts.0.is_some() {
                 fer.0 = 0.0;
@@ -276,7 +281,7 @@ impl<'s> Model<'s> {
         self.by_name[name]
     }
 
-    fn add(&mut self, node: NodeSpec<'s>) -> NodeId {
+    fn add(&mut self, node: NodeSpec) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.by_name.insert(node.name.clone(), id);
         self.nodes.push(node);

@@ -115,7 +115,7 @@ fn download_txop(s: &Scenario, ap: &str) -> Time {
         .iter()
         .map(|g| {
             let link = crate::phy::LinkTimes::new(&phy, s.link_rates(&phy, g));
-            crate::mac::exchange_times(&phy, &link, s.mac.rts_threshold, ip_bytes).end
+            crate::mac::exchange_times(&phy, &link, s.mac.rts_threshold.bytes(), ip_bytes).end
         })
         .max()
         .unwrap_or(0);

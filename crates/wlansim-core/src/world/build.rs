@@ -280,7 +280,7 @@ impl World {
             pcap: capture,
         });
         let links = m.nodes.iter().map(|x| x.rates).collect();
-        let mut mac = Mac::with_rules(phy, s.mac.rts_threshold, n.entities, links, rules);
+        let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
         mac.trace = trace.is_some();
         let n_entities = mac.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
