@@ -13,7 +13,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build lint rust-test tshark py-test
+test: build lint rust-test tshark ns2 py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +54,7 @@ ns2:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; } \
-		|| echo "ns-2 could not be installed"
+		|| echo "ns-2 could not be installed: the ns-2 comparison tests will be skipped"
 
 py-test: build
 	$(PY) -m pytest -q

@@ -1,4 +1,5 @@
-"""`wlansim validate bianchi`: the simulator beside Bianchi's model (table + PNG + CSV)."""
+"""`wlansim validate bianchi` (the simulator beside Bianchi's model), `tcp-drops` (Fall &
+Floyd's drop tests) and `ns2` (wlansim's ns-2 profile beside ns-2.35 itself)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,21 @@ def register(subparsers) -> None:
     t.add_argument("--out", default="out/validate-tcp-drops", help="directory for CSV and PNG")
     t.add_argument("--json", action="store_true", help="print the table as JSON")
     t.set_defaults(func=run_tcp_drops)
+    n = which.add_parser(
+        "ns2",
+        help='profile = "ns2" beside ns-2.35 on matched saturated cells',
+        description="Write an ns-2 Tcl script for each matched cell (saturated UDP uplink, n = "
+        "1, 5, 10, 20; basic access and RTS/CTS; control rate 1 and 2 Mb/s), run ns-2 and "
+        "wlansim (profile ns2) with several seeds and print packets per second side by side "
+        "with 95 % intervals, then the wall-clock time of both on 20 stations for 100 s. "
+        "Needs `ns` on the PATH (`make ns2`); without it, says how to install it and exits.",
+    )
+    n.add_argument("--quick", action="store_true", help="n = 1 and 10, basic, 1 Mb/s, 3 seeds")
+    n.add_argument("--seeds", type=int, default=5, help="seeds per cell (default 5)")
+    n.add_argument("--duration", type=float, default=30.0, help="seconds per run (default 30)")
+    n.add_argument("--out", default="out/validate-ns2", help="directory for the CSV")
+    n.add_argument("--json", action="store_true", help="print the table as JSON")
+    n.set_defaults(func=run_ns2)
 
 
 def run_validate(args) -> int:
@@ -153,6 +169,51 @@ def run_tcp_drops(args) -> int:
     )
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     print("wrote " + ", ".join(str(w) for w in written))
+    return 0
+
+
+def run_ns2(args) -> int:
+    import pandas as pd
+
+    from wlansim.errors import ScenarioError
+    from wlansim.validation_ns2 import (
+        INSTALL_HINT,
+        cells,
+        compare_udp_uplink,
+        ns_binary,
+        wall_clock,
+    )
+
+    if ns_binary() is None:
+        print(INSTALL_HINT)
+        return 0
+    if args.seeds < 1:
+        raise ScenarioError(f"--seeds {args.seeds}: at least 1")
+    if args.duration <= 2.0:
+        raise ScenarioError(f"--duration {args.duration}: longer than the 2 s warm-up")
+    seeds = list(range(1, (3 if args.quick else args.seeds) + 1))
+    table = pd.DataFrame(compare_udp_uplink(cells(args.quick), seeds, args.duration, 2.0))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "ns2-udp.csv", index=False)
+    if args.json:
+        print(json.dumps(table.to_dict(orient="records")))
+        return 0
+    print(
+        f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, {args.duration:g} "
+        f"s per run (2 s warm-up), {len(seeds)} seeds: packets/s received by the AP"
+    )
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    print(f"largest difference {table['diff_pct'].abs().max():.2f} % (target: within 1 %)")
+    if not args.quick:
+        w = wall_clock()
+        print(
+            f"wall clock, 20 stations, 100 s: ns-2 {w['ns2_s']:.2f} s (whole process); "
+            f"wlansim {w['wlansim_loop_s'] * 1e3:.1f} ms event loop, "
+            f"{w['wlansim_run_s'] * 1e3:.1f} ms whole run in-process "
+            f"({w['ns2_s'] / w['wlansim_run_s']:.0f}x)"
+        )
+    print(f"wrote {out / 'ns2-udp.csv'}")
     return 0
 
 

@@ -1,0 +1,233 @@
+"""wlansim with ``profile = "ns2"`` beside ns-2.35 itself on matched scenarios
+(``wlansim validate ns2``).
+
+A matched scenario is written twice: as a wlansim scenario (:func:`udp_uplink_scenario`)
+and as an ns-2 Tcl script (:func:`udp_uplink_tcl`) with the same PHY and MAC parameters,
+queue, packet size, load, warm-up and length. Both are run with several seeds and the
+delivered packets per second of the measurement window are compared (means and 95 %
+confidence intervals over the seeds). Users can compare their own cells of this shape by
+calling :func:`compare_udp_uplink` with other parameters.
+
+How the ns-2 side is matched (ns-2.35, ``tcl/lib/ns-default.tcl`` defaults otherwise):
+
+- 802.11 (``Mac/802_11``) at ``dataRate_`` with control frames at ``basicRate_`` and the
+  1 Mb/s long PLCP (``PLCPDataRate_``, 144 + 48 bits): wlansim's 802.11b with the same
+  data and control rates and the long preamble;
+- ``RTSThreshold_`` 3000 (basic access) or 0 (RTS/CTS on every data frame);
+- ad hoc nodes without routing (``DumbAgent``): node 0 plays the AP and receives every
+  station's packets over one hop, which is what an uplink to an AP is on the air;
+- the stations on a circle of 10 m around node 0, so every frame arrives with the same
+  power and ns-2's capture rule (``CPThresh_``, 10 dB) never saves one of two colliding
+  frames (wlansim's reception model is "any overlap destroys both");
+- saturated sources: CBR at a packet every 0.5 ms (above what the cell carries), packets
+  of ``ip_bytes`` (ns-2's agents put no further header on them; wlansim's UDP payload is
+  ``ip_bytes`` − 28 so that its IP packets have the same size); ns-2's MAC header
+  (34 bytes, no LLC/SNAP) is what wlansim's ns-2 profile uses;
+- interface queue ``ifqLen_`` = B (drop-tail ``PriQueue``), which with the frame the MAC
+  holds keeps B + 1 packets, as wlansim's ns-2 profile does;
+- ARP: ns-2 resolves each station's first packet with an ARP exchange at the start; the
+  measurement starts after the warm-up (default 2 s), so neither ARP nor the start-up
+  transient is counted (wlansim has no ARP and measures after the same warm-up);
+- the packets received by node 0's ``LossMonitor`` between the end of the warm-up and
+  the end of the run, per second.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import wlansim
+
+#: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
+UDP_IP_HEADER = 28
+#: ns-2's CBR interval that saturates every cell compared here (16 Mb/s of 1000 B).
+SATURATING_INTERVAL_S = 0.0005
+
+
+def ns_binary() -> str | None:
+    """The `ns` executable on the PATH, or None."""
+    return shutil.which("ns")
+
+
+INSTALL_HINT = (
+    "ns-2 is not installed: `make ns2` installs the Debian package ns2 (ns-2.35), or "
+    "`sudo apt-get install ns2`; then run `wlansim validate ns2` again."
+)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One matched case: `n` saturated stations sending `ip_bytes` packets to the AP."""
+
+    n: int
+    rts: bool
+    control_rate_mbps: int
+    ip_bytes: int = 1000
+    queue: int = 50
+    data_rate_mbps: int = 11
+
+    @property
+    def label(self) -> str:
+        access = "rts" if self.rts else "basic"
+        return f"n={self.n} {access} control {self.control_rate_mbps} Mb/s"
+
+
+def udp_uplink_scenario(cell: Cell, duration_s: float, warmup_s: float) -> dict:
+    """The wlansim side of `cell` (profile ns2)."""
+    return {
+        "name": f"ns2-match-{cell.n}-{'rts' if cell.rts else 'basic'}-{cell.control_rate_mbps}",
+        "profile": "ns2",
+        "duration": f"{duration_s} s",
+        "warmup": f"{warmup_s} s",
+        "phy": {
+            "standard": "802.11b",
+            "data_rate": f"{cell.data_rate_mbps} Mb/s",
+            "control_rate": f"{cell.control_rate_mbps} Mb/s",
+        },
+        "mac": {"rts_threshold": 0 if cell.rts else "off", "queue": cell.queue},
+        "stations": [{"name": "sta", "count": cell.n}],
+        "flows": [
+            {
+                "name": "up",
+                "direction": "uplink",
+                "stations": "sta",
+                "traffic": "saturated",
+                "packet_size": f"{cell.ip_bytes - UDP_IP_HEADER} B",
+            }
+        ],
+    }
+
+
+def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) -> str:
+    """The ns-2 side of `cell`: a Tcl script that prints `packets N` (received after the
+    warm-up) when it ends."""
+    stations = []
+    for i in range(1, cell.n + 1):
+        angle = 2 * math.pi * (i - 1) / cell.n
+        x, y = 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)
+        stations.append(
+            f"set n({i}) [$ns node]\n$n({i}) random-motion 0\n"
+            f"$n({i}) set X_ {x:.6f}\n$n({i}) set Y_ {y:.6f}\n$n({i}) set Z_ 0\n"
+            f"set u({i}) [new Agent/UDP]\n$ns attach-agent $n({i}) $u({i})\n"
+            f"$ns connect $u({i}) $sink\n"
+            f"set c({i}) [new Application/Traffic/CBR]\n"
+            f"$c({i}) set packetSize_ {cell.ip_bytes}\n"
+            f"$c({i}) set interval_ {SATURATING_INTERVAL_S}\n"
+            f'$c({i}) attach-agent $u({i})\n$ns at 0.{i:04d} "$c({i}) start"\n'
+        )
+    return f"""# ns-2.35 script written by wlansim (validation_ns2.py): {cell.label}
+$defaultRNG seed {seed}
+set ns [new Simulator]
+set tf [open /dev/null w]
+$ns trace-all $tf
+set topo [new Topography]
+$topo load_flatgrid 100 100
+create-god {cell.n + 1}
+Mac/802_11 set dataRate_ {cell.data_rate_mbps}Mb
+Mac/802_11 set basicRate_ {cell.control_rate_mbps}Mb
+Mac/802_11 set RTSThreshold_ {0 if cell.rts else 3000}
+$ns node-config -adhocRouting DumbAgent -llType LL -macType Mac/802_11 \\
+    -ifqType Queue/DropTail/PriQueue -ifqLen {cell.queue} -antType Antenna/OmniAntenna \\
+    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
+    -channel [new Channel/WirelessChannel] -topoInstance $topo \\
+    -agentTrace OFF -routerTrace OFF -macTrace OFF -movementTrace OFF
+set ap [$ns node]
+$ap random-motion 0
+$ap set X_ 50.0
+$ap set Y_ 50.0
+$ap set Z_ 0
+set sink [new Agent/LossMonitor]
+$ns attach-agent $ap $sink
+{"".join(stations)}
+set start 0
+proc mark {{}} {{ global sink start; set start [$sink set npkts_] }}
+proc finish {{}} {{ global sink start; puts "packets [expr [$sink set npkts_] - $start]"; exit 0 }}
+$ns at {warmup_s} "mark"
+$ns at {duration_s} "finish"
+$ns run
+"""
+
+
+def run_ns2(script: str) -> tuple[int, float]:
+    """Run an ns-2 script; the packets it printed and the process's wall time."""
+    ns = ns_binary()
+    if ns is None:
+        raise RuntimeError(INSTALL_HINT)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "cell.tcl"
+        path.write_text(script)
+        t0 = time.perf_counter()
+        out = subprocess.run([ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600)
+        wall = time.perf_counter() - t0
+    m = re.search(r"^packets (\d+)$", out.stdout, re.MULTILINE)
+    if m is None:
+        raise RuntimeError(f"ns-2 printed no packet count:\n{out.stdout}\n{out.stderr}")
+    return int(m.group(1)), wall
+
+
+def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % interval (Student t; 0 for one value)."""
+    from scipy import stats
+
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    return m, stats.t.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def compare_udp_uplink(
+    cells: list[Cell], seeds: list[int], duration_s: float = 30.0, warmup_s: float = 2.0
+) -> list[dict]:
+    """Per cell: packets per second of the measurement window by ns-2 and by wlansim
+    (profile ns2), means and 95 % intervals over `seeds`."""
+    rows = []
+    window = duration_s - warmup_s
+    for cell in cells:
+        ns2 = [
+            run_ns2(udp_uplink_tcl(cell, duration_s, warmup_s, seed))[0] / window for seed in seeds
+        ]
+        s = udp_uplink_scenario(cell, duration_s, warmup_s)
+        ours = [wlansim.run(s, seed=seed).metrics["delivered_packets"] / window for seed in seeds]
+        (m2, c2), (m1, c1) = _mean_ci(ns2), _mean_ci(ours)
+        rows.append(
+            {
+                "n": cell.n,
+                "access": "rts" if cell.rts else "basic",
+                "control_mbps": cell.control_rate_mbps,
+                "ns2_pkts": m2,
+                "ns2_ci95": c2,
+                "wlansim_pkts": m1,
+                "wlansim_ci95": c1,
+                "diff_pct": 100 * (m1 / m2 - 1),
+            }
+        )
+    return rows
+
+
+def wall_clock(n: int = 20, duration_s: float = 100.0) -> dict:
+    """Wall-clock seconds of both simulators on the saturated `n`-station basic cell:
+    ns-2's whole process, and wlansim's event loop (in-process) and whole run through
+    the Python API (building, running, reporting)."""
+    cell = Cell(n=n, rts=False, control_rate_mbps=1)
+    _, ns2_wall = run_ns2(udp_uplink_tcl(cell, duration_s, 2.0, 1))
+    s = udp_uplink_scenario(cell, duration_s, 2.0)
+    t0 = time.perf_counter()
+    r = wlansim.run(s, seed=1)
+    whole = time.perf_counter() - t0
+    return {"ns2_s": ns2_wall, "wlansim_loop_s": r.meta["wall_s"], "wlansim_run_s": whole}
+
+
+def cells(quick: bool) -> list[Cell]:
+    """The cases of the issue: n = 1, 5, 10, 20, basic and RTS/CTS, control rate 1 and
+    2 Mb/s (quick: n = 1 and 10, basic, 1 Mb/s)."""
+    if quick:
+        return [Cell(n, False, 1) for n in (1, 10)]
+    return [Cell(n, rts, rate) for rate in (1, 2) for rts in (False, True) for n in (1, 5, 10, 20)]
