@@ -28,9 +28,10 @@ How the ns-2 side is matched (ns-2.35, ``tcl/lib/ns-default.tcl`` defaults other
 - start-up: ns-2 resolves each station's first packet with an ARP exchange at the start
   (broadcast requests, which collide with the saturated stations' frames and are sent
   again only with the station's next packet). With 20 stations its start-up transient
-  lasts seconds (ARP, we think; ns-2's capture threshold raised changed nothing): measured from 2 s on, ns-2 carried 8-10 % fewer packets than wlansim with a
-  wide spread between seeds; from 10 s on, within 0.5 %. The measurement therefore
-  starts after a 10 s warm-up (wlansim has no ARP and measures after the same warm-up);
+  lasts seconds (ARP, we think; raising ns-2's capture threshold changed nothing):
+  measured from 2 s on, ns-2 carried 8-10 % fewer packets than wlansim with a wide
+  spread between seeds; from 10 s on, within 0.5 %. The measurement therefore starts
+  after a 10 s warm-up (wlansim has no ARP and measures after the same warm-up);
 - the packets received by node 0's ``LossMonitor`` between the end of the warm-up and
   the end of the run, per second.
 """
