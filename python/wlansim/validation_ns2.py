@@ -162,20 +162,28 @@ $ns run
 """
 
 
-def run_ns2(script: str) -> tuple[int, float]:
-    """Run an ns-2 script; the packets it printed and the process's wall time."""
+def _run_ns2_text(script: str) -> str:
+    """Run an ns-2 script; what it printed."""
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(INSTALL_HINT)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "cell.tcl"
         path.write_text(script)
-        t0 = time.perf_counter()
         out = subprocess.run([ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600)
-        wall = time.perf_counter() - t0
-    m = re.search(r"^packets (\d+)$", out.stdout, re.MULTILINE)
+    if out.returncode != 0:
+        raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
+    return out.stdout
+
+
+def run_ns2(script: str) -> tuple[int, float]:
+    """Run an ns-2 script of a UDP cell; the packets it printed and the wall time."""
+    t0 = time.perf_counter()
+    out = _run_ns2_text(script)
+    wall = time.perf_counter() - t0
+    m = re.search(r"^packets (\d+)$", out, re.MULTILINE)
     if m is None:
-        raise RuntimeError(f"ns-2 printed no packet count:\n{out.stdout}\n{out.stderr}")
+        raise RuntimeError(f"ns-2 printed no packet count:\n{out}")
     return int(m.group(1)), wall
 
 
@@ -229,6 +237,145 @@ def wall_clock(n: int = 20, duration_s: float = 100.0) -> dict:
     r = wlansim.run(s, seed=1)
     whole = time.perf_counter() - t0
     return {"ns2_s": ns2_wall, "wlansim_loop_s": r.meta["wall_s"], "wlansim_run_s": whole}
+
+
+def tcp_updown_scenario(buffer: int, duration_s: float, warmup_s: float) -> dict:
+    """The wlansim side of the TCP case: one upload and one download between two
+    stations and a host behind the AP, AP buffer `buffer`, profile ns2 (NewReno, 1000-byte
+    segments, window 20, an ACK per segment). The host's link (10 Gb/s, 1 µs) stands for
+    ns-2's endpoints on the AP node itself: it adds about 2 µs per packet."""
+    return {
+        "name": f"ns2-match-tcp-1up-1down-b{buffer}",
+        "profile": "ns2",
+        "duration": f"{duration_s} s",
+        "warmup": f"{warmup_s} s",
+        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
+        "mac": {"rts_threshold": "off", "queue": 50},
+        "ap": {"queue": buffer},
+        "stations": [{"name": "u"}, {"name": "d"}],
+        "servers": [{"name": "h", "rate": "10 Gb/s", "delay": "1 us"}],
+        "flows": [
+            {"name": "up", "protocol": "tcp", "direction": "uplink", "stations": "u",
+             "server": "h"},
+            {"name": "down", "protocol": "tcp", "direction": "downlink", "stations": "d",
+             "server": "h"},
+        ],
+    }  # fmt: skip
+
+
+def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int) -> str:
+    """The ns-2 side: `Agent/TCP/Newreno` + FTP at station 1 towards a `TCPSink` on the AP
+    node, and from the AP node towards station 2; the AP's interface queue holds `buffer`
+    (its data towards station 2 and its ACKs towards station 1 share it, as at wlansim's
+    AP), the stations' 50. Prints the packets each sender saw acknowledged after the
+    warm-up (`up N`, `down N`) and the download's retransmission timeouts after it
+    (`down-timeouts N`, ns-2's `nrexmit_`)."""
+    return f"""# ns-2.35 script by wlansim (validation_ns2.py): TCP 1 up + 1 down, B = {buffer}
+$defaultRNG seed {seed}
+set ns [new Simulator]
+set tf [open /dev/null w]
+$ns trace-all $tf
+set topo [new Topography]
+$topo load_flatgrid 100 100
+create-god 3
+Mac/802_11 set dataRate_ 11Mb
+Mac/802_11 set basicRate_ 1Mb
+Mac/802_11 set RTSThreshold_ 3000
+$ns node-config -adhocRouting DumbAgent -llType LL -macType Mac/802_11 \
+    -ifqType Queue/DropTail/PriQueue -ifqLen {buffer} -antType Antenna/OmniAntenna \
+    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \
+    -channel [new Channel/WirelessChannel] -topoInstance $topo \
+    -agentTrace OFF -routerTrace OFF -macTrace OFF -movementTrace OFF
+set ap [$ns node]
+$ap random-motion 0
+$ap set X_ 50.0
+$ap set Y_ 50.0
+$ap set Z_ 0
+$ns node-config -ifqLen 50
+set s1 [$ns node]
+$s1 random-motion 0
+$s1 set X_ 60.0
+$s1 set Y_ 50.0
+$s1 set Z_ 0
+set s2 [$ns node]
+$s2 random-motion 0
+$s2 set X_ 40.0
+$s2 set Y_ 50.0
+$s2 set Z_ 0
+set up [new Agent/TCP/Newreno]
+$ns attach-agent $s1 $up
+set upsink [new Agent/TCPSink]
+$ns attach-agent $ap $upsink
+$ns connect $up $upsink
+set f1 [new Application/FTP]
+$f1 attach-agent $up
+set dn [new Agent/TCP/Newreno]
+$ns attach-agent $ap $dn
+set dnsink [new Agent/TCPSink]
+$ns attach-agent $s2 $dnsink
+$ns connect $dn $dnsink
+set f2 [new Application/FTP]
+$f2 attach-agent $dn
+$ns at 0.1 "$f1 start"
+$ns at 0.2 "$f2 start"
+set a1 0
+set a2 0
+set t2 0
+proc mark {{}} {{
+    global up dn a1 a2 t2
+    set a1 [$up set ack_]
+    set a2 [$dn set ack_]
+    set t2 [$dn set nrexmit_]
+}}
+proc finish {{}} {{
+    global up dn a1 a2 t2
+    puts "up [expr [$up set ack_] - $a1]"
+    puts "down [expr [$dn set ack_] - $a2]"
+    puts "down-timeouts [expr [$dn set nrexmit_] - $t2]"
+    exit 0
+}}
+$ns at {warmup_s} "mark"
+$ns at {duration_s} "finish"
+$ns run
+"""
+
+
+def compare_tcp_updown(
+    buffers: list[int], seeds: list[int], duration_s: float = 70.0, warmup_s: float = WARMUP_S
+) -> list[dict]:
+    """Per AP buffer: the upload's and the download's packets per second by ns-2 and by
+    wlansim, the up/down ratio and the total (means over `seeds`, 95 % intervals)."""
+    rows = []
+    window = duration_s - warmup_s
+    for b in buffers:
+        ns2_up, ns2_down, ours_up, ours_down = [], [], [], []
+        ns2_timeouts, ours_timeouts = 0, 0
+        for seed in seeds:
+            out = _run_ns2_text(tcp_updown_tcl(b, duration_s, warmup_s, seed))
+            ns2_up.append(int(re.search(r"^up (\d+)$", out, re.MULTILINE).group(1)) / window)
+            ns2_down.append(int(re.search(r"^down (\d+)$", out, re.MULTILINE).group(1)) / window)
+            ns2_timeouts += int(re.search(r"^down-timeouts (\d+)$", out, re.MULTILINE).group(1))
+            f = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s), seed=seed).flows
+            f = f.set_index("name")
+            ours_up.append(f.loc["up-0", "goodput_bps"] / 8000.0)
+            ours_down.append(f.loc["down-0", "goodput_bps"] / 8000.0)
+            ours_timeouts += int(f.loc["down-0", "timeouts"])
+        row = {
+            "buffer": b,
+            "ns2_down_timeouts": ns2_timeouts / len(seeds),
+            "wlansim_down_timeouts": ours_timeouts / len(seeds),
+        }
+        for name, xs in (("ns2_up", ns2_up), ("ns2_down", ns2_down), ("wlansim_up", ours_up),
+                         ("wlansim_down", ours_down)):  # fmt: skip
+            row[name], row[f"{name}_ci95"] = _mean_ci(xs)
+        ns2_ratio = row["ns2_up"] / row["ns2_down"]
+        ours_ratio = row["wlansim_up"] / row["wlansim_down"]
+        row["ratio_diff_pct"] = 100 * (ours_ratio / ns2_ratio - 1)
+        row["total_diff_pct"] = 100 * (
+            (row["wlansim_up"] + row["wlansim_down"]) / (row["ns2_up"] + row["ns2_down"]) - 1
+        )
+        rows.append(row)
+    return rows
 
 
 def cells(quick: bool) -> list[Cell]:

@@ -185,6 +185,7 @@ def run_ns2(args) -> int:
         INSTALL_HINT,
         WARMUP_S,
         cells,
+        compare_tcp_updown,
         compare_udp_uplink,
         ns_binary,
         wall_clock,
@@ -203,7 +204,8 @@ def run_ns2(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "ns2-udp.csv", index=False)
     if args.json:
-        print(json.dumps(table.to_dict(orient="records")))
+        tcp = compare_tcp_updown([20, 50] if args.quick else [5, 20, 50, 100], seeds)
+        print(json.dumps({"udp": table.to_dict(orient="records"), "tcp": tcp}))
         return 0
     print(
         f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, {args.duration:g} "
@@ -211,6 +213,19 @@ def run_ns2(args) -> int:
     )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     print(f"largest difference {table['diff_pct'].abs().max():.2f} % (target: within 1 %)")
+    buffers = [20, 50] if args.quick else [5, 20, 50, 100]
+    tcp = pd.DataFrame(compare_tcp_updown(buffers, seeds))
+    tcp.to_csv(out / "ns2-tcp.csv", index=False)
+    print(
+        "\nTCP NewReno, 1 upload + 1 download through the AP (buffer B), 60 s measured, "
+        f"{len(seeds)} seeds: packets/s per direction, download timeouts per run"
+    )
+    shown = tcp[
+        ["buffer", "ns2_up", "ns2_down", "wlansim_up", "wlansim_down", "ratio_diff_pct",
+         "total_diff_pct", "ns2_down_timeouts", "wlansim_down_timeouts"]
+    ]  # fmt: skip
+    print(shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    print("targets: up/down ratio within 10 %, total within 2 %")
     if not args.quick:
         w = wall_clock()
         print(
@@ -219,7 +234,7 @@ def run_ns2(args) -> int:
             f"{w['wlansim_run_s'] * 1e3:.1f} ms whole run in-process "
             f"({w['ns2_s'] / w['wlansim_run_s']:.0f}x)"
         )
-    print(f"wrote {out / 'ns2-udp.csv'}")
+    print(f"wrote {out / 'ns2-udp.csv'} and {out / 'ns2-tcp.csv'}")
     return 0
 
 
