@@ -112,6 +112,47 @@ def udp_uplink_scenario(cell: Cell, duration_s: float, warmup_s: float) -> dict:
     }
 
 
+def _preamble(seed: int, nodes: int, cell: Cell, ap_queue: int) -> str:
+    """The common head of a script: simulator, 802.11 parameters of `cell`, the node
+    configuration (interface queue `ap_queue` for the AP, created here as `$ap`)."""
+    return f"""$defaultRNG seed {seed}
+set ns [new Simulator]
+set tf [open /dev/null w]
+$ns trace-all $tf
+set topo [new Topography]
+$topo load_flatgrid 100 100
+create-god {nodes}
+Mac/802_11 set dataRate_ {cell.data_rate_mbps}Mb
+Mac/802_11 set basicRate_ {cell.control_rate_mbps}Mb
+Mac/802_11 set RTSThreshold_ {0 if cell.rts else 3000}
+$ns node-config -adhocRouting DumbAgent -llType LL -macType Mac/802_11 \\
+    -ifqType Queue/DropTail/PriQueue -ifqLen {ap_queue} -antType Antenna/OmniAntenna \\
+    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
+    -channel [new Channel/WirelessChannel] -topoInstance $topo \\
+    -agentTrace OFF -routerTrace OFF -macTrace OFF -movementTrace OFF
+{_place("ap", 50.0, 50.0)}"""
+
+
+def _place(var: str, x: float, y: float) -> str:
+    """A static node `$var` at (x, y)."""
+    return (
+        f"set {var} [$ns node]\n${var} random-motion 0\n"
+        f"${var} set X_ {x:.6f}\n${var} set Y_ {y:.6f}\n${var} set Z_ 0\n"
+    )
+
+
+def _tcp_transfer(name: str, src: str, dst: str, start: float) -> str:
+    """An endless FTP over `Agent/TCP/Newreno` `$name` from node `$src` to a `TCPSink` on
+    node `$dst`, started at `start`."""
+    return (
+        f"set {name} [new Agent/TCP/Newreno]\n$ns attach-agent ${src} ${name}\n"
+        f"set {name}_sink [new Agent/TCPSink]\n$ns attach-agent ${dst} ${name}_sink\n"
+        f"$ns connect ${name} ${name}_sink\n"
+        f"set {name}_ftp [new Application/FTP]\n${name}_ftp attach-agent ${name}\n"
+        f'$ns at {start} "${name}_ftp start"\n'
+    )
+
+
 def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) -> str:
     """The ns-2 side of `cell`: a Tcl script that prints `packets N` (received after the
     warm-up) when it ends."""
@@ -120,9 +161,8 @@ def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) ->
         angle = 2 * math.pi * (i - 1) / cell.n
         x, y = 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)
         stations.append(
-            f"set n({i}) [$ns node]\n$n({i}) random-motion 0\n"
-            f"$n({i}) set X_ {x:.6f}\n$n({i}) set Y_ {y:.6f}\n$n({i}) set Z_ 0\n"
-            f"set u({i}) [new Agent/UDP]\n$ns attach-agent $n({i}) $u({i})\n"
+            _place(f"n({i})", x, y)
+            + f"set u({i}) [new Agent/UDP]\n$ns attach-agent $n({i}) $u({i})\n"
             f"$ns connect $u({i}) $sink\n"
             f"set c({i}) [new Application/Traffic/CBR]\n"
             f"$c({i}) set packetSize_ {cell.ip_bytes}\n"
@@ -130,27 +170,7 @@ def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) ->
             f'$c({i}) attach-agent $u({i})\n$ns at 0.{i:04d} "$c({i}) start"\n'
         )
     return f"""# ns-2.35 script written by wlansim (validation_ns2.py): {cell.label}
-$defaultRNG seed {seed}
-set ns [new Simulator]
-set tf [open /dev/null w]
-$ns trace-all $tf
-set topo [new Topography]
-$topo load_flatgrid 100 100
-create-god {cell.n + 1}
-Mac/802_11 set dataRate_ {cell.data_rate_mbps}Mb
-Mac/802_11 set basicRate_ {cell.control_rate_mbps}Mb
-Mac/802_11 set RTSThreshold_ {0 if cell.rts else 3000}
-$ns node-config -adhocRouting DumbAgent -llType LL -macType Mac/802_11 \\
-    -ifqType Queue/DropTail/PriQueue -ifqLen {cell.queue} -antType Antenna/OmniAntenna \\
-    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
-    -channel [new Channel/WirelessChannel] -topoInstance $topo \\
-    -agentTrace OFF -routerTrace OFF -macTrace OFF -movementTrace OFF
-set ap [$ns node]
-$ap random-motion 0
-$ap set X_ 50.0
-$ap set Y_ 50.0
-$ap set Z_ 0
-set sink [new Agent/LossMonitor]
+{_preamble(seed, cell.n + 1, cell, cell.queue)}set sink [new Agent/LossMonitor]
 $ns attach-agent $ap $sink
 {"".join(stations)}
 set start 0
@@ -270,54 +290,11 @@ def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int) -
     AP), the stations' 50. Prints the packets each sender saw acknowledged after the
     warm-up (`up N`, `down N`) and the download's retransmission timeouts after it
     (`down-timeouts N`, ns-2's `nrexmit_`)."""
+    cell = Cell(n=2, rts=False, control_rate_mbps=1)
     return f"""# ns-2.35 script by wlansim (validation_ns2.py): TCP 1 up + 1 down, B = {buffer}
-$defaultRNG seed {seed}
-set ns [new Simulator]
-set tf [open /dev/null w]
-$ns trace-all $tf
-set topo [new Topography]
-$topo load_flatgrid 100 100
-create-god 3
-Mac/802_11 set dataRate_ 11Mb
-Mac/802_11 set basicRate_ 1Mb
-Mac/802_11 set RTSThreshold_ 3000
-$ns node-config -adhocRouting DumbAgent -llType LL -macType Mac/802_11 \
-    -ifqType Queue/DropTail/PriQueue -ifqLen {buffer} -antType Antenna/OmniAntenna \
-    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \
-    -channel [new Channel/WirelessChannel] -topoInstance $topo \
-    -agentTrace OFF -routerTrace OFF -macTrace OFF -movementTrace OFF
-set ap [$ns node]
-$ap random-motion 0
-$ap set X_ 50.0
-$ap set Y_ 50.0
-$ap set Z_ 0
-$ns node-config -ifqLen 50
-set s1 [$ns node]
-$s1 random-motion 0
-$s1 set X_ 60.0
-$s1 set Y_ 50.0
-$s1 set Z_ 0
-set s2 [$ns node]
-$s2 random-motion 0
-$s2 set X_ 40.0
-$s2 set Y_ 50.0
-$s2 set Z_ 0
-set up [new Agent/TCP/Newreno]
-$ns attach-agent $s1 $up
-set upsink [new Agent/TCPSink]
-$ns attach-agent $ap $upsink
-$ns connect $up $upsink
-set f1 [new Application/FTP]
-$f1 attach-agent $up
-set dn [new Agent/TCP/Newreno]
-$ns attach-agent $ap $dn
-set dnsink [new Agent/TCPSink]
-$ns attach-agent $s2 $dnsink
-$ns connect $dn $dnsink
-set f2 [new Application/FTP]
-$f2 attach-agent $dn
-$ns at 0.1 "$f1 start"
-$ns at 0.2 "$f2 start"
+{_preamble(seed, 3, cell, buffer)}$ns node-config -ifqLen 50
+{_place("s1", 60.0, 50.0)}{_place("s2", 40.0, 50.0)}
+{_tcp_transfer("up", "s1", "ap", 0.1)}{_tcp_transfer("dn", "ap", "s2", 0.2)}
 set a1 0
 set a2 0
 set t2 0
