@@ -621,14 +621,19 @@ impl TcpSender {
     fn on_rto(&mut self, now: Time, out: &mut impl TcpOutput) {
         self.stats.timeouts += 1;
         let mss = self.cc.mss();
-        if self.consecutive_timeouts == 0 {
-            if self.cfg.timestamps {
-                self.eifel = Some(EifelState {
-                    retransmit_ts: ts_clock(now),
-                    saved_cwnd: self.cc.cwnd,
-                    saved_ssthresh: self.cc.ssthresh,
-                });
-            }
+        if self.consecutive_timeouts == 0 && self.cfg.timestamps {
+            self.eifel = Some(EifelState {
+                retransmit_ts: ts_clock(now),
+                saved_cwnd: self.cc.cwnd,
+                saved_ssthresh: self.cc.ssthresh,
+            });
+        }
+        if self.cfg.timer_rules == TimerRules::Ns2 {
+            // ns-2: at every timeout, from the window (`tcp/ns2_rto.rs`).
+            self.cc
+                .on_congestion_event(self.snd_max - self.snd_una, true);
+            self.cc.ssthresh = super::ns2_rto::timeout_ssthresh(self.cc.cwnd, self.peer_rwnd, mss);
+        } else if self.consecutive_timeouts == 0 {
             // RFC 5681 eq. 4, only for the first timeout of a segment.
             let flight = self.snd_max - self.snd_una;
             self.cc.on_congestion_event(flight, true);

@@ -1632,3 +1632,40 @@ fn ns2_rto_arithmetic_differs_from_rfc6298() {
     ns2.backoff();
     assert_eq!(ns2.rto(), 400 * MS);
 }
+
+/// ns-2 halves ssthresh from the window at every timeout (`TcpAgent::timeout` →
+/// `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`), so a second timeout in a row leaves
+/// it at 2 packets; RFC 5681 sets it at the first timeout only.
+#[test]
+fn ns2_every_timeout_halves_ssthresh_from_the_window() {
+    for (rules, second) in [(TimerRules::Ns2, 2), (TimerRules::Rfc6298, 5)] {
+        let cfg = TcpConfig {
+            initial_window: Some(10),
+            limited_transmit: false,
+            timer_rules: rules,
+            ..TcpConfig::ns2_compat()
+        };
+        let mss = cfg.mss as u64;
+        let (mut tx, mut rec) = established_sender(&cfg, None, 65_535);
+        let fire = |tx: &mut TcpSender, rec: &mut Rec| {
+            // The timer is armed lazily: run its callbacks until it expires.
+            let before = tx.stats().timeouts;
+            while tx.stats().timeouts == before {
+                let (_, at, gen) = *rec
+                    .timers
+                    .iter()
+                    .rev()
+                    .find(|t| t.0 == TimerKind::Retransmit)
+                    .unwrap();
+                tx.on_timer(at, TimerKind::Retransmit, gen, rec);
+            }
+        };
+        fire(&mut tx, &mut rec);
+        assert_eq!(tx.stats().timeouts, 1, "{rules:?}");
+        // Ten segments outstanding, cwnd 10: both give 5 packets at the first timeout.
+        assert_eq!(tx.ssthresh_bytes(), 5 * mss, "{rules:?}");
+        fire(&mut tx, &mut rec);
+        assert_eq!(tx.stats().timeouts, 2, "{rules:?}");
+        assert_eq!(tx.ssthresh_bytes(), second * mss, "{rules:?}");
+    }
+}
