@@ -238,42 +238,52 @@ impl Mac {
         if self.reference {
             return self.reference_frame_ready(now, e, sched);
         }
-        let slot = self.phy.slot;
-        let aifs = self.entities[e as usize].params.aifs;
         let b = &mut self.entities[e as usize].backoff;
         self.contention.take(e, b);
-        let mut own_start = false;
-        if self.busy {
-            // 9.3.4.3: a frame that finds the medium busy waits for a backoff; a backoff
-            // already running keeps going.
-            if !b.pending {
-                b.draw();
-            }
-        } else if b.pending && b.expiry(slot) <= now {
-            // The post-backoff ran out while the medium stayed idle: send at once.
-            b.counter = 0;
-            b.countdown_start = now;
-            own_start = true;
-        } else if !b.pending {
-            if now >= b.countdown_start && !self.rules.immediate_access() {
-                // ns-2: DIFS/AIFS from now, then a backoff (`mac/ns2.rs`).
-                b.countdown_start = now + aifs;
-                b.draw();
-            } else if now >= b.countdown_start {
-                // Idle for at least AIFS and no backoff pending: immediate access.
-                b.counter = 0;
-                b.countdown_start = now;
-                b.pending = true;
-                own_start = true;
-            } else {
-                // Still inside the IFS after a busy period: back off.
-                b.draw();
-            }
-        }
+        let own_start = self.backoff_on_arrival(now, e);
         self.contention
             .restore(e, &self.entities[e as usize], own_start);
         if !self.busy {
             self.schedule_grant(now, sched);
+        }
+    }
+
+    /// The backoff of entity `e` when a frame reaches its empty queue at `now` (9.3.4.3,
+    /// and ns-2's rule in `mac/ns2.rs`); whether its countdown now starts at a time of its
+    /// own rather than its class's.
+    fn backoff_on_arrival(&mut self, now: Time, e: u32) -> bool {
+        let slot = self.phy.slot;
+        let aifs = self.entities[e as usize].params.aifs;
+        let b = &mut self.entities[e as usize].backoff;
+        if self.busy {
+            // A frame that finds the medium busy waits for a backoff; a backoff already
+            // running keeps going.
+            if !b.pending {
+                b.draw();
+            }
+            false
+        } else if b.pending && b.expiry(slot) <= now {
+            // The post-backoff ran out while the medium stayed idle: send at once.
+            b.counter = 0;
+            b.countdown_start = now;
+            true
+        } else if b.pending {
+            false
+        } else if now >= b.countdown_start && !self.rules.immediate_access() {
+            // ns-2: DIFS/AIFS from now, then a backoff.
+            b.countdown_start = now + aifs;
+            b.draw();
+            true
+        } else if now >= b.countdown_start {
+            // Idle for at least AIFS and no backoff pending: immediate access.
+            b.counter = 0;
+            b.countdown_start = now;
+            b.pending = true;
+            true
+        } else {
+            // Still inside the IFS after a busy period: back off.
+            b.draw();
+            false
         }
     }
 

@@ -1,7 +1,8 @@
 //! The contention structure (`mac::contention`) against the linear reference scan it
 //! replaced (`mac/medium/reference.rs`): randomized scenarios — station counts from 1 to
 //! 150, DCF, EDCA and mixed cells, saturated, CBR, Poisson and TCP loads, small queues
-//! (post-backoffs), frame errors, RTS/CTS, TXOP bursts, custom AIFSN — run through both
+//! (post-backoffs), frame errors, RTS/CTS, TXOP bursts, custom AIFSN, the standard's and
+//! ns-2's MAC rules — run through both
 //! with the same seed must give identical results (every flow, node and AC counter, the
 //! number of events). The corpus must also exercise what differs between the two:
 //! collisions, internal collisions, TXOP bursts and frame errors.
@@ -37,8 +38,9 @@ fn scenario(rng: &mut Rng, stations: u32) -> String {
     let mut s = format!(
         "duration = \"3 s\"\nwarmup = \"0.5 s\"\n[phy]\nstandard = \"{standard}\"\n\
          [mac]\nrts_threshold = {rts}\nqueue = {queue}\nshort_retry_limit = {}\n\
-         [ap]\nqueue = {}\nqos = {ap_qos}\n",
+         profile = \"{}\"\n[ap]\nqueue = {}\nqos = {ap_qos}\n",
         pick(rng, &["2", "7", "\"unlimited\""]),
+        pick(rng, &["standard", "standard", "ns2"]),
         pick(rng, &["5", "30"]),
     );
     if ap_qos && chance(rng, 50) {

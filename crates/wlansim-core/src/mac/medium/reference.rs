@@ -24,27 +24,10 @@ impl Mac {
         e: u32,
         sched: &mut S,
     ) {
-        let slot = self.phy.slot;
-        let b = &mut self.entities[e as usize].backoff;
-        if self.busy {
-            if !b.pending {
-                b.draw();
-            }
-            return;
+        self.backoff_on_arrival(now, e);
+        if !self.busy {
+            self.schedule_grant(now, sched);
         }
-        if b.pending && b.expiry(slot) <= now {
-            b.counter = 0;
-            b.countdown_start = now;
-        } else if !b.pending {
-            if now >= b.countdown_start {
-                b.counter = 0;
-                b.countdown_start = now;
-                b.pending = true;
-            } else {
-                b.draw();
-            }
-        }
-        self.schedule_grant(now, sched);
     }
 
     pub(super) fn reference_select_transmitters(&mut self, now: Time) {
