@@ -38,10 +38,30 @@ def test_quick_reproduction_writes_report_and_shows_the_regions(tmp_path, capsys
     assert clamp["up_down_ratio"].between(0.8, 1.25).all()
     plain = pd.read_csv(tmp_path / "fig7.csv").set_index("n")
     assert plain.loc[4, "up_down_ratio"] >= 5
-    # Fig 2 again under profile = "ns2" (ns-2's MAC and TCP timer rules): the report
+    # Fig 2 again under profile = "ns2" (ns-2's MAC and TCP rules): the report
     # compares both with the paper's 9-12; in the quick run the ns2 profile's mean ratio
-    # for 6 < B <= 42 lies inside that band (9.7) and the default's above it (12.7).
-    assert "## Profiles" in report
-    ns2 = pd.read_csv(tmp_path / "fig2-ns2.csv").set_index("B")
+    # for 6 < B <= 42 lies inside that band and the standard's above it.
+    assert "## Profiles" in report and "Profile: `standard`" in report
+    ns2 = pd.read_csv(tmp_path / "fig2-other.csv").set_index("B")
     assert 0.8 <= ns2.loc[84, "up_down_ratio"] <= 1.25
     assert 9 <= ns2.loc[10:40, "up_down_ratio"].mean() <= 12
+
+
+def test_profile_flag_runs_a_study_under_ns2_rules_and_says_so(tmp_path, capsys):
+    """`--profile ns2` turns the study's scenarios to ns-2's rules (ns2-compat TCP becomes
+    ns2) and the report names the profile; ng2005, a hardware test-bed, refuses it."""
+    from wlansim.reproduce import with_profile
+    from wlansim.reproduce.pilosof2003 import scenario
+
+    s = scenario(1, 1)
+    assert with_profile(s, "standard") is s
+    ns2 = with_profile(s, "ns2")
+    assert ns2["profile"] == "ns2" and ns2["tcp"]["profile"] == "ns2"
+    assert s["tcp"]["profile"] == "ns2-compat" and "profile" not in s
+    out = tmp_path / "m"
+    assert (
+        main(["reproduce", "miorandi2004", "--quick", "--profile", "ns2", "--out", str(out)]) == 0
+    )
+    assert "Profile: `ns2`" in (out / "report.md").read_text()
+    assert main(["reproduce", "ng2005", "--quick", "--profile", "ns2"]) != 0
+    assert "hardware test-bed" in capsys.readouterr().err

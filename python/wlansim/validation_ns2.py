@@ -23,8 +23,11 @@ How the ns-2 side is matched (ns-2.35, ``tcl/lib/ns-default.tcl`` defaults other
   of ``ip_bytes`` (ns-2's agents put no further header on them; wlansim's UDP payload is
   ``ip_bytes`` − 28 so that its IP packets have the same size); ns-2's MAC header
   (34 bytes, no LLC/SNAP) is what wlansim's ns-2 profile uses;
-- interface queue ``ifqLen_`` = B (drop-tail ``PriQueue``), which with the frame the MAC
-  holds keeps B + 1 packets, as wlansim's ns-2 profile does;
+- interface queue ``ifqLen_`` = B (drop-tail ``PriQueue``): ns-2.35's ``DropTail::enque``
+  refuses a packet once the queue holds B − 1, and the MAC holds one more, so the node
+  keeps B packets in all, as wlansim's queue of B does (:func:`buffer_check_tcl` shows
+  it: a burst of 20 packets into an idle node with ``ifqLen_`` B delivers B; B = 1 is
+  degenerate in ns-2, whose queue then refuses every packet, while wlansim's holds one);
 - start-up: ns-2 resolves each station's first packet with an ARP exchange at the start
   (broadcast requests, which collide with the saturated stations' frames and are sent
   again only with the station's next packet). With 20 stations its start-up transient
@@ -34,15 +37,25 @@ How the ns-2 side is matched (ns-2.35, ``tcl/lib/ns-default.tcl`` defaults other
   after a 10 s warm-up (wlansim has no ARP and measures after the same warm-up);
 - the packets received by node 0's ``LossMonitor`` between the end of the warm-up and
   the end of the run, per second.
+
+The TCP case (:func:`tcp_updown_scenario`, :func:`tcp_updown_tcl`,
+:func:`compare_tcp_updown`) puts `k` NewReno uploads and `k` downloads through the AP,
+whose buffer B carries both the downloads' data and the uploads' ACKs; it compares each
+direction's goodput, the up/down ratio and the total, and, to explain a difference, each
+direction's timeouts, fast retransmits and retransmitted segments per run (ns-2's
+``nrexmit_``, ``ncwndcuts_`` − ``nrexmit_`` and ``nrexmitpack_``; wlansim's per-flow
+columns of the same names).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -182,6 +195,75 @@ $ns run
 """
 
 
+#: Packets of the burst that :func:`compare_buffer` offers to an idle station.
+BURST_PACKETS = 20
+
+
+def buffer_check_tcl(buffer: int, seed: int = 1) -> str:
+    """ns-2: one station with interface queue `buffer` gets a burst of
+    :data:`BURST_PACKETS` UDP packets at 2 s (after a packet at 1 s that resolves ARP);
+    prints `packets N`, the burst's packets node 0 received."""
+    cell = Cell(n=1, rts=False, control_rate_mbps=1)
+    return f"""# ns-2.35 script by wlansim (validation_ns2.py): burst into ifqLen {buffer}
+{_preamble(seed, 2, cell, buffer)}$ns node-config -ifqLen {buffer}
+{_place("s1", 60.0, 50.0)}set udp [new Agent/UDP]
+$ns attach-agent $s1 $udp
+set sink [new Agent/LossMonitor]
+$ns attach-agent $ap $sink
+$ns connect $udp $sink
+proc warm {{}} {{ global udp; $udp send 100 }}
+proc burst {{}} {{
+    global udp
+    for {{set i 0}} {{$i < {BURST_PACKETS}}} {{incr i}} {{ $udp send 1000 }}
+}}
+set start 0
+proc mark {{}} {{ global sink start; set start [$sink set npkts_] }}
+proc finish {{}} {{ global sink start; puts "packets [expr [$sink set npkts_] - $start]"; exit 0 }}
+$ns at 1.0 "warm"
+$ns at 1.5 "mark"
+$ns at 2.0 "burst"
+$ns at 5.0 "finish"
+$ns run
+"""
+
+
+def buffer_check_scenario(buffer: int) -> dict:
+    """wlansim: the same burst (CBR at 8 Gb/s for 19.5 µs: 20 packets of 1000 IP bytes
+    1 µs apart) into a station whose queue holds `buffer`."""
+    return {
+        "name": f"ns2-match-burst-b{buffer}",
+        "profile": "ns2",
+        "duration": "5 s",
+        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
+        "mac": {"rts_threshold": "off", "queue": buffer},
+        "stations": [{"name": "sta"}],
+        "flows": [
+            {"name": "burst", "direction": "uplink", "stations": "sta", "traffic": "cbr",
+             "rate": "8 Gb/s", "packet_size": f"{1000 - UDP_IP_HEADER} B", "start": "2 s",
+             "stop": "2.0000195 s"},
+        ],
+    }  # fmt: skip
+
+
+def compare_buffer(buffers: list[int]) -> list[dict]:
+    """Per interface-queue length B: the packets of a burst of :data:`BURST_PACKETS` that
+    ns-2 and wlansim (profile ns2) deliver from an idle station, i.e. how many packets a
+    queue of B holds, the one in service included."""
+    rows = []
+    for b in buffers:
+        out = _run_ns2_text(buffer_check_tcl(b))
+        flows = wlansim.run(buffer_check_scenario(b), seed=1).flows
+        rows.append(
+            {
+                "buffer": b,
+                "ns2_delivered": int(re.search(r"^packets (\d+)$", out, re.MULTILINE).group(1)),
+                "wlansim_offered": int(flows["offered_packets"].sum()),
+                "wlansim_delivered": int(flows["delivered_packets"].sum()),
+            }
+        )
+    return rows
+
+
 def _run_ns2_text(script: str) -> str:
     """Run an ns-2 script; what it printed."""
     ns = ns_binary()
@@ -248,31 +330,45 @@ def compare_udp_uplink(
 
 def wall_clock(n: int = 20, duration_s: float = 100.0) -> dict:
     """Wall-clock seconds of both simulators on the saturated `n`-station basic cell:
-    ns-2's whole process, and wlansim's event loop (in-process) and whole run through
-    the Python API (building, running, reporting)."""
+    ns-2's whole process, and wlansim's event loop (in-process), its whole run through
+    the Python API (building, running, reporting) and a whole Python process that imports
+    wlansim and runs the scenario."""
     cell = Cell(n=n, rts=False, control_rate_mbps=1)
     _, ns2_wall = run_ns2(udp_uplink_tcl(cell, duration_s, WARMUP_S, 1))
     s = udp_uplink_scenario(cell, duration_s, WARMUP_S)
     t0 = time.perf_counter()
     r = wlansim.run(s, seed=1)
     whole = time.perf_counter() - t0
-    return {"ns2_s": ns2_wall, "wlansim_loop_s": r.meta["wall_s"], "wlansim_run_s": whole}
-
-
-def tcp_updown_scenario(buffer: int, duration_s: float, warmup_s: float) -> dict:
-    """The wlansim side of the TCP case: one upload and one download between two
-    stations and a host behind the AP, AP buffer `buffer`, profile ns2 (NewReno, 1000-byte
-    segments, window 20, an ACK per segment). The host's link (10 Gb/s, 1 µs) stands for
-    ns-2's endpoints on the AP node itself: it adds about 2 µs per packet."""
+    t0 = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]))",
+         json.dumps(s)],
+        check=True,
+    )  # fmt: skip
+    process = time.perf_counter() - t0
     return {
-        "name": f"ns2-match-tcp-1up-1down-b{buffer}",
+        "ns2_s": ns2_wall,
+        "wlansim_loop_s": r.meta["wall_s"],
+        "wlansim_run_s": whole,
+        "wlansim_process_s": process,
+    }
+
+
+def tcp_updown_scenario(buffer: int, duration_s: float, warmup_s: float, k: int = 1) -> dict:
+    """The wlansim side of the TCP case: `k` uploads and `k` downloads, one per station,
+    between the stations and a host behind the AP, AP buffer `buffer`, profile ns2
+    (NewReno, 1000-byte segments, window 20, an ACK per segment). The host's link
+    (10 Gb/s, 1 µs) stands for ns-2's endpoints on the AP node itself: it adds about 2 µs
+    per packet."""
+    return {
+        "name": f"ns2-match-tcp-{k}up-{k}down-b{buffer}",
         "profile": "ns2",
         "duration": f"{duration_s} s",
         "warmup": f"{warmup_s} s",
         "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
         "mac": {"rts_threshold": "off", "queue": 50},
         "ap": {"queue": buffer},
-        "stations": [{"name": "u"}, {"name": "d"}],
+        "stations": [{"name": "u", "count": k}, {"name": "d", "count": k}],
         "servers": [{"name": "h", "rate": "10 Gb/s", "delay": "1 us"}],
         "flows": [
             {"name": "up", "protocol": "tcp", "direction": "uplink", "stations": "u",
@@ -283,32 +379,51 @@ def tcp_updown_scenario(buffer: int, duration_s: float, warmup_s: float) -> dict
     }  # fmt: skip
 
 
-def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int) -> str:
-    """The ns-2 side: `Agent/TCP/Newreno` + FTP at station 1 towards a `TCPSink` on the AP
-    node, and from the AP node towards station 2; the AP's interface queue holds `buffer`
-    (its data towards station 2 and its ACKs towards station 1 share it, as at wlansim's
-    AP), the stations' 50. Prints the packets each sender saw acknowledged after the
-    warm-up (`up N`, `down N`) and the download's retransmission timeouts after it
-    (`down-timeouts N`, ns-2's `nrexmit_`)."""
-    cell = Cell(n=2, rts=False, control_rate_mbps=1)
-    return f"""# ns-2.35 script by wlansim (validation_ns2.py): TCP 1 up + 1 down, B = {buffer}
-{_preamble(seed, 3, cell, buffer)}$ns node-config -ifqLen 50
-{_place("s1", 60.0, 50.0)}{_place("s2", 40.0, 50.0)}
-{_tcp_transfer("up", "s1", "ap", 0.1)}{_tcp_transfer("dn", "ap", "s2", 0.2)}
-set a1 0
-set a2 0
-set t2 0
+def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k: int = 1) -> str:
+    """The ns-2 side: `Agent/TCP/Newreno` + FTP at each of `k` upload stations towards a
+    `TCPSink` on the AP node, and from the AP node towards each of `k` download stations
+    (stations on a circle of 10 m); the AP's interface queue holds `buffer` (its data
+    towards the download stations and its ACKs towards the upload stations share it, as
+    at wlansim's AP), the stations' 50. Prints, summed over each direction's flows, what
+    changed between the warm-up's end and the run's: packets acknowledged
+    (`up-packets N`, ns-2's `ack_`), timeouts (`nrexmit_`), window cuts (`ncwndcuts_`)
+    and retransmitted packets (`nrexmitpack_`), e.g. `down-timeouts N`."""
+    cell = Cell(n=2 * k, rts=False, control_rate_mbps=1)
+    flows = []
+    for i in range(2 * k):
+        angle = 2 * math.pi * i / (2 * k)
+        station = f"s{i}"
+        flows.append(_place(station, 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)))
+        if i < k:
+            flows.append(_tcp_transfer(f"up{i}", station, "ap", 0.1 + 0.01 * i))
+        else:
+            flows.append(_tcp_transfer(f"dn{i}", "ap", station, 0.2 + 0.01 * i))
+    agents = " ".join(f"up $up{i}" if i < k else f"down $dn{i}" for i in range(2 * k))
+    return f"""# ns-2.35 script by wlansim (validation_ns2.py): TCP {k} up + {k} down, B = {buffer}
+{_preamble(seed, 2 * k + 1, cell, buffer)}$ns node-config -ifqLen 50
+{"".join(flows)}set marks {{}}
+proc counters {{}} {{
+    global {" ".join(f"up{i}" if i < k else f"dn{i}" for i in range(2 * k))}
+    array set c {{}}
+    foreach {{name agent}} [list {agents}] {{
+        foreach {{key var}} {{packets ack_ timeouts nrexmit_ cuts ncwndcuts_ \
+                              rexmits nrexmitpack_}} {{
+            if {{![info exists c($name-$key)]}} {{ set c($name-$key) 0 }}
+            set c($name-$key) [expr $c($name-$key) + [$agent set $var]]
+        }}
+    }}
+    return [array get c]
+}}
 proc mark {{}} {{
-    global up dn a1 a2 t2
-    set a1 [$up set ack_]
-    set a2 [$dn set ack_]
-    set t2 [$dn set nrexmit_]
+    global marks
+    set marks [counters]
 }}
 proc finish {{}} {{
-    global up dn a1 a2 t2
-    puts "up [expr [$up set ack_] - $a1]"
-    puts "down [expr [$dn set ack_] - $a2]"
-    puts "down-timeouts [expr [$dn set nrexmit_] - $t2]"
+    global marks
+    array set m0 $marks
+    foreach {{k v}} [counters] {{
+        puts "$k [expr $v - $m0($k)]"
+    }}
     exit 0
 }}
 $ns at {warmup_s} "mark"
@@ -317,33 +432,52 @@ $ns run
 """
 
 
+def _ns2_counters(out: str) -> dict[str, int]:
+    """The `name value` lines an ns-2 TCP script printed."""
+    return {k: int(v) for k, v in re.findall(r"^(\S+-\S+) (-?\d+)$", out, re.MULTILINE)}
+
+
+# Per-flow counters compared, as (ns-2 key, wlansim flows column): timeouts (ns-2's
+# `nrexmit_`), fast retransmits (ns-2: `ncwndcuts_` − `nrexmit_`, every window cut that
+# was not a timeout) and retransmitted segments (`nrexmitpack_`).
+TCP_COUNTERS = (("timeouts", "timeouts"), ("fast_retransmits", "fast_retransmits"),
+                ("rexmits", "retransmissions"))  # fmt: skip
+
+
 def compare_tcp_updown(
-    buffers: list[int], seeds: list[int], duration_s: float = 70.0, warmup_s: float = WARMUP_S
+    buffers: list[int],
+    seeds: list[int],
+    duration_s: float = 70.0,
+    warmup_s: float = WARMUP_S,
+    k: int = 1,
 ) -> list[dict]:
-    """Per AP buffer: the upload's and the download's packets per second by ns-2 and by
-    wlansim, the up/down ratio and the total (means over `seeds`, 95 % intervals)."""
+    """Per AP buffer, with `k` uploads and `k` downloads: each direction's packets per
+    second (summed over its flows) by ns-2 and by wlansim, the up/down ratio and the total
+    (means over `seeds`, 95 % intervals), and per direction the mean timeouts, fast
+    retransmits and retransmitted segments per run."""
     rows = []
     window = duration_s - warmup_s
     for b in buffers:
-        ns2_up, ns2_down, ours_up, ours_down = [], [], [], []
-        ns2_timeouts, ours_timeouts = 0, 0
+        rates: dict[str, list[float]] = {}
+        counts: dict[str, float] = {}
         for seed in seeds:
-            out = _run_ns2_text(tcp_updown_tcl(b, duration_s, warmup_s, seed))
-            ns2_up.append(int(re.search(r"^up (\d+)$", out, re.MULTILINE).group(1)) / window)
-            ns2_down.append(int(re.search(r"^down (\d+)$", out, re.MULTILINE).group(1)) / window)
-            ns2_timeouts += int(re.search(r"^down-timeouts (\d+)$", out, re.MULTILINE).group(1))
-            f = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s), seed=seed).flows
-            f = f.set_index("name")
-            ours_up.append(f.loc["up-0", "goodput_bps"] / 8000.0)
-            ours_down.append(f.loc["down-0", "goodput_bps"] / 8000.0)
-            ours_timeouts += int(f.loc["down-0", "timeouts"])
-        row = {
-            "buffer": b,
-            "ns2_down_timeouts": ns2_timeouts / len(seeds),
-            "wlansim_down_timeouts": ours_timeouts / len(seeds),
-        }
-        for name, xs in (("ns2_up", ns2_up), ("ns2_down", ns2_down), ("wlansim_up", ours_up),
-                         ("wlansim_down", ours_down)):  # fmt: skip
+            tcl = tcp_updown_tcl(b, duration_s, warmup_s, seed, k)
+            c = _ns2_counters(_run_ns2_text(tcl))
+            f = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s, k), seed=seed).flows
+            for flow in ("up", "down"):
+                c[f"{flow}-fast_retransmits"] = c[f"{flow}-cuts"] - c[f"{flow}-timeouts"]
+                rates.setdefault(f"ns2_{flow}", []).append(c[f"{flow}-packets"] / window)
+                ours = f[f["name"].str.startswith(f"{flow}-")]
+                rates.setdefault(f"wlansim_{flow}", []).append(ours["goodput_bps"].sum() / 8000.0)
+                for key, column in TCP_COUNTERS:
+                    for sim, value in (
+                        ("ns2", c[f"{flow}-{key}"]),
+                        ("wlansim", ours[column].sum()),
+                    ):
+                        name = f"{sim}_{flow}_{key}"
+                        counts[name] = counts.get(name, 0.0) + float(value) / len(seeds)
+        row: dict = {"k": k, "buffer": b}
+        for name, xs in rates.items():
             row[name], row[f"{name}_ci95"] = _mean_ci(xs)
         ns2_ratio = row["ns2_up"] / row["ns2_down"]
         ours_ratio = row["wlansim_up"] / row["wlansim_down"]
@@ -351,6 +485,7 @@ def compare_tcp_updown(
         row["total_diff_pct"] = 100 * (
             (row["wlansim_up"] + row["wlansim_down"]) / (row["ns2_up"] + row["ns2_down"]) - 1
         )
+        row.update(counts)
         rows.append(row)
     return rows
 

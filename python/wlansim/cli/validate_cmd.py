@@ -66,11 +66,22 @@ def register(subparsers) -> None:
         description="Write an ns-2 Tcl script for each matched cell (saturated UDP uplink, n = "
         "1, 5, 10, 20; basic access and RTS/CTS; control rate 1 and 2 Mb/s), run ns-2 and "
         "wlansim (profile ns2) with several seeds and print packets per second side by side "
-        "with 95 % intervals, then the wall-clock time of both on 20 stations for 100 s. "
+        "with 95 % intervals; then how many packets an interface queue of B holds; then TCP "
+        "NewReno with k uploads and k downloads through the AP (k = 1: buffers 5, 20, 50, "
+        "100; k = 2 and 4: the remaining gaps) with each direction's timeouts, fast "
+        "retransmits and retransmitted segments; then the wall-clock time of both on 20 "
+        "stations for 100 s. "
         "Needs `ns` on the PATH (`make ns2`); without it, says how to install it and exits.",
     )
     n.add_argument("--quick", action="store_true", help="n = 1 and 10, basic, 1 Mb/s, 3 seeds")
-    n.add_argument("--seeds", type=int, default=5, help="seeds per cell (default 5)")
+    n.add_argument("--seeds", type=int, default=5, help="seeds per UDP cell (default 5)")
+    n.add_argument(
+        "--tcp-seeds",
+        type=int,
+        default=20,
+        help="seeds per TCP case with k = 1 (default 20: with B = 5 a run's ratio varies by "
+        "about 20 %%); half as many for k = 2 and 4",
+    )
     n.add_argument(
         "--duration",
         type=float,
@@ -183,8 +194,10 @@ def run_ns2(args) -> int:
     from wlansim.errors import ScenarioError
     from wlansim.validation_ns2 import (
         INSTALL_HINT,
+        TCP_COUNTERS,
         WARMUP_S,
         cells,
+        compare_buffer,
         compare_tcp_updown,
         compare_udp_uplink,
         ns_binary,
@@ -194,47 +207,68 @@ def run_ns2(args) -> int:
     if ns_binary() is None:
         print(INSTALL_HINT)
         return 0
-    if args.seeds < 1:
-        raise ScenarioError(f"--seeds {args.seeds}: at least 1")
+    for flag, value in (("--seeds", args.seeds), ("--tcp-seeds", args.tcp_seeds)):
+        if value < 1:
+            raise ScenarioError(f"{flag} {value}: at least 1")
     if args.duration <= WARMUP_S:
         raise ScenarioError(f"--duration {args.duration}: longer than the {WARMUP_S:g} s warm-up")
     seeds = list(range(1, (3 if args.quick else args.seeds) + 1))
-    table = pd.DataFrame(compare_udp_uplink(cells(args.quick), seeds, args.duration, WARMUP_S))
+    tcp_seeds = list(range(1, (3 if args.quick else args.tcp_seeds) + 1))
+    few_seeds = tcp_seeds[: max(1, len(tcp_seeds) // 2)]
+    udp = pd.DataFrame(compare_udp_uplink(cells(args.quick), seeds, args.duration, WARMUP_S))
+    buffers = pd.DataFrame(compare_buffer([2, 5] if args.quick else [1, 2, 5, 10, 50]))
+    tcp = pd.DataFrame(compare_tcp_updown([20, 50] if args.quick else [5, 20, 50, 100], tcp_seeds))
+    cases = [(2, [50])] if args.quick else [(2, [20, 50, 100]), (4, [50, 100])]
+    tcp_k = pd.DataFrame([row for k, bs in cases for row in compare_tcp_updown(bs, few_seeds, k=k)])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "ns2-udp.csv", index=False)
+    tables = {"udp": udp, "buffer": buffers, "tcp": tcp, "tcp-k": tcp_k}
+    for name, table in tables.items():
+        table.to_csv(out / f"ns2-{name}.csv", index=False)
     if args.json:
-        tcp = compare_tcp_updown([20, 50] if args.quick else [5, 20, 50, 100], seeds)
-        print(json.dumps({"udp": table.to_dict(orient="records"), "tcp": tcp}))
+        print(json.dumps({n: t.to_dict(orient="records") for n, t in tables.items()}))
         return 0
+    fmt2 = {"float_format": lambda v: f"{v:.2f}", "index": False}
     print(
         f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, {args.duration:g} "
         f"s per run ({WARMUP_S:g} s warm-up), {len(seeds)} seeds: packets/s received by the AP"
     )
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-    print(f"largest difference {table['diff_pct'].abs().max():.2f} % (target: within 1 %)")
-    buffers = [20, 50] if args.quick else [5, 20, 50, 100]
-    tcp = pd.DataFrame(compare_tcp_updown(buffers, seeds))
-    tcp.to_csv(out / "ns2-tcp.csv", index=False)
+    print(udp.to_string(**fmt2))
+    print(f"largest difference {udp['diff_pct'].abs().max():.2f} % (target: within 1 %)")
+    print("\nA burst of 20 packets into an idle station's interface queue of B: packets delivered")
+    print(buffers.to_string(index=False))
     print(
-        "\nTCP NewReno, 1 upload + 1 download through the AP (buffer B), 60 s measured, "
-        f"{len(seeds)} seeds: packets/s per direction, download timeouts per run"
+        "\nTCP NewReno, k uploads + k downloads through the AP (buffer B), 60 s measured: "
+        "packets/s per direction"
     )
-    shown = tcp[
-        ["buffer", "ns2_up", "ns2_down", "wlansim_up", "wlansim_down", "ratio_diff_pct",
-         "total_diff_pct", "ns2_down_timeouts", "wlansim_down_timeouts"]
-    ]  # fmt: skip
-    print(shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-    print("targets: up/down ratio within 10 %, total within 2 %")
+    rates = ["k", "buffer", "ns2_up", "ns2_down", "wlansim_up", "wlansim_down",
+             "ratio_diff_pct", "total_diff_pct"]  # fmt: skip
+    print(f"k = 1, {len(tcp_seeds)} seeds (95 % intervals in {out / 'ns2-tcp.csv'}):")
+    print(tcp[rates].to_string(**fmt2))
+    print("targets for k = 1: up/down ratio within 10 %, total within 2 %")
+    print(f"k = {', '.join(str(k) for k, _ in cases)}, {len(few_seeds)} seeds:")
+    print(tcp_k[rates].to_string(**fmt2))
+    print(
+        "\nLoss recovery per run (means over seeds): timeouts, fast retransmits (ns-2: window "
+        "cuts that were not timeouts), retransmitted segments"
+    )
+    for direction in ("down", "up"):
+        counters = [
+            f"{sim}_{direction}_{key}" for key, _ in TCP_COUNTERS for sim in ("ns2", "wlansim")
+        ]
+        both = pd.concat([tcp, tcp_k])[["k", "buffer", *counters]]
+        print(f"{direction}loads:")
+        print(both.to_string(index=False, float_format=lambda v: f"{v:.1f}"))
     if not args.quick:
         w = wall_clock()
         print(
-            f"wall clock, 20 stations, 100 s: ns-2 {w['ns2_s']:.2f} s (whole process); "
+            f"\nwall clock, 20 stations, 100 s: ns-2 {w['ns2_s']:.2f} s (whole process); "
             f"wlansim {w['wlansim_loop_s'] * 1e3:.1f} ms event loop, "
             f"{w['wlansim_run_s'] * 1e3:.1f} ms whole run in-process "
-            f"({w['ns2_s'] / w['wlansim_run_s']:.0f}x)"
+            f"({w['ns2_s'] / w['wlansim_run_s']:.0f}x), {w['wlansim_process_s']:.2f} s whole "
+            f"process ({w['ns2_s'] / w['wlansim_process_s']:.0f}x)"
         )
-    print(f"wrote {out / 'ns2-udp.csv'} and {out / 'ns2-tcp.csv'}")
+    print("wrote " + ", ".join(str(out / f"ns2-{name}.csv") for name in tables))
     return 0
 
 

@@ -14,6 +14,47 @@ from typing import Any
 NAMES = ("fotiadis2005", "miorandi2004", "ng2005", "pilosof2003")
 #: where a study stores its campaigns, under its output directory
 CAMPAIGNS_DIR = "campaigns"
+#: `wlansim reproduce --profile`: the rules a study's scenarios run under
+PROFILES = ("standard", "ns2")
+
+
+def with_profile(scenario: dict, profile: str) -> dict:
+    """`scenario` as a study built it (the paper's TCP parameters, i.e. ns-2's where the
+    paper ran ns-2: ``[tcp] profile = "ns2-compat"``) under `profile`: ``standard`` keeps it
+    (the standard's MAC, the RFCs' timer and recovery rules); ``ns2`` runs ns-2.35's MAC
+    and TCP rules as well (top-level ``profile = "ns2"``, and ``ns2-compat`` becomes
+    ``ns2``, which is ``ns2-compat`` plus ns-2's rules; README "ns-2 compatibility")."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile {profile!r}: one of {', '.join(PROFILES)}")
+    if profile == "standard":
+        return scenario
+    s = {**scenario, "profile": "ns2"}
+    if s.get("tcp", {}).get("profile") == "ns2-compat":
+        s["tcp"] = {**s["tcp"], "profile": "ns2"}
+    return s
+
+
+def profile_section(profile: str, study_choice: str, why: str) -> list[str]:
+    """The report's statement of the rules its figures ran under: the study's own choice
+    (`study_choice`, for the reason `why`) or the other one, asked for with ``--profile``."""
+    rules = {
+        "standard": "the 802.11 standard's MAC and the RFCs' TCP timer and recovery rules "
+        "(over the paper's TCP parameters)",
+        "ns2": 'ns-2.35\'s MAC and TCP rules (`profile = "ns2"`, checked against ns-2 by '
+        "`wlansim validate ns2`)",
+    }
+    if profile == study_choice:
+        other = next(p for p in PROFILES if p != profile)
+        text = (
+            f"Profile: `{profile}`, {rules[profile]}, for every figure. Why: {why} The other: "
+            f"`--profile {other}`."
+        )
+    else:
+        text = (
+            f"Profile: `{profile}`, {rules[profile]}, for every figure, asked for with "
+            f"`--profile {profile}`. The study's own choice is `{study_choice}`: {why}"
+        )
+    return [text, ""]
 
 
 def files_section(files: list[str], tables: dict) -> list[str]:
@@ -47,4 +88,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["CAMPAIGNS_DIR", "NAMES", "STUDIES", "files_section", "study", "write_outputs", *NAMES]
+__all__ = [
+    "CAMPAIGNS_DIR", "NAMES", "PROFILES", "STUDIES", "files_section", "profile_section",
+    "study", "with_profile", "write_outputs", *NAMES,
+]  # fmt: skip

@@ -29,6 +29,7 @@ import pandas as pd
 
 import wlansim
 from wlansim.models import miorandi as model
+from wlansim.reproduce import profile_section, with_profile
 
 MSS = 1000
 MEAN_BYTES = 30_000
@@ -103,9 +104,14 @@ def scenario(
     }
 
 
-def sessions_of(s: dict, seed: int = 1) -> tuple[pd.DataFrame, dict]:
+def _run(s: dict, plan: Plan, seed: int = 1):
+    """Run `s` under the plan's profile."""
+    return wlansim.run(with_profile(s, plan.profile), seed=seed)
+
+
+def sessions_of(s: dict, plan: Plan) -> tuple[pd.DataFrame, dict]:
     """Run `s`: its sessions table and session metrics."""
-    r = wlansim.run(s, seed=seed)
+    r = _run(s, plan)
     return r.sessions, r.session_summary()
 
 
@@ -120,13 +126,15 @@ class Plan:
     connections: list[int]  # Fig 4
     thinks: list[float]  # Fig 8 (s)
     windows: list[int]  # Fig 9
+    profile: str = "standard"  # the rules every run follows
 
     @classmethod
-    def of(cls, quick: bool) -> Plan:
+    def of(cls, quick: bool, profile: str = "standard") -> Plan:
         if quick:
             return cls(
-                300, 20, [1, 6, 11], [1, 2, 3], "5 s", [2, 10], [1, 5], [2.0, 10.0], [5, 30, 35]
-            )
+                300, 20, [1, 6, 11], [1, 2, 3], "5 s", [2, 10], [1, 5], [2.0, 10.0], [5, 30, 35],
+                profile,
+            )  # fmt: skip
         return cls(
             10_000,
             300,
@@ -137,6 +145,7 @@ class Plan:
             [1, 2, 5, 10, 15, 20, 30],
             [1.0, 2.0, 5.0, 10.0, 20.0, 40.0],
             [5, 10, 15, 20, 25, 30, 35],
+            profile,
         )
 
 
@@ -152,7 +161,7 @@ def table2(plan: Plan) -> pd.DataFrame:
     rows = []
     for w in (1, 1000):
         s = scenario(1, w_star=w, files=plan.files_single, think="1 s", duration=_long(plan))
-        sess, m = sessions_of(s)
+        sess, m = sessions_of(s, plan)
         eq14 = float(np.mean(model.session_delay_single(sess["bytes"] * 8.0, padded=True)))
         rows.append(
             {
@@ -179,7 +188,7 @@ def fig7(plan: Plan) -> pd.DataFrame:
         for size in ("pareto", "exponential"):
             for w in (1, 1000):
                 s = scenario(n, size=size, w_star=w, files=plan.files_per_station)
-                sess, m = sessions_of(s)
+                sess, m = sessions_of(s, plan)
                 rows.append(
                     {
                         "stations": n,
@@ -205,7 +214,7 @@ def fig3(plan: Plan) -> pd.DataFrame:
         flow = s["flows"][0]
         del flow["files"]
         s["warmup"] = "1 s"
-        r = wlansim.run(s, seed=1)
+        r = _run(s, plan)
         rows.append(
             {
                 "d": d,
@@ -237,7 +246,7 @@ def fig1_2(plan: Plan) -> pd.DataFrame:
              "packet_size": MSS}
         ]  # fmt: skip
         del s["servers"]
-        nodes = wlansim.run(s, seed=1).nodes
+        nodes = _run(s, plan).nodes
         sta = nodes[nodes["role"] == "station"]
         p_c, _ = model.collision_probability(n_b)
         tries = float(sta["successes"].sum() + sta["retry_drops"].sum())
@@ -265,7 +274,7 @@ def fig4(plan: Plan) -> pd.DataFrame:
             "eq9_collision_free_bps": n_c * float(model.tcp_throughput_collision_free(n_c, 1)),
         }
         for w in (1, 1000):
-            r = wlansim.run(persistent(n_c, w_star=w, duration=plan.throughput_duration), seed=1)
+            r = _run(persistent(n_c, w_star=w, duration=plan.throughput_duration), plan)
             row[f"goodput_w{w}_bps"] = r.metrics["goodput_bps"]
             row[f"p_collision_w{w}"] = r.metrics["collision_probability"]
         rows.append(row)
@@ -278,7 +287,7 @@ def fig5(plan: Plan) -> pd.DataFrame:
     rows = []
     for d in plan.ds:
         s = persistent(10, w_star=1000, d=d, duration=plan.throughput_duration)
-        r = wlansim.run(s, seed=1)
+        r = _run(s, plan)
         rows.append(
             {
                 "d": d,
@@ -299,13 +308,13 @@ def fig13(plan: Plan) -> pd.DataFrame:
         row["eq20_bps"] = model.tcp_throughput_window(1) if d == 1 else float("nan")
         for label, w in (("w_eq_d", d), ("w1000", 1000)):
             s = persistent(1, w_star=w, d=d, duration=plan.throughput_duration)
-            row[f"goodput_{label}_bps"] = wlansim.run(s, seed=1).metrics["goodput_bps"]
+            row[f"goodput_{label}_bps"] = _run(s, plan).metrics["goodput_bps"]
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _session_row(s: dict, **keys) -> dict:
-    sess, m = sessions_of(s)
+def _session_row(s: dict, plan: Plan, **keys) -> dict:
+    sess, m = sessions_of(s, plan)
     return {
         **keys,
         "sessions": len(sess),
@@ -327,7 +336,7 @@ def fig8(plan: Plan, f4: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for think in plan.thinks:
         s = scenario(11, w_star=1, files=plan.files_per_station, think=f"{think} s")
-        row = _session_row(s, think_s=think)
+        row = _session_row(s, plan, think_s=think)
         row["engset_s"] = model.session_delay_engset(11, MEAN_BYTES * 8.0, think)
         row["engset_measured_s"] = model.session_delay_engset(
             11, row["mean_bytes"] * 8.0, think, capacity=measured
@@ -343,7 +352,7 @@ def fig9(plan: Plan) -> pd.DataFrame:
     for w in plan.windows:
         s = scenario(21, w_star=w, files=plan.files_per_station)
         s["ap"]["queue"] = 30
-        rows.append(_session_row(s, w_star=w))
+        rows.append(_session_row(s, plan, w_star=w))
     return pd.DataFrame(rows)
 
 
@@ -361,7 +370,7 @@ def fig10(plan: Plan) -> pd.DataFrame:
                 dynamic=d == "dynamic",
                 delack_timeout="40 ms",
             )
-            rows.append(_session_row(s, stations=n, d=str(d)))
+            rows.append(_session_row(s, plan, stations=n, d=str(d)))
     return pd.DataFrame(rows)
 
 
@@ -396,7 +405,7 @@ def table3(plan: Plan) -> pd.DataFrame:
                 delack_timeout=tau,
                 duration=_long(plan),
             )
-            return _session_row(s, d=str(d))
+            return _session_row(s, plan, d=str(d))
 
         row = run("40 ms")
         row["delay_tau5ms_s"] = run("5 ms")["delay_s"]
@@ -411,8 +420,14 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, wall_s: float) -> str:
         "",
         f"Plan: {plan}. Wall time {wall_s:.0f} s.",
         "",
-        "Parameters the paper leaves open, fixed here: TCP NewReno (ns-2 profile: min RTO",
-        "0.2 s, 10 ms clock, no timestamps), server link 100 Mb/s with 0.1 ms one-way delay,",
+        *profile_section(
+            plan.profile,
+            "standard",
+            "the paper's model is of the 802.11 DCF and TCP's window (eqs 1-20), which the "
+            "standard's rules are; its simulator's are run with the other profile.",
+        ),
+        "Parameters the paper leaves open, fixed here: TCP NewReno (ns-2's parameters: min",
+        "RTO 0.2 s, 10 ms clock, no timestamps), server link 100 Mb/s with 0.1 ms one-way delay,",
         "30 KB = 30,000 B, AP and server queues of 10,000 packets (no drops), delayed-ACK",
         "timer 100 ms (40 ms in Table 3 and Fig 3), every file on a fresh connection, last",
         "segment padded (footnote 1), no FIN (the paper neglects it; wlansim does not model",
@@ -709,14 +724,18 @@ def _more_figures(t: dict[str, pd.DataFrame]) -> list[str]:
 
 
 def reproduce(
-    out: str | Path, quick: bool = False, jobs: int | None = None, progress: bool = False
+    out: str | Path,
+    quick: bool = False,
+    jobs: int | None = None,
+    progress: bool = False,
+    profile: str = "standard",
 ) -> Path:
-    """Run every experiment, write CSVs and ``report.md`` into `out`; return the report's
-    path. (`jobs` and `progress` are accepted for the common interface; runs are
-    sequential.)"""
+    """Run every experiment under `profile` (:data:`wlansim.reproduce.PROFILES`), write
+    CSVs and ``report.md`` into `out`; return the report's path. (`jobs` and `progress`
+    are accepted for the common interface; runs are sequential.)"""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    plan = Plan.of(quick)
+    plan = Plan.of(quick, profile)
     start = time.perf_counter()
     tables = {
         "table2": table2(plan),

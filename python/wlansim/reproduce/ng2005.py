@@ -27,6 +27,7 @@ import pandas as pd
 
 from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
+from wlansim.errors import ScenarioError
 from wlansim.models import edca as model
 from wlansim.phy import timing as phy_timing
 from wlansim.reproduce import CAMPAIGNS_DIR, ng2005_tcp
@@ -237,13 +238,26 @@ def plot(fig: str, df: pd.DataFrame, path: Path) -> None:
     f.savefig(path, dpi=120)
 
 
+#: Why this study runs the standard's rules only.
+TESTBED = (
+    "ng2005 measured a hardware test-bed (MadWiFi 802.11e cards, Linux TCP), not ns-2, so its "
+    'figures run the standard\'s rules (`profile = "standard"`) only'
+)
+
+
 def reproduce(
-    out: str | Path, quick: bool = False, jobs: int | None = None, progress: bool = False
+    out: str | Path,
+    quick: bool = False,
+    jobs: int | None = None,
+    progress: bool = False,
+    profile: str = "standard",
 ) -> Path:
     """Run Figs 3-5 and the TCP figures (1-2, 6-9), write CSV, PNG and ``report.md`` to
     ``out``; return the report's path. Each sweep is a campaign stored under
     ``out/campaigns`` (reused on a second call); ``jobs`` worker processes (default: all
     cores); ``progress``: a progress bar per campaign on stderr."""
+    if profile != "standard":
+        raise ScenarioError(f"--profile {profile}: {TESTBED}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     reps, duration = (2, "20 s") if quick else (5, "120 s")
@@ -261,6 +275,8 @@ def reproduce(
         "(1 s warm-up). Two saturated 1400-byte UDP stations, 802.11b 11 Mb/s, RTS/CTS "
         "off; AIFSN = 2 + ng2005's extra slots; CWmin = ng2005's − 1. "
         "Model: wlansim.models.edca (Bianchi per class with AIFS zones).",
+        "",
+        f"Profile: `standard` for every figure: {TESTBED}.",
         "",
         "| figure | paper | wlansim |",
         "|---|---|---|",

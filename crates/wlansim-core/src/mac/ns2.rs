@@ -73,17 +73,6 @@ impl MacRules {
     pub fn immediate_access(self) -> bool {
         self == MacRules::Standard
     }
-
-    /// Packets an interface buffer of `b` holds, the frame in the MAC included. ns-2's
-    /// interface queue (`Queue/DropTail/PriQueue`, `limit_` = B) sits in front of the MAC,
-    /// which holds one more frame while it contends and retries (`Mac802_11::recv` takes
-    /// the packet out of the queue, which is then blocked until `tx_resume`): B + 1.
-    pub fn buffer_capacity(self, b: u32) -> u32 {
-        match self {
-            MacRules::Standard => b,
-            MacRules::Ns2 => b.saturating_add(1),
-        }
-    }
 }
 
 #[cfg(test)]

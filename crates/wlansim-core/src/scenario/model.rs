@@ -44,7 +44,9 @@ impl Role {
 /// … AC_VO) that share it.
 #[derive(Clone, Debug)]
 pub struct Access {
-    /// Capacity of the queue in packets, with the profile's rule applied (ns-2: B + 1).
+    /// Capacity of the queue in packets, the frame in service included. ns-2.35's
+    /// interface queue of B holds the same: `DropTail::enque` (`queue/drop-tail.cc`)
+    /// refuses a packet once B − 1 wait, and the MAC holds one more.
     pub queue: u32,
     /// A separate queue for TCP ACKs at an AP (`ack_queue`), as given.
     pub ack_queue: Option<u32>,
@@ -317,7 +319,7 @@ impl<'s> Model<'s> {
             )]
         };
         Access {
-            queue: self.rules.buffer_capacity(queue),
+            queue,
             ack_queue,
             entities,
         }

@@ -59,16 +59,18 @@ impl DelayedAckPolicy {
     }
 }
 
-/// Which retransmission-timer rules the sender follows.
+/// Which retransmission-timer and loss-recovery rules the sender follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TimerRules {
-    /// RFC 6298: its estimator (`tcp/rto.rs`), and a fast retransmit leaves the running
-    /// timer alone.
+pub enum SenderRules {
+    /// The RFCs: RFC 6298's estimator (`tcp/rto.rs`), a fast retransmit leaves the running
+    /// timer alone, RFC 5681/6582 recovery from the flight size.
     #[default]
     Rfc6298,
     /// ns-2.35's: its tick arithmetic, minrto_ before the backoff, the backoff cap
-    /// (`tcp/ns2_rto.rs`, from `tcp/tcp.cc`), and a fast retransmit restarts the timer
-    /// (`tcp/sender.rs` `on_dupack`, from `tcp/tcp-newreno.cc` `dupack_action`).
+    /// (`tcp/ns2_rto.rs`, from `tcp/tcp.cc`), a fast retransmit restarts the timer
+    /// (`tcp/sender.rs` `on_dupack`, from `tcp/tcp-newreno.cc` `dupack_action`), and
+    /// ssthresh and cwnd after a loss from the window, with ns-2's window deflation and
+    /// recovery exit (`tcp/ns2_window.rs`).
     Ns2,
 }
 
@@ -130,7 +132,7 @@ pub struct TcpConfig {
     /// Needs timestamps (an RTT sample per ACK).
     pub hystart: bool,
     /// Retransmission-timer rules (RFC 6298, or ns-2's).
-    pub timer_rules: TimerRules,
+    pub sender_rules: SenderRules,
 }
 
 impl Default for TcpConfig {
@@ -160,7 +162,7 @@ impl Default for TcpConfig {
             vegas: VegasParams::default(),
             cubic: CubicParams::default(),
             hystart: false,
-            timer_rules: TimerRules::Rfc6298,
+            sender_rules: SenderRules::Rfc6298,
         }
     }
 }
@@ -199,13 +201,13 @@ impl TcpConfig {
     }
 
     /// ns-2.35 as the seed studies ran it: its defaults ([`TcpConfig::ns2_compat`]) and its
-    /// retransmission-timer behaviour ([`TimerRules::Ns2`]). ns-2's one-way agents put a
+    /// retransmission-timer behaviour ([`SenderRules::Ns2`]). ns-2's one-way agents put a
     /// 40-byte TCP/IP header on every packet and send 40-byte ACKs
     /// (`Agent/TCP set tcpip_base_hdr_size_ 40`), as [`super::header_bytes`] does without
     /// timestamps.
     pub fn ns2() -> Self {
         TcpConfig {
-            timer_rules: TimerRules::Ns2,
+            sender_rules: SenderRules::Ns2,
             ..TcpConfig::ns2_compat()
         }
     }

@@ -23,6 +23,7 @@
 //! Layout:
 //! - [`config`]: [`TcpConfig`] (standards profile by `Default`, `ns2_compat()`), validation.
 //! - [`rto`]: RFC 6298 retransmission-timeout estimator; `ns2_rto`: ns-2.35's arithmetic.
+//! - `ns2_window`: ns-2.35's window arithmetic on loss (the `ns2` profile's recovery).
 //! - [`cc`]: congestion control: a [`Variant`] is a window-growth rule (AIMD, [`vegas`],
 //!   [`cubic`]) and a loss-recovery rule (Tahoe, Reno, NewReno, [`sack`]).
 //! - `hystart`: HyStart++ (RFC 9406), optional slow-start exit for AIMD and CUBIC.
@@ -36,6 +37,7 @@ pub mod config;
 pub mod cubic;
 mod hystart;
 mod ns2_rto;
+mod ns2_window;
 pub mod receiver;
 pub mod rto;
 pub mod sack;
@@ -47,7 +49,7 @@ pub mod vegas;
 #[cfg(test)]
 mod tests;
 
-pub use config::{DelayedAckPolicy, TcpConfig, TimerRules, Window};
+pub use config::{DelayedAckPolicy, SenderRules, TcpConfig, Window};
 pub use cubic::CubicParams;
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use sack::SackOption;

@@ -1,5 +1,5 @@
 //! ns-2.35's retransmission-timer arithmetic (`tcp/tcp.cc`), used by the `ns2` TCP profile
-//! ([`super::config::TimerRules::Ns2`]) in place of RFC 6298's (`super::rto`):
+//! ([`super::config::SenderRules::Ns2`]) in place of RFC 6298's (`super::rto`):
 //! - `TcpAgent::rtt_update`: a sample is counted in whole ticks of `tcpTick_` (G): without
 //!   timestamps the ticks the clock crossed between send and ACK, `int((tao + tickoff) /
 //!   tcp_tick_)` with `tickoff = fmod(sendtime + boot_time_, tcp_tick_)` (here
@@ -14,18 +14,8 @@
 //! - `TcpAgent::rtt_backoff`: the multiplier doubles while below 64 or while the timeout is
 //!   below `maxrto_`; beyond 8 backoffs SRTT is folded into RTTVAR and cleared (the next
 //!   sample starts afresh). A sample resets the multiplier to 1 (`TcpAgent::newack`).
-//! - `TcpAgent::timeout` → `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)` at *every*
-//!   timeout with data outstanding: ssthresh = max(2, ⌊window()/2⌋) packets, window() =
-//!   min(cwnd, wnd_) ([`timeout_ssthresh`]). RFC 5681 §3.1 sets it only at the first
-//!   timeout of a segment, from the flight size; after a second timeout in a row ns-2's is
-//!   2 packets (cwnd is then 1).
+//! - The window at a timeout: `super::ns2_window`.
 use crate::sim::time::Time;
-
-/// ns-2's slow-start threshold after a retransmission timeout (bytes): half the usable
-/// window in whole packets, at least two (`tcp/tcp.cc` `TcpAgent::slowdown`).
-pub fn timeout_ssthresh(cwnd: u64, rwnd: u64, mss: u64) -> u64 {
-    (cwnd.min(rwnd) / mss / 2).max(2) * mss
-}
 
 /// `T_SRTT_BITS` and `T_RTTVAR_BITS` (`tcl/lib/ns-default.tcl`).
 const SRTT_BITS: u32 = 3;

@@ -2,7 +2,7 @@
 //! alpha = 1/8, beta = 1/4), with exponential backoff (§5.5) and bounds (§2.4, §2.5).
 //! Integer nanoseconds throughout (engine rules: no floating-point clock).
 
-use super::config::{TcpConfig, TimerRules};
+use super::config::{SenderRules, TcpConfig};
 use super::ns2_rto::Ns2Rto;
 use crate::sim::time::Time;
 
@@ -15,7 +15,7 @@ pub struct RtoEstimator {
     max_rto: Time,
     granularity: Time,
     backoffs: u32,
-    /// ns-2's arithmetic instead (`TimerRules::Ns2`).
+    /// ns-2's arithmetic instead (`SenderRules::Ns2`).
     ns2: Option<Ns2Rto>,
 }
 
@@ -30,7 +30,7 @@ impl RtoEstimator {
             max_rto: cfg.max_rto,
             granularity: cfg.clock_granularity,
             backoffs: 0,
-            ns2: (cfg.timer_rules == TimerRules::Ns2).then(|| {
+            ns2: (cfg.sender_rules == SenderRules::Ns2).then(|| {
                 Ns2Rto::new(
                     cfg.clock_granularity,
                     cfg.initial_rto,

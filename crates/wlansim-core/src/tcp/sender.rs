@@ -46,7 +46,8 @@
 
 use super::ack_info::AckInfo;
 use super::cc::CongestionControl;
-use super::config::{TcpConfig, TimerRules};
+use super::config::{SenderRules, TcpConfig};
+use super::ns2_window;
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, Outstanding, SackOption, Scoreboard};
 use super::timer::LazyTimer;
@@ -132,6 +133,9 @@ pub struct TcpSender {
     dupacks: u32,
     /// NewReno: a partial ACK was seen in this recovery ("impatient" timer, RFC 6582 §4).
     partial_ack_seen: bool,
+    /// Reno/NewReno in recovery: the part of cwnd that is inflation by duplicate ACKs
+    /// (ns-2's dupwnd_; only the `ns2` rules read it, `tcp/ns2_window.rs`).
+    dupwnd: u64,
     /// Bytes sent by limited transmit since the last new ACK (excluded from FlightSize
     /// when computing ssthresh, RFC 3042 §2 / RFC 5681 §3.2 step 2).
     limited_transmit_bytes: u64,
@@ -182,6 +186,7 @@ impl TcpSender {
             recover: 0,
             dupacks: 0,
             partial_ack_seen: false,
+            dupwnd: 0,
             limited_transmit_bytes: 0,
             rto: RtoEstimator::new(cfg),
             rtx_timer: LazyTimer::new(TimerKind::Retransmit),
@@ -478,6 +483,9 @@ impl TcpSender {
         self.limited_transmit_bytes = 0;
 
         let mut restart_timer = true;
+        let ns2 = self.cfg.sender_rules == SenderRules::Ns2;
+        // Open cwnd for this ACK: outside recovery, and (ns-2) on leaving it.
+        let mut grow = spurious_response.is_none() && !self.in_recovery;
         if let Some(e) = spurious_response {
             // Eifel response: undo the timeout's window reduction, stop go-back-N.
             self.cc.cwnd = e.saved_cwnd;
@@ -486,14 +494,22 @@ impl TcpSender {
         } else if self.in_recovery {
             match self.recovery {
                 // RFC 5681 §3.2 step 6: deflate and leave fast recovery on any new ACK.
-                LossRecovery::Reno | LossRecovery::Tahoe => {
+                LossRecovery::Reno | LossRecovery::Tahoe if !ns2 => {
                     self.cc.cwnd = self.cc.ssthresh;
                     self.in_recovery = false;
+                }
+                // ns-2: drop the inflation, keep cwnd (`tcp/ns2_window.rs`).
+                LossRecovery::Reno | LossRecovery::Tahoe => {
+                    self.leave_recovery_ns2();
+                    grow = true;
                 }
                 // RFC 6675 §5: recovery ends when RecoveryPoint is acknowledged; cwnd stays.
                 LossRecovery::Sack => self.in_recovery = ack < self.recover,
                 LossRecovery::NewReno => {
-                    if ack >= self.recover {
+                    if ack >= self.recover && ns2 {
+                        self.leave_recovery_ns2();
+                        grow = true;
+                    } else if ack >= self.recover {
                         // RFC 6582 §3.2 step 3, full ACK, option (1):
                         // cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
                         let mss = self.cc.mss();
@@ -508,6 +524,7 @@ impl TcpSender {
                         let mss = self.cc.mss();
                         let add_back = if acked >= mss { mss } else { 0 };
                         self.cc.cwnd = self.cc.cwnd.saturating_sub(acked).max(mss) + add_back;
+                        self.dupwnd = ns2_window::deflated_dupwnd(self.dupwnd, acked, mss);
                         // "Impatient" variant (RFC 6582 §4): reset the timer only on the
                         // first partial ACK.
                         restart_timer = !self.partial_ack_seen;
@@ -515,7 +532,8 @@ impl TcpSender {
                     }
                 }
             }
-        } else {
+        }
+        if grow {
             self.cc.on_ack(&AckInfo {
                 acked,
                 now,
@@ -549,6 +567,7 @@ impl TcpSender {
             // RFC 6675 does not inflate: pipe accounts for the SACKed segment.
             if self.recovery != LossRecovery::Sack {
                 self.cc.cwnd = self.cc.cwnd.saturating_add(self.cc.mss());
+                self.dupwnd += self.cc.mss();
             }
             self.send_data(now, out);
             return;
@@ -572,12 +591,19 @@ impl TcpSender {
         // retransmit if the ACK covers the recovery point (RFC 6582 §3.2 step 1; ns-2 does
         // the same for Tahoe), so that duplicates caused by go-back-N retransmissions do
         // not trigger another window reduction.
-        if self.recovery != LossRecovery::Reno && self.snd_una < self.recover {
+        if self.recovery != LossRecovery::Reno && !self.past_recover() {
             return;
         }
         self.stats.fast_retransmits += 1;
         let flight = (self.snd_max - self.snd_una).saturating_sub(self.limited_transmit_bytes);
+        let ns2 = self.cfg.sender_rules == SenderRules::Ns2;
+        // ns-2: cwnd and ssthresh from half the window (`tcp/ns2_window.rs`).
+        let halved = ns2_window::halved_window(self.cc.cwnd, self.peer_rwnd);
         self.cc.on_congestion_event(flight, false); // RFC 5681 §3.2 step 2, eq. 4
+        if ns2 {
+            let mss = self.cc.mss();
+            self.cc.ssthresh = ns2_window::halved_ssthresh(self.cc.cwnd, self.peer_rwnd, mss);
+        }
         self.recover = self.snd_max;
         self.timed = None;
         let mss = self.cc.mss();
@@ -591,7 +617,8 @@ impl TcpSender {
             LossRecovery::Reno | LossRecovery::NewReno => {
                 // RFC 5681 §3.2 steps 3-4 / RFC 6582 §3.2 step 2.
                 self.retransmit_una(now, out);
-                self.cc.cwnd = self.cc.ssthresh + threshold as u64 * mss;
+                self.dupwnd = threshold as u64 * mss;
+                self.cc.cwnd = if ns2 { halved } else { self.cc.ssthresh } + self.dupwnd;
                 self.in_recovery = true;
                 self.partial_ack_seen = false;
                 self.send_data(now, out);
@@ -608,12 +635,34 @@ impl TcpSender {
                 self.send_data(now, out);
             }
         }
-        if self.cfg.timer_rules == TimerRules::Ns2 {
+        if self.cfg.sender_rules == SenderRules::Ns2 {
             // ns-2 restarts the retransmission timer on a fast retransmit
             // (`tcp/tcp-newreno.cc` `NewRenoTcpAgent::dupack_action` → `reset_rtx_timer(1,0)`;
             // `tcp/tcp-reno.cc`, `tcp/tcp.cc` `TcpAgent::dupack_action` and
             // `tcp/tcp-sack1.cc` likewise); RFC 6298 §5 leaves the running timer alone.
             self.rtx_timer.set(now + self.rto.rto(), out);
+        }
+    }
+
+    /// ns-2 leaves Reno/NewReno recovery by dropping the duplicate-ACK inflation and keeping
+    /// cwnd as it stands (`tcp/ns2_window.rs`).
+    fn leave_recovery_ns2(&mut self) {
+        self.cc.cwnd = self.cc.cwnd.saturating_sub(self.dupwnd).max(self.cc.mss());
+        self.dupwnd = 0;
+        self.in_recovery = false;
+    }
+
+    /// The cumulative ACK lies beyond the last recovery's (or timeout's) recovery point, so
+    /// three duplicates of it may start a new fast retransmit (RFC 6582 §3.2 step 1: covers
+    /// more than "recover", the highest octet sent then, snd_max − 1). ns-2's `bugfix_` is
+    /// one packet stricter (`tcp/tcp-newreno.cc` `NewRenoTcpAgent::dupack_action`:
+    /// `highest_ack_ > recover_`, packet numbers, recover_ = maxseq_ the highest packet
+    /// sent): the ACK must cover a packet sent after that point.
+    fn past_recover(&self) -> bool {
+        if self.cfg.sender_rules == SenderRules::Ns2 {
+            self.snd_una > self.recover
+        } else {
+            self.snd_una >= self.recover
         }
     }
 
@@ -628,11 +677,11 @@ impl TcpSender {
                 saved_ssthresh: self.cc.ssthresh,
             });
         }
-        if self.cfg.timer_rules == TimerRules::Ns2 {
+        if self.cfg.sender_rules == SenderRules::Ns2 {
             // ns-2: at every timeout, from the window (`tcp/ns2_rto.rs`).
             self.cc
                 .on_congestion_event(self.snd_max - self.snd_una, true);
-            self.cc.ssthresh = super::ns2_rto::timeout_ssthresh(self.cc.cwnd, self.peer_rwnd, mss);
+            self.cc.ssthresh = ns2_window::halved_ssthresh(self.cc.cwnd, self.peer_rwnd, mss);
         } else if self.consecutive_timeouts == 0 {
             // RFC 5681 eq. 4, only for the first timeout of a segment.
             let flight = self.snd_max - self.snd_una;
@@ -643,6 +692,7 @@ impl TcpSender {
         self.cc.cwnd = mss; // loss window
         self.in_recovery = false;
         self.partial_ack_seen = false;
+        self.dupwnd = 0;
         self.dupacks = 0;
         self.limited_transmit_bytes = 0;
         self.recover = self.snd_max; // RFC 6582 §3.2 step 4

@@ -1588,11 +1588,11 @@ fn config_validation_names_field_value_and_rule() {
 /// (`NewRenoTcpAgent::dupack_action` → `reset_rtx_timer`); RFC 6298 leaves it running.
 #[test]
 fn ns2_timer_restarts_on_fast_retransmit() {
-    for (rules, restarted) in [(TimerRules::Ns2, true), (TimerRules::Rfc6298, false)] {
+    for (rules, restarted) in [(SenderRules::Ns2, true), (SenderRules::Rfc6298, false)] {
         let cfg = TcpConfig {
             initial_window: Some(10),
             limited_transmit: false,
-            timer_rules: rules,
+            sender_rules: rules,
             ..TcpConfig::ns2_compat()
         };
         let (mut tx, _) = established_sender(&cfg, None, 65_535);
@@ -1612,6 +1612,53 @@ fn ns2_timer_restarts_on_fast_retransmit() {
             before
         };
         assert_eq!(after, expected, "{rules:?}");
+    }
+}
+
+/// ns-2's NewReno leaves fast recovery with cwnd as it stood (half the window, without the
+/// duplicate-ACK inflation: `exit_recovery_fix_ 0`) and needs the cumulative ACK *past*
+/// `recover_` before another fast retransmit (`dupack_action`, `bugFix_`); RFC 6582 sets
+/// cwnd = min(ssthresh, FlightSize + SMSS) and lets an ACK at recover start one
+/// (`tcp/ns2_window.rs`).
+#[test]
+fn ns2_recovery_exit_keeps_cwnd_and_needs_an_ack_past_recover() {
+    for rules in [SenderRules::Ns2, SenderRules::Rfc6298] {
+        let cfg = TcpConfig {
+            initial_window: Some(10),
+            limited_transmit: false,
+            sender_rules: rules,
+            ..TcpConfig::ns2_compat()
+        };
+        let mss = cfg.mss as u64;
+        let (mut tx, mut rec) = established_sender(&cfg, None, 65_535);
+        tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // cwnd 11 segments
+        for i in 0..3 {
+            tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
+        }
+        assert_eq!(tx.stats().fast_retransmits, 1);
+        let recover = tx.snd_max();
+        // ssthresh: half of 11 segments, in whole packets (ns-2) or in bytes (RFC 5681).
+        let ssthresh = if rules == SenderRules::Ns2 {
+            5000
+        } else {
+            5500
+        };
+        assert_eq!(tx.ssthresh_bytes(), ssthresh, "{rules:?}");
+        tx.on_segment(50 * MS, &ack_seg(recover, 65_535), &mut rec); // full ACK
+        assert!(!tx.in_recovery());
+        if rules == SenderRules::Ns2 {
+            // 5.5 segments kept, then opened by the ACK (congestion avoidance).
+            assert_eq!(tx.cwnd_bytes(), 5500 + mss * mss / 5500, "{rules:?}");
+        } else {
+            assert_eq!(tx.cwnd_bytes(), 2 * mss, "{rules:?}"); // nothing in flight: 0 + 2
+        }
+        // New data went out; three duplicates of the ACK at recover.
+        assert!(tx.snd_max() > recover);
+        for i in 0..3 {
+            tx.on_segment((60 + i) * MS, &ack_seg(recover, 65_535), &mut rec);
+        }
+        let second = if rules == SenderRules::Ns2 { 1 } else { 2 };
+        assert_eq!(tx.stats().fast_retransmits, second, "{rules:?}");
     }
 }
 
@@ -1638,11 +1685,11 @@ fn ns2_rto_arithmetic_differs_from_rfc6298() {
 /// it at 2 packets; RFC 5681 sets it at the first timeout only.
 #[test]
 fn ns2_every_timeout_halves_ssthresh_from_the_window() {
-    for (rules, second) in [(TimerRules::Ns2, 2), (TimerRules::Rfc6298, 5)] {
+    for (rules, second) in [(SenderRules::Ns2, 2), (SenderRules::Rfc6298, 5)] {
         let cfg = TcpConfig {
             initial_window: Some(10),
             limited_transmit: false,
-            timer_rules: rules,
+            sender_rules: rules,
             ..TcpConfig::ns2_compat()
         };
         let mss = cfg.mss as u64;
