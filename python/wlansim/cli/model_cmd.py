@@ -2,6 +2,7 @@
 
 wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload 1472]
                       [--collision standard|bianchi] [--json]
+wlansim model shadowing [--distances 50,100] [--path-loss-exponent 2.7] [--json] ...
 """
 
 from __future__ import annotations
@@ -13,6 +14,16 @@ from wlansim.models import bianchi
 from wlansim.phy import UDP_PAYLOAD_BYTES
 
 MAX_STATIONS = 10_000
+#: `model shadowing` options: the scenario's `[channel.propagation]` keys, ns-2's defaults
+SHADOWING_KEYS = (
+    ("tx_power_w", 0.28183815, "transmit power, W"),
+    ("frequency_mhz", 914.0, "carrier frequency, MHz"),
+    ("reference_distance_m", 1.0, "reference distance d0, m"),
+    ("path_loss_exponent", 2.0, "path-loss exponent beta"),
+    ("sigma_db", 4.0, "shadowing standard deviation, dB"),
+    ("rx_threshold_w", 3.652e-10, "receive threshold, W"),
+    ("cs_threshold_w", 1.559e-11, "carrier-sense threshold, W"),
+)
 
 
 def register(subparsers) -> None:
@@ -50,6 +61,24 @@ def register(subparsers) -> None:
     )
     sat.add_argument("--json", action="store_true", help="print one JSON document")
     sat.set_defaults(func=run_bianchi)
+    sh = models.add_parser(
+        "shadowing",
+        help="reception probability vs distance under log-distance shadowing (ns-2's)",
+        description="The mean received power and the probability that a frame is received "
+        '(and sensed) at each distance under [channel.propagation] model = "shadowing": '
+        "Q((RXThresh - mean Pr(d)) / sigma). Defaults are ns-2.35's.",
+    )
+    sh.add_argument(
+        "--distances", default="10,25,50,75,100,150,200", metavar="M",
+        help="distances in metres, comma-separated (default: %(default)s)",
+    )  # fmt: skip
+    for key, default, unit in SHADOWING_KEYS:
+        sh.add_argument(
+            f"--{key.replace('_', '-')}", type=float, default=default,
+            help=f"{unit} (default: %(default)s)",
+        )  # fmt: skip
+    sh.add_argument("--json", action="store_true", help="print one JSON document")
+    sh.set_defaults(func=run_shadowing)
 
 
 def parse_stations(text: str) -> list[int]:
@@ -124,5 +153,53 @@ def run_bianchi(args) -> int:
         print(
             f"{row['n']:>5}  {row['p']:>8.4f}  {row['tau']:>9.5f}  {row['S']:>7.4f}  "
             f"{row['throughput_bps'] / 1e6:>15.3f}"
+        )
+    return 0
+
+
+def run_shadowing(args) -> int:
+    """Print the shadowing model's reception probability at each distance."""
+    import math
+
+    from wlansim.models.shadowing import Shadowing
+
+    try:
+        distances = [float(x) for x in args.distances.split(",") if x.strip()]
+    except ValueError:
+        distances = []
+    if not distances or any(not (d > 0 and math.isfinite(d)) for d in distances):
+        raise ScenarioError(
+            f"--distances: {args.distances!r} must be distances in metres above 0, comma-separated"
+        )
+    params = {key: getattr(args, key) for key, _, _ in SHADOWING_KEYS}
+    for key, value in params.items():
+        low_ok = key in ("path_loss_exponent", "sigma_db")
+        if not math.isfinite(value) or value < 0 or (value == 0 and not low_ok):
+            raise ScenarioError(
+                f"--{key.replace('_', '-')}: {value} must be {'≥' if low_ok else '>'} 0"
+            )
+    m = Shadowing(**params)
+    rows = [
+        {
+            "distance_m": d,
+            "mean_power_dbm": float(m.mean_power_db(d)) + 30.0,
+            "reception_probability": float(m.reception_probability(d)),
+            "sensed_probability": float(m.carrier_sense_probability(d)),
+        }
+        for d in distances
+    ]
+    if args.json:
+        print(json.dumps({"model": "shadowing", **params, "results": rows}, indent=2))
+        return 0
+    print(
+        f"Log-distance shadowing (ns-2's form): Pt {m.tx_power_w} W, {m.frequency_mhz} MHz, "
+        f"d0 {m.reference_distance_m} m, beta {m.path_loss_exponent}, sigma {m.sigma_db} dB, "
+        f"RXThresh {m.rx_threshold_w} W, CSThresh {m.cs_threshold_w} W"
+    )
+    print(f"{'d (m)':>8}  {'mean Pr (dBm)':>13}  {'P(received)':>11}  {'P(sensed)':>9}")
+    for r in rows:
+        print(
+            f"{r['distance_m']:>8g}  {r['mean_power_dbm']:>13.2f}  "
+            f"{r['reception_probability']:>11.4f}  {r['sensed_probability']:>9.4f}"
         )
     return 0

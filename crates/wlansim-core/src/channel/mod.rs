@@ -5,18 +5,21 @@
 //!
 //! Models: [`iid`] (independent frame errors per link and direction), and on the links
 //! that have one a burst model ([`bursts`]: Gilbert–Elliott, the consecutive bursts of
-//! fotiadis2005) instead of the i.i.d. rate. Control frames
+//! fotiadis2005) instead of the i.i.d. rate; with `[channel.propagation]`, distance-based
+//! reception on top ([`shadowing`]: ns-2's log-distance shadowing). Control frames
 //! (RTS, CTS, ACK) are short and sent at a low rate: every model treats them as
 //! error-free unless it says otherwise.
 pub mod bursts;
 pub mod consecutive_burst;
 pub mod gilbert_elliott;
 pub mod iid;
+pub mod shadowing;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
 pub use bursts::{BurstLink, BurstLinks, BurstParams};
 pub use iid::IidLoss;
+pub use shadowing::{Shadowing, ShadowingParams};
 
 /// What kind of frame the channel is asked about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,22 +34,36 @@ pub struct Channel {
     /// The burst models; None when no link has one (the i.i.d. path then tests one
     /// discriminant more).
     pub bursts: Option<BurstLinks>,
+    /// Distance-based reception; None without `[channel.propagation]`.
+    pub shadowing: Option<Shadowing>,
 }
 
 impl Channel {
-    pub fn new(loss: IidLoss, bursts: Option<BurstLinks>) -> Self {
-        Channel { loss, bursts }
+    pub fn new(loss: IidLoss, bursts: Option<BurstLinks>, shadowing: Option<Shadowing>) -> Self {
+        Channel {
+            loss,
+            bursts,
+            shadowing,
+        }
     }
 
     /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error.
     #[inline]
     pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId, _now: Time, kind: FrameKind) -> bool {
         match kind {
-            FrameKind::Data => match &mut self.bursts {
-                None => self.loss.frame_lost(tx, rx),
-                // Both drawn: a burst model moves on every attempt.
-                Some(b) => b.frame_lost(tx, rx) | self.loss.frame_lost(tx, rx),
-            },
+            FrameKind::Data => {
+                let lost = match &mut self.bursts {
+                    None => self.loss.frame_lost(tx, rx),
+                    // Both drawn: a burst model moves on every attempt.
+                    Some(b) => b.frame_lost(tx, rx) | self.loss.frame_lost(tx, rx),
+                };
+                match &mut self.shadowing {
+                    None => lost,
+                    // Drawn on every attempt, so a receiver's stream does not depend on
+                    // the other models' outcomes.
+                    Some(s) => s.frame_lost(tx, rx) | lost,
+                }
+            }
         }
     }
 }

@@ -30,6 +30,10 @@ pub struct ChannelConfig {
     /// Per-link overrides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkLoss>,
+    /// Distance-based reception of data frames (on top of the loss models above); needs
+    /// a `position` on every AP and station group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub propagation: Option<super::propagation::PropagationConfig>,
 }
 
 /// The loss of the links between the stations of a group and their AP.

@@ -13,6 +13,7 @@ mod limits;
 pub mod model;
 pub mod presets;
 mod profile;
+pub mod propagation;
 pub mod qos;
 mod rates;
 pub mod schema;
@@ -382,6 +383,9 @@ pub struct ApConfig {
     /// The BSS's network name (reported beside its figures); the AP's name when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
+    /// Where the AP stands, [x, y] in metres; needed by `[channel.propagation]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<[f64; 2]>,
     /// The AP's transmit buffer B, in packets, shared by every downlink packet (TCP data
     /// and TCP ACKs alike, as in pilosof2003); with `ack_queue`, the data queue T.
     #[serde(default = "default_queue")]
@@ -432,6 +436,7 @@ impl Default for ApConfig {
         ApConfig {
             name: default_ap_name(),
             ssid: None,
+            position: None,
             queue: default_queue(),
             ack_queue: None,
             rwnd_clamp: false,
@@ -549,6 +554,10 @@ pub struct StationGroup {
     /// one of the standard's rates; `phy.data_rate` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
+    /// Where the group's stations stand, [x, y] in metres (all at one point); needed by
+    /// `[channel.propagation]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<[f64; 2]>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -68,6 +68,8 @@ pub struct NodeSpec {
     pub bursts: (Option<BurstParams>, Option<BurstParams>),
     /// The rates of a station's link with its AP.
     pub rates: Option<LinkRates>,
+    /// Where a wireless node stands (metres); None when not given, and for wired nodes.
+    pub position: Option<[f64; 2]>,
 }
 
 /// A wired link (two directed links, a → b and b → a).
@@ -134,6 +136,7 @@ impl<'s> Model<'s> {
             fer: (0.0, 0.0),
             bursts: (None, None),
             rates: None,
+            position: None,
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
@@ -141,6 +144,7 @@ impl<'s> Model<'s> {
             m.add(NodeSpec {
                 bss: Some(id),
                 access: Some(access),
+                position: ap.position,
                 ..wired(ap.name.clone(), Role::AccessPoint)
             });
         }
@@ -166,6 +170,7 @@ impl<'s> Model<'s> {
                         fer,
                         bursts,
                         rates: Some(rates),
+                        position: g.position,
                         ..wired(format!("{}-{i}", g.name), Role::Station)
                     })
                 })

@@ -38,6 +38,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     flows(s)?;
     super::qos::validate(s)?;
     super::channel::validate(s)?;
+    super::propagation::validate(s)?;
     super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {

@@ -9,7 +9,7 @@ use super::tcp_flows::TcpConn;
 use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::{FileSequence, UdpSource};
-use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss};
+use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Shadowing};
 use crate::mac::{Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::scenario::model::NodeSpec;
@@ -303,6 +303,13 @@ impl World {
         let channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
             bursts,
+            s.channel.propagation.as_ref().map(|p| {
+                Shadowing::new(
+                    seed,
+                    p.params(),
+                    m.nodes.iter().map(|x| (x.name.as_str(), x.position)),
+                )
+            }),
         );
         Ok(World {
             mac,

@@ -1,0 +1,143 @@
+//! Log-distance path loss with log-normal shadowing, in the form of ns-2's
+//! `Propagation/Shadowing` (ns-2.35 `mobile/shadowing.cc` `Shadowing::Pr`; Rappaport,
+//! *Wireless Communications*, 2nd ed., eqs 4.68-4.69):
+//!
+//! P̄r(d) = Pr_Friis(d0) − 10 β log10(d / d0) dB for d > d0 (P̄r(d0) closer), with
+//! Pr_Friis(d0) = Pt·Gt·Gr·λ² / ((4π·d0)²·L); each frame at each receiver draws its own
+//! X ~ N(0, σ²) dB and is received when P̄r(d) + X ≥ RXThresh. The reception probability
+//! is therefore Q((RXThresh − P̄r(d)) / σ) (`python/wlansim/models/shadowing.py` has the
+//! closed form; `wlansim model shadowing` prints it).
+//!
+//! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`): Pt_ 0.28183815 W, freq_ 914 MHz,
+//! L_ 1, Gt_ = Gr_ = 1, RXThresh_ 3.652e-10 W, pathlossExp_ 2, std_db_ 4, dist0_ 1 m.
+//! Nodes stand still at their `position`; every node hears every other (one collision
+//! domain: the carrier-sense threshold is not applied), and the draw decides only
+//! whether a data frame is received. Control frames (RTS, CTS, ACK) stay error-free, as
+//! in every loss model here; ns-2 draws for them too (see README, "Propagation").
+use crate::net::NodeId;
+use crate::sim::rng::{Rng, StreamKind};
+use rand_distr::{Distribution, StandardNormal};
+
+/// Speed of light (m/s), for the wavelength.
+const SPEED_OF_LIGHT: f64 = 299_792_458.0;
+
+/// The model's parameters, resolved (`scenario/channel.rs` `PropagationConfig`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShadowingParams {
+    pub tx_power_w: f64,
+    pub frequency_mhz: f64,
+    pub reference_distance_m: f64,
+    pub path_loss_exponent: f64,
+    pub sigma_db: f64,
+    pub rx_threshold_w: f64,
+}
+
+impl ShadowingParams {
+    /// P̄r(d) in dBW, the median received power `d` metres from the transmitter.
+    pub fn mean_power_dbw(&self, d: f64) -> f64 {
+        let lambda = SPEED_OF_LIGHT / (self.frequency_mhz * 1e6);
+        let d0 = self.reference_distance_m;
+        let friis = self.tx_power_w * lambda * lambda / (4.0 * std::f64::consts::PI * d0).powi(2);
+        10.0 * friis.log10() - 10.0 * self.path_loss_exponent * (d.max(d0) / d0).log10()
+    }
+}
+
+/// The shadowing model of a run: the nodes' positions and a stream per receiver; each
+/// frame's margin over the threshold is computed from the distance when it is sent.
+pub struct Shadowing {
+    params: ShadowingParams,
+    /// Per node: its position (metres); None for a wired node.
+    positions: Vec<Option<[f64; 2]>>,
+    /// Per receiving node: the stream of its draws (`<node>/shadowing`). The losses are
+    /// counted with every other channel loss (the nodes' `frame_errors`).
+    rng: Vec<Rng>,
+}
+
+impl Shadowing {
+    /// Per node, in node order: its name (which keys its stream) and its position.
+    pub fn new<'a>(
+        seed: u64,
+        params: ShadowingParams,
+        nodes: impl Iterator<Item = (&'a str, Option<[f64; 2]>)>,
+    ) -> Self {
+        let mut positions = Vec::new();
+        let mut rng = Vec::new();
+        for (name, p) in nodes {
+            positions.push(p);
+            rng.push(Rng::named(
+                seed,
+                StreamKind::Channel,
+                &format!("{name}/shadowing"),
+            ));
+        }
+        Shadowing {
+            params,
+            positions,
+            rng,
+        }
+    }
+
+    /// The distance between two positioned nodes (metres).
+    fn distance(&self, a: NodeId, b: NodeId) -> Option<f64> {
+        let (p, q) = (self.positions[a as usize]?, self.positions[b as usize]?);
+        Some((p[0] - q[0]).hypot(p[1] - q[1]))
+    }
+
+    /// Whether the data frame `tx` → `rx` arrives below the receive threshold.
+    #[inline]
+    pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId) -> bool {
+        let Some(d) = self.distance(tx, rx) else {
+            return false;
+        };
+        let p = &self.params;
+        let margin = p.mean_power_dbw(d) - 10.0 * p.rx_threshold_w.log10();
+        let x: f64 = StandardNormal.sample(&mut self.rng[rx as usize]);
+        margin + p.sigma_db * x < 0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ns2(beta: f64) -> ShadowingParams {
+        ShadowingParams {
+            tx_power_w: 0.281_838_15,
+            frequency_mhz: 914.0,
+            reference_distance_m: 1.0,
+            path_loss_exponent: beta,
+            sigma_db: 4.0,
+            rx_threshold_w: 3.652e-10,
+        }
+    }
+
+    #[test]
+    fn friis_at_the_reference_distance_and_the_slope_beyond() {
+        let p = ns2(2.7);
+        // λ = 0.328 m: Pt λ² / (4π)² = 1.92e-4 W = −37.2 dBW.
+        assert!((p.mean_power_dbw(1.0) + 37.17).abs() < 0.01);
+        assert!((p.mean_power_dbw(0.5) - p.mean_power_dbw(1.0)).abs() < 1e-12);
+        let slope = p.mean_power_dbw(10.0) - p.mean_power_dbw(100.0);
+        assert!((slope - 27.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn loss_rate_follows_the_normal_tail() {
+        // At 100 m, β = 2.7: margin 3.2 dB, σ = 4 dB: lost with P = Q(0.80) ≈ 0.211.
+        let mut s = Shadowing::new(
+            1,
+            ns2(2.7),
+            [("ap", Some([0.0, 0.0])), ("sta", Some([100.0, 0.0]))].into_iter(),
+        );
+        let n = 100_000;
+        let lost = (0..n).filter(|_| s.frame_lost(1, 0)).count() as f64 / n as f64;
+        assert!((lost - 0.2113).abs() < 0.005, "{lost}");
+        // Unpositioned (wired) nodes are never shadowed.
+        let mut w = Shadowing::new(
+            1,
+            ns2(2.7),
+            [("a", None), ("b", Some([1e6, 0.0]))].into_iter(),
+        );
+        assert!(!w.frame_lost(1, 0));
+    }
+}
