@@ -1615,6 +1615,19 @@ fn ns2_timer_restarts_on_fast_retransmit() {
     }
 }
 
+/// An established sender with ns-2's parameters, an initial window of 10 segments, no
+/// limited transmit, and `rules`; its MSS.
+fn ns2_params_sender(rules: SenderRules) -> (u64, TcpSender, Rec) {
+    let cfg = TcpConfig {
+        initial_window: Some(10),
+        limited_transmit: false,
+        sender_rules: rules,
+        ..TcpConfig::ns2_compat()
+    };
+    let (tx, rec) = established_sender(&cfg, None, 65_535);
+    (cfg.mss as u64, tx, rec)
+}
+
 /// ns-2's NewReno leaves fast recovery with cwnd as it stood (half the window, without the
 /// duplicate-ACK inflation: `exit_recovery_fix_ 0`) and needs the cumulative ACK *past*
 /// `recover_` before another fast retransmit (`dupack_action`, `bugFix_`); RFC 6582 sets
@@ -1623,14 +1636,7 @@ fn ns2_timer_restarts_on_fast_retransmit() {
 #[test]
 fn ns2_recovery_exit_keeps_cwnd_and_needs_an_ack_past_recover() {
     for rules in [SenderRules::Ns2, SenderRules::Rfc6298] {
-        let cfg = TcpConfig {
-            initial_window: Some(10),
-            limited_transmit: false,
-            sender_rules: rules,
-            ..TcpConfig::ns2_compat()
-        };
-        let mss = cfg.mss as u64;
-        let (mut tx, mut rec) = established_sender(&cfg, None, 65_535);
+        let (mss, mut tx, mut rec) = ns2_params_sender(rules);
         tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // cwnd 11 segments
         for i in 0..3 {
             tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
@@ -1686,14 +1692,7 @@ fn ns2_rto_arithmetic_differs_from_rfc6298() {
 #[test]
 fn ns2_every_timeout_halves_ssthresh_from_the_window() {
     for (rules, second) in [(SenderRules::Ns2, 2), (SenderRules::Rfc6298, 5)] {
-        let cfg = TcpConfig {
-            initial_window: Some(10),
-            limited_transmit: false,
-            sender_rules: rules,
-            ..TcpConfig::ns2_compat()
-        };
-        let mss = cfg.mss as u64;
-        let (mut tx, mut rec) = established_sender(&cfg, None, 65_535);
+        let (mss, mut tx, mut rec) = ns2_params_sender(rules);
         let fire = |tx: &mut TcpSender, rec: &mut Rec| {
             // The timer is armed lazily: run its callbacks until it expires.
             let before = tx.stats().timeouts;
