@@ -26,6 +26,8 @@ def fingerprint(scenario: dict, seed: int, without: list[str]) -> str:
     data["meta"].pop("wall_s")
     for key in without:
         data["meta"].pop(key, None)
+        for row in data["flows"]:
+            row.pop(key, None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -38,8 +40,9 @@ def main() -> None:
         action="append",
         default=[],
         metavar="KEY",
-        help="leave out this `meta` key too (repeatable): e.g. `events`, for a change to "
-        "the event loop that must keep every other result",
+        help="leave out this `meta` key or flow column too (repeatable): e.g. `events`, "
+        "for a change to the event loop that must keep every other result, or a new "
+        "column",
     )
     args = ap.parse_args()
     root = Path(__file__).resolve().parent.parent

@@ -27,6 +27,31 @@ def test_tcp_flows_report_goodput_rtt_and_ratio():
     assert ap["frames_data"] > 0 and ap["frames_ack"] > 0
 
 
+def test_srtt_and_active_flow_series():
+    r = wlansim.run(
+        ONE_UP_ONE_DOWN,
+        overrides={"duration": "12 s", "ap.queue": 5,
+                   "output.series": ["srtt", "active_flows", "flow_throughput"],
+                   "output.series_interval": "250 ms"},
+    )  # fmt: skip
+    srtt, active, thr = r.series["srtt"], r.series["active_flows"], r.series["flow_throughput"]
+    f = r.flows.set_index("name")
+    for name in f.index:
+        values = [v for v in srtt[name] if v is not None]  # null before the first RTT sample
+        assert values and min(values) > 0
+        # The run's mean RTT lies within the range its smoothed estimate went through.
+        assert min(values) * 0.5 < f.loc[name, "rtt_mean_s"] < max(values) * 2
+    assert sorted(k for k in active if k != "t_s") == ["all", "downlink", "uplink"]
+    directions = f["direction"].to_dict()
+    for i, t in enumerate(active["t_s"]):
+        moved = {n for n in f.index if thr[n][i] > 0}
+        up = sum(directions[n] == "uplink" for n in moved)
+        assert (active["uplink"][i], active["downlink"][i]) == (up, len(moved) - up), t
+        assert active["all"][i] == len(moved)
+    # With a 5-packet AP buffer the download stalls in some intervals (timeouts).
+    assert min(active["downlink"]) == 0 and max(active["downlink"]) == 1
+
+
 def test_clamp_example_is_fair():
     r = wlansim.run(SCENARIOS / "pilosof-4up-4down-clamp.toml", overrides={"duration": "15 s"})
     assert 0.8 <= r.metrics["up_down_ratio"] <= 1.25

@@ -52,10 +52,21 @@ def test_one_upload_and_one_download_match_ns2():
     and 100 with 20 seeds): B = 50 holds both windows (no drops), B = 20 drops the
     download's packets and times it out about 27 times a run in both simulators. Up/down
     ratio within 10 % and total within 2 % of ns-2, 4 seeds of 60 measured seconds."""
-    for row in v.compare_tcp_updown([20, 50], [1, 2, 3, 4]):
+    series: list[dict] = []
+    for row in v.compare_tcp_updown([20, 50], [1, 2, 3, 4], series=series):
         assert abs(row["ratio_diff_pct"]) < 10.0, row
         assert abs(row["total_diff_pct"]) < 2.0, row
         assert row["wlansim_down_fast_retransmits"] > 0 or row["buffer"] == 50, row
+        # Both simulators' smoothed RTTs (ns-2's in 10 ms ticks) within 10 %, and the
+        # per-second activity counts in [0, k].
+        for d in ("up", "down"):
+            ns2, ours = row[f"ns2_{d}_srtt_ms"], row[f"wlansim_{d}_srtt_ms"]
+            assert ns2 > 20 and abs(ours / ns2 - 1) < 0.10, row
+            assert 0 < row[f"wlansim_{d}_active"] <= 1 and 0 < row[f"ns2_{d}_active"] <= 1
+    # One row per flow, second and run (the 59 whole seconds sampled after the warm-up and
+    # before the end): 2 flows, 2 buffers, 4 seeds, 2 simulators.
+    assert len(series) == 2 * 2 * 4 * 2 * 59
+    assert {r["sim"] for r in series} == {"ns2", "wlansim"}
 
 
 @pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")

@@ -19,7 +19,7 @@ class Results:
     """Results of `wlansim.run`.
 
     - `flows`: one row per flow (protocol, direction, src, dst, offered/delivered packets
-      and bytes, drops by cause, throughput_bps, delay_mean_s, delay_p95_s) over the
+      and bytes, drops by cause, throughput_bps, delay_mean_s, delay_p95_s, jitter_s) over the
       measurement window; TCP flows add goodput_bps, rtt_mean_s, retransmissions,
       fast_retransmits, timeouts, spurious_timeouts, acks_sent, cwnd_bytes (NaN for UDP).
       A TCP flow's packet counters count its data segments, sent by `src`; its ACKs travel

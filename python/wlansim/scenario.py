@@ -88,6 +88,9 @@ def load(scenario: ScenarioLike) -> dict:
 INPUT_FILES = (
     ("flows", "*", "files", "size", "csv"),
     ("flows", "*", "files", "think", "csv"),
+    ("flows", "*", "game", "size", "csv"),
+    ("flows", "*", "game", "interval", "csv"),
+    ("flows", "*", "trace", "file"),
 )
 
 

@@ -387,7 +387,10 @@ def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k
     at wlansim's AP), the stations' 50. Prints, summed over each direction's flows, what
     changed between the warm-up's end and the run's: packets acknowledged
     (`up-packets N`, ns-2's `ack_`), timeouts (`nrexmit_`), window cuts (`ncwndcuts_`)
-    and retransmitted packets (`nrexmitpack_`), e.g. `down-timeouts N`."""
+    and retransmitted packets (`nrexmitpack_`), e.g. `down-timeouts N`. Every second
+    from the warm-up's end it also prints, per flow, its smoothed RTT (`srtt_` in ticks
+    of `tcpTick_`, shifted by `T_SRTT_BITS`) and its highest ACK (`ack_`):
+    `sample T FLOW SRTT_S ACK`."""
     cell = Cell(n=2 * k, rts=False, control_rate_mbps=1)
     flows = []
     for i in range(2 * k):
@@ -399,6 +402,12 @@ def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k
         else:
             flows.append(_tcp_transfer(f"dn{i}", "ap", station, 0.2 + 0.01 * i))
     agents = " ".join(f"up $up{i}" if i < k else f"down $dn{i}" for i in range(2 * k))
+    # Flows named as wlansim names them (up-0.., down-0..) for the series; sampled every
+    # second from the warm-up's end, the last second before the run's end included (as
+    # wlansim's series, whose last sample comes before the end).
+    samples = " ".join(f"up-{i} $up{i}" if i < k else f"down-{i - k} $dn{i}" for i in range(2 * k))
+    last = math.ceil(duration_s) - 1
+    schedule = "".join(f'$ns at {t:g} "sample"\n' for t in range(math.ceil(warmup_s), last + 1))
     return f"""# ns-2.35 script by wlansim (validation_ns2.py): TCP {k} up + {k} down, B = {buffer}
 {_preamble(seed, 2 * k + 1, cell, buffer)}$ns node-config -ifqLen 50
 {"".join(flows)}set marks {{}}
@@ -418,6 +427,14 @@ proc mark {{}} {{
     global marks
     set marks [counters]
 }}
+proc sample {{}} {{
+    global {" ".join(f"up{i}" if i < k else f"dn{i}" for i in range(2 * k))}
+    set now [[Simulator instance] now]
+    foreach {{name agent}} [list {samples}] {{
+        set ticks [expr [$agent set srtt_] >> [$agent set T_SRTT_BITS]]
+        puts "sample $now $name [expr $ticks * [$agent set tcpTick_]] [$agent set ack_]"
+    }}
+}}
 proc finish {{}} {{
     global marks
     array set m0 $marks
@@ -427,7 +444,7 @@ proc finish {{}} {{
     exit 0
 }}
 $ns at {warmup_s} "mark"
-$ns at {duration_s} "finish"
+{schedule}$ns at {duration_s} "finish"
 $ns run
 """
 
@@ -435,6 +452,51 @@ $ns run
 def _ns2_counters(out: str) -> dict[str, int]:
     """The `name value` lines an ns-2 TCP script printed."""
     return {k: int(v) for k, v in re.findall(r"^(\S+-\S+) (-?\d+)$", out, re.MULTILINE)}
+
+
+def _ns2_samples(out: str) -> list[tuple[float, str, float, int]]:
+    """The `sample T FLOW SRTT_S ACK` lines an ns-2 TCP script printed."""
+    return [
+        (float(t), flow, float(srtt), int(ack))
+        for t, flow, srtt, ack in re.findall(
+            r"^sample (\S+) (\S+) (\S+) (-?\d+)$", out, re.MULTILINE
+        )
+    ]
+
+
+def _ns2_series(samples: list[tuple[float, str, float, int]]) -> list[dict]:
+    """Per flow and second after the warm-up: the SRTT at the second's end and whether
+    the flow's highest ACK moved during it (the flow was active)."""
+    last: dict[str, int] = {}
+    rows = []
+    for t, flow, srtt, ack in samples:
+        if flow in last:
+            rows.append({"t_s": t, "flow": flow, "srtt_s": srtt, "active": ack > last[flow]})
+        last[flow] = ack
+    return rows
+
+
+def _wlansim_series(result) -> list[dict]:
+    """The same rows from a wlansim run's `srtt` series and its per-flow throughput
+    (a flow is active in a second in which it delivered data)."""
+    srtt, rate = result.series["srtt"], result.series["flow_throughput"]
+    rows = []
+    for flow in (name for name in srtt if name != "t_s"):
+        for t, value, bps in zip(srtt["t_s"], srtt[flow], rate[flow]):
+            rows.append({"t_s": t, "flow": flow, "srtt_s": value, "active": bps > 0})
+    return rows
+
+
+def _series_summary(rows: list[dict], direction: str, k: int) -> tuple[float, float]:
+    """Over one direction's flows: the mean SRTT (ms; samples before a flow's first RTT
+    measurement left out) and the mean number of its flows active per second."""
+    mine = [r for r in rows if r["flow"].startswith(f"{direction}-")]
+    srtts = [r["srtt_s"] for r in mine if r["srtt_s"] == r["srtt_s"] and r["srtt_s"] > 0]
+    seconds = len(mine) / k if mine else 1
+    return (
+        1e3 * statistics.fmean(srtts) if srtts else math.nan,
+        sum(r["active"] for r in mine) / seconds,
+    )
 
 
 # Per-flow counters compared, as (ns-2 key, wlansim flows column): timeouts (ns-2's
@@ -450,11 +512,15 @@ def compare_tcp_updown(
     duration_s: float = 70.0,
     warmup_s: float = WARMUP_S,
     k: int = 1,
+    series: list[dict] | None = None,
 ) -> list[dict]:
     """Per AP buffer, with `k` uploads and `k` downloads: each direction's packets per
     second (summed over its flows) by ns-2 and by wlansim, the up/down ratio and the total
     (means over `seeds`, 95 % intervals), and per direction the mean timeouts, fast
-    retransmits and retransmitted segments per run."""
+    retransmits and retransmitted segments per run, the mean SRTT (`..._srtt_ms`) and
+    the mean number of its flows active per second (`..._active`). When `series` is a
+    list, each flow's per-second SRTT and activity of every run are appended to it (one
+    dict per flow and second, with `sim`, `k`, `buffer` and `seed`)."""
     rows = []
     window = duration_s - warmup_s
     for b in buffers:
@@ -462,8 +528,22 @@ def compare_tcp_updown(
         counts: dict[str, float] = {}
         for seed in seeds:
             tcl = tcp_updown_tcl(b, duration_s, warmup_s, seed, k)
-            c = _ns2_counters(_run_ns2_text(tcl))
-            f = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s, k), seed=seed).flows
+            out = _run_ns2_text(tcl)
+            c = _ns2_counters(out)
+            scenario = tcp_updown_scenario(b, duration_s, warmup_s, k)
+            scenario["output"] = {"series": ["srtt", "flow_throughput"], "series_interval": "1 s"}
+            r = wlansim.run(scenario, seed=seed)
+            f = r.flows
+            runs = {"ns2": _ns2_series(_ns2_samples(out)), "wlansim": _wlansim_series(r)}
+            for sim, per_second in runs.items():
+                for direction in ("up", "down"):
+                    srtt_ms, active = _series_summary(per_second, direction, k)
+                    for name, value in (("srtt_ms", srtt_ms), ("active", active)):
+                        key = f"{sim}_{direction}_{name}"
+                        counts[key] = counts.get(key, 0.0) + value / len(seeds)
+                if series is not None:
+                    common = {"sim": sim, "k": k, "buffer": b, "seed": seed}
+                    series.extend({**common, **row} for row in per_second)
             for flow in ("up", "down"):
                 c[f"{flow}-fast_retransmits"] = c[f"{flow}-cuts"] - c[f"{flow}-timeouts"]
                 rates.setdefault(f"ns2_{flow}", []).append(c[f"{flow}-packets"] / window)

@@ -35,6 +35,9 @@ pub struct FlowResult {
     /// Generation → reception of the data frame; None when nothing was delivered.
     pub delay_mean_s: Option<f64>,
     pub delay_p95_s: Option<f64>,
+    /// Mean absolute difference of consecutive packets' delays (RFC 3393 IPDV); None
+    /// before two packets were delivered.
+    pub jitter_s: Option<f64>,
     /// TCP flows only (absent for UDP).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpFlowResult>,

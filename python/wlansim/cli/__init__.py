@@ -16,10 +16,20 @@ from . import (
     reproduce_cmd,
     run_cmd,
     schema_cmd,
+    trace_cmd,
     validate_cmd,
 )
 
-COMMANDS = [run_cmd, model_cmd, validate_cmd, bench_cmd, campaign_cmd, reproduce_cmd, schema_cmd]
+COMMANDS = [
+    run_cmd,
+    model_cmd,
+    validate_cmd,
+    bench_cmd,
+    campaign_cmd,
+    reproduce_cmd,
+    schema_cmd,
+    trace_cmd,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

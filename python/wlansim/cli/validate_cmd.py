@@ -69,8 +69,8 @@ def register(subparsers) -> None:
         "with 95 % intervals; then how many packets an interface queue of B holds; then TCP "
         "NewReno with k uploads and k downloads through the AP (k = 1: buffers 5, 20, 50, "
         "100; k = 2 and 4: the remaining gaps) with each direction's timeouts, fast "
-        "retransmits and retransmitted segments; then the wall-clock time of both on 20 "
-        "stations for 100 s. "
+        "retransmits and retransmitted segments, SRTT and flows active per second; then "
+        "the wall-clock time of both on 20 stations for 100 s. "
         "Needs `ns` on the PATH (`make ns2`); without it, says how to install it and exits.",
     )
     n.add_argument("--quick", action="store_true", help="n = 1 and 10, basic, 1 Mb/s, 3 seeds")
@@ -217,12 +217,29 @@ def run_ns2(args) -> int:
     few_seeds = tcp_seeds[: max(1, len(tcp_seeds) // 2)]
     udp = pd.DataFrame(compare_udp_uplink(cells(args.quick), seeds, args.duration, WARMUP_S))
     buffers = pd.DataFrame(compare_buffer([2, 5] if args.quick else [1, 2, 5, 10, 50]))
-    tcp = pd.DataFrame(compare_tcp_updown([20, 50] if args.quick else [5, 20, 50, 100], tcp_seeds))
+    per_second: list[dict] = []
+    tcp = pd.DataFrame(
+        compare_tcp_updown(
+            [20, 50] if args.quick else [5, 20, 50, 100], tcp_seeds, series=per_second
+        )
+    )
     cases = [(2, [50])] if args.quick else [(2, [20, 50, 100]), (4, [50, 100])]
-    tcp_k = pd.DataFrame([row for k, bs in cases for row in compare_tcp_updown(bs, few_seeds, k=k)])
+    tcp_k = pd.DataFrame(
+        [
+            row
+            for k, bs in cases
+            for row in compare_tcp_updown(bs, few_seeds, k=k, series=per_second)
+        ]
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    tables = {"udp": udp, "buffer": buffers, "tcp": tcp, "tcp-k": tcp_k}
+    tables = {
+        "udp": udp,
+        "buffer": buffers,
+        "tcp": tcp,
+        "tcp-k": tcp_k,
+        "tcp-series": pd.DataFrame(per_second),
+    }
     for name, table in tables.items():
         table.to_csv(out / f"ns2-{name}.csv", index=False)
     if args.json:
@@ -259,6 +276,19 @@ def run_ns2(args) -> int:
         both = pd.concat([tcp, tcp_k])[["k", "buffer", *counters]]
         print(f"{direction}loads:")
         print(both.to_string(index=False, float_format=lambda v: f"{v:.1f}"))
+    print(
+        "\nSmoothed RTT (ms, mean over each direction's flows and seconds) and flows active "
+        "per second (mean count of the direction's k flows that moved data in a second; "
+        f"per flow and second in {out / 'ns2-tcp-series.csv'})"
+    )
+    columns = [
+        f"{sim}_{direction}_{key}"
+        for key in ("srtt_ms", "active")
+        for direction in ("up", "down")
+        for sim in ("ns2", "wlansim")
+    ]
+    both = pd.concat([tcp, tcp_k])[["k", "buffer", *columns]]
+    print(both.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     if not args.quick:
         w = wall_clock()
         print(

@@ -1,6 +1,7 @@
 //! Applications: what drives each flow's traffic.
 //!
-//! A UDP flow is driven by a [`UdpSource`] (saturated, CBR, Poisson).
+//! A UDP flow is driven by a [`UdpSource`] (saturated, CBR, Poisson, a game direction
+//! [`GameSource`], a video trace [`TraceSource`]).
 //!
 //! A TCP flow is driven through a socket-like interface of its sender endpoint
 //! (`TcpSender::open`, `TcpSender::write`, completion seen as `TcpSender::is_done`): an
@@ -14,8 +15,12 @@
 //! fresh connection is a new pair of endpoints with the next ephemeral port.
 pub mod distributions;
 pub mod files;
+pub mod game;
+pub mod trace_source;
 pub mod udp;
 
 pub use distributions::Draw;
 pub use files::{FileSequence, FileSizes, Session};
-pub use udp::{Traffic, UdpSource};
+pub use game::GameSource;
+pub use trace_source::TraceSource;
+pub use udp::{Pattern, Traffic, UdpSource};

@@ -1,6 +1,8 @@
-//! UDP sources: saturated (the source keeps its node's MAC queue full), constant bit rate
-//! and Poisson. A source says when its next packet comes; the world creates the packet
-//! and hands it to the network layer of the source node.
+//! UDP sources: saturated (the source keeps its node's MAC queue full), constant bit rate,
+//! Poisson, game (`game.rs`) and trace-driven video (`trace_source.rs`). A source says
+//! when its next message comes and how large it is; the world cuts it into packets
+//! (`fragments`) and hands them to the network layer of the source node.
+use super::{GameSource, TraceSource};
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use schemars::JsonSchema;
@@ -16,53 +18,84 @@ pub enum Traffic {
     Cbr,
     /// Poisson arrivals of mean rate `rate`.
     Poisson,
+    /// One direction of a game: a message of `game.size` every `game.interval`.
+    Game,
+    /// Frames of a video trace (`trace`), fragmented at `packet_size`.
+    Trace,
 }
 
+/// What spaces and sizes a source's messages.
+pub enum Pattern {
+    /// Packets of the flow's `packet_size`: saturated, CBR (every `interval` ns) or
+    /// Poisson (exponential gaps of mean `interval` ns).
+    Packets {
+        interval: f64,
+    },
+    Game(GameSource),
+    Trace(TraceSource),
+}
+
+/// A UDP source: when its messages come and how large they are. A message larger than
+/// the flow's `packet_size` is sent as several packets at once (a video frame's IP
+/// fragments; the last one carries the rest).
 pub struct UdpSource {
     pub traffic: Traffic,
-    /// UDP payload of every packet.
+    /// UDP payload of a full packet (the largest fragment of a message).
     pub payload_bytes: u32,
-    /// Mean time between packets (CBR: exact), ns.
-    interval: f64,
+    pattern: Pattern,
     /// No packet is created from this time on.
     pub stop: Time,
     rng: Rng,
 }
 
 impl UdpSource {
-    pub fn new(traffic: Traffic, payload_bytes: u32, interval: f64, stop: Time, rng: Rng) -> Self {
+    pub fn new(
+        traffic: Traffic,
+        payload_bytes: u32,
+        pattern: Pattern,
+        stop: Time,
+        rng: Rng,
+    ) -> Self {
         UdpSource {
             traffic,
             payload_bytes,
-            interval,
+            pattern,
             stop,
             rng,
         }
     }
 
-    /// When the first packet comes after the flow starts at `now` (CBR: at once; Poisson:
-    /// an exponential gap); None for a saturated source, which fills its queue instead.
+    /// When the first message comes after the flow starts at `now` (Poisson: after an
+    /// exponential gap; the others at once); None for a saturated source, which fills its
+    /// queue instead.
     pub fn first(&mut self, now: Time) -> Option<Time> {
-        match self.traffic {
-            Traffic::Saturated => None,
-            Traffic::Cbr => Some(now),
-            Traffic::Poisson => {
-                let gap = self.rng.exponential(self.interval).round() as Time;
+        match (self.traffic, &self.pattern) {
+            (Traffic::Saturated, _) => None,
+            (Traffic::Poisson, Pattern::Packets { interval }) => {
+                let gap = self.rng.exponential(*interval).round() as Time;
                 Some(now.saturating_add(gap))
             }
+            _ => Some(now),
         }
     }
 
-    /// A packet comes at `now`: when the next one comes (at least 1 ns later), or None
-    /// when the source has stopped (and this packet is not sent).
-    pub fn next(&mut self, now: Time) -> Option<Time> {
+    /// A message comes at `now`: its size in bytes and when the next one comes (at
+    /// least 1 ns later), or None when the source has stopped (and nothing is sent).
+    pub fn next(&mut self, now: Time) -> Option<(u32, Time)> {
         if now >= self.stop {
             return None;
         }
-        let gap = match self.traffic {
-            Traffic::Poisson => self.rng.exponential(self.interval),
-            _ => self.interval,
+        let (bytes, gap) = match &mut self.pattern {
+            Pattern::Packets { interval } => {
+                let gap = match self.traffic {
+                    Traffic::Poisson => self.rng.exponential(*interval),
+                    _ => *interval,
+                };
+                (self.payload_bytes, gap.round() as Time)
+            }
+            Pattern::Game(g) => g.next(&mut self.rng),
+            Pattern::Trace(t) => t.next_frame(),
         };
-        Some(now.saturating_add(gap.round() as Time).max(now + 1))
+        Some((bytes, now.saturating_add(gap).max(now + 1)))
     }
 }

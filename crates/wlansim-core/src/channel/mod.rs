@@ -6,19 +6,22 @@
 //! Models: [`iid`] (independent frame errors per link and direction), and on the links
 //! that have one a burst model ([`bursts`]: Gilbert–Elliott, the consecutive bursts of
 //! fotiadis2005) instead of the i.i.d. rate; with `[channel.propagation]`, distance-based
-//! reception on top ([`shadowing`]: ns-2's log-distance shadowing). Control frames
+//! reception on top ([`shadowing`]: ns-2's log-distance shadowing, at the distance the
+//! nodes' [`mobility`] gives at the frame's time). Control frames
 //! (RTS, CTS, ACK) are short and sent at a low rate: every model treats them as
 //! error-free unless it says otherwise.
 pub mod bursts;
 pub mod consecutive_burst;
 pub mod gilbert_elliott;
 pub mod iid;
+pub mod mobility;
 pub mod shadowing;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
 pub use bursts::{BurstLink, BurstLinks, BurstParams};
 pub use iid::IidLoss;
+pub use mobility::{Positions, Trajectory};
 pub use shadowing::{Shadowing, ShadowingParams};
 
 /// What kind of frame the channel is asked about.
@@ -36,20 +39,28 @@ pub struct Channel {
     pub bursts: Option<BurstLinks>,
     /// Distance-based reception; None without `[channel.propagation]`.
     pub shadowing: Option<Shadowing>,
+    /// Where every node is, over time.
+    pub positions: Positions,
 }
 
 impl Channel {
-    pub fn new(loss: IidLoss, bursts: Option<BurstLinks>, shadowing: Option<Shadowing>) -> Self {
+    pub fn new(
+        loss: IidLoss,
+        bursts: Option<BurstLinks>,
+        shadowing: Option<Shadowing>,
+        positions: Positions,
+    ) -> Self {
         Channel {
             loss,
             bursts,
             shadowing,
+            positions,
         }
     }
 
     /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error.
     #[inline]
-    pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId, _now: Time, kind: FrameKind) -> bool {
+    pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId, now: Time, kind: FrameKind) -> bool {
         match kind {
             FrameKind::Data => {
                 let lost = match &mut self.bursts {
@@ -60,8 +71,11 @@ impl Channel {
                 match &mut self.shadowing {
                     None => lost,
                     // Drawn on every attempt, so a receiver's stream does not depend on
-                    // the other models' outcomes.
-                    Some(s) => s.frame_lost(tx, rx) | lost,
+                    // the other models' outcomes; a wired node is never shadowed.
+                    Some(s) => match self.positions.distance(tx as usize, rx as usize, now) {
+                        Some(d) => s.frame_lost(d, rx) | lost,
+                        None => lost,
+                    },
                 }
             }
         }

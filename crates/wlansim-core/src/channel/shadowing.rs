@@ -10,9 +10,9 @@
 //!
 //! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`): Pt_ 0.28183815 W, freq_ 914 MHz,
 //! L_ 1, Gt_ = Gr_ = 1, RXThresh_ 3.652e-10 W, pathlossExp_ 2, std_db_ 4, dist0_ 1 m.
-//! Nodes stand still at their `position`; every node hears every other (one collision
-//! domain: the carrier-sense threshold is not applied), and the draw decides only
-//! whether a data frame is received. Control frames (RTS, CTS, ACK) stay error-free, as
+//! The distance is the nodes' at the frame's time (`mobility.rs`); every node hears every
+//! other (one collision domain: the carrier-sense threshold is not applied), and the
+//! draw decides only whether a data frame is received. Control frames (RTS, CTS, ACK) stay error-free, as
 //! in every loss model here; ns-2 draws for them too (see README, "Propagation").
 use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
@@ -42,55 +42,34 @@ impl ShadowingParams {
     }
 }
 
-/// The shadowing model of a run: the nodes' positions and a stream per receiver; each
-/// frame's margin over the threshold is computed from the distance when it is sent.
+/// The shadowing model of a run: a stream per receiver; each frame's margin over the
+/// threshold is computed from the distance when it is sent.
 pub struct Shadowing {
     params: ShadowingParams,
-    /// Per node: its position (metres); None for a wired node.
-    positions: Vec<Option<[f64; 2]>>,
     /// Per receiving node: the stream of its draws (`<node>/shadowing`). The losses are
     /// counted with every other channel loss (the nodes' `frame_errors`).
     rng: Vec<Rng>,
 }
 
 impl Shadowing {
-    /// Per node, in node order: its name (which keys its stream) and its position.
+    /// Per node, in node order: its name (which keys its stream).
     pub fn new<'a>(
         seed: u64,
         params: ShadowingParams,
-        nodes: impl Iterator<Item = (&'a str, Option<[f64; 2]>)>,
+        nodes: impl Iterator<Item = &'a str>,
     ) -> Self {
-        let mut positions = Vec::new();
-        let mut rng = Vec::new();
-        for (name, p) in nodes {
-            positions.push(p);
-            rng.push(Rng::named(
-                seed,
-                StreamKind::Channel,
-                &format!("{name}/shadowing"),
-            ));
-        }
-        Shadowing {
-            params,
-            positions,
-            rng,
-        }
+        let rng = nodes
+            .map(|name| Rng::named(seed, StreamKind::Channel, &format!("{name}/shadowing")))
+            .collect();
+        Shadowing { params, rng }
     }
 
-    /// The distance between two positioned nodes (metres).
-    fn distance(&self, a: NodeId, b: NodeId) -> Option<f64> {
-        let (p, q) = (self.positions[a as usize]?, self.positions[b as usize]?);
-        Some((p[0] - q[0]).hypot(p[1] - q[1]))
-    }
-
-    /// Whether the data frame `tx` → `rx` arrives below the receive threshold.
+    /// Whether a data frame received by `rx` from `distance` metres arrives below the
+    /// receive threshold.
     #[inline]
-    pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId) -> bool {
-        let Some(d) = self.distance(tx, rx) else {
-            return false;
-        };
+    pub fn frame_lost(&mut self, distance: f64, rx: NodeId) -> bool {
         let p = &self.params;
-        let margin = p.mean_power_dbw(d) - 10.0 * p.rx_threshold_w.log10();
+        let margin = p.mean_power_dbw(distance) - 10.0 * p.rx_threshold_w.log10();
         let x: f64 = StandardNormal.sample(&mut self.rng[rx as usize]);
         margin + p.sigma_db * x < 0.0
     }
@@ -124,20 +103,9 @@ mod tests {
     #[test]
     fn loss_rate_follows_the_normal_tail() {
         // At 100 m, β = 2.7: margin 3.2 dB, σ = 4 dB: lost with P = Q(0.80) ≈ 0.211.
-        let mut s = Shadowing::new(
-            1,
-            ns2(2.7),
-            [("ap", Some([0.0, 0.0])), ("sta", Some([100.0, 0.0]))].into_iter(),
-        );
+        let mut s = Shadowing::new(1, ns2(2.7), ["ap", "sta"].into_iter());
         let n = 100_000;
-        let lost = (0..n).filter(|_| s.frame_lost(1, 0)).count() as f64 / n as f64;
+        let lost = (0..n).filter(|_| s.frame_lost(100.0, 0)).count() as f64 / n as f64;
         assert!((lost - 0.2113).abs() < 0.005, "{lost}");
-        // Unpositioned (wired) nodes are never shadowed.
-        let mut w = Shadowing::new(
-            1,
-            ns2(2.7),
-            [("a", None), ("b", Some([1e6, 0.0]))].into_iter(),
-        );
-        assert!(!w.frame_lost(1, 0));
     }
 }

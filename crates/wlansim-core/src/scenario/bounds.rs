@@ -1,7 +1,7 @@
 //! Size limits, checked before anything is allocated: a scenario that would not fit in
 //! memory (or whose run could not be represented) gets an error naming the key, the value
 //! and the maximum, instead of an allocation failure that aborts the process.
-use super::{Protocol, Scenario, ScenarioError, SeriesKind, Traffic};
+use super::{Protocol, Scenario, ScenarioError, Traffic};
 use crate::net::Packet;
 use crate::stats::Histogram;
 
@@ -120,10 +120,7 @@ fn series(s: &Scenario, flows: u64, nodes: u64) -> Result<(), ScenarioError> {
         .output
         .series
         .iter()
-        .map(|k| match k {
-            SeriesKind::FlowThroughput | SeriesKind::Cwnd | SeriesKind::Rto => flows + 1,
-            SeriesKind::QueueLength => nodes + 1,
-        })
+        .map(|k| k.columns(flows as usize, nodes as usize) as u64 + 1)
         .sum();
     let values = samples.saturating_mul(columns);
     if values > MAX_SERIES_VALUES {

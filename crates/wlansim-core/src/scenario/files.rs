@@ -166,22 +166,36 @@ impl FilesConfig {
                     "give a fixed `gap` or a `think` distribution, not both",
                 )
             }
-            Some(ThinkDistribution::Fixed { value }) => Draw::Fixed(value.0 as f64),
-            Some(ThinkDistribution::Exponential { mean }) => {
-                let m = positive(mean.0, key("think.mean"), "mean think time")?;
-                Draw::exponential(m).map_err(|e| ScenarioError::new(key("think.mean"), e))?
-            }
-            Some(ThinkDistribution::Empirical { csv }) => {
-                let secs = csv_values(csv, key("think.csv"))?;
-                let ns = secs.iter().map(|s| s * 1e9).collect();
-                Draw::empirical(ns).map_err(|e| ScenarioError::new(key("think.csv"), e))?
-            }
+            Some(d) => time_draw(d, &key("think"), "think time")?,
         };
         Ok((sizes, think))
     }
 }
 
-fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, ScenarioError> {
+/// The draw (nanoseconds) of a duration distribution at key `at`; `what` names the
+/// quantity in errors.
+pub(super) fn time_draw(
+    d: &ThinkDistribution,
+    at: &str,
+    what: &str,
+) -> Result<Draw, ScenarioError> {
+    let key = |k: &str| format!("{at}.{k}");
+    Ok(match d {
+        ThinkDistribution::Fixed { value } => Draw::Fixed(value.0 as f64),
+        ThinkDistribution::Exponential { mean } => {
+            let m = positive(mean.0, key("mean"), &format!("mean {what}"))?;
+            Draw::exponential(m).map_err(|e| ScenarioError::new(key("mean"), e))?
+        }
+        ThinkDistribution::Empirical { csv } => {
+            let secs = csv_values(csv, key("csv"))?;
+            let ns = secs.iter().map(|s| s * 1e9).collect();
+            Draw::empirical(ns).map_err(|e| ScenarioError::new(key("csv"), e))?
+        }
+    })
+}
+
+/// The draw (bytes) of a size distribution at key `at`.
+pub(super) fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, ScenarioError> {
     let key = |k: &str| format!("{at}.{k}");
     let located = |k: &str| {
         let path = key(k);
@@ -189,11 +203,10 @@ fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, ScenarioError> {
     };
     match d {
         SizeDistribution::Fixed { value } => {
-            Ok(Draw::Fixed(positive(value.0, key("value"), "file size")?))
+            Ok(Draw::Fixed(positive(value.0, key("value"), "size")?))
         }
         SizeDistribution::Exponential { mean } => {
-            Draw::exponential(positive(mean.0, key("mean"), "mean file size")?)
-                .map_err(located("mean"))
+            Draw::exponential(positive(mean.0, key("mean"), "mean size")?).map_err(located("mean"))
         }
         SizeDistribution::Pareto { shape, mean, scale } => {
             if !(shape.is_finite() && *shape > 0.0) {
@@ -215,7 +228,7 @@ fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, ScenarioError> {
                             format!("{shape}: a Pareto mean exists only for shape > 1; give `scale` instead of `mean`"),
                         );
                     }
-                    Draw::pareto_scale(*shape, positive(m.0, key("mean"), "mean file size")?)
+                    Draw::pareto_scale(*shape, positive(m.0, key("mean"), "mean size")?)
                 }
             };
             Draw::pareto(*shape, scale).map_err(located("shape"))
@@ -227,7 +240,7 @@ fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, ScenarioError> {
                     format!("{sigma}: sigma is a finite number ≥ 0"),
                 );
             }
-            Draw::log_normal(positive(mean.0, key("mean"), "mean file size")?, *sigma)
+            Draw::log_normal(positive(mean.0, key("mean"), "mean size")?, *sigma)
                 .map_err(located("sigma"))
         }
         SizeDistribution::Empirical { csv } => {

@@ -9,7 +9,9 @@ mod checks;
 pub mod delay_injection;
 pub mod drops;
 pub mod files;
+pub mod game;
 mod limits;
+pub mod mobility;
 pub mod model;
 pub mod presets;
 mod profile;
@@ -18,18 +20,22 @@ pub mod qos;
 mod rates;
 pub mod schema;
 mod tcp;
+pub mod trace_source;
 pub mod units;
 mod validate;
 
 pub use channel::{BurstLoss, BurstModel, ChannelConfig, LinkLoss};
 pub use drops::DropConfig;
 pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
+pub use game::GameConfig;
 pub use limits::{RetryLimit, RtsThreshold};
+pub use mobility::MobilityConfig;
 pub use model::{Model, Role};
 pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
-pub use units::{Bytes, Duration, Rate};
+pub use trace_source::{TraceConfig, TraceFormat, TraceStart};
+pub use units::{Bytes, Duration, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
@@ -180,6 +186,21 @@ pub enum SeriesKind {
     /// Per TCP flow: the sender's retransmission timeout (seconds, RFC 6298, with its
     /// backoff) at each sampling instant.
     Rto,
+    /// Per TCP flow: the sender's smoothed round-trip time (seconds, RFC 6298 SRTT) at
+    /// each sampling instant; NaN (null in JSON, None in Python) before the flow's first
+    /// RTT sample.
+    Srtt,
+    /// How many flows delivered application bytes in each interval: columns `uplink`,
+    /// `downlink` and `all` (a flow starved for a whole interval, e.g. by repeated
+    /// timeouts, is not counted).
+    ActiveFlows,
+    /// Per positioned node: its x and y (metres) at each sampling instant, as columns
+    /// `NAME.x` and `NAME.y` (see `mobility`).
+    Position,
+    /// Per node of a BSS: the share of its data frames that the channel lost (its
+    /// `frame_errors` over its attempts that did not collide) in each interval; NaN in
+    /// an interval without such attempts (null in JSON, None in Python).
+    FrameErrorRatio,
 }
 
 impl SeriesKind {
@@ -189,9 +210,29 @@ impl SeriesKind {
             SeriesKind::QueueLength => "queue_length",
             SeriesKind::Cwnd => "cwnd",
             SeriesKind::Rto => "rto",
+            SeriesKind::Srtt => "srtt",
+            SeriesKind::ActiveFlows => "active_flows",
+            SeriesKind::Position => "position",
+            SeriesKind::FrameErrorRatio => "frame_error_ratio",
+        }
+    }
+
+    /// Columns of the series (besides its time column) in a run of `flows` flows and
+    /// `nodes` nodes.
+    pub fn columns(self, flows: usize, nodes: usize) -> usize {
+        match self {
+            SeriesKind::FlowThroughput | SeriesKind::Cwnd | SeriesKind::Rto | SeriesKind::Srtt => {
+                flows
+            }
+            SeriesKind::QueueLength | SeriesKind::FrameErrorRatio => nodes,
+            SeriesKind::ActiveFlows => ACTIVE_FLOW_COLUMNS.len(),
+            SeriesKind::Position => 2 * nodes,
         }
     }
 }
+
+/// The columns of the `active_flows` series.
+pub const ACTIVE_FLOW_COLUMNS: [&str; 3] = ["uplink", "downlink", "all"];
 
 fn default_series_interval() -> Duration {
     Duration(crate::sim::time::SECOND)
@@ -555,9 +596,13 @@ pub struct StationGroup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
     /// Where the group's stations stand, [x, y] in metres (all at one point); needed by
-    /// `[channel.propagation]`.
+    /// `[channel.propagation]`; where they start from when they move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<[f64; 2]>,
+    /// Motion at a constant speed from `position` through waypoints (see `mobility`);
+    /// static when absent. The stations stay with their AP while they move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobility: Option<MobilityConfig>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -591,15 +636,23 @@ pub struct FlowConfig {
     pub direction: Direction,
     /// The station group whose every station has one such flow.
     pub stations: String,
-    /// How a UDP source generates packets (TCP flows are saturated).
+    /// How a UDP source generates packets (TCP flows are saturated): "saturated", "cbr",
+    /// "poisson", "game" (see `game`) or "trace" (see `trace`).
     #[serde(default = "FlowConfig::default_traffic")]
     pub traffic: Traffic,
     /// Offered load per flow (cbr and poisson), counting IP bytes; at most 10 Gb/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
-    /// Application payload per packet (UDP payload, 1 to 2268 B; TCP uses `tcp.mss`).
+    /// Application payload per packet (UDP payload, 1 to 2268 B; TCP uses `tcp.mss`);
+    /// game and trace messages are cut into packets of at most this size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_size: Option<Bytes>,
+    /// Game traffic (`traffic = "game"`): message sizes and intervals of this direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameConfig>,
+    /// Trace-driven video (`traffic = "trace"`): the frame-size trace to play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceConfig>,
     /// When the source starts (before the end of the run).
     #[serde(default)]
     pub start: Duration,

@@ -8,7 +8,7 @@
 //! into components; it resolves no name and applies no default of its own.
 use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use super::{EdcaConfig, StationGroup};
-use crate::channel::BurstParams;
+use crate::channel::{BurstParams, Trajectory};
 use crate::mac::{AccessCategory, AccessParams, MacRules};
 use crate::net::NodeId;
 use crate::phy::{frame, LinkRates, Phy};
@@ -68,8 +68,9 @@ pub struct NodeSpec {
     pub bursts: (Option<BurstParams>, Option<BurstParams>),
     /// The rates of a station's link with its AP.
     pub rates: Option<LinkRates>,
-    /// Where a wireless node stands (metres); None when not given, and for wired nodes.
-    pub position: Option<[f64; 2]>,
+    /// Where a wireless node is over time (metres); None when no position is given, and
+    /// for wired nodes.
+    pub trajectory: Option<Trajectory>,
 }
 
 /// A wired link (two directed links, a → b and b → a).
@@ -136,7 +137,7 @@ impl<'s> Model<'s> {
             fer: (0.0, 0.0),
             bursts: (None, None),
             rates: None,
-            position: None,
+            trajectory: None,
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
@@ -144,7 +145,7 @@ impl<'s> Model<'s> {
             m.add(NodeSpec {
                 bss: Some(id),
                 access: Some(access),
-                position: ap.position,
+                trajectory: ap.position.map(Trajectory::fixed),
                 ..wired(ap.name.clone(), Role::AccessPoint)
             });
         }
@@ -170,7 +171,10 @@ impl<'s> Model<'s> {
                         fer,
                         bursts,
                         rates: Some(rates),
-                        position: g.position,
+                        trajectory: g.position.map(|p| match &g.mobility {
+                            Some(m) => m.trajectory(p),
+                            None => Trajectory::fixed(p),
+                        }),
                         ..wired(format!("{}-{i}", g.name), Role::Station)
                     })
                 })

@@ -4,7 +4,7 @@
 //! error message what a key allows.
 use super::limits::{RetryLimit, RtsThreshold};
 use super::tcp::WindowSpec;
-use super::units::{Bytes, Duration, Rate};
+use super::units::{Bytes, Duration, Rate, Speed};
 use super::Scenario;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::Value;
@@ -45,6 +45,21 @@ impl JsonSchema for Rate {
             "type": "string",
             "pattern": pattern("b/s|bps|bit/s|kb/s|kbps|kbit/s|Mb/s|Mbps|Mbit/s|Gb/s|Gbps|Gbit/s"),
             "examples": ["11 Mb/s", "64 kb/s"]
+        })
+    }
+}
+
+impl JsonSchema for Speed {
+    fn schema_name() -> Cow<'static, str> {
+        "Speed".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": format!("Speed: {}.", Speed::ALLOWED),
+            "x-unit": "speed",
+            "type": "string",
+            "pattern": pattern("m/s|km/h"),
+            "examples": ["4 m/s", "14.4 km/h"]
         })
     }
 }

@@ -1,4 +1,5 @@
-//! Unit-bearing scenario values: durations ("10 ms"), rates ("11 Mb/s"), sizes ("1500 B").
+//! Unit-bearing scenario values: durations ("10 ms"), rates ("11 Mb/s"), sizes ("1500 B"),
+//! speeds ("4 m/s").
 //!
 //! Values are written with their unit so a scenario reads without the docs; sizes may also
 //! be bare integers (bytes). Each type serialises back to a canonical string, which is what
@@ -206,6 +207,62 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// A speed in metres per second: "4 m/s" or "14.4 km/h".
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+pub struct Speed(pub f64);
+
+impl Speed {
+    pub const ALLOWED: &'static str = "a speed with a unit: m/s or km/h; above 0, at most 1000 m/s";
+
+    pub fn parse(text: &str) -> Result<Speed, String> {
+        let (value, unit) = split_number(text)
+            .ok_or_else(|| format!("\"{text}\" is not a speed; expected {}", Self::ALLOWED))?;
+        let scale = match unit {
+            "m/s" => 1.0,
+            "km/h" => 1.0 / 3.6,
+            _ => {
+                return Err(format!(
+                    "\"{text}\" has no valid unit; expected {}",
+                    Self::ALLOWED
+                ))
+            }
+        };
+        let v = value * scale;
+        if !(v > 0.0 && v <= 1000.0) {
+            return Err(format!(
+                "\"{text}\" is out of range; expected {}",
+                Self::ALLOWED
+            ));
+        }
+        Ok(Speed(v))
+    }
+}
+
+impl fmt::Display for Speed {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} m/s", self.0)
+    }
+}
+
+impl Serialize for Speed {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+// Written out, not by `string_unit_serde!`: a speed is a float and has no bare-number form.
+impl<'de> Deserialize<'de> for Speed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(text) => Speed::parse(&text).map_err(de::Error::custom),
+            other => Err(de::Error::custom(format!(
+                "{other} has no unit; expected {}",
+                Self::ALLOWED
+            ))),
+        }
+    }
+}
+
 macro_rules! string_unit_serde {
     ($ty:ident, $expecting:literal, int_is_bytes = $int_ok:literal, zero_ok = $zero_ok:literal) => {
         impl Serialize for $ty {
@@ -289,6 +346,15 @@ string_unit_serde!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_speeds() {
+        assert_eq!(Speed::parse("4 m/s"), Ok(Speed(4.0)));
+        assert!((Speed::parse("14.4 km/h").unwrap().0 - 4.0).abs() < 1e-12);
+        for bad in ["4", "0 m/s", "-1 m/s", "4 mph", "2000 m/s"] {
+            assert!(Speed::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn parses_durations() {

@@ -39,6 +39,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     super::qos::validate(s)?;
     super::channel::validate(s)?;
     super::propagation::validate(s)?;
+    super::mobility::validate(s)?;
     super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
@@ -407,6 +408,46 @@ fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioE
                 format!("{r}: saturated traffic has no rate; remove it or use traffic = \"cbr\""),
             )
         }
+        (Traffic::Game | Traffic::Trace, Some(r)) => {
+            return err(
+                at("rate"),
+                format!(
+                    "{r}: {} traffic sets its own pace (its messages' sizes and times); remove it",
+                    if f.traffic == Traffic::Game {
+                        "game"
+                    } else {
+                        "trace"
+                    }
+                ),
+            )
+        }
+        _ => {}
+    }
+    match (f.traffic, &f.game, &f.trace) {
+        (Traffic::Game, _, Some(_)) | (Traffic::Trace, Some(_), _) => {
+            return err(
+                at(if f.traffic == Traffic::Game {
+                    "trace"
+                } else {
+                    "game"
+                }),
+                "a flow plays a game or a trace, not both",
+            )
+        }
+        (Traffic::Trace, _, None) => {
+            return err(
+                at("trace"),
+                "missing: traffic = \"trace\" needs `trace = { file = \"...\" }`",
+            )
+        }
+        (Traffic::Game, Some(g), _) => {
+            g.source(f.direction, &at("game"))?;
+        }
+        (Traffic::Trace, _, Some(t)) => {
+            t.frames(&at("trace"))?;
+        }
+        (_, Some(_), _) => return err(at("game"), "only with traffic = \"game\""),
+        (_, _, Some(_)) => return err(at("trace"), "only with traffic = \"trace\""),
         _ => {}
     }
     let max_payload = MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER) as u64;

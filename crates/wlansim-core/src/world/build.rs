@@ -8,18 +8,20 @@ use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::{DelayInjection, RwndClamp};
-use crate::app::{FileSequence, UdpSource};
-use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Shadowing};
+use crate::app::trace_source::Frame;
+use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
+use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Positions, Shadowing};
 use crate::mac::{Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::scenario::model::NodeSpec;
-use crate::scenario::{Model, PcapPer, Scenario, ScenarioError};
+use crate::scenario::{Model, PcapPer, Scenario, ScenarioError, TraceStart};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
 use crate::trace::pcap::{window_scale, CaptureConfig, CaptureNode, CaptureTcp, PcapRecorder};
 use crate::trace::{PacketRecorder, Trace};
+use std::sync::Arc;
 
 /// Nodes and their channel-access entities as they are built from the model.
 struct Nodes {
@@ -113,6 +115,8 @@ impl World {
         let classifier = s.qos.classifier(&s.flows);
         let mut flows = Vec::with_capacity(m.flows.len());
         let mut conns = Vec::new();
+        // Per `[[flows]]` entry: its trace's frames, read once for all its flows.
+        let mut traces: Vec<Option<Arc<[Frame]>>> = vec![None; s.flows.len()];
         for x in &m.flows {
             let (fi, f, name) = (x.spec as usize, x.config, &x.name);
             for (a, b) in [(x.src, x.dst), (x.dst, x.src)] {
@@ -169,15 +173,45 @@ impl World {
             let interval = f.rate.map_or(0.0, |r| {
                 x.ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64
             });
-            let udp = x.tcp.is_none().then(|| {
-                UdpSource::new(
-                    f.traffic,
-                    f.udp_payload().0 as u32,
-                    interval,
-                    f.stop.map_or(u64::MAX, |d| d.0),
-                    Rng::named(seed, StreamKind::Traffic, name),
-                )
-            });
+            let udp = match x.tcp {
+                Some(_) => None,
+                None => {
+                    let mut rng = Rng::named(seed, StreamKind::Traffic, name);
+                    let pattern = match (f.traffic, &f.trace) {
+                        (Traffic::Game, _) => Pattern::Game(
+                            f.game
+                                .clone()
+                                .unwrap_or_default()
+                                .source(f.direction, &format!("flows[{fi}].game"))?,
+                        ),
+                        (Traffic::Trace, Some(t)) => {
+                            let frames = match &traces[fi] {
+                                Some(frames) => Arc::clone(frames),
+                                None => {
+                                    let frames = t.frames(&format!("flows[{fi}].trace"))?;
+                                    traces[fi] = Some(Arc::clone(&frames));
+                                    frames
+                                }
+                            };
+                            let first = match t.start {
+                                TraceStart::First => 0,
+                                TraceStart::Random => {
+                                    rng.uniform_inclusive(frames.len() as u32 - 1) as usize
+                                }
+                            };
+                            Pattern::Trace(TraceSource::new(frames, first))
+                        }
+                        _ => Pattern::Packets { interval },
+                    };
+                    Some(UdpSource::new(
+                        f.traffic,
+                        f.udp_payload().0 as u32,
+                        pattern,
+                        f.stop.map_or(u64::MAX, |d| d.0),
+                        rng,
+                    ))
+                }
+            };
             flows.push(Flow {
                 name: name.clone(),
                 direction: f.direction,
@@ -303,13 +337,11 @@ impl World {
         let channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
             bursts,
-            s.channel.propagation.as_ref().map(|p| {
-                Shadowing::new(
-                    seed,
-                    p.params(),
-                    m.nodes.iter().map(|x| (x.name.as_str(), x.position)),
-                )
-            }),
+            s.channel
+                .propagation
+                .as_ref()
+                .map(|p| Shadowing::new(seed, p.params(), m.nodes.iter().map(|x| x.name.as_str()))),
+            Positions::new(m.nodes.iter().map(|x| x.trajectory.clone()).collect()),
         );
         Ok(World {
             mac,

@@ -25,7 +25,7 @@ use crate::results::{FlowCounts, Results};
 use crate::scenario::{Direction, Scenario, ScenarioError};
 use crate::sim::event::{EventQueue, Slotted};
 use crate::sim::time::Time;
-use crate::stats::Histogram;
+use crate::stats::{Histogram, Jitter};
 use crate::tcp::TimerKind;
 use crate::trace::{DropReason, Trace, TraceEvent};
 use std::fmt;
@@ -143,6 +143,7 @@ pub struct Accounting {
 pub struct FlowStats {
     pub counts: FlowCounts,
     pub delay: Histogram,
+    pub jitter: Jitter,
 }
 
 impl FlowStats {
@@ -150,6 +151,7 @@ impl FlowStats {
     fn clear(&mut self) {
         self.counts = FlowCounts::default();
         self.delay.clear();
+        self.jitter = Jitter::default();
     }
 }
 
@@ -198,6 +200,7 @@ impl Flow {
             self.stats.counts.delivered_packets += 1;
             self.stats.counts.delivered_bytes += p.payload_bytes as u64;
             self.stats.delay.record(delay);
+            self.stats.jitter.record(delay);
         }
     }
 }

@@ -71,6 +71,7 @@ impl World {
                     counts: s.counts,
                     throughput_bps: s.counts.delivered_bytes as f64 * 8.0 / measured,
                     delay_mean_s: s.delay.mean().map(|ns| ns / 1e9),
+                    jitter_s: s.jitter.mean().map(|ns| ns / 1e9),
                     delay_p95_s: s.delay.quantile(0.95).map(|ns| ns / 1e9),
                     tcp: self.tcp_result(f, measured),
                 }

@@ -2,7 +2,7 @@
 //! from the end of the warm-up, stored in vectors sized once at the start.
 use super::{Event, World};
 use crate::results::SeriesTable;
-use crate::scenario::SeriesKind;
+use crate::scenario::{Direction, SeriesKind, ACTIVE_FLOW_COLUMNS};
 use crate::sim::time::{to_secs, Time};
 use std::collections::BTreeMap;
 
@@ -15,6 +15,11 @@ pub struct Recorder {
     columns: Vec<Vec<Vec<f64>>>,
     /// Delivered bytes of each flow at the previous sample.
     last_bytes: Vec<u64>,
+    /// Bytes each flow delivered since the previous sample.
+    delta_bytes: Vec<u64>,
+    /// Per node: its channel losses and its attempts that did not collide, at the
+    /// previous sample.
+    last_frames: Vec<(u64, u64)>,
 }
 
 impl Recorder {
@@ -29,13 +34,7 @@ impl Recorder {
         let samples = if kinds.is_empty() { 0 } else { samples };
         let columns = kinds
             .iter()
-            .map(|k| {
-                let width = match k {
-                    SeriesKind::FlowThroughput | SeriesKind::Cwnd | SeriesKind::Rto => flows,
-                    SeriesKind::QueueLength => nodes,
-                };
-                vec![Vec::with_capacity(samples); width]
-            })
+            .map(|k| vec![Vec::with_capacity(samples); k.columns(flows, nodes)])
             .collect();
         Recorder {
             kinds: kinds.to_vec(),
@@ -43,6 +42,8 @@ impl Recorder {
             t: Vec::with_capacity(samples),
             columns,
             last_bytes: vec![0; flows],
+            delta_bytes: vec![0; flows],
+            last_frames: vec![(0, 0); nodes],
         }
     }
 
@@ -53,6 +54,7 @@ impl Recorder {
     /// Statistics were reset at the end of the warm-up: byte counters restart at zero.
     pub fn on_statistics_reset(&mut self) {
         self.last_bytes.iter_mut().for_each(|b| *b = 0);
+        self.last_frames.iter_mut().for_each(|f| *f = (0, 0));
     }
 }
 
@@ -61,14 +63,33 @@ impl World {
         let rec = &mut self.series;
         rec.t.push(to_secs(now));
         let per_second = 1.0 / to_secs(rec.interval);
+        for ((f, last), delta) in self
+            .flows
+            .iter()
+            .zip(&mut rec.last_bytes)
+            .zip(&mut rec.delta_bytes)
+        {
+            let bytes = f.stats.counts.delivered_bytes;
+            *delta = bytes - *last;
+            *last = bytes;
+        }
         for (kind, columns) in rec.kinds.iter().zip(&mut rec.columns) {
             match kind {
                 SeriesKind::FlowThroughput => {
-                    for ((f, col), last) in self.flows.iter().zip(columns).zip(&mut rec.last_bytes)
-                    {
-                        let bytes = f.stats.counts.delivered_bytes;
-                        col.push((bytes - *last) as f64 * 8.0 * per_second);
-                        *last = bytes;
+                    for (col, delta) in columns.iter_mut().zip(&rec.delta_bytes) {
+                        col.push(*delta as f64 * 8.0 * per_second);
+                    }
+                }
+                SeriesKind::ActiveFlows => {
+                    let mut active = [0usize; 2];
+                    for (f, delta) in self.flows.iter().zip(&rec.delta_bytes) {
+                        if *delta > 0 {
+                            active[(f.direction == Direction::Downlink) as usize] += 1;
+                        }
+                    }
+                    let values = [active[0], active[1], active[0] + active[1]];
+                    for (col, v) in columns.iter_mut().zip(values) {
+                        col.push(v as f64);
                     }
                 }
                 SeriesKind::QueueLength => {
@@ -81,13 +102,39 @@ impl World {
                         col.push(queued as f64);
                     }
                 }
-                SeriesKind::Cwnd | SeriesKind::Rto => {
+                SeriesKind::FrameErrorRatio => {
+                    for ((n, col), last) in self.nodes.iter().zip(columns).zip(&mut rec.last_frames)
+                    {
+                        let (mut lost, mut heard) = (0, 0);
+                        for e in n.entities_in(&self.mac.entities) {
+                            lost += e.stats.frame_errors;
+                            heard += e.stats.attempts - e.stats.collisions;
+                        }
+                        let (dl, dh) = (lost - last.0, heard - last.1);
+                        col.push(if dh == 0 {
+                            f64::NAN
+                        } else {
+                            dl as f64 / dh as f64
+                        });
+                        *last = (lost, heard);
+                    }
+                }
+                SeriesKind::Position => {
+                    for (i, xy) in columns.chunks_mut(2).enumerate() {
+                        if let Some(p) = self.channel.positions.at(i, now) {
+                            xy[0].push(p[0]);
+                            xy[1].push(p[1]);
+                        }
+                    }
+                }
+                SeriesKind::Cwnd | SeriesKind::Rto | SeriesKind::Srtt => {
                     for (f, col) in self.flows.iter().zip(columns) {
                         if let Some(c) = f.tcp {
                             let sender = &self.conns[c as usize].sender;
                             col.push(match kind {
                                 SeriesKind::Cwnd => sender.cwnd_bytes() as f64,
-                                _ => to_secs(sender.rto()),
+                                SeriesKind::Rto => to_secs(sender.rto()),
+                                _ => sender.srtt().map_or(f64::NAN, to_secs),
                             });
                         }
                     }
@@ -101,26 +148,39 @@ impl World {
         let rec = &self.series;
         let mut out = SeriesTable::new();
         for (kind, columns) in rec.kinds.iter().zip(&rec.columns) {
-            // A name per column; UDP flows have no cwnd column.
-            let names: Vec<Option<&str>> = match kind {
+            // A name per column; UDP flows have no cwnd column, wired nodes no position.
+            let names: Vec<Option<String>> = match kind {
                 SeriesKind::FlowThroughput => {
-                    self.flows.iter().map(|f| Some(f.name.as_str())).collect()
+                    self.flows.iter().map(|f| Some(f.name.clone())).collect()
                 }
-                SeriesKind::Cwnd | SeriesKind::Rto => self
+                SeriesKind::Cwnd | SeriesKind::Rto | SeriesKind::Srtt => self
                     .flows
                     .iter()
-                    .map(|f| f.tcp.map(|_| f.name.as_str()))
+                    .map(|f| f.tcp.map(|_| f.name.clone()))
                     .collect(),
-                SeriesKind::QueueLength => self
+                SeriesKind::QueueLength | SeriesKind::FrameErrorRatio => self
                     .nodes
                     .iter()
-                    .map(|n| n.bss.map(|_| n.name.as_str()))
+                    .map(|n| n.bss.map(|_| n.name.clone()))
+                    .collect(),
+                SeriesKind::ActiveFlows => ACTIVE_FLOW_COLUMNS
+                    .iter()
+                    .map(|c| Some(c.to_string()))
+                    .collect(),
+                SeriesKind::Position => self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, n)| {
+                        let positioned = self.channel.positions.at(i, 0).is_some();
+                        ["x", "y"].map(|axis| positioned.then(|| format!("{}.{axis}", n.name)))
+                    })
                     .collect(),
             };
             let mut table: BTreeMap<String, Vec<f64>> = names
                 .into_iter()
                 .zip(columns)
-                .filter_map(|(name, col)| Some((name?.to_string(), col.clone())))
+                .filter_map(|(name, col)| Some((name?, col.clone())))
                 .collect();
             table.insert("t_s".into(), rec.t.clone());
             out.insert(kind.name().into(), table);

@@ -30,22 +30,29 @@ impl World {
         }
     }
 
-    /// A CBR or Poisson source's packet comes.
+    /// A message of a CBR, Poisson, game or trace source comes: sent as packets of the
+    /// flow's `packet_size`, the last one carrying the rest (none for an empty message).
     pub(super) fn on_arrival(&mut self, now: Time, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        let Some(next) = f.udp.as_mut().expect("a UDP flow").next(now) else {
+        let source = f.udp.as_mut().expect("a UDP flow");
+        let Some((bytes, next)) = source.next(now) else {
             return;
         };
+        let fragment = source.payload_bytes;
         let src = f.src;
         self.events.schedule(next, Event::Arrival(flow));
-        let p = self.generate(now, flow);
-        self.forward(now, src, p);
+        let (full, rest) = (bytes / fragment, bytes % fragment);
+        for payload in
+            std::iter::repeat_n(fragment, full as usize).chain((rest > 0).then_some(rest))
+        {
+            let p = self.generate(now, flow, payload);
+            self.forward(now, src, p);
+        }
     }
 
-    /// A new packet of UDP flow `flow`, counted as offered.
-    fn generate(&mut self, now: Time, flow: u32) -> Packet {
+    /// A new packet of UDP flow `flow` with `payload` bytes, counted as offered.
+    fn generate(&mut self, now: Time, flow: u32, payload: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
-        let payload = f.udp.as_ref().expect("a UDP flow").payload_bytes;
         let seq = f.on_generated(false, payload);
         let p = Packet::udp(flow, seq, payload, f.src, f.dst, now);
         self.trace(now, TraceEvent::Created { node: p.src }, &p);
@@ -79,7 +86,8 @@ impl World {
                 .is_some_and(|u| now < u.stop)
             {
                 self.saturated[entity as usize].1 = (cursor + k + 1) % n;
-                let p = self.generate(now, flow);
+                let source = self.flows[flow as usize].udp.as_ref();
+                let p = self.generate(now, flow, source.expect("a UDP flow").payload_bytes);
                 let src = p.src;
                 self.forward(now, src, p);
                 return true;

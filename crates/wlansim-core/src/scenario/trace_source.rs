@@ -1,0 +1,97 @@
+//! `[flows.trace]`: a video trace played by a UDP flow (`traffic = "trace"`,
+//! `app/trace_source.rs`, which documents the formats). Each frame is sent as packets of
+//! at most the flow's `packet_size`.
+//!
+//! ```toml
+//! [[flows]]
+//! name = "movie"
+//! direction = "downlink"
+//! stations = "n0"
+//! traffic = "trace"
+//! packet_size = "1000 B"      # ns-2's UDP packetSize_
+//! trace = { file = "traces/starwars4-mpeg4-high-synthetic.txt", start = "random" }
+//! ```
+use super::ScenarioError;
+use crate::app::trace_source::{parse, Format, Frame};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The trace file formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// Text, one frame per line: `number time_ms type size_bytes` (the verbose traces of
+    /// the TKN and ASU video trace libraries; `#` lines and a header skipped).
+    #[default]
+    Frames,
+    /// Text, one frame size in bytes per line, at `frame_rate` (the terse traces).
+    Sizes,
+    /// ns-2's binary trace: records of (u32 µs to the next record, u32 bytes), big-endian.
+    Ns2,
+}
+
+/// Where in the trace each flow starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceStart {
+    /// At the first frame.
+    #[default]
+    First,
+    /// At a frame drawn uniformly from the flow's own stream (ns-2's
+    /// `Application/Traffic/Trace` starts at a random record).
+    Random,
+}
+
+/// A frame-size trace and how to play it; the trace loops at its end.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceConfig {
+    /// The trace file (a relative path is relative to the scenario file's directory, or
+    /// to the working directory for scenario text).
+    pub file: String,
+    #[serde(default)]
+    pub format: TraceFormat,
+    /// Frames per second of a `sizes` trace (the libraries' traces: 25 or 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_rate: Option<f64>,
+    #[serde(default)]
+    pub start: TraceStart,
+}
+
+impl TraceConfig {
+    /// The frames of the file, checked (`at` is the key of this table, `flows[i].trace`).
+    pub fn frames(&self, at: &str) -> Result<Arc<[Frame]>, ScenarioError> {
+        let key = |k: &str| format!("{at}.{k}");
+        let format = match (self.format, self.frame_rate) {
+            (TraceFormat::Sizes, Some(r)) if r > 0.0 && r.is_finite() && r <= 1000.0 => {
+                Format::Sizes { frame_rate: r }
+            }
+            (TraceFormat::Sizes, Some(r)) => {
+                return Err(ScenarioError::new(
+                    key("frame_rate"),
+                    format!("{r}: frames per second, above 0 and at most 1000"),
+                ))
+            }
+            (TraceFormat::Sizes, None) => {
+                return Err(ScenarioError::new(
+                    key("frame_rate"),
+                    "missing: a `sizes` trace needs its frames per second (e.g. 25)",
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(ScenarioError::new(
+                    key("frame_rate"),
+                    "only for format = \"sizes\" (the other formats give each frame's time)",
+                ))
+            }
+            (TraceFormat::Frames, None) => Format::Frames,
+            (TraceFormat::Ns2, None) => Format::Ns2,
+        };
+        let content = std::fs::read(&self.file)
+            .map_err(|e| ScenarioError::new(key("file"), format!("\"{}\": {e}", self.file)))?;
+        let frames = parse(&content, format)
+            .map_err(|m| ScenarioError::new(key("file"), format!("\"{}\": {m}", self.file)))?;
+        Ok(frames.into())
+    }
+}

@@ -1,0 +1,44 @@
+//! Delay variation of a flow: the mean absolute difference between the one-way delays of
+//! consecutive received packets (the IP packet delay variation of RFC 3393 between
+//! successive packets, averaged without smoothing; RFC 3550's interarrival jitter is the
+//! same difference smoothed with gain 1/16).
+use crate::sim::time::Time;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Jitter {
+    last: Option<Time>,
+    sum_ns: f64,
+    pairs: u64,
+}
+
+impl Jitter {
+    /// A packet arrived with one-way delay `delay`.
+    #[inline]
+    pub fn record(&mut self, delay: Time) {
+        if let Some(last) = self.last {
+            self.sum_ns += delay.abs_diff(last) as f64;
+            self.pairs += 1;
+        }
+        self.last = Some(delay);
+    }
+
+    /// Mean |D(i) − D(i−1)| in ns; None before two packets arrived.
+    pub fn mean(&self) -> Option<f64> {
+        (self.pairs > 0).then(|| self.sum_ns / self.pairs as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_absolute_difference_of_consecutive_delays() {
+        let mut j = Jitter::default();
+        assert_eq!(j.mean(), None);
+        for d in [10, 14, 11, 11] {
+            j.record(d);
+        }
+        assert_eq!(j.mean(), Some((4.0 + 3.0 + 0.0) / 3.0));
+    }
+}
