@@ -76,3 +76,15 @@ def test_an_interface_queue_of_b_holds_b_packets_in_both_simulators():
     for row in v.compare_buffer([2, 5, 10]):
         assert row["ns2_delivered"] == row["wlansim_delivered"] == row["buffer"], row
         assert row["wlansim_offered"] == v.BURST_PACKETS, row
+
+
+def test_series_summary_leaves_out_srtt_before_the_first_sample():
+    rows = [
+        {"flow": "down-0", "srtt_s": None, "active": False},  # wlansim: no RTT sample yet
+        {"flow": "down-0", "srtt_s": 0.0, "active": False},  # ns-2: srtt_ still 0
+        {"flow": "down-0", "srtt_s": 0.10, "active": True},
+        {"flow": "down-0", "srtt_s": 0.12, "active": True},
+        {"flow": "up-0", "srtt_s": 0.5, "active": True},
+    ]
+    srtt_ms, active = v._series_summary(rows, "down", k=1)
+    assert srtt_ms == pytest.approx(110.0) and active == pytest.approx(0.5)

@@ -15,7 +15,11 @@ import time
 from pathlib import Path
 
 from wlansim.api import run
+from wlansim.scenario import load
 from wlansim.validation import saturated_cell
+
+#: the example scenarios of a checkout
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 #: the whole-process start-up commands `wlansim bench --startup` times, and their targets (s)
 STARTUP_COMMANDS = {
@@ -55,6 +59,9 @@ def cases() -> dict[str, dict]:
         "tcp-5up-gilbert-elliott-inject-100s": _with_gilbert_elliott(
             fotiadis_scenario(5, 15, 20, "inject", "100 s")
         ),
+        # janevski2009's home network: two BSSs, movie and chat traces, a game, an FTP
+        # download, shadowing (the example scenario of a checkout).
+        "janevski-home-110s": load(str(SCENARIOS / "janevski2009-home.toml")),
     }
 
 

@@ -489,9 +489,10 @@ def _wlansim_series(result) -> list[dict]:
 
 def _series_summary(rows: list[dict], direction: str, k: int) -> tuple[float, float]:
     """Over one direction's flows: the mean SRTT (ms; samples before a flow's first RTT
-    measurement left out) and the mean number of its flows active per second."""
+    measurement, None in wlansim's series, left out) and the mean number of its flows
+    active per second."""
     mine = [r for r in rows if r["flow"].startswith(f"{direction}-")]
-    srtts = [r["srtt_s"] for r in mine if r["srtt_s"] == r["srtt_s"] and r["srtt_s"] > 0]
+    srtts = [r["srtt_s"] for r in mine if r["srtt_s"] is not None and r["srtt_s"] > 0]
     seconds = len(mine) / k if mine else 1
     return (
         1e3 * statistics.fmean(srtts) if srtts else math.nan,

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 #: the studies, by the name the command line takes
-NAMES = ("fotiadis2005", "miorandi2004", "ng2005", "pilosof2003")
+NAMES = ("fotiadis2005", "janevski2009", "miorandi2004", "ng2005", "pilosof2003")
 #: where a study stores its campaigns, under its output directory
 CAMPAIGNS_DIR = "campaigns"
 #: `wlansim reproduce --profile`: the rules a study's scenarios run under

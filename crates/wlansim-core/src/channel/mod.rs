@@ -8,8 +8,8 @@
 //! fotiadis2005) instead of the i.i.d. rate; with `[channel.propagation]`, distance-based
 //! reception on top ([`shadowing`]: ns-2's log-distance shadowing, at the distance the
 //! nodes' [`mobility`] gives at the frame's time). Control frames
-//! (RTS, CTS, ACK) are short and sent at a low rate: every model treats them as
-//! error-free unless it says otherwise.
+//! (RTS, CTS, ACK) are short and sent at a low rate: the i.i.d. and burst models treat
+//! them as error-free; shadowing draws for them too (`FrameKind::Control`).
 pub mod bursts;
 pub mod consecutive_burst;
 pub mod gilbert_elliott;
@@ -29,6 +29,10 @@ pub use shadowing::{Shadowing, ShadowingParams};
 pub enum FrameKind {
     /// A data frame (MPDU carrying a packet).
     Data,
+    /// A control frame of the exchange: RTS, CTS or ACK. Only distance-based reception
+    /// draws for them (`[channel.propagation] control_frames`, on by default, as ns-2
+    /// draws for every frame); the i.i.d. and burst models leave them error-free.
+    Control,
 }
 
 /// The channel component: the loss model of every link.
@@ -39,6 +43,8 @@ pub struct Channel {
     pub bursts: Option<BurstLinks>,
     /// Distance-based reception; None without `[channel.propagation]`.
     pub shadowing: Option<Shadowing>,
+    /// Whether shadowing also draws for RTS, CTS and ACK frames.
+    shadow_control: bool,
     /// Where every node is, over time.
     pub positions: Positions,
 }
@@ -47,14 +53,34 @@ impl Channel {
     pub fn new(
         loss: IidLoss,
         bursts: Option<BurstLinks>,
-        shadowing: Option<Shadowing>,
+        shadowing: Option<(Shadowing, bool)>,
         positions: Positions,
     ) -> Self {
+        let shadow_control = shadowing.as_ref().is_some_and(|s| s.1);
         Channel {
             loss,
             bursts,
-            shadowing,
+            shadowing: shadowing.map(|s| s.0),
+            shadow_control,
             positions,
+        }
+    }
+
+    /// Whether control frames can be lost (an exchange then asks about each of them).
+    #[inline]
+    pub fn loses_control_frames(&self) -> bool {
+        self.shadow_control
+    }
+
+    /// Shadowing of a frame `tx` → `rx` at `now` (drawn only between positioned nodes).
+    #[inline]
+    fn shadowed(&mut self, tx: NodeId, rx: NodeId, now: Time) -> bool {
+        let Some(s) = &mut self.shadowing else {
+            return false;
+        };
+        match self.positions.distance(tx as usize, rx as usize, now) {
+            Some(d) => s.frame_lost(d, rx),
+            None => false,
         }
     }
 
@@ -68,16 +94,11 @@ impl Channel {
                     // Both drawn: a burst model moves on every attempt.
                     Some(b) => b.frame_lost(tx, rx) | self.loss.frame_lost(tx, rx),
                 };
-                match &mut self.shadowing {
-                    None => lost,
-                    // Drawn on every attempt, so a receiver's stream does not depend on
-                    // the other models' outcomes; a wired node is never shadowed.
-                    Some(s) => match self.positions.distance(tx as usize, rx as usize, now) {
-                        Some(d) => s.frame_lost(d, rx) | lost,
-                        None => lost,
-                    },
-                }
+                // Drawn on every attempt, so a receiver's stream does not depend on the
+                // other models' outcomes; a wired node is never shadowed.
+                self.shadowed(tx, rx, now) | lost
             }
+            FrameKind::Control => self.shadow_control && self.shadowed(tx, rx, now),
         }
     }
 }

@@ -11,9 +11,10 @@
 //! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`): Pt_ 0.28183815 W, freq_ 914 MHz,
 //! L_ 1, Gt_ = Gr_ = 1, RXThresh_ 3.652e-10 W, pathlossExp_ 2, std_db_ 4, dist0_ 1 m.
 //! The distance is the nodes' at the frame's time (`mobility.rs`); every node hears every
-//! other (one collision domain: the carrier-sense threshold is not applied), and the
-//! draw decides only whether a data frame is received. Control frames (RTS, CTS, ACK) stay error-free, as
-//! in every loss model here; ns-2 draws for them too (see README, "Propagation").
+//! other (one collision domain: the carrier-sense threshold is not applied), and a draw
+//! decides only whether the frame's addressee receives it. The channel asks for every
+//! frame of an exchange, RTS, CTS and ACK included, as ns-2 does, unless
+//! `control_frames = false` (`channel/mod.rs`, `mac/medium.rs` `exchange_of`).
 use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
 use rand_distr::{Distribution, StandardNormal};

@@ -48,6 +48,8 @@ pub struct MacStats {
     pub burst_exchanges: u64,
     /// Data frames lost to the channel's frame error rate (no ACK came back).
     pub frame_errors: u64,
+    /// Attempts whose RTS, CTS or ACK the channel lost (shadowing of control frames).
+    pub control_errors: u64,
 }
 
 impl MacStats {
@@ -65,6 +67,7 @@ impl MacStats {
         self.internal_collisions += o.internal_collisions;
         self.burst_exchanges += o.burst_exchanges;
         self.frame_errors += o.frame_errors;
+        self.control_errors += o.control_errors;
     }
 
     /// Count a frame delivered.
@@ -116,6 +119,10 @@ pub struct Entity {
 pub struct HeadFrame {
     pub to: NodeId,
     pub times: super::exchange::ExchangeTimes,
+    /// The receiver already has this frame: an attempt reached it but its ACK was lost.
+    /// A later copy is a duplicate the receiver discards (10.3.2.11), and reaching the
+    /// retry limit loses nothing.
+    pub delivered: bool,
 }
 
 /// What became of the head-of-line frame after a failed attempt.

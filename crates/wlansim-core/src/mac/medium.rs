@@ -68,6 +68,17 @@ pub enum MacOutcome {
     },
 }
 
+/// The frame of an exchange that the channel lost, if any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ChannelLoss {
+    #[default]
+    None,
+    Rts,
+    Cts,
+    Data,
+    Ack,
+}
+
 /// The frame exchange in progress on the medium.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Exchange {
@@ -76,8 +87,10 @@ pub(crate) struct Exchange {
     /// End of the data frame's reception (exchanges of a single transmitter).
     pub data_end: Time,
     pub success: bool,
-    /// The data frame was lost on the channel (no ACK).
+    /// A frame of the exchange was lost on the channel (no ACK came back).
     pub lost: bool,
+    /// Which one.
+    pub loss: ChannelLoss,
     /// Start of the TXOP this exchange belongs to.
     pub txop_start: Time,
 }
@@ -392,6 +405,7 @@ impl Mac {
     fn new_head(&mut self, t: u32) {
         let e = &self.entities[t as usize];
         let head = e.queue.head().map(|p| HeadFrame {
+            delivered: false,
             to: p.hop,
             times: exchange_times(
                 &self.phy,
@@ -405,7 +419,8 @@ impl Mac {
 
     /// The exchange of entity `t`'s head-of-line frame, alone on the medium from `start`
     /// (in a TXOP that began at `txop_start`): the ACK comes back unless the channel loses
-    /// the data frame, in which case the medium turns idle when the data frame ends.
+    /// a frame of it. The medium then turns idle when the lost frame ends (an ACK the
+    /// sender did not get was still sent).
     fn exchange_of(
         &mut self,
         t: u32,
@@ -415,14 +430,40 @@ impl Mac {
     ) -> Exchange {
         let e = &self.entities[t as usize];
         let head = e.head.expect("has frame");
-        let times = head.times;
-        let lost = channel.frame_lost(e.node, head.to, start, FrameKind::Data);
+        let (node, to, times) = (e.node, head.to, head.times);
+        // Each frame is asked about in the order it is sent; one that is lost ends the
+        // exchange (no CTS answers a lost RTS).
+        let control = channel.loses_control_frames();
+        let loss = if control
+            && times.rts
+            && channel.frame_lost(node, to, start, FrameKind::Control)
+        {
+            ChannelLoss::Rts
+        } else if control && times.rts && channel.frame_lost(to, node, start, FrameKind::Control) {
+            ChannelLoss::Cts
+        } else if channel.frame_lost(node, to, start, FrameKind::Data) {
+            ChannelLoss::Data
+        } else if control && channel.frame_lost(to, node, start, FrameKind::Control) {
+            ChannelLoss::Ack
+        } else {
+            ChannelLoss::None
+        };
+        let delta = self.phy.propagation_delay;
+        let length = match loss {
+            ChannelLoss::None | ChannelLoss::Ack => times.end,
+            ChannelLoss::Data => times.data_end,
+            ChannelLoss::Rts => times.first_frame + delta,
+            ChannelLoss::Cts => {
+                times.first_frame + delta + self.phy.sifs + self.link(node, to).cts + delta
+            }
+        };
         Exchange {
             start,
-            end: start + if lost { times.data_end } else { times.end },
+            end: start + length,
             data_end: start + times.data_end,
-            success: !lost,
-            lost,
+            success: loss == ChannelLoss::None,
+            lost: loss != ChannelLoss::None,
+            loss,
             txop_start,
         }
     }
@@ -457,10 +498,14 @@ impl Mac {
     fn fail(&mut self, t: u32, long_frame: bool) {
         let e = &mut self.entities[t as usize];
         if e.on_failure(long_frame) == AfterFailure::Drop {
+            let delivered = e.head.is_some_and(|h| h.delivered);
             let packet = e.queue.pop().expect("a dropped frame was queued");
             self.new_head(t);
             let node = self.entities[t as usize].node;
-            self.outcomes.push(MacOutcome::RetryDrop { node, packet });
+            // A frame the receiver already has (only its ACKs were lost) is not lost.
+            if !delivered {
+                self.outcomes.push(MacOutcome::RetryDrop { node, packet });
+            }
             self.outcomes.push(MacOutcome::Vacated(t));
         }
     }
@@ -475,13 +520,16 @@ impl Mac {
         } else {
             e.backoff.reset(e.params.cw_min);
         }
+        let duplicate = e.head.is_some_and(|h| h.delivered);
         let p = e.queue.pop().expect("a delivered frame was queued");
         e.stats.count_frame(&p);
         self.new_head(t);
-        self.outcomes.push(MacOutcome::Delivered {
-            packet: p,
-            at: delivered_at,
-        });
+        if !duplicate {
+            self.outcomes.push(MacOutcome::Delivered {
+                packet: p,
+                at: delivered_at,
+            });
+        }
         self.outcomes.push(MacOutcome::Vacated(t));
     }
 
@@ -508,15 +556,40 @@ impl Mac {
             let t = self.transmitters[k];
             let times = self.head_exchange(t);
             let e = &mut self.entities[t as usize];
-            // A collided RTS counts against the short retry limit, like a short frame; a
-            // data frame lost after RTS/CTS against the long one.
-            let (own_end, long_frame) = if ex.lost {
-                e.stats.frame_errors += 1;
-                (ex.data_end - delta, times.rts)
-            } else {
-                e.stats.collisions += 1;
-                (ex.start + times.first_frame, false)
+            // A collided or lost RTS (or its lost CTS) counts against the short retry
+            // limit, like a short frame; a data frame sent after RTS/CTS whose ACK did not
+            // come back against the long one (9.3.4.4).
+            let (own_end, long_frame) = match ex.loss {
+                ChannelLoss::None => {
+                    e.stats.collisions += 1;
+                    (ex.start + times.first_frame, false)
+                }
+                ChannelLoss::Rts | ChannelLoss::Cts => {
+                    e.stats.control_errors += 1;
+                    (ex.start + times.first_frame, false)
+                }
+                ChannelLoss::Data => {
+                    e.stats.frame_errors += 1;
+                    (ex.data_end - delta, times.rts)
+                }
+                ChannelLoss::Ack => {
+                    e.stats.control_errors += 1;
+                    (ex.data_end - delta, times.rts)
+                }
             };
+            // The receiver got the data frame of an exchange whose ACK was lost: it is
+            // delivered now, once (the sender's later copies are duplicates).
+            if ex.loss == ChannelLoss::Ack {
+                let head = e.head.as_mut().expect("has frame");
+                if !head.delivered {
+                    head.delivered = true;
+                    let packet = *e.queue.head().expect("has frame");
+                    self.outcomes.push(MacOutcome::Delivered {
+                        packet,
+                        at: ex.data_end,
+                    });
+                }
+            }
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
             // heard the tail of a longer colliding frame it also defers EIFS after it.
             let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;

@@ -50,21 +50,45 @@ fn rates_text(standard: Standard) -> String {
     format!("{} Mb/s", list.join(", "))
 }
 
-/// `rate` is one of the standard's rates.
+/// `rate` is one of the standard's rates, or, under `phy.nonstandard_rate`, a rate the
+/// standard's modulation can time: DSSS any rate from 100 kb/s to 1 Gb/s (the PSDU lasts
+/// its bits over the rate, rounded up to 1 µs, 17.2.3.5), OFDM a multiple of 250 kb/s up
+/// to 1 Gb/s (a whole number of data bits per 4 µs symbol, 18.4.3).
 pub(super) fn standard_rate(
-    standard: Standard,
+    phy: &super::PhyConfig,
     path: &str,
     rate: super::Rate,
 ) -> Result<(), ScenarioError> {
+    let standard = phy.standard;
     if standard.rates().contains(&rate.0) {
         return Ok(());
+    }
+    if phy.nonstandard_rate {
+        let ofdm = standard != Standard::Ieee80211b;
+        let step = if ofdm { 250_000 } else { 1 };
+        if (100_000..=1_000_000_000).contains(&rate.0) && rate.0.is_multiple_of(step) {
+            return Ok(());
+        }
+        return err(
+            path,
+            format!(
+                "{rate}: with nonstandard_rate, a {} rate from 100 kb/s to 1 Gb/s{}",
+                standard.name(),
+                if ofdm {
+                    ", a multiple of 250 kb/s (whole data bits per 4 µs OFDM symbol)"
+                } else {
+                    ""
+                }
+            ),
+        );
     }
     err(
         path,
         format!(
-            "{rate} is not a rate of {}; allowed: {}",
+            "{rate} is not a rate of {}; allowed: {} (or set phy.nonstandard_rate = true for another rate with {}'s timing)",
             standard.name(),
-            rates_text(standard)
+            rates_text(standard),
+            standard.name()
         ),
     )
 }

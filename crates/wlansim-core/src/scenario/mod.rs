@@ -197,8 +197,9 @@ pub enum SeriesKind {
     /// Per positioned node: its x and y (metres) at each sampling instant, as columns
     /// `NAME.x` and `NAME.y` (see `mobility`).
     Position,
-    /// Per node of a BSS: the share of its data frames that the channel lost (its
-    /// `frame_errors` over its attempts that did not collide) in each interval; NaN in
+    /// Per node of a BSS: the share of its attempts that failed on the channel (its
+    /// `frame_errors` and `control_errors` over its attempts that did not collide) in
+    /// each interval; NaN in
     /// an interval without such attempts (null in JSON, None in Python).
     FrameErrorRatio,
 }
@@ -331,6 +332,13 @@ pub struct PhyConfig {
     /// Rate of data frames: one of the standard's rates (default: the highest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
+    /// Allow data, control and basic rates that are not the standard's (e.g. the
+    /// "802.11g at 20 Mb/s" of ns-2 studies), timed by the standard's modulation: with
+    /// 802.11b DSSS timing (192 µs PLCP, payload bits over the rate: ns-2's `Mac/802_11`
+    /// with `dataRate_ 20Mb`), with 802.11a/g OFDM timing (4 µs symbols of rate × 4 µs
+    /// bits; a multiple of 250 kb/s).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nonstandard_rate: bool,
     /// Rate of every ACK, RTS and CTS frame: one of the standard's rates. Overrides the
     /// control-response rule of a BSS that states `basic_rates`; when absent there, the
     /// PHY's lowest rate (the rule with the basic rate set {lowest rate}).
@@ -367,6 +375,7 @@ impl Default for PhyConfig {
             standard: Standard::Ieee80211b,
             preamble: Preamble::Long,
             data_rate: None,
+            nonstandard_rate: false,
             control_rate: None,
             slot: None,
             sifs: None,
@@ -845,6 +854,7 @@ impl Scenario {
             standard: phy.standard,
             preamble: self.phy.preamble,
             data_rate: Some(Rate(phy.data_rate)),
+            nonstandard_rate: self.phy.nonstandard_rate,
             control_rate: Some(Rate(phy.control_rate)),
             slot: d(phy.slot),
             sifs: d(phy.sifs),

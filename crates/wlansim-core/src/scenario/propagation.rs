@@ -50,6 +50,14 @@ pub struct PropagationConfig {
     /// Receive threshold, W (ns-2 `RXThresh_`: 3.652e-10).
     #[serde(default = "default_rx_threshold")]
     pub rx_threshold_w: f64,
+    /// Draw for RTS, CTS and ACK frames too (each its own draw at its receiver, as ns-2
+    /// draws for every frame); false: only data frames are shadowed.
+    #[serde(default = "default_control_frames")]
+    pub control_frames: bool,
+}
+
+fn default_control_frames() -> bool {
+    true
 }
 
 fn default_tx_power() -> f64 {

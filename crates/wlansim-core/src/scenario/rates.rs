@@ -68,7 +68,7 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
             }
             for (k, &r) in basic.iter().enumerate() {
                 let path = format!("aps[{i}].basic_rates[{k}]");
-                standard_rate(standard, &path, r)?;
+                standard_rate(&s.phy, &path, r)?;
                 if short {
                     short_preamble_rate(&path, r.0)?;
                 }
@@ -103,7 +103,7 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, g) in s.stations.iter().enumerate() {
         let path = format!("stations[{i}].data_rate");
         if let Some(r) = g.data_rate {
-            standard_rate(standard, &path, r)?;
+            standard_rate(&s.phy, &path, r)?;
         }
         let ap = s.aps.iter().find(|a| a.name == s.ap_of(g));
         let short = ap.is_some_and(|ap| {

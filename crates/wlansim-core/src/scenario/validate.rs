@@ -229,7 +229,7 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
         ("control_rate", s.phy.control_rate),
     ] {
         if let Some(rate) = rate {
-            standard_rate(standard, &format!("phy.{key}"), rate)?;
+            standard_rate(&s.phy, &format!("phy.{key}"), rate)?;
         }
     }
     if standard == Standard::Ieee80211b && s.phy.preamble == Preamble::Short {

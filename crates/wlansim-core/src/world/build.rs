@@ -337,10 +337,10 @@ impl World {
         let channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
             bursts,
-            s.channel
-                .propagation
-                .as_ref()
-                .map(|p| Shadowing::new(seed, p.params(), m.nodes.iter().map(|x| x.name.as_str()))),
+            s.channel.propagation.as_ref().map(|p| {
+                let names = m.nodes.iter().map(|x| x.name.as_str());
+                (Shadowing::new(seed, p.params(), names), p.control_frames)
+            }),
             Positions::new(m.nodes.iter().map(|x| x.trajectory.clone()).collect()),
         );
         Ok(World {

@@ -23,6 +23,14 @@ impl World {
         for p in queued.chain(self.wires.in_flight()).chain(held) {
             in_flight[p.flow as usize][p.reverse as usize] += 1;
         }
+        // A head-of-line frame whose ACK was lost is delivered already: its copy in the
+        // queue is not in flight.
+        for e in &self.mac.entities {
+            if e.head.is_some_and(|h| h.delivered) {
+                let p = e.queue.head().expect("a head frame is queued");
+                in_flight[p.flow as usize][p.reverse as usize] -= 1;
+            }
+        }
         for (f, in_flight) in self.flows.iter().zip(in_flight) {
             for (dir, (a, queued)) in f.acct.iter().zip(in_flight).enumerate() {
                 let settled =

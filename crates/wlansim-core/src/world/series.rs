@@ -17,8 +17,8 @@ pub struct Recorder {
     last_bytes: Vec<u64>,
     /// Bytes each flow delivered since the previous sample.
     delta_bytes: Vec<u64>,
-    /// Per node: its channel losses and its attempts that did not collide, at the
-    /// previous sample.
+    /// Per node: its attempts that failed on the channel (data or control frame lost)
+    /// and its attempts that did not collide, at the previous sample.
     last_frames: Vec<(u64, u64)>,
 }
 
@@ -107,7 +107,7 @@ impl World {
                     {
                         let (mut lost, mut heard) = (0, 0);
                         for e in n.entities_in(&self.mac.entities) {
-                            lost += e.stats.frame_errors;
+                            lost += e.stats.frame_errors + e.stats.control_errors;
                             heard += e.stats.attempts - e.stats.collisions;
                         }
                         let (dl, dh) = (lost - last.0, heard - last.1);

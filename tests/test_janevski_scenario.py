@@ -1,0 +1,56 @@
+"""The janevski2009 home network (`scenarios/janevski2009-home.toml`): two BSSs, a wired
+router, a movie and a video chat from traces, a game and an FTP download, shadowing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import wlansim
+
+HOME = Path(__file__).resolve().parents[1] / "scenarios" / "janevski2009-home.toml"
+# Table 4 of the paper: game delay A1 -> n1 (ms), 3 MAC attempts, n3 at 50 m, IFQ 50.
+TABLE4_IFQ50 = {"tahoe": 21.6210, "reno": 21.2902, "newreno": 21.4861, "vegas": 21.0952,
+                "sack": 21.9197}  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_packet_is_accounted_for_with_all_four_applications(seed):
+    """The run checks at its end that every packet of every flow, both directions, was
+    delivered, dropped (queue, retry) or is still in flight; n3 at 100 m from BS1 with
+    one attempt per frame and IFQs of 25 makes the drops happen."""
+    r = wlansim.run(
+        HOME,
+        seed=seed,
+        overrides={"stations.n3.position": [200, 0], "mac.long_retry_limit": 1,
+                   "mac.queue": 25, "aps.bs1.queue": 25},
+    )  # fmt: skip
+    f = r.flows.set_index("name")
+    assert len(f) == 6 and (f["delivered_packets"] > 0).all()
+    assert f.loc["ftp-0", "dropped_retry"] > 0
+    udp = f[f["protocol"] == "udp"]
+    lost = udp["dropped_queue"] + udp["dropped_retry"]
+    in_flight = udp["offered_packets"] - udp["delivered_packets"] - lost
+    assert ((in_flight >= 0) & (in_flight <= 60)).all(), in_flight
+    bss = r.bss.set_index("ap")
+    assert bss.loc["bs0", "stations"] == 1 and bss.loc["bs1", "stations"] == 3
+
+
+def test_game_delay_is_the_wired_path_plus_the_radio_hop_and_near_table4():
+    r = wlansim.run(HOME, seed=1, overrides={"output.packets": ["game-down"]})
+    p, hops = r.packets, r.packet_hops
+    radio = hops[hops["node"] == "bs1"]
+    radio_s = (radio["received_s"] - radio["enqueued_s"]).mean()
+    # A1 -> A0 -> BS1: 10 + 10 ms and two 228-byte serialisations at 100 Mb/s.
+    wired_s = 0.020 + 2 * 228 * 8 / 100e6
+    assert p["delay_s"].mean() == pytest.approx(wired_s + radio_s, abs=1e-6)
+    mean_ms = 1e3 * p["delay_s"].mean()
+    # With ns-2's default control rate (basicRate_ 1 Mb/s) every RTS, CTS and ACK takes
+    # 304-352 us, and a game packet waits behind the FTP's exchanges in BS1's queue: the
+    # delay is 1.5-2.5 ms above the paper's. With control frames at 20 Mb/s (the notes'
+    # calibration: the authors likely set basicRate_ too) it is within 0.5 ms.
+    assert 1.5 < mean_ms - TABLE4_IFQ50["newreno"] < 2.5, mean_ms
+    fast = wlansim.run(HOME, seed=1, overrides={"phy.control_rate": "20 Mb/s"})
+    fast_ms = 1e3 * fast.flows.set_index("name").loc["game-down-0", "delay_mean_s"]
+    assert abs(fast_ms - TABLE4_IFQ50["newreno"]) < 0.5, fast_ms
