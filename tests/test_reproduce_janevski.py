@@ -17,7 +17,7 @@ def out(tmp_path_factory):
 
 
 def test_outputs_are_written(out):
-    for name in ("static", "mobile", "table4", "table4_fast_control", "wide_window"):
+    for name in ("static", "mobile", "table4", "table4_fast_control", "wide_window", "ofdm"):
         assert (out / f"{name}.csv").is_file()
     for name in ("fig4_50m", "fig5_100m", "fig9_mobile", "table4"):
         assert (out / f"{name}.png").stat().st_size > 0
@@ -42,6 +42,8 @@ def test_table4_game_delay_needs_fast_control_frames(out):
     t4 = pd.read_csv(out / "table4.csv")
     assert t4["diff_ms"].between(1.0, 3.0).all()  # control frames at ns-2's 1 Mb/s
     assert t4["fast_control_diff_ms"].abs().max() < 1.0  # at 20 Mb/s: within 1 ms
+    # OFDM timing (9 us slot, 20 us preamble, 6 Mb/s control frames) is faster still.
+    assert (t4["ours_ofdm_ms"] < t4["ours_fast_control_ms"]).all()
     s = pd.read_csv(out / "static.csv")
     ok = s[(s["distance"] == 50) & (s["attempts"] >= 3)]
     assert (ok["game_received"] >= 0.99 * ok["game_offered"]).all()
@@ -55,3 +57,6 @@ def test_scenario_sets_the_swept_parameters():
     n3 = next(g for g in s["stations"] if g["name"] == "n3")
     assert n3["position"] == [100.0, 100.0] and n3["mobility"]["waypoints"] == [[0, 0]]
     assert janevski2009.scenario("vegas", 50, 3, profile="standard")["profile"] == "standard"
+    ofdm = janevski2009.scenario("vegas", 50, 3, timing="ofdm")["phy"]
+    assert ofdm["standard"] == "802.11g" and ofdm["control_rate"] == "6 Mb/s"
+    assert ofdm["data_rate"] == "20 Mb/s" and ofdm["nonstandard_rate"]

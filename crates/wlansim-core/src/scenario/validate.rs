@@ -40,6 +40,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     super::channel::validate(s)?;
     super::propagation::validate(s)?;
     super::mobility::validate(s)?;
+    super::propagation::carrier_sense(s)?;
     super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
