@@ -57,6 +57,16 @@ def profile_section(profile: str, study_choice: str, why: str) -> list[str]:
     return [text, ""]
 
 
+def markdown_table(t, digits: int = 2) -> list[str]:
+    """The lines of a Markdown table of DataFrame `t` (floats with `digits` decimals)."""
+    cols = list(t.columns)
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for _, r in t.iterrows():
+        cells = (f"{v:.{digits}f}" if isinstance(v, float) else str(v) for v in r)
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
 def files_section(files: list[str], tables: dict) -> list[str]:
     """The report's closing "Files" section: the figures, then a CSV per table."""
     return ["## Files", "", *[f"- `{f}`" for f in files], *[f"- `{k}.csv`" for k in tables], ""]
@@ -71,6 +81,32 @@ def write_outputs(out, tables: dict, plot, report) -> Any:
     path = out / "report.md"
     path.write_text(report(files))
     return path
+
+
+def reproduce_function(module_name: str, default_profile: str) -> Any:
+    """A study module's ``reproduce(out, quick=False, jobs=None, progress=False,
+    profile=default_profile)``: run the module's experiments under `profile`
+    (``run_experiments``, its ``Plan``), then write the CSVs, the figures (``_plot``) and
+    ``report.md`` (``report``) into `out`; it returns the report's path."""
+    import sys
+    from pathlib import Path
+
+    def reproduce(out, quick=False, jobs=None, progress=False, profile=default_profile):
+        module = sys.modules[module_name]
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        plan = module.Plan.of(quick, profile)
+        tables = module.run_experiments(out, quick, jobs, progress, profile)
+        return write_outputs(
+            out, tables, module._plot, lambda files: module.report(tables, plan, files)
+        )
+
+    reproduce.__doc__ = (
+        f"Run {module_name.rsplit('.', 1)[-1]}'s experiments under `profile` (default "
+        f"{default_profile!r}), write CSVs, PNGs and ``report.md`` into `out`; return the "
+        "report's path. ``progress``: a progress bar per campaign on stderr."
+    )
+    return reproduce
 
 
 def study(name: str) -> ModuleType:
@@ -89,6 +125,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "CAMPAIGNS_DIR", "NAMES", "PROFILES", "STUDIES", "files_section", "profile_section",
+    "CAMPAIGNS_DIR", "NAMES", "PROFILES", "STUDIES", "files_section", "markdown_table",
+    "profile_section", "reproduce_function",
     "study", "with_profile", "write_outputs", *NAMES,
 ]  # fmt: skip

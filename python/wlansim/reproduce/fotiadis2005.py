@@ -26,9 +26,10 @@ from wlansim.campaign import Campaign, Space
 from wlansim.reproduce import (
     CAMPAIGNS_DIR,
     files_section,
+    markdown_table,
     profile_section,
+    reproduce_function,
     with_profile,
-    write_outputs,
 )
 
 METHODS = ("standard", "inf-rl", "inject")
@@ -336,15 +337,6 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, bool]]:
 
 
 def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str:
-    def table(t: pd.DataFrame) -> list[str]:
-        cols = list(t.columns)
-        out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        for _, r in t.iterrows():
-            out.append(
-                "| " + " | ".join(f"{v:.2f}" if isinstance(v, float) else str(v) for v in r) + " |"
-            )
-        return out
-
     rows = claims(tables)
     lines = [
         "# fotiadis2005 reproduction: bursty losses, spurious timeouts, delay injection",
@@ -371,15 +363,15 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
         "",
         "## Table I (20 ms) and Table II (10 ms): improvement of delay injection (%)",
         "",
-        *table(tables["table1_improvement"]),
+        *markdown_table(tables["table1_improvement"]),
         "",
-        *table(tables["table2_improvement"]),
+        *markdown_table(tables["table2_improvement"]),
         "",
         "## Per case: goodput and TCP events per run",
         "",
     ]
     for name in ("fig2", "table1", "table2", "fig3", "fig4", "fig5"):
-        lines += [f"### {name}", "", *table(tables[name]), ""]
+        lines += [f"### {name}", "", *markdown_table(tables[name]), ""]
     lines += [
         "## Differences and their causes",
         "",
@@ -413,17 +405,4 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
     return "\n".join(lines)
 
 
-def reproduce(
-    out: str | Path,
-    quick: bool = False,
-    jobs: int | None = None,
-    progress: bool = False,
-    profile: str = "standard",
-) -> Path:
-    """Run every case under `profile` (:data:`wlansim.reproduce.PROFILES`), write CSVs,
-    PNGs and ``report.md`` into `out`; return its path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    plan = Plan.of(quick, profile)
-    tables = run_experiments(out, quick, jobs, progress, profile)
-    return write_outputs(out, tables, _plot, lambda files: report(tables, plan, files))
+reproduce = reproduce_function(__name__, "standard")

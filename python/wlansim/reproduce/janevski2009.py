@@ -12,8 +12,7 @@ IFQ (25, 50, 100 at every node), n3's distance from BS1 (50, 100 m), and n3 movi
 BS0 at 4 m/s from 35 s. Figures 2-10 carry no readable values, so their claims are checked
 as orderings and trends; Table 4 (game delay) is the numeric anchor.
 
-Every case is a :class:`wlansim.campaign.Campaign` under ``OUT/campaigns`` (reused on a
-second call); replications give 95 % confidence intervals.
+Its runs are campaigns stored under ``OUT/campaigns``, so a second call reuses them.
 """
 
 from __future__ import annotations
@@ -26,7 +25,13 @@ import pandas as pd
 
 from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
-from wlansim.reproduce import CAMPAIGNS_DIR, files_section, profile_section, write_outputs
+from wlansim.reproduce import (
+    CAMPAIGNS_DIR,
+    files_section,
+    markdown_table,
+    profile_section,
+    reproduce_function,
+)
 from wlansim.scenario import load
 
 #: the example scenario of a checkout that the study sweeps
@@ -237,6 +242,18 @@ def run_experiments(
     plan = Plan.of(quick, profile)
     grid = {"variant": list(plan.variants), "ifq": list(plan.ifqs),
             "attempts": list(plan.attempts)}  # fmt: skip
+
+    def check_run(name: str, **kw) -> Campaign:
+        """Every variant and IFQ at 50 m and 3 attempts, the scenario changed by `kw`."""
+        return Campaign(
+            scenario("newreno", 50, 3, profile=profile, **kw),
+            Space.grid({"variant": list(plan.variants), "ifq": list(plan.ifqs)}),
+            reps=plan.reps,
+            store=out / CAMPAIGNS_DIR / name,
+            run_fn=run_case,
+            resolve_fn=lambda base, p: scenario(p["variant"], p["ifq"], 3, profile=profile, **kw),
+        )
+
     camps = {
         "static": Campaign(
             scenario("newreno", 50, 3, profile=profile),
@@ -260,40 +277,13 @@ def run_experiments(
         ),
         # Table 4 with control frames at the data rate: the notes' reading that the
         # authors set basicRate_ too.
-        "table4_fast_control": Campaign(
-            scenario("newreno", 50, 3, control_rate="20 Mb/s", profile=profile),
-            Space.grid({"variant": list(plan.variants), "ifq": list(plan.ifqs)}),
-            reps=plan.reps,
-            store=out / CAMPAIGNS_DIR / "table4_fast_control",
-            run_fn=run_case,
-            resolve_fn=lambda base, p: scenario(
-                p["variant"], p["ifq"], 3, control_rate="20 Mb/s", profile=profile
-            ),
-        ),
-        # Check run: the 50 m cases at 3 attempts with a window the path cannot fill
-        # (128 segments), to see which claims need a queue that fills (notes, G9).
-        "wide_window": Campaign(
-            scenario("newreno", 50, 3, rwnd=WIDE_WINDOW, profile=profile),
-            Space.grid({"variant": list(plan.variants), "ifq": list(plan.ifqs)}),
-            reps=plan.reps,
-            store=out / CAMPAIGNS_DIR / "wide_window",
-            run_fn=run_case,
-            resolve_fn=lambda base, p: scenario(
-                p["variant"], p["ifq"], 3, rwnd=WIDE_WINDOW, profile=profile
-            ),
-        ),
+        "table4_fast_control": check_run("table4_fast_control", control_rate="20 Mb/s"),
+        # The 50 m cases with a window the path cannot fill (128 segments), to see which
+        # claims need a queue that fills (notes, G9).
+        "wide_window": check_run("wide_window", rwnd=WIDE_WINDOW),
         # The other reading of "802.11g at 20 Mb/s": OFDM timing (9 us slot, CWmin 15,
         # 20 us preamble), control frames at 6 Mb/s.
-        "ofdm": Campaign(
-            scenario("newreno", 50, 3, timing="ofdm", profile=profile),
-            Space.grid({"variant": list(plan.variants), "ifq": list(plan.ifqs)}),
-            reps=plan.reps,
-            store=out / CAMPAIGNS_DIR / "ofdm",
-            run_fn=run_case,
-            resolve_fn=lambda base, p: scenario(
-                p["variant"], p["ifq"], 3, timing="ofdm", profile=profile
-            ),
-        ),
+        "ofdm": check_run("ofdm", timing="ofdm"),
     }
     for name, c in camps.items():
         c.run(jobs=jobs, progress=progress, label=f"janevski2009 {name} runs")
@@ -348,6 +338,17 @@ def leader(values: pd.Series, highest: bool = True, margin: float = 0.01) -> str
         return str(v.index[0])
     gap = abs(v.iloc[0] / v.iloc[1] - 1)
     return str(v.index[0]) if gap > margin else f"none (within {100 * margin:g} %)"
+
+
+def sack_best_vegas_worst(case: str, source: str, per_variant: pd.Series) -> tuple:
+    """The claim row "`case`: SACK best, Vegas worst" from the variants' goodputs."""
+    best, worst = leader(per_variant), leader(per_variant, highest=False)
+    return (
+        f"{case}: SACK best, Vegas worst", source,
+        f"best {best}, worst {worst} (by > 1 %; {per_variant.min():.3f}-"
+        f"{per_variant.max():.3f} Mb/s)",
+        best == "sack" and worst == "vegas",
+    )  # fmt: skip
 
 
 def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, bool]]:
@@ -427,12 +428,7 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, bool]]:
             ))  # fmt: skip
     if 4 in att:
         r4 = far.xs(4, level="attempts").groupby(level="variant").mean()
-        best, worst = leader(r4), leader(r4, highest=False)
-        rows.append((
-            "100 m, 4 retransmissions: SACK best, Vegas worst", "Fig 5",
-            f"best {best}, worst {worst} (by > 1 %; {r4.min():.3f}-{r4.max():.3f} Mb/s)",
-            best == "sack" and worst == "vegas",
-        ))  # fmt: skip
+        rows.append(sack_best_vegas_worst("100 m, 4 retransmissions", "Fig 5", r4))
     overall = leader(s.groupby("variant")["ftp_mbps"].mean())
     rows.append((
         "SACK gives the best performance overall", "§5",
@@ -516,12 +512,7 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, bool]]:
         ))  # fmt: skip
     if 3 in att:
         m3 = m.xs(3, level="attempts").groupby(level="variant").mean()
-        best, worst = leader(m3), leader(m3, highest=False)
-        rows.append((
-            "Moving n3, 3 retransmissions: SACK best, Vegas worst", "Fig 10, §5",
-            f"best {best}, worst {worst} (by > 1 %; {m3.min():.3f}-{m3.max():.3f} Mb/s)",
-            best == "sack" and worst == "vegas",
-        ))  # fmt: skip
+        rows.append(sack_best_vegas_worst("Moving n3, 3 retransmissions", "Fig 10, §5", m3))
     return rows
 
 
@@ -574,16 +565,16 @@ def _plot(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     return files
 
 
-def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str:
-    def table(t: pd.DataFrame) -> list[str]:
-        cols = list(t.columns)
-        out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        for _, r in t.iterrows():
-            out.append(
-                "| " + " | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in r) + " |"
-            )
-        return out
+#: the columns the report shows of the check runs and the mobile case
+WIDE_COLUMNS = ["variant", "ifq", "ftp_mbps", "ftp_mbps_ci95", "ftp_timeouts",
+                "ftp_fast_retransmits", "bs1_queue_drops", "game_delay_ms"]  # fmt: skip
+OFDM_COLUMNS = ["variant", "ifq", "ftp_mbps", "ftp_mbps_ci95", "game_delay_ms",
+                "bs1_queue_drops"]  # fmt: skip
+MOBILE_COLUMNS = ["variant", "ifq", "attempts", "ftp_mbps", "ftp_mbps_ci95", "ftp_timeouts",
+                  "n3_retry_drops"]  # fmt: skip
 
+
+def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str:
     rows = claims(tables)
     s = tables["static"]
     w = tables["wide_window"]
@@ -632,28 +623,15 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
         "",
         "## Table 4: game delay A1 → n1 (ms), 3 attempts, n3 50 m from BS1",
         "",
-        *table(tables["table4"]),
+        *markdown_table(tables["table4"], 3),
         "",
         "## FTP goodput and what limits it",
         "",
-        *table(s[[k for k in key if k in s.columns]]),
+        *markdown_table(s[[k for k in key if k in s.columns]], 3),
         "",
         f"## Check run: window {WIDE_WINDOW} segments, 50 m, 3 attempts",
         "",
-        *table(
-            tables["wide_window"][
-                [
-                    "variant",
-                    "ifq",
-                    "ftp_mbps",
-                    "ftp_mbps_ci95",
-                    "ftp_timeouts",
-                    "ftp_fast_retransmits",
-                    "bs1_queue_drops",
-                    "game_delay_ms",
-                ]
-            ]
-        ),  # fmt: skip
+        *markdown_table(tables["wide_window"][WIDE_COLUMNS], 3),
         "",
         "## The other reading of '802.11g at 20 Mb/s': OFDM timing (50 m, 3 attempts)",
         "",
@@ -665,25 +643,11 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
         f"{o['game_delay_ms'].min():.2f}-{o['game_delay_ms'].max():.2f} ms (Table 4: "
         "21.10-21.98).",
         "",
-        *table(
-            o[["variant", "ifq", "ftp_mbps", "ftp_mbps_ci95", "game_delay_ms", "bs1_queue_drops"]]
-        ),  # fmt: skip
+        *markdown_table(o[OFDM_COLUMNS], 3),
         "",
         "## n3 moving towards BS0 at 4 m/s (Figs 9-10)",
         "",
-        *table(
-            tables["mobile"][
-                [
-                    "variant",
-                    "ifq",
-                    "attempts",
-                    "ftp_mbps",
-                    "ftp_mbps_ci95",
-                    "ftp_timeouts",
-                    "n3_retry_drops",
-                ]
-            ]
-        ),  # fmt: skip
+        *markdown_table(tables["mobile"][MOBILE_COLUMNS], 3),
         "",
         "## Differences and their causes",
         "",
@@ -729,17 +693,4 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
     return "\n".join(lines)
 
 
-def reproduce(
-    out: str | Path,
-    quick: bool = False,
-    jobs: int | None = None,
-    progress: bool = False,
-    profile: str = "ns2",
-) -> Path:
-    """Run every case under `profile`, write CSVs, PNGs and ``report.md`` into `out`;
-    return its path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    plan = Plan.of(quick, profile)
-    tables = run_experiments(out, quick, jobs, progress, profile)
-    return write_outputs(out, tables, _plot, lambda files: report(tables, plan, files))
+reproduce = reproduce_function(__name__, "ns2")

@@ -27,8 +27,8 @@ from wlansim.reproduce import (
     CAMPAIGNS_DIR,
     files_section,
     profile_section,
+    reproduce_function,
     with_profile,
-    write_outputs,
 )
 
 RWND = 42
@@ -461,18 +461,4 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
     return "\n".join(lines)
 
 
-def reproduce(
-    out: str | Path,
-    quick: bool = False,
-    jobs: int | None = None,
-    progress: bool = False,
-    profile: str = "standard",
-) -> Path:
-    """Run every experiment under `profile` (:data:`wlansim.reproduce.PROFILES`), write
-    CSVs, PNGs and ``report.md`` into `out`; return the report's path. ``progress``: a
-    progress bar per campaign on stderr."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    plan = Plan.of(quick, profile)
-    tables = run_experiments(out, quick, jobs, progress, profile)
-    return write_outputs(out, tables, _plot, lambda files: report(tables, plan, files))
+reproduce = reproduce_function(__name__, "standard")

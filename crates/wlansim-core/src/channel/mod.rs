@@ -73,7 +73,9 @@ impl Channel {
     }
 
     /// Shadowing of a frame `tx` → `rx` at `now` (drawn only between positioned nodes).
-    #[inline]
+    /// Kept out of line: `frame_lost` stays small enough to inline where no scenario
+    /// shadows.
+    #[inline(never)]
     fn shadowed(&mut self, tx: NodeId, rx: NodeId, now: Time) -> bool {
         let Some(s) = &mut self.shadowing else {
             return false;
@@ -96,7 +98,11 @@ impl Channel {
                 };
                 // Drawn on every attempt, so a receiver's stream does not depend on the
                 // other models' outcomes; a wired node is never shadowed.
-                self.shadowed(tx, rx, now) | lost
+                if self.shadowing.is_some() {
+                    self.shadowed(tx, rx, now) | lost
+                } else {
+                    lost
+                }
             }
             FrameKind::Control => self.shadow_control && self.shadowed(tx, rx, now),
         }

@@ -25,7 +25,7 @@
 //! against.
 use super::contention::Contention;
 use super::entity::{AfterFailure, HeadFrame};
-use super::exchange::exchange_times;
+use super::exchange::{exchange_times, ExchangeTimes};
 use super::ns2::MacRules;
 use super::Entity;
 use crate::channel::{Channel, FrameKind};
@@ -433,29 +433,12 @@ impl Mac {
         let (node, to, times) = (e.node, head.to, head.times);
         // Each frame is asked about in the order it is sent; one that is lost ends the
         // exchange (no CTS answers a lost RTS).
-        let control = channel.loses_control_frames();
-        let loss = if control
-            && times.rts
-            && channel.frame_lost(node, to, start, FrameKind::Control)
-        {
-            ChannelLoss::Rts
-        } else if control && times.rts && channel.frame_lost(to, node, start, FrameKind::Control) {
-            ChannelLoss::Cts
+        let (loss, length) = if channel.loses_control_frames() {
+            self.control_exchange(node, to, start, times, channel)
         } else if channel.frame_lost(node, to, start, FrameKind::Data) {
-            ChannelLoss::Data
-        } else if control && channel.frame_lost(to, node, start, FrameKind::Control) {
-            ChannelLoss::Ack
+            (ChannelLoss::Data, times.data_end)
         } else {
-            ChannelLoss::None
-        };
-        let delta = self.phy.propagation_delay;
-        let length = match loss {
-            ChannelLoss::None | ChannelLoss::Ack => times.end,
-            ChannelLoss::Data => times.data_end,
-            ChannelLoss::Rts => times.first_frame + delta,
-            ChannelLoss::Cts => {
-                times.first_frame + delta + self.phy.sifs + self.link(node, to).cts + delta
-            }
+            (ChannelLoss::None, times.end)
         };
         Exchange {
             start,
@@ -465,6 +448,49 @@ impl Mac {
             lost: loss != ChannelLoss::None,
             loss,
             txop_start,
+        }
+    }
+
+    /// The fate and length of an exchange when the channel may lose control frames too:
+    /// each frame is asked about in the order it is sent, and one that is lost ends the
+    /// exchange (no CTS answers a lost RTS; a lost ACK was still sent). Out of line: most
+    /// scenarios lose data frames only.
+    #[inline(never)]
+    fn control_exchange(
+        &self,
+        node: NodeId,
+        to: NodeId,
+        start: Time,
+        times: ExchangeTimes,
+        channel: &mut Channel,
+    ) -> (ChannelLoss, Time) {
+        let control = |c: &mut Channel, a, b| c.frame_lost(a, b, start, FrameKind::Control);
+        let delta = self.phy.propagation_delay;
+        if times.rts && control(channel, node, to) {
+            (ChannelLoss::Rts, times.first_frame + delta)
+        } else if times.rts && control(channel, to, node) {
+            let cts = self.link(node, to).cts;
+            let end = times.first_frame + delta + self.phy.sifs + cts + delta;
+            (ChannelLoss::Cts, end)
+        } else if channel.frame_lost(node, to, start, FrameKind::Data) {
+            (ChannelLoss::Data, times.data_end)
+        } else if control(channel, to, node) {
+            (ChannelLoss::Ack, times.end)
+        } else {
+            (ChannelLoss::None, times.end)
+        }
+    }
+
+    /// A data frame reached its receiver but its ACK was lost: delivered now, once (the
+    /// sender's later copies are duplicates, 10.3.2.11).
+    #[cold]
+    fn deliver_unacknowledged(&mut self, t: u32, at: Time) {
+        let e = &mut self.entities[t as usize];
+        let head = e.head.as_mut().expect("has frame");
+        if !head.delivered {
+            head.delivered = true;
+            let packet = *e.queue.head().expect("has frame");
+            self.outcomes.push(MacOutcome::Delivered { packet, at });
         }
     }
 
@@ -580,16 +606,9 @@ impl Mac {
             // The receiver got the data frame of an exchange whose ACK was lost: it is
             // delivered now, once (the sender's later copies are duplicates).
             if ex.loss == ChannelLoss::Ack {
-                let head = e.head.as_mut().expect("has frame");
-                if !head.delivered {
-                    head.delivered = true;
-                    let packet = *e.queue.head().expect("has frame");
-                    self.outcomes.push(MacOutcome::Delivered {
-                        packet,
-                        at: ex.data_end,
-                    });
-                }
+                self.deliver_unacknowledged(t, ex.data_end);
             }
+            let e = &mut self.entities[t as usize];
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
             // heard the tail of a longer colliding frame it also defers EIFS after it.
             let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;

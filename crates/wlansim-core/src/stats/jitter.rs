@@ -6,25 +6,27 @@ use crate::sim::time::Time;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Jitter {
-    last: Option<Time>,
-    sum_ns: f64,
-    pairs: u64,
+    /// The previous packet's delay (ns).
+    last: Time,
+    /// Sum of |D(i) − D(i−1)| (ns; a u64 holds 584 years of it).
+    sum_ns: u64,
+    packets: u64,
 }
 
 impl Jitter {
     /// A packet arrived with one-way delay `delay`.
     #[inline]
     pub fn record(&mut self, delay: Time) {
-        if let Some(last) = self.last {
-            self.sum_ns += delay.abs_diff(last) as f64;
-            self.pairs += 1;
+        if self.packets > 0 {
+            self.sum_ns += delay.abs_diff(self.last);
         }
-        self.last = Some(delay);
+        self.last = delay;
+        self.packets += 1;
     }
 
     /// Mean |D(i) − D(i−1)| in ns; None before two packets arrived.
     pub fn mean(&self) -> Option<f64> {
-        (self.pairs > 0).then(|| self.sum_ns / self.pairs as f64)
+        (self.packets > 1).then(|| self.sum_ns as f64 / (self.packets - 1) as f64)
     }
 }
 
