@@ -62,6 +62,8 @@ def test_one_upload_and_one_download_match_ns2():
         for d in ("up", "down"):
             ns2, ours = row[f"ns2_{d}_srtt_ms"], row[f"wlansim_{d}_srtt_ms"]
             assert ns2 > 20 and abs(ours / ns2 - 1) < 0.10, row
+            ns2, ours = row[f"ns2_{d}_rto_ms"], row[f"wlansim_{d}_rto_ms"]
+            assert ns2 >= 200 and abs(ours / ns2 - 1) < 0.10, row  # minrto_ 0.2 s
             assert 0 < row[f"wlansim_{d}_active"] <= 1 and 0 < row[f"ns2_{d}_active"] <= 1
     # One row per flow, second and run (the 59 whole seconds sampled after the warm-up and
     # before the end): 2 flows, 2 buffers, 4 seeds, 2 simulators.
@@ -86,5 +88,8 @@ def test_series_summary_leaves_out_srtt_before_the_first_sample():
         {"flow": "down-0", "srtt_s": 0.12, "active": True},
         {"flow": "up-0", "srtt_s": 0.5, "active": True},
     ]
-    srtt_ms, active = v._series_summary(rows, "down", k=1)
+    for r in rows:
+        r["rto_s"] = 0.3
+    srtt_ms, rto_ms, active = v._series_summary(rows, "down", k=1)
     assert srtt_ms == pytest.approx(110.0) and active == pytest.approx(0.5)
+    assert rto_ms == pytest.approx(300.0)

@@ -389,8 +389,9 @@ def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k
     (`up-packets N`, ns-2's `ack_`), timeouts (`nrexmit_`), window cuts (`ncwndcuts_`)
     and retransmitted packets (`nrexmitpack_`), e.g. `down-timeouts N`. Every second
     from the warm-up's end it also prints, per flow, its smoothed RTT (`srtt_` in ticks
-    of `tcpTick_`, shifted by `T_SRTT_BITS`) and its highest ACK (`ack_`):
-    `sample T FLOW SRTT_S ACK`."""
+    of `tcpTick_`, shifted by `T_SRTT_BITS`), its retransmission timeout (worked out from
+    `srtt_`, `rttvar_` and `backoff_` as `TcpAgent::rtt_timeout` does) and its highest
+    ACK (`ack_`): `sample T FLOW SRTT_S RTO_S ACK`."""
     cell = Cell(n=2 * k, rts=False, control_rate_mbps=1)
     flows = []
     for i in range(2 * k):
@@ -431,8 +432,17 @@ proc sample {{}} {{
     global {" ".join(f"up{i}" if i < k else f"dn{i}" for i in range(2 * k))}
     set now [[Simulator instance] now]
     foreach {{name agent}} [list {samples}] {{
-        set ticks [expr [$agent set srtt_] >> [$agent set T_SRTT_BITS]]
-        puts "sample $now $name [expr $ticks * [$agent set tcpTick_]] [$agent set ack_]"
+        set bits [$agent set T_SRTT_BITS]
+        set tick [$agent set tcpTick_]
+        set srtt [$agent set srtt_]
+        # TcpAgent::rtt_update's t_rtxcur_ and rtt_timeout's clamps (rfc2988_).
+        set shift [expr [$agent set rttvar_exp_] + $bits - [$agent set T_RTTVAR_BITS]]
+        set cur [expr ((([$agent set rttvar_] << $shift) + $srtt) >> $bits) * $tick]
+        if {{$cur < [$agent set minrto_]}} {{ set cur [$agent set minrto_] }}
+        set rto [expr $cur * [$agent set backoff_]]
+        if {{$rto > [$agent set maxrto_]}} {{ set rto [$agent set maxrto_] }}
+        if {{$rto < 2.0 * $tick}} {{ set rto [expr 2.0 * $tick] }}
+        puts "sample $now $name [expr ($srtt >> $bits) * $tick] $rto [$agent set ack_]"
     }}
 }}
 proc finish {{}} {{
@@ -454,48 +464,52 @@ def _ns2_counters(out: str) -> dict[str, int]:
     return {k: int(v) for k, v in re.findall(r"^(\S+-\S+) (-?\d+)$", out, re.MULTILINE)}
 
 
-def _ns2_samples(out: str) -> list[tuple[float, str, float, int]]:
-    """The `sample T FLOW SRTT_S ACK` lines an ns-2 TCP script printed."""
+def _ns2_samples(out: str) -> list[tuple[float, str, float, float, int]]:
+    """The `sample T FLOW SRTT_S RTO_S ACK` lines an ns-2 TCP script printed."""
     return [
-        (float(t), flow, float(srtt), int(ack))
-        for t, flow, srtt, ack in re.findall(
-            r"^sample (\S+) (\S+) (\S+) (-?\d+)$", out, re.MULTILINE
+        (float(t), flow, float(srtt), float(rto), int(ack))
+        for t, flow, srtt, rto, ack in re.findall(
+            r"^sample (\S+) (\S+) (\S+) (\S+) (-?\d+)$", out, re.MULTILINE
         )
     ]
 
 
-def _ns2_series(samples: list[tuple[float, str, float, int]]) -> list[dict]:
-    """Per flow and second after the warm-up: the SRTT at the second's end and whether
-    the flow's highest ACK moved during it (the flow was active)."""
+def _ns2_series(samples: list[tuple[float, str, float, float, int]]) -> list[dict]:
+    """Per flow and second after the warm-up: the SRTT and RTO at the second's end and
+    whether the flow's highest ACK moved during it (the flow was active)."""
     last: dict[str, int] = {}
     rows = []
-    for t, flow, srtt, ack in samples:
+    for t, flow, srtt, rto, ack in samples:
         if flow in last:
-            rows.append({"t_s": t, "flow": flow, "srtt_s": srtt, "active": ack > last[flow]})
+            rows.append({"t_s": t, "flow": flow, "srtt_s": srtt, "rto_s": rto,
+                         "active": ack > last[flow]})  # fmt: skip
         last[flow] = ack
     return rows
 
 
 def _wlansim_series(result) -> list[dict]:
-    """The same rows from a wlansim run's `srtt` series and its per-flow throughput
-    (a flow is active in a second in which it delivered data)."""
-    srtt, rate = result.series["srtt"], result.series["flow_throughput"]
+    """The same rows from a wlansim run's `srtt` and `rto` series and its per-flow
+    throughput (a flow is active in a second in which it delivered data)."""
+    srtt, rto, rate = (result.series[k] for k in ("srtt", "rto", "flow_throughput"))
     rows = []
     for flow in (name for name in srtt if name != "t_s"):
-        for t, value, bps in zip(srtt["t_s"], srtt[flow], rate[flow]):
-            rows.append({"t_s": t, "flow": flow, "srtt_s": value, "active": bps > 0})
+        for t, value, timeout, bps in zip(srtt["t_s"], srtt[flow], rto[flow], rate[flow]):
+            rows.append({"t_s": t, "flow": flow, "srtt_s": value, "rto_s": timeout,
+                         "active": bps > 0})  # fmt: skip
     return rows
 
 
-def _series_summary(rows: list[dict], direction: str, k: int) -> tuple[float, float]:
+def _series_summary(rows: list[dict], direction: str, k: int) -> tuple[float, float, float]:
     """Over one direction's flows: the mean SRTT (ms; samples before a flow's first RTT
-    measurement, None in wlansim's series, left out) and the mean number of its flows
-    active per second."""
+    measurement, None in wlansim's series, left out), the mean RTO (ms, backoff
+    included) and the mean number of its flows active per second."""
     mine = [r for r in rows if r["flow"].startswith(f"{direction}-")]
     srtts = [r["srtt_s"] for r in mine if r["srtt_s"] is not None and r["srtt_s"] > 0]
+    rtos = [r["rto_s"] for r in mine if r["rto_s"] is not None]
     seconds = len(mine) / k if mine else 1
     return (
         1e3 * statistics.fmean(srtts) if srtts else math.nan,
+        1e3 * statistics.fmean(rtos) if rtos else math.nan,
         sum(r["active"] for r in mine) / seconds,
     )
 
@@ -518,8 +532,9 @@ def compare_tcp_updown(
     """Per AP buffer, with `k` uploads and `k` downloads: each direction's packets per
     second (summed over its flows) by ns-2 and by wlansim, the up/down ratio and the total
     (means over `seeds`, 95 % intervals), and per direction the mean timeouts, fast
-    retransmits and retransmitted segments per run, the mean SRTT (`..._srtt_ms`) and
-    the mean number of its flows active per second (`..._active`). When `series` is a
+    retransmits and retransmitted segments per run, the mean SRTT (`..._srtt_ms`), the
+    mean RTO (`..._rto_ms`) and the mean number of its flows active per second
+    (`..._active`). When `series` is a
     list, each flow's per-second SRTT and activity of every run are appended to it (one
     dict per flow and second, with `sim`, `k`, `buffer` and `seed`)."""
     rows = []
@@ -532,14 +547,18 @@ def compare_tcp_updown(
             out = _run_ns2_text(tcl)
             c = _ns2_counters(out)
             scenario = tcp_updown_scenario(b, duration_s, warmup_s, k)
-            scenario["output"] = {"series": ["srtt", "flow_throughput"], "series_interval": "1 s"}
+            scenario["output"] = {
+                "series": ["srtt", "rto", "flow_throughput"],
+                "series_interval": "1 s",
+            }
             r = wlansim.run(scenario, seed=seed)
             f = r.flows
             runs = {"ns2": _ns2_series(_ns2_samples(out)), "wlansim": _wlansim_series(r)}
             for sim, per_second in runs.items():
                 for direction in ("up", "down"):
-                    srtt_ms, active = _series_summary(per_second, direction, k)
-                    for name, value in (("srtt_ms", srtt_ms), ("active", active)):
+                    srtt_ms, rto_ms, active = _series_summary(per_second, direction, k)
+                    for name, value in (("srtt_ms", srtt_ms), ("rto_ms", rto_ms),
+                                        ("active", active)):  # fmt: skip
                         key = f"{sim}_{direction}_{name}"
                         counts[key] = counts.get(key, 0.0) + value / len(seeds)
                 if series is not None:

@@ -277,13 +277,13 @@ def run_ns2(args) -> int:
         print(f"{direction}loads:")
         print(both.to_string(index=False, float_format=lambda v: f"{v:.1f}"))
     print(
-        "\nSmoothed RTT (ms, mean over each direction's flows and seconds) and flows active "
-        "per second (mean count of the direction's k flows that moved data in a second; "
-        f"per flow and second in {out / 'ns2-tcp-series.csv'})"
+        "\nSmoothed RTT and RTO (ms, means over each direction's flows and seconds) and "
+        "flows active per second (mean count of the direction's k flows that moved data "
+        f"in a second; per flow and second in {out / 'ns2-tcp-series.csv'})"
     )
     columns = [
         f"{sim}_{direction}_{key}"
-        for key in ("srtt_ms", "active")
+        for key in ("srtt_ms", "rto_ms", "active")
         for direction in ("up", "down")
         for sim in ("ns2", "wlansim")
     ]
