@@ -106,7 +106,12 @@ def test_every_example_scenario_runs():
     import wlansim
 
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
-        r = wlansim.run(path, overrides={"duration": "3 s", "warmup": "1 s"})
+        try:
+            r = wlansim.run(path, overrides={"duration": "3 s", "warmup": "1 s"})
+        except wlansim.ScenarioError as exc:
+            # A scenario whose flows start later (janevski2009's FTP at 35 s) runs whole.
+            assert "must be before the end of the run" in str(exc), (path.name, exc)
+            r = wlansim.run(path)
         assert r.metrics["throughput_bps"] > 0, path.name
 
 
