@@ -26,6 +26,15 @@ def test_outputs_are_written(out):
     assert list(t1["paper_vs_inf-rl"]) == [-2, 23, 19]  # the paper's Table I at 10/20/30 %
 
 
+def test_check_runs_count_spikes_without_losses_and_try_random_bursts(out):
+    n = pd.read_csv(out / "check_no_loss.csv").set_index("method")
+    assert n.loc["inject", "delay_spikes"] > 0 and n.loc["inject", "acks_delayed"] > 0
+    assert n.loc["inf-rl", "spurious_timeouts"] == 0
+    m = pd.read_csv(out / "check_models.csv")
+    assert set(m["model"]) == {"bernoulli", "gilbert-elliott"}
+    assert "Check run with random bursts" in (out / "report.md").read_text()
+
+
 def test_injection_cuts_spurious_timeouts_of_inf_rl(out):
     t = pd.read_csv(out / "fig2.csv").set_index(["per", "method"])
     for per in (20, 30):

@@ -248,6 +248,7 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
     if delayed:  # fotiadis2005 delay injection at the AP
         out["acks_delayed"] = float(sum(delayed))
         out["injected_delay_s"] = float(sum(b["injected_delay_s"] for b in data["bss"]))
+        out["delay_spikes"] = float(sum(b["delay_spikes"] for b in data["bss"]))
     attempts = sum(n["attempts"] for n in nodes)
     collisions = sum(n["collisions"] for n in nodes)
     out["collision_probability"] = collisions / attempts if attempts else math.nan

@@ -109,6 +109,9 @@ pub struct BssResult {
     pub acks_delayed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub injected_delay_s: Option<f64>,
+    /// ACKs it found above dthresh (spikes, each setting the delay D).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_spikes: Option<u64>,
 }
 
 /// One packet of a flow selected by `[output] packets`, whose fate fell in the

@@ -97,6 +97,8 @@ pub struct DelayInjection {
     /// ACKs held (for a positive time), and the delay added to them in all, ns.
     pub acks_delayed: u64,
     pub injected: Time,
+    /// ACKs whose pdelay exceeded dthresh (Algorithm 1's spikes, each setting D).
+    pub spikes: u64,
 }
 
 impl DelayInjection {
@@ -107,6 +109,7 @@ impl DelayInjection {
             held: Vec::new(),
             acks_delayed: 0,
             injected: 0,
+            spikes: 0,
         }
     }
 
@@ -119,6 +122,7 @@ impl DelayInjection {
         let mut release = now;
         if let Some((s, v)) = f.sv {
             if sample > s + p.c * v {
+                self.spikes += 1;
                 // Lines 1–2, avdelay = S[k−1].
                 f.d = (sample - s) / p.delay_factor;
                 f.subthresh = f.d / (p.subthresh_packets * f.pkt_count.max(1) as f64);

@@ -264,6 +264,7 @@ impl World {
                     mac: MacStats::default(),
                     acks_delayed: di.map(|d| d.acks_delayed),
                     injected_delay_s: di.map(|d| to_secs(d.injected)),
+                    delay_spikes: di.map(|d| d.spikes),
                 }
             })
             .collect();
