@@ -321,15 +321,6 @@ def table4(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _ftp(t: pd.DataFrame, **where) -> pd.Series:
-    """FTP goodput indexed by the columns not fixed in `where`."""
-    d = t
-    for k, v in where.items():
-        d = d[d[k] == v]
-    return d.set_index([c for c in ("distance", "variant", "ifq", "attempts") if c in d.columns
-                        and c not in where])["ftp_mbps"]  # fmt: skip
-
-
 def leader(values: pd.Series, highest: bool = True, margin: float = 0.01) -> str:
     """The index of the highest (lowest) value if it leads the runner-up by more than
     `margin` (relative); else "none (within x %)": a tie is no winner."""

@@ -1,7 +1,8 @@
 //! UDP sources: saturated (the source keeps its node's MAC queue full), constant bit rate,
 //! Poisson, game (`game.rs`) and trace-driven video (`trace_source.rs`). A source says
 //! when its next message comes and how large it is; the world cuts it into packets
-//! (`fragments`) and hands them to the network layer of the source node.
+//! (`world/traffic.rs` `on_arrival`) and hands them to the network layer of the source
+//! node.
 use super::{GameSource, TraceSource};
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;

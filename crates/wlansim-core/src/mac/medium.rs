@@ -87,9 +87,7 @@ pub(crate) struct Exchange {
     /// End of the data frame's reception (exchanges of a single transmitter).
     pub data_end: Time,
     pub success: bool,
-    /// A frame of the exchange was lost on the channel (no ACK came back).
-    pub lost: bool,
-    /// Which one.
+    /// The frame of the exchange the channel lost (no ACK came back), if any.
     pub loss: ChannelLoss,
     /// Start of the TXOP this exchange belongs to.
     pub txop_start: Time,
@@ -445,7 +443,6 @@ impl Mac {
             end: start + length,
             data_end: start + times.data_end,
             success: loss == ChannelLoss::None,
-            lost: loss != ChannelLoss::None,
             loss,
             txop_start,
         }
@@ -624,7 +621,7 @@ impl Mac {
                 self.outcomes.push(MacOutcome::Failed {
                     node: e.node,
                     packet: *e.queue.head().expect("has frame"),
-                    lost: ex.lost,
+                    lost: ex.loss != ChannelLoss::None,
                 });
             }
             self.fail(t, long_frame);

@@ -148,7 +148,8 @@ fn lost_frame_is_retried_after_ack_timeout_and_others_defer_eifs() {
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE]);
     w.on_access_grant(t0, w.mac.generation());
-    assert!(!w.mac.exchange.success && w.mac.exchange.lost);
+    assert!(!w.mac.exchange.success);
+    assert_eq!(w.mac.exchange.loss, crate::mac::medium::ChannelLoss::Data);
     let data = phy.data_time(1028);
     let end = t0 + data + phy.propagation_delay;
     assert_eq!(
