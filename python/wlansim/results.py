@@ -31,8 +31,9 @@ class Results:
     - `nodes`: one row per wireless node (attempts, successes, collisions, retries,
       retry_drops, queue_drops, frames_data/frames_ack delivered by kind,
       queue_drops_data/queue_drops_ack, internal_collisions, burst_exchanges, frame_errors,
-      control_errors (RTS, CTS or ACK lost to shadowing), collision_probability); a QoS
-      node's row sums its access categories.
+      control_errors (RTS, CTS or ACK lost to shadowing), captures (exchanges received
+      out of a collision under SINR reception), collision_probability); a QoS node's row
+      sums its access categories.
     - `access_categories`: one row per access category of each QoS node (node, ac and the
       same counters); empty without EDCA.
     - `packets`, `packet_hops`: on request (`[output] packets = true` or a list of flow

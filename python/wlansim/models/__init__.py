@@ -11,6 +11,8 @@ the compiled simulator extension.
 - :mod:`.fairness` -- Jain's index and the up/down throughput ratio.
 - :mod:`.pilosof` -- pilosof2003 up/down TCP ratio through the AP buffer (eqs 3-9).
 - :mod:`.edca` -- per-class EDCA saturation model (AIFS zones, CWmin, TXOP).
+- :mod:`.error_rate` -- frame success of the DSSS/CCK and OFDM rates at a given SINR.
+- :mod:`.capture` -- Bianchi's model with capture at the AP (equal or unequal powers).
 
 The names below are imported from their module on first use (numpy and scipy are not
 loaded by ``import wlansim.models``).
@@ -44,7 +46,7 @@ _WHERE = {
     "queueing": ("blocking_probability", "mean_occupancy", "occupancy_distribution"),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-_SUBMODULES = (*_WHERE, "edca")
+_SUBMODULES = (*_WHERE, "edca", "error_rate", "capture")
 
 __all__ = sorted(_MODULE_OF)
 

@@ -10,11 +10,18 @@
 //! nodes' [`mobility`] gives at the frame's time). Control frames
 //! (RTS, CTS, ACK) are short and sent at a low rate: the i.i.d. and burst models treat
 //! them as error-free; shadowing draws for them too (`FrameKind::Control`).
+//!
+//! With `[channel.reception] model = "sinr"` every frame must also be decoded at its
+//! SINR ([`reception`], with the PHYs' error curves of [`error_rate`]): the MAC asks
+//! [`Channel::decodes`] for each frame of an exchange with the power of the frames that
+//! overlap it, and which of colliding frames a receiver locks onto (`mac/capture.rs`).
 pub mod bursts;
 pub mod consecutive_burst;
+pub mod error_rate;
 pub mod gilbert_elliott;
 pub mod iid;
 pub mod mobility;
+pub mod reception;
 pub mod shadowing;
 
 use crate::net::NodeId;
@@ -22,6 +29,7 @@ use crate::sim::time::Time;
 pub use bursts::{BurstLink, BurstLinks, BurstParams};
 pub use iid::IidLoss;
 pub use mobility::{Positions, Trajectory};
+pub use reception::{Ppdu, Reception};
 pub use shadowing::{Shadowing, ShadowingParams};
 
 /// What kind of frame the channel is asked about.
@@ -47,6 +55,8 @@ pub struct Channel {
     shadow_control: bool,
     /// Where every node is, over time.
     pub positions: Positions,
+    /// Reception by SINR; None: any overlap destroys every frame in it.
+    pub reception: Option<Reception>,
 }
 
 impl Channel {
@@ -55,6 +65,7 @@ impl Channel {
         bursts: Option<BurstLinks>,
         shadowing: Option<(Shadowing, bool)>,
         positions: Positions,
+        reception: Option<Reception>,
     ) -> Self {
         let shadow_control = shadowing.as_ref().is_some_and(|s| s.1);
         Channel {
@@ -63,13 +74,39 @@ impl Channel {
             shadowing: shadowing.map(|s| s.0),
             shadow_control,
             positions,
+            reception,
         }
     }
 
-    /// Whether control frames can be lost (an exchange then asks about each of them).
+    /// Whether an exchange asks about each of its frames (control frames can be lost, or
+    /// every frame must be decoded at its SINR).
     #[inline]
-    pub fn loses_control_frames(&self) -> bool {
-        self.shadow_control
+    pub fn asks_every_frame(&self) -> bool {
+        self.shadow_control || self.reception.is_some()
+    }
+
+    /// Power (W) at `rx` of a frame from `tx` at `now` (SINR reception only).
+    pub fn power_w(&self, tx: NodeId, rx: NodeId, now: Time) -> f64 {
+        let r = self.reception.as_ref().expect("SINR reception");
+        r.power_w(&self.positions, tx, rx, now)
+    }
+
+    /// Whether `rx` decodes `frame` from `tx` at `now` over `interference_w` of
+    /// overlapping frames: always without SINR reception.
+    #[inline]
+    pub fn decodes(
+        &mut self,
+        tx: NodeId,
+        rx: NodeId,
+        now: Time,
+        frame: Ppdu,
+        interference_w: f64,
+    ) -> bool {
+        let Some(r) = &mut self.reception else {
+            return true;
+        };
+        let power = r.power_w(&self.positions, tx, rx, now);
+        r.decodes(rx, frame, power, interference_w)
     }
 
     /// Shadowing of a frame `tx` → `rx` at `now` (drawn only between positioned nodes).

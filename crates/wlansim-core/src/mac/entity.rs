@@ -50,6 +50,9 @@ pub struct MacStats {
     pub frame_errors: u64,
     /// Attempts whose RTS, CTS or ACK the channel lost (shadowing of control frames).
     pub control_errors: u64,
+    /// Exchanges that succeeded although another frame started with theirs: captured
+    /// by the receiver (SINR reception).
+    pub captures: u64,
 }
 
 impl MacStats {
@@ -68,6 +71,7 @@ impl MacStats {
         self.burst_exchanges += o.burst_exchanges;
         self.frame_errors += o.frame_errors;
         self.control_errors += o.control_errors;
+        self.captures += o.captures;
     }
 
     /// Count a frame delivered.

@@ -1,7 +1,8 @@
 //! Channel access on the shared medium (802.11-2012 9.3 DCF, 9.19.2 EDCA): deferral,
 //! backoff countdown with freezing, collisions, frame exchanges, retries, and what EDCA
 //! adds (internal collisions, TXOP bursts). One collision domain: every node hears every
-//! other, so the medium is a single state.
+//! other, so the medium is a single state. Under SINR reception a frame of a collision
+//! may be captured by its receiver (`capture.rs`).
 //!
 //! The [`Mac`] owns the channel-access entities and the medium. It is driven by the world
 //! through four calls and reports through [`MacOutcome`]s, the way `tcp/` reports through
@@ -25,7 +26,7 @@
 //! against.
 use super::contention::Contention;
 use super::entity::{AfterFailure, HeadFrame};
-use super::exchange::{exchange_times, ExchangeTimes};
+use super::exchange::exchange_times;
 use super::ns2::MacRules;
 use super::Entity;
 use crate::channel::{Channel, FrameKind};
@@ -91,6 +92,12 @@ pub(crate) struct Exchange {
     pub loss: ChannelLoss,
     /// Start of the TXOP this exchange belongs to.
     pub txop_start: Time,
+    /// The exchange of a transmitter captured out of a collision (`mac/capture.rs`): the
+    /// other transmitters collided.
+    pub captured: bool,
+    /// A colliding frame outlasted the captured exchange: the medium's last frame was
+    /// not received correctly.
+    pub tail: bool,
 }
 
 pub struct Mac {
@@ -112,6 +119,8 @@ pub struct Mac {
     pub(crate) transmitters: Vec<u32>,
     /// Entities that lost an internal collision at the last grant (reused buffer).
     losers: Vec<u32>,
+    /// Powers of the transmitters at one receiver (SINR reception; reused buffer).
+    pub(super) powers: Vec<f64>,
     contention: Contention,
     outcomes: Vec<MacOutcome>,
     /// Report attempts and failures too (for the trace hook).
@@ -153,6 +162,7 @@ impl Mac {
             exchange: Exchange::default(),
             transmitters: Vec::with_capacity(n),
             losers: Vec::with_capacity(n),
+            powers: Vec::with_capacity(n),
             contention,
             outcomes: Vec::with_capacity(2 * n),
             trace: false,
@@ -337,6 +347,8 @@ impl Mac {
         }
         self.exchange = if self.transmitters.len() == 1 {
             self.exchange_of(self.transmitters[0], now, now, channel)
+        } else if channel.reception.is_some() {
+            self.capture(now, busy, channel)
         } else {
             Exchange {
                 start: now,
@@ -394,7 +406,7 @@ impl Mac {
 
     /// The exchange timing of entity `t`'s head-of-line frame.
     #[inline]
-    fn head_exchange(&self, t: u32) -> super::exchange::ExchangeTimes {
+    pub(super) fn head_exchange(&self, t: u32) -> super::exchange::ExchangeTimes {
         self.entities[t as usize].head.expect("has frame").times
     }
 
@@ -419,7 +431,7 @@ impl Mac {
     /// (in a TXOP that began at `txop_start`): the ACK comes back unless the channel loses
     /// a frame of it. The medium then turns idle when the lost frame ends (an ACK the
     /// sender did not get was still sent).
-    fn exchange_of(
+    pub(super) fn exchange_of(
         &mut self,
         t: u32,
         start: Time,
@@ -429,10 +441,8 @@ impl Mac {
         let e = &self.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
-        // Each frame is asked about in the order it is sent; one that is lost ends the
-        // exchange (no CTS answers a lost RTS).
-        let (loss, length) = if channel.loses_control_frames() {
-            self.control_exchange(node, to, start, times, channel)
+        let (loss, length) = if channel.asks_every_frame() {
+            self.frame_by_frame(t, start, channel)
         } else if channel.frame_lost(node, to, start, FrameKind::Data) {
             (ChannelLoss::Data, times.data_end)
         } else {
@@ -445,37 +455,91 @@ impl Mac {
             success: loss == ChannelLoss::None,
             loss,
             txop_start,
+            ..Exchange::default()
         }
     }
 
-    /// The fate and length of an exchange when the channel may lose control frames too:
-    /// each frame is asked about in the order it is sent, and one that is lost ends the
-    /// exchange (no CTS answers a lost RTS; a lost ACK was still sent). Out of line: most
-    /// scenarios lose data frames only.
+    /// The fate and length of entity `t`'s exchange when the channel asks about each of
+    /// its frames (control frames can be lost, or every frame is decoded at its SINR
+    /// against the colliding frames still on the air: `mac/capture.rs`), in the order
+    /// they are sent; one that is lost ends the exchange (no CTS answers a lost RTS; a lost
+    /// ACK was still sent). Out of line: most scenarios lose data frames only.
     #[inline(never)]
-    fn control_exchange(
-        &self,
-        node: NodeId,
-        to: NodeId,
-        start: Time,
-        times: ExchangeTimes,
-        channel: &mut Channel,
-    ) -> (ChannelLoss, Time) {
-        let control = |c: &mut Channel, a, b| c.frame_lost(a, b, start, FrameKind::Control);
-        let delta = self.phy.propagation_delay;
-        if times.rts && control(channel, node, to) {
-            (ChannelLoss::Rts, times.first_frame + delta)
-        } else if times.rts && control(channel, to, node) {
-            let cts = self.link(node, to).cts;
-            let end = times.first_frame + delta + self.phy.sifs + cts + delta;
-            (ChannelLoss::Cts, end)
-        } else if channel.frame_lost(node, to, start, FrameKind::Data) {
-            (ChannelLoss::Data, times.data_end)
-        } else if control(channel, to, node) {
-            (ChannelLoss::Ack, times.end)
-        } else {
-            (ChannelLoss::None, times.end)
+    fn frame_by_frame(&self, t: u32, start: Time, channel: &mut Channel) -> (ChannelLoss, Time) {
+        use crate::channel::Ppdu;
+        use crate::phy::frame::{ACK, CTS, RTS};
+        let e = &self.entities[t as usize];
+        let head = e.head.expect("has frame");
+        let (node, to, times) = (e.node, head.to, head.times);
+        let link = *self.link(node, to);
+        let short_preamble = self.phy.short_preamble(link.rates.plcp);
+        let ppdu = |rate, bytes| Ppdu {
+            rate,
+            bytes,
+            short_preamble,
+        };
+        let (delta, sifs) = (self.phy.propagation_delay, self.phy.sifs);
+        // The frame from `tx` to `rx` sent `offset` into the exchange is lost.
+        let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
+            c.frame_lost(tx, rx, start, kind)
+                || !c.decodes(
+                    tx,
+                    rx,
+                    start + offset,
+                    frame,
+                    self.interference(rx, start, offset, c),
+                )
+        };
+        let mut data_at = 0;
+        if times.rts {
+            if lost(
+                channel,
+                node,
+                to,
+                0,
+                FrameKind::Control,
+                ppdu(link.rates.rts, RTS),
+            ) {
+                return (ChannelLoss::Rts, times.first_frame + delta);
+            }
+            let cts_at = link.rts + delta + sifs;
+            if lost(
+                channel,
+                to,
+                node,
+                cts_at,
+                FrameKind::Control,
+                ppdu(link.rates.cts, CTS),
+            ) {
+                return (ChannelLoss::Cts, cts_at + link.cts + delta);
+            }
+            data_at = cts_at + link.cts + delta + sifs;
         }
+        let mpdu = self
+            .phy
+            .data_mpdu_bytes(e.queue.head().expect("has frame").ip_bytes());
+        if lost(
+            channel,
+            node,
+            to,
+            data_at,
+            FrameKind::Data,
+            ppdu(link.rates.data, mpdu),
+        ) {
+            return (ChannelLoss::Data, times.data_end);
+        }
+        let ack_at = times.data_end + sifs;
+        if lost(
+            channel,
+            to,
+            node,
+            ack_at,
+            FrameKind::Control,
+            ppdu(link.rates.ack, ACK),
+        ) {
+            return (ChannelLoss::Ack, times.end);
+        }
+        (ChannelLoss::None, times.end)
     }
 
     /// A data frame reached its receiver but its ACK was lost: delivered now, once (the
@@ -562,27 +626,32 @@ impl Mac {
     pub fn exchange_end(&mut self, now: Time) {
         let ex = self.exchange;
         if ex.success {
-            // A single transmitter; a TXOP holder's next step waits for `exchange_done`.
+            // The first transmitter (the only one, or the one captured out of a
+            // collision); a TXOP holder's next step waits for `exchange_done`.
             let t = self.transmitters[0];
+            self.entities[t as usize].stats.captures += u64::from(ex.captured);
             self.succeed(t, ex.data_end);
-            if self.entities[t as usize].params.txop_limit > 0 {
+            if self.entities[t as usize].params.txop_limit > 0 && !ex.captured {
                 return;
             }
         }
         let delta = self.phy.propagation_delay;
         // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
-        self.idle_from(now, ex.success);
-        if ex.success {
+        let correct_end = ex.success && !ex.tail;
+        self.idle_from(now, correct_end);
+        if ex.success && !ex.captured {
             return;
         }
-        for k in 0..self.transmitters.len() {
+        for k in usize::from(ex.success)..self.transmitters.len() {
             let t = self.transmitters[k];
             let times = self.head_exchange(t);
             let e = &mut self.entities[t as usize];
+            // The captured exchange's own loss; the other transmitters collided.
+            let loss = if k == 0 { ex.loss } else { ChannelLoss::None };
             // A collided or lost RTS (or its lost CTS) counts against the short retry
             // limit, like a short frame; a data frame sent after RTS/CTS whose ACK did not
             // come back against the long one (9.3.4.4).
-            let (own_end, long_frame) = match ex.loss {
+            let (own_end, long_frame) = match loss {
                 ChannelLoss::None => {
                     e.stats.collisions += 1;
                     (ex.start + times.first_frame, false)
@@ -602,14 +671,14 @@ impl Mac {
             };
             // The receiver got the data frame of an exchange whose ACK was lost: it is
             // delivered now, once (the sender's later copies are duplicates).
-            if ex.loss == ChannelLoss::Ack {
+            if loss == ChannelLoss::Ack {
                 self.deliver_unacknowledged(t, ex.data_end);
             }
             let e = &mut self.entities[t as usize];
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
             // heard the tail of a longer colliding frame it also defers EIFS after it.
             let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;
-            let heard_longer = own_end + delta < now;
+            let heard_longer = own_end + delta < now && !correct_end;
             let after_medium = if self.rules.transmitter_defers_eifs(heard_longer) {
                 now + self.eifs[t as usize]
             } else {
@@ -621,7 +690,7 @@ impl Mac {
                 self.outcomes.push(MacOutcome::Failed {
                     node: e.node,
                     packet: *e.queue.head().expect("has frame"),
-                    lost: ex.loss != ChannelLoss::None,
+                    lost: loss != ChannelLoss::None,
                 });
             }
             self.fail(t, long_frame);
@@ -642,7 +711,7 @@ impl Mac {
         let t = self.transmitters[0];
         let e = &self.entities[t as usize];
         if ex.success && e.params.txop_limit > 0 {
-            if e.has_frame() {
+            if e.has_frame() && !ex.captured {
                 let span = self.head_exchange(t).end;
                 let start = now + self.phy.sifs;
                 if start + span - ex.txop_start <= e.params.txop_limit {
@@ -661,7 +730,7 @@ impl Mac {
             if !b.pending {
                 b.draw();
             }
-            self.idle_from(now, true);
+            self.idle_from(now, !ex.tail);
         }
         self.busy = false;
         self.return_transmitters(ex.success);
@@ -687,8 +756,9 @@ impl Mac {
         if self.reference {
             return;
         }
-        for &t in &self.transmitters {
-            if success {
+        // The first transmitter succeeded alone or was captured; any other collided.
+        for (k, &t) in self.transmitters.iter().enumerate() {
+            if success && k == 0 {
                 self.contention.join(t, &self.entities[t as usize]);
             } else {
                 self.contention.set_aside(t, &self.entities[t as usize]);

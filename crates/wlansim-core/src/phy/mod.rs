@@ -6,7 +6,7 @@
 mod presets;
 pub mod rates;
 
-pub use presets::{Modulation, Preamble, Standard};
+pub use presets::{Modulation, Preamble, Standard, LONG_DSSS_PLCP};
 pub use rates::{LinkRates, LinkTimes};
 
 use crate::sim::time::{Time, US};
@@ -68,6 +68,11 @@ impl Phy {
                 plcp + symbols * 4 * US + self.signal_extension
             }
         }
+    }
+
+    /// Whether frames with a PLCP of `plcp` use the DSSS short preamble (header at 2 Mb/s).
+    pub fn short_preamble(&self, plcp: Time) -> bool {
+        self.modulation == Modulation::Dsss && plcp < LONG_DSSS_PLCP
     }
 
     /// Bytes of an MPDU that carries a network-layer packet of `ip_bytes`.

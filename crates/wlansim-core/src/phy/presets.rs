@@ -14,6 +14,10 @@ pub enum Standard {
     Ieee80211g,
 }
 
+/// PLCP preamble + header of DSSS with the long preamble (17.2.2.2): 144 + 48 µs at
+/// 1 Mb/s; the short one (17.2.2.3) takes 96 µs, its header at 2 Mb/s.
+pub const LONG_DSSS_PLCP: Time = 192 * US;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Preamble {
@@ -69,7 +73,7 @@ impl Standard {
             Standard::Ieee80211b => {
                 // The short PLCP cannot carry 1 Mb/s (17.2.2.3): its lowest rate is 2 Mb/s.
                 let (plcp, lowest) = match preamble {
-                    Preamble::Long => (192 * US, 1_000_000),
+                    Preamble::Long => (LONG_DSSS_PLCP, 1_000_000),
                     Preamble::Short => (96 * US, 2_000_000),
                 };
                 (

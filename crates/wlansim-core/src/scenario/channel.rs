@@ -34,6 +34,10 @@ pub struct ChannelConfig {
     /// a `position` on every AP and station group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub propagation: Option<super::propagation::PropagationConfig>,
+    /// How receivers decide they got a frame: `none` (any overlap destroys every frame
+    /// in it) or `sinr` (error curves at each frame's SINR, capture of the strongest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reception: Option<super::reception::ReceptionConfig>,
 }
 
 /// The loss of the links between the stations of a group and their AP.

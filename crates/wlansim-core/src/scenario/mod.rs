@@ -18,6 +18,7 @@ mod profile;
 pub mod propagation;
 pub mod qos;
 mod rates;
+pub mod reception;
 pub mod schema;
 mod tcp;
 pub mod trace_source;
@@ -612,6 +613,10 @@ pub struct StationGroup {
     /// static when absent. The stations stay with their AP while they move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mobility: Option<MobilityConfig>,
+    /// Antenna gain of these stations, dB (0): frames from and to them arrive this much
+    /// stronger under `[channel.reception] model = "sinr"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub antenna_gain_db: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -71,6 +71,8 @@ pub struct NodeSpec {
     /// Where a wireless node is over time (metres); None when no position is given, and
     /// for wired nodes.
     pub trajectory: Option<Trajectory>,
+    /// Antenna gain, dB (stations' `antenna_gain_db`; 0 elsewhere).
+    pub antenna_gain_db: f64,
 }
 
 /// A wired link (two directed links, a → b and b → a).
@@ -138,6 +140,7 @@ impl<'s> Model<'s> {
             bursts: (None, None),
             rates: None,
             trajectory: None,
+            antenna_gain_db: 0.0,
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
@@ -175,6 +178,7 @@ impl<'s> Model<'s> {
                             Some(m) => m.trajectory(p),
                             None => Trajectory::fixed(p),
                         }),
+                        antenna_gain_db: g.antenna_gain_db.unwrap_or(0.0),
                         ..wired(format!("{}-{i}", g.name), Role::Station)
                     })
                 })

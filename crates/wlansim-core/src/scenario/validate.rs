@@ -39,6 +39,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     super::qos::validate(s)?;
     super::channel::validate(s)?;
     super::propagation::validate(s)?;
+    super::reception::validate(s)?;
     super::mobility::validate(s)?;
     super::propagation::carrier_sense(s)?;
     super::delay_injection::validate(s)?;

@@ -10,7 +10,7 @@ use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::trace_source::Frame;
 use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
-use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Positions, Shadowing};
+use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Positions, Reception, Shadowing};
 use crate::mac::{Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::scenario::model::NodeSpec;
@@ -342,6 +342,7 @@ impl World {
                 (Shadowing::new(seed, p.params(), names), p.control_frames)
             }),
             Positions::new(m.nodes.iter().map(|x| x.trajectory.clone()).collect()),
+            reception(seed, s, &m)?,
         );
         Ok(World {
             mac,
@@ -438,4 +439,24 @@ fn scripted_drops(
         }
     }
     Ok(Some(drops))
+}
+
+/// SINR reception when the scenario asks for it: every link's rates need error curves.
+fn reception(seed: u64, s: &Scenario, m: &Model) -> Result<Option<Reception>, ScenarioError> {
+    let Some(params) = s.channel.reception.as_ref().and_then(|r| r.params()) else {
+        return Ok(None);
+    };
+    let modulation = m.phy.modulation;
+    let fixed = crate::phy::LinkRates::fixed(&m.phy);
+    crate::scenario::reception::check_rates(
+        modulation,
+        m.nodes.iter().filter_map(|x| x.rates).chain([fixed]),
+    )?;
+    Ok(Some(Reception::new(
+        seed,
+        params,
+        modulation,
+        s.channel.propagation.as_ref().map(|p| p.params()),
+        m.nodes.iter().map(|x| (x.name.as_str(), x.antenna_gain_db)),
+    )))
 }

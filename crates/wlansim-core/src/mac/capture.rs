@@ -1,0 +1,105 @@
+//! Capture under SINR reception (`[channel.reception] model = "sinr"`): which frame of a
+//! collision, if any, its receiver gets, and what the frames that overlap each frame of an
+//! exchange add to its interference.
+//!
+//! The frames of a collision start at one slot boundary and reach every receiver
+//! together. A receiver that transmits hears none of them; any other locks onto the
+//! strongest frame it hears (`channel/reception.rs` `Reception::lock`), and gets it when
+//! that frame is addressed to it and decodes at its SINR (a locked frame that does not
+//! decode leaves a collision like any other). When frames addressed to
+//! several receivers are locked (several BSSs), the exchange with the highest SINR goes
+//! on and the others count as collided: the medium carries one exchange at a time.
+//!
+//! The captured exchange then runs as usual (CTS, data, ACK), each frame decoded against
+//! the colliding frames still on the air when it starts; the medium is busy until the
+//! later of its end and the end of the longest colliding frame. A captured exchange ends
+//! its TXOP (no burst follows a collision). The colliders fail as in any collision.
+use super::medium::{ChannelLoss, Exchange};
+use super::Mac;
+use crate::channel::Channel;
+use crate::net::NodeId;
+use crate::sim::time::Time;
+
+impl Mac {
+    /// The node of the `i`-th transmitter and the receiver of its frame.
+    #[inline]
+    fn ends(&self, i: usize) -> (NodeId, NodeId) {
+        let e = &self.entities[self.transmitters[i] as usize];
+        (e.node, e.head.expect("has frame").to)
+    }
+
+    /// The exchange of a grant with several transmitters under SINR reception: one of
+    /// them captured (moved to the front of `transmitters`), or a collision of all.
+    pub(super) fn capture(&mut self, now: Time, busy: Time, channel: &mut Channel) -> Exchange {
+        let n = self.transmitters.len();
+        let delta = self.phy.propagation_delay;
+        let collision = Exchange {
+            start: now,
+            end: now + busy + delta,
+            ..Exchange::default()
+        };
+        let mut best: Option<(usize, f64)> = None;
+        for i in 0..n {
+            let rx = self.ends(i).1;
+            // Each receiver once; a receiver that transmits hears nothing.
+            if (0..i).any(|j| self.ends(j).1 == rx) || (0..n).any(|j| self.ends(j).0 == rx) {
+                continue;
+            }
+            self.powers.clear();
+            for j in 0..n {
+                let p = channel.power_w(self.ends(j).0, rx, now);
+                self.powers.push(p);
+            }
+            let powers = &self.powers;
+            let reception = channel.reception.as_mut().expect("SINR reception");
+            let locked = reception.lock(rx, n, |j| powers[j]);
+            if self.ends(locked).1 != rx {
+                continue;
+            }
+            let others: f64 = powers.iter().sum::<f64>() - powers[locked];
+            let ratio = powers[locked] / others;
+            if best.is_none_or(|(_, b)| ratio > b) {
+                best = Some((locked, ratio));
+            }
+        }
+        let Some((i, _)) = best else {
+            return collision;
+        };
+        self.transmitters.swap(0, i);
+        let mut ex = self.exchange_of(self.transmitters[0], now, now, channel);
+        let first = if self.head_exchange(self.transmitters[0]).rts {
+            ChannelLoss::Rts
+        } else {
+            ChannelLoss::Data
+        };
+        if ex.loss == first {
+            // Locked, but not decoded: a collision like any other.
+            return collision;
+        }
+        ex.captured = true;
+        if collision.end > ex.end {
+            ex.end = collision.end;
+            ex.tail = true;
+        }
+        ex
+    }
+
+    /// Power (W) at `rx` of the colliding frames (every transmitter but the first) still
+    /// on the air `offset` after the exchange began: 0 outside a capture.
+    pub(super) fn interference(
+        &self,
+        rx: NodeId,
+        start: Time,
+        offset: Time,
+        channel: &Channel,
+    ) -> f64 {
+        let mut sum = 0.0;
+        for k in 1..self.transmitters.len() {
+            let e = &self.entities[self.transmitters[k] as usize];
+            if e.head.expect("has frame").times.first_frame > offset {
+                sum += channel.power_w(e.node, rx, start);
+            }
+        }
+        sum
+    }
+}

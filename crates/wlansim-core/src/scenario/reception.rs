@@ -1,0 +1,120 @@
+//! `[channel.reception]`: how a receiver decides that it got a frame
+//! (`channel/reception.rs`).
+//!
+//! ```toml
+//! [channel.reception]
+//! model = "sinr"            # "none": any overlap destroys every frame in it (Bianchi)
+//! noise_floor_dbm = -94     # thermal noise over 20 MHz (−101 dBm) + a 7 dB noise figure
+//! rx_power_dbm = -60        # every link's received power when nodes have no position
+//! sensitivity_dbm = -82     # weaker frames are not detected
+//! [[stations]]
+//! name = "favoured"
+//! antenna_gain_db = 3       # frames from and to these stations arrive 3 dB stronger
+//! ```
+use super::{Scenario, ScenarioError};
+use crate::channel::error_rate::Mode;
+use crate::channel::reception::ReceptionParams;
+use crate::phy::{LinkRates, Modulation};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The reception models.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReceptionModel {
+    /// Frames that overlap are all lost (Bianchi's assumption; the seed studies state it).
+    #[default]
+    None,
+    /// Each frame is received with the probability the PHY's error curves give at its
+    /// SINR; a receiver locks onto the strongest of frames that arrive together.
+    Sinr,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReceptionConfig {
+    #[serde(default)]
+    pub model: ReceptionModel,
+    /// Noise power at every receiver, dBm.
+    #[serde(default = "default_noise")]
+    pub noise_floor_dbm: f64,
+    /// Received power of every link between nodes without a `position`, dBm (with
+    /// positions and `[channel.propagation]`, the model's median power at the distance).
+    #[serde(default = "default_rx_power")]
+    pub rx_power_dbm: f64,
+    /// Weakest frame a receiver detects, dBm.
+    #[serde(default = "default_sensitivity")]
+    pub sensitivity_dbm: f64,
+}
+
+fn default_noise() -> f64 {
+    -94.0
+}
+fn default_rx_power() -> f64 {
+    -60.0
+}
+fn default_sensitivity() -> f64 {
+    -82.0
+}
+
+impl ReceptionConfig {
+    /// The SINR model's parameters; None for `model = "none"`.
+    pub fn params(&self) -> Option<ReceptionParams> {
+        (self.model == ReceptionModel::Sinr).then_some(ReceptionParams {
+            noise_floor_dbm: self.noise_floor_dbm,
+            rx_power_dbm: self.rx_power_dbm,
+            sensitivity_dbm: self.sensitivity_dbm,
+        })
+    }
+}
+
+/// Finite powers; antenna gains finite and within ±60 dB.
+pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+    if let Some(r) = &s.channel.reception {
+        for (k, v) in [
+            ("noise_floor_dbm", r.noise_floor_dbm),
+            ("rx_power_dbm", r.rx_power_dbm),
+            ("sensitivity_dbm", r.sensitivity_dbm),
+        ] {
+            if !v.is_finite() || !(-200.0..=60.0).contains(&v) {
+                return Err(ScenarioError::new(
+                    format!("channel.reception.{k}"),
+                    format!("{v}: a power in dBm within [-200, 60]"),
+                ));
+            }
+        }
+    }
+    for (i, g) in s.stations.iter().enumerate() {
+        if let Some(gain) = g.antenna_gain_db {
+            if !gain.is_finite() || gain.abs() > 60.0 {
+                return Err(ScenarioError::new(
+                    format!("stations[{i}].antenna_gain_db"),
+                    format!("{gain}: a gain in dB within [-60, 60]"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// With the SINR model every frame's rate needs an error curve: the standard's rates only.
+pub fn check_rates(
+    modulation: Modulation,
+    links: impl Iterator<Item = LinkRates>,
+) -> Result<(), ScenarioError> {
+    for l in links {
+        for rate in [l.data, l.rts, l.cts, l.ack] {
+            if Mode::of(modulation, rate).is_none() {
+                return Err(ScenarioError::new(
+                    "channel.reception.model",
+                    format!(
+                        "\"sinr\" with a frame at {} Mb/s: the SINR model has error curves \
+                         for the standard's rates only (phy.nonstandard_rate)",
+                        rate as f64 / 1e6
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

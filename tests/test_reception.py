@@ -1,0 +1,135 @@
+"""SINR reception (`[channel.reception] model = "sinr"`): frames alone, equal-power
+collisions, capture against the error curve of `wlansim.models.error_rate`, antenna gain,
+and the errors of bad keys. Fixed seeds throughout."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import wlansim
+from wlansim.errors import ScenarioError
+from wlansim.models.error_rate import ppdu_success
+from wlansim.validation import saturated_cell
+
+
+def sinr_cell(n: int, access: str, duration: str = "20 s", **reception) -> dict:
+    s = saturated_cell(n, access, duration=duration)
+    s["phy"]["control_rate"] = "1 Mb/s"
+    s["channel"] = {"reception": {"model": "sinr", **reception}}
+    return s
+
+
+def totals(r) -> dict:
+    keys = ["attempts", "successes", "collisions", "frame_errors", "control_errors", "captures"]
+    return {k: int(r.nodes[k].sum()) for k in keys}
+
+
+def test_a_frame_alone_above_sensitivity_always_succeeds():
+    r = wlansim.run(sinr_cell(1, "basic"), seed=3)
+    t = totals(r)
+    assert t["attempts"] > 5000
+    assert t["attempts"] == t["successes"]
+    # Just above the sensitivity (SNR 12 dB) a 1 Mb/s-headed 11 Mb/s frame still passes;
+    # below it nothing is detected and nothing is delivered.
+    weak = wlansim.run(sinr_cell(1, "basic", rx_power_dbm=-81.9), seed=3)
+    assert totals(weak)["frame_errors"] == 0
+    deaf = wlansim.run(sinr_cell(1, "basic", rx_power_dbm=-83.0, duration="2 s"), seed=3)
+    assert totals(deaf)["successes"] == 0
+
+
+def test_equal_power_11_mbps_collisions_capture_nothing_and_match_reception_none():
+    none = saturated_cell(10, "basic", duration="20 s")
+    none["phy"]["control_rate"] = "1 Mb/s"
+    a = wlansim.run(none, seed=5)
+    b = wlansim.run(sinr_cell(10, "basic"), seed=5)
+    assert totals(b)["captures"] == 0
+    assert totals(b)["collisions"] > 1000
+    assert totals(a) == totals(b)
+    assert a.metrics["throughput_bps"] == b.metrics["throughput_bps"]
+
+
+def test_an_equal_power_2_mbps_rts_is_captured_as_often_as_the_curve_says():
+    # Two saturated stations, RTS/CTS with every control frame at 2 Mb/s: every collision
+    # is two RTS at equal power. The AP locks onto one; it gets through with probability
+    # q = PSR(20-byte RTS at 2 Mb/s, SINR = P / (P + N)). A collision event leaves one
+    # capture and one collided attempt, or two collided attempts.
+    s = sinr_cell(2, "rts", duration="800 s")
+    s["phy"]["control_rate"] = "2 Mb/s"
+    t = totals(wlansim.run(s, seed=7))
+    events = t["captures"] + (t["collisions"] - t["captures"]) / 2
+    assert events > 10_000
+    p, n = 10 ** (-60 / 10), 10 ** (-94 / 10)
+    q = float(ppdu_success("dsss", 2e6, 20, p / (p + n)))
+    assert 0.9 < q < 0.99
+    assert t["captures"] / events == pytest.approx(q, abs=0.02)
+    # And the captured exchanges went on to deliver: more successes than without capture.
+    assert t["successes"] > t["attempts"] - t["collisions"] - 1
+
+
+def test_a_station_20_db_stronger_wins_every_collision():
+    s = sinr_cell(1, "basic", duration="30 s")
+    strong = {**s["stations"][0], "name": "strong", "antenna_gain_db": 20.0}
+    weak = {**s["stations"][0], "name": "weak"}
+    s["stations"] = [strong, weak]
+    flow = s["flows"][0]
+    s["flows"] = [{**flow, "name": "up-strong", "stations": "strong"},
+                  {**flow, "name": "up-weak", "stations": "weak"}]  # fmt: skip
+    r = wlansim.run(s, seed=2)
+    nodes = r.nodes.set_index("name")
+    assert nodes.loc["strong-0", "captures"] > 100
+    # Every collision of the two: the strong frame captured, the weak one collided.
+    assert nodes.loc["strong-0", "collisions"] == 0
+    assert nodes.loc["weak-0", "captures"] == 0
+    assert nodes.loc["weak-0", "collisions"] == nodes.loc["strong-0", "captures"]
+
+
+def test_sinr_with_qos_and_txop_keeps_the_accounting():
+    # RTS/CTS: RTS collisions are captured, and a captured exchange ends its TXOP.
+    s = sinr_cell(6, "rts")
+    s["stations"][0]["qos"] = True
+    s["qos"] = {"classifier": [{"flow": "up", "ac": "vi"}]}  # TXOP bursts of 6.016 ms
+    s["flows"][0]["packet_size"] = 200
+    r = wlansim.run(s, seed=1)
+    t = totals(r)
+    vi = r.access_categories.groupby("ac").sum(numeric_only=True).loc["AC_VI"]
+    assert r.metrics["throughput_bps"] > 1e6
+    assert vi["burst_exchanges"] > 1000 and vi["captures"] > 100
+    # The world's accounting check passed (the run returned an answer).
+    assert t["captures"] == vi["captures"]
+    assert math.isfinite(r.metrics["collision_probability"])
+
+
+@pytest.mark.parametrize(
+    ("patch", "field", "words"),
+    [
+        (
+            {"channel": {"reception": {"model": "sinr", "noise_floor_dbm": 100.0}}},
+            "channel.reception.noise_floor_dbm",
+            "dBm",
+        ),
+        ({"channel": {"reception": {"model": "loud"}}}, "channel.reception.model", "sinr"),
+        (
+            {
+                "phy": {"standard": "802.11b", "data_rate": "20 Mb/s", "nonstandard_rate": True},
+                "channel": {"reception": {"model": "sinr"}},
+            },
+            "channel.reception.model",
+            "standard's rates",
+        ),
+    ],  # fmt: skip
+)
+def test_bad_reception_keys_name_the_field(patch, field, words):
+    s = saturated_cell(2, "basic", duration="2 s")
+    s.update(patch)
+    with pytest.raises(ScenarioError) as e:
+        wlansim.run(s, seed=1)
+    assert field in str(e.value) and words in str(e.value)
+
+
+def test_an_antenna_gain_out_of_range_is_refused():
+    s = sinr_cell(2, "basic", duration="2 s")
+    s["stations"][0]["antenna_gain_db"] = 99.0
+    with pytest.raises(ScenarioError, match=r"stations.sta.antenna_gain_db`: 99: .*\[-60, 60\]"):
+        wlansim.run(s, seed=1)
