@@ -112,6 +112,14 @@ pub struct BssResult {
     /// ACKs it found above dthresh (spikes, each setting the delay D).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_spikes: Option<u64>,
+    /// With `beacon_interval` (measurement window): Beacons sent, those that collided,
+    /// and the share of the time the medium carried them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beacons: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beacon_collisions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beacon_airtime_share: Option<f64>,
 }
 
 /// One packet of a flow selected by `[output] packets`, whose fate fell in the

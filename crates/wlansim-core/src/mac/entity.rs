@@ -116,6 +116,9 @@ pub struct Entity {
     pub params: AccessParams,
     pub stats: MacStats,
     pub queue: TxQueue,
+    /// The exchange of an AP's Beacon when this entity sends them (`mac/beacon.rs`): what
+    /// it queues is a Beacon, broadcast, never acknowledged nor retried.
+    pub beacon: Option<super::ExchangeTimes>,
 }
 
 /// What channel access needs of the head-of-line frame.
@@ -127,6 +130,8 @@ pub struct HeadFrame {
     /// A later copy is a duplicate the receiver discards (10.3.2.11), and reaching the
     /// retry limit loses nothing.
     pub delivered: bool,
+    /// A broadcast frame (a Beacon): no ACK, no retry.
+    pub broadcast: bool,
 }
 
 /// What became of the head-of-line frame after a failed attempt.
@@ -194,6 +199,7 @@ mod tests {
                 txop_limit: 0,
             },
             stats: MacStats::default(),
+            beacon: None,
         }
     }
 

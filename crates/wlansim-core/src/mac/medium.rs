@@ -385,6 +385,9 @@ impl Mac {
 
     fn trace_attempt(&mut self, t: u32, at: Time) {
         let e = &self.entities[t as usize];
+        if e.beacon.is_some() {
+            return; // beacons are not packets of the network layer
+        }
         let packet = *e.queue.head().expect("has frame");
         let (node, retry) = (e.node, e.is_retry());
         self.outcomes.push(MacOutcome::Attempt {
@@ -414,15 +417,24 @@ impl Mac {
     /// head left): note its receiver and work out its exchange.
     fn new_head(&mut self, t: u32) {
         let e = &self.entities[t as usize];
-        let head = e.queue.head().map(|p| HeadFrame {
-            delivered: false,
-            to: p.hop,
-            times: exchange_times(
-                &self.phy,
-                self.link(e.node, p.hop),
-                self.rts_threshold,
-                p.ip_bytes(),
-            ),
+        let head = e.queue.head().map(|p| match e.beacon {
+            Some(times) => HeadFrame {
+                delivered: false,
+                broadcast: true,
+                to: e.node,
+                times,
+            },
+            None => HeadFrame {
+                delivered: false,
+                broadcast: false,
+                to: p.hop,
+                times: exchange_times(
+                    &self.phy,
+                    self.link(e.node, p.hop),
+                    self.rts_threshold,
+                    p.ip_bytes(),
+                ),
+            },
         });
         self.entities[t as usize].head = head;
     }
@@ -441,7 +453,11 @@ impl Mac {
         let e = &self.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
-        let (loss, length) = if channel.asks_every_frame() {
+        let (loss, length) = if head.broadcast {
+            // Nobody answers a broadcast frame: sent is done (its fate at each receiver
+            // changes nothing here).
+            (ChannelLoss::None, times.end)
+        } else if channel.asks_every_frame() {
             self.frame_by_frame(t, start, channel)
         } else if channel.frame_lost(node, to, start, FrameKind::Data) {
             (ChannelLoss::Data, times.data_end)
@@ -584,6 +600,10 @@ impl Mac {
     /// limit the frame is discarded.
     fn fail(&mut self, t: u32, long_frame: bool) {
         let e = &mut self.entities[t as usize];
+        if e.beacon.is_some() {
+            // Its sender cannot tell a collided broadcast frame: done, not retried.
+            return self.broadcast_done(t);
+        }
         if e.on_failure(long_frame) == AfterFailure::Drop {
             let delivered = e.head.is_some_and(|h| h.delivered);
             let packet = e.queue.pop().expect("a dropped frame was queued");
@@ -602,6 +622,9 @@ impl Mac {
     fn succeed(&mut self, t: u32, delivered_at: Time) {
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;
+        if e.beacon.is_some() {
+            return self.broadcast_done(t);
+        }
         if e.params.txop_limit == 0 {
             e.backoff.on_success(e.params.cw_min);
         } else {
@@ -618,6 +641,14 @@ impl Mac {
             });
         }
         self.outcomes.push(MacOutcome::Vacated(t));
+    }
+
+    /// A Beacon left the air (alone or in a collision): a new backoff, the next frame.
+    fn broadcast_done(&mut self, t: u32) {
+        let e = &mut self.entities[t as usize];
+        e.backoff.on_success(e.params.cw_min);
+        e.queue.pop().expect("a beacon was queued");
+        self.new_head(t);
     }
 
     /// [`MacEvent::ExchangeEnd`]: settle the transmitters' frames and set every entity's
@@ -685,7 +716,7 @@ impl Mac {
                 now + e.params.aifs
             };
             e.backoff.countdown_start = after_timeout.max(after_medium);
-            if self.trace {
+            if self.trace && e.beacon.is_none() {
                 let e = &self.entities[t as usize];
                 self.outcomes.push(MacOutcome::Failed {
                     node: e.node,

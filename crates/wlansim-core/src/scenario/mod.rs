@@ -480,6 +480,12 @@ pub struct ApConfig {
     /// absent. Ignored for OFDM PHYs, which have one preamble.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preamble: Option<Preamble>,
+    /// Beacon interval: the AP sends a Beacon every interval (the standard's 100 TU is
+    /// "102.4 ms") at the lowest basic rate, by its DCF (or AC_VO) rules, never
+    /// acknowledged; at least 1 TU (1.024 ms). Absent: no beacons (the seed studies
+    /// model none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_interval: Option<Duration>,
 }
 
 impl Default for ApConfig {
@@ -498,6 +504,7 @@ impl Default for ApConfig {
             basic_rates: None,
             rts_rate: None,
             preamble: None,
+            beacon_interval: None,
         }
     }
 }

@@ -73,6 +73,8 @@ pub struct NodeSpec {
     pub trajectory: Option<Trajectory>,
     /// Antenna gain, dB (stations' `antenna_gain_db`; 0 elsewhere).
     pub antenna_gain_db: f64,
+    /// An AP's beacons (`beacon_interval`); None: it sends none.
+    pub beacon: Option<crate::mac::beacon::BeaconSpec>,
 }
 
 /// A wired link (two directed links, a → b and b → a).
@@ -141,6 +143,7 @@ impl<'s> Model<'s> {
             rates: None,
             trajectory: None,
             antenna_gain_db: 0.0,
+            beacon: None,
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
@@ -149,6 +152,7 @@ impl<'s> Model<'s> {
                 bss: Some(id),
                 access: Some(access),
                 trajectory: ap.position.map(Trajectory::fixed),
+                beacon: s.beacons(&m.phy, ap),
                 ..wired(ap.name.clone(), Role::AccessPoint)
             });
         }

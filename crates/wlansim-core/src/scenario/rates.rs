@@ -1,8 +1,10 @@
-//! The rate keys of a BSS (`[[aps]] basic_rates`, `rts_rate`, `preamble`) and of a
+//! The rate keys of a BSS (`[[aps]] basic_rates`, `rts_rate`, `preamble`; the beacons'
+//! rate, `beacon_interval`) and of a
 //! station group (`data_rate`): their checks, and the [`LinkRates`] of each station's link
 //! (the rule itself: `phy/rates.rs`).
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
+use crate::mac::beacon::{beacon_mpdu_bytes, BeaconSpec};
 use crate::phy::{LinkRates, Phy, Preamble, Standard};
 use crate::sim::time::Time;
 
@@ -30,6 +32,23 @@ impl Scenario {
         }
     }
 
+    /// An AP's beacons: at the lowest rate of its basic rate set (`phy.control_rate`, or
+    /// the PHY's lowest rate, when it states none), with its preamble.
+    pub fn beacons(&self, phy: &Phy, ap: &ApConfig) -> Option<BeaconSpec> {
+        let interval = ap.beacon_interval?.0;
+        let rate = match (&ap.basic_rates, self.phy.control_rate) {
+            (Some(basic), None) => basic.iter().map(|r| r.0).min().expect("validated: one"),
+            _ => phy.control_rate,
+        };
+        let ssid = ap.ssid.as_ref().unwrap_or(&ap.name).len();
+        Some(BeaconSpec {
+            interval,
+            rate,
+            plcp: self.bss_plcp(phy, ap),
+            mpdu_bytes: beacon_mpdu_bytes(phy.standard, ssid),
+        })
+    }
+
     /// The rates of the frames between the stations of `g` and their AP.
     pub fn link_rates(&self, phy: &Phy, g: &StationGroup) -> LinkRates {
         let ap = self.ap_config(g);
@@ -54,6 +73,18 @@ fn err(path: String, message: String) -> Result<(), ScenarioError> {
 }
 
 pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
+    for (i, ap) in s.aps.iter().enumerate() {
+        if let Some(b) = ap.beacon_interval {
+            if b.0 < 1_024 * crate::sim::time::US {
+                return err(
+                    format!("aps[{i}].beacon_interval"),
+                    format!(
+                        "{b}: at least 1 TU (1.024 ms); the standard's is 100 TU, \"102.4 ms\""
+                    ),
+                );
+            }
+        }
+    }
     let standard = s.phy.standard;
     let phy = s.phy();
     for (i, ap) in s.aps.iter().enumerate() {

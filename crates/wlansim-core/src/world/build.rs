@@ -11,12 +11,15 @@ use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::trace_source::Frame;
 use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
 use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Positions, Reception, Shadowing};
-use crate::mac::{Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
+use crate::mac::beacon::beacon_times;
+use crate::mac::{AccessParams, Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
+use crate::phy::Phy;
 use crate::scenario::model::NodeSpec;
 use crate::scenario::{Model, PcapPer, Scenario, ScenarioError, TraceStart};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
+use crate::sim::time::Time;
 use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
 use crate::trace::pcap::{window_scale, CaptureConfig, CaptureNode, CaptureTcp, PcapRecorder};
@@ -27,12 +30,14 @@ use std::sync::Arc;
 struct Nodes {
     nodes: Vec<Node>,
     entities: Vec<Entity>,
+    /// Per AP that sends beacons: (node, its beacon entity, the interval).
+    beacons: Vec<(NodeId, u32, Time)>,
 }
 
 impl Nodes {
     /// Node `x` with its entities, each drawing its backoff from a stream named after the
     /// node (and its AC).
-    fn add(&mut self, x: &NodeSpec, rules: MacRules, seed: u64) {
+    fn add(&mut self, x: &NodeSpec, phy: &Phy, rules: MacRules, seed: u64) {
         let id = self.nodes.len() as NodeId;
         let first = self.entities.len() as u32;
         if let Some(access) = &x.access {
@@ -61,6 +66,7 @@ impl Nodes {
                     backoff,
                     params,
                     stats: MacStats::default(),
+                    beacon: None,
                 });
             }
         }
@@ -70,6 +76,37 @@ impl Nodes {
             entities: first..self.entities.len() as u32,
             bss: x.bss,
         });
+        // An AP's beacons: an entity of their own right after the AP's (so that they win
+        // its internal collisions, 9.19.2.3), outside the node's range (no packet of the
+        // network layer goes there); DCF, or the AP's AC_VO parameters, one exchange per
+        // access.
+        if let Some(spec) = x.beacon {
+            let like = self.entities.last().expect("an AP has an entity");
+            let (ac, rule) = (like.ac, like.backoff.rule);
+            let params = AccessParams {
+                txop_limit: 0,
+                ..like.params
+            };
+            let stream = format!("{}/beacon", x.name);
+            let mut backoff = Backoff::new(
+                params.cw_min,
+                Rng::named(seed, StreamKind::Backoff, &stream),
+            );
+            backoff.rule = rule;
+            backoff.rules = rules;
+            self.beacons
+                .push((id, self.entities.len() as u32, spec.interval));
+            self.entities.push(Entity {
+                node: id,
+                ac,
+                queue: TxQueue::shared(1),
+                head: None,
+                backoff,
+                params,
+                stats: MacStats::default(),
+                beacon: Some(beacon_times(phy, &spec)),
+            });
+        }
     }
 }
 
@@ -80,9 +117,10 @@ impl World {
         let mut n = Nodes {
             nodes: Vec::with_capacity(m.nodes.len()),
             entities: Vec::new(),
+            beacons: Vec::new(),
         };
         for x in &m.nodes {
-            n.add(x, rules, seed);
+            n.add(x, &phy, rules, seed);
         }
 
         // Every wired link is two directed links, 2k (a → b) and 2k + 1 (b → a).
@@ -236,6 +274,10 @@ impl World {
         if s.warmup.0 > 0 {
             events.schedule(s.warmup.0, Event::WarmupEnd);
         }
+        // The first TBTT of every AP at 0.
+        for i in 0..n.beacons.len() {
+            events.schedule(0, Event::Beacon(i as u32));
+        }
         let interval = s.output.series_interval.0;
         let samples = ((s.duration.0 - s.warmup.0) / interval) as usize;
         let series = Recorder::new(
@@ -347,6 +389,7 @@ impl World {
         Ok(World {
             mac,
             nodes: n.nodes,
+            beacons: n.beacons,
             channel,
             flows,
             ssids: s

@@ -80,6 +80,8 @@ pub enum Event {
     Sample,
     /// An AP mechanism's timer (delay injection releases held ACKs).
     Ap(ApEvent),
+    /// A target beacon transmission time of the i-th AP that sends beacons.
+    Beacon(u32),
 }
 
 impl From<ApEvent> for Event {
@@ -221,6 +223,8 @@ pub struct World {
     rwnd_clamp: Vec<Option<RwndClamp>>,
     /// Per AP: delay injection (fotiadis2005) on the TCP ACKs it forwards to stations.
     delay_injection: Vec<Option<DelayInjection>>,
+    /// Per AP that sends beacons (`mac/beacon.rs`): (node, its beacon entity, interval).
+    beacons: Vec<(NodeId, u32, Time)>,
     /// Maps packets to ACs at QoS nodes.
     classifier: Classifier,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
@@ -284,6 +288,7 @@ impl World {
                 Event::WarmupEnd => self.reset_statistics(),
                 Event::Sample => self.on_sample(now),
                 Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
+                Event::Beacon(i) => self.on_beacon(now, i),
             }
         }
         self.check_accounting()?;
@@ -295,6 +300,15 @@ impl World {
                 .map_err(|e| SimError::Scenario(ScenarioError::new("output.pcap", e)))?;
         }
         Ok(self.report(wall.elapsed().as_secs_f64()))
+    }
+
+    /// A TBTT: the AP queues its Beacon (skipped while the last one still waits) and the
+    /// next TBTT is one interval later.
+    fn on_beacon(&mut self, now: Time, i: u32) {
+        let (ap, entity, interval) = self.beacons[i as usize];
+        let beacon = Packet::udp(u32::MAX, 0, 0, ap, ap, now);
+        let _skipped = self.mac.enqueue(now, entity, beacon, &mut self.events);
+        self.events.schedule(now + interval, Event::Beacon(i));
     }
 
     fn on_access_grant(&mut self, now: Time, generation: u64) {

@@ -14,7 +14,12 @@ impl World {
     /// wired link's queue or on the wire; counted independently here).
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
-        let queued = self.mac.entities.iter().flat_map(|e| e.queue.iter());
+        let queued = self
+            .mac
+            .entities
+            .iter()
+            .filter(|e| e.beacon.is_none())
+            .flat_map(|e| e.queue.iter());
         let held = self
             .delay_injection
             .iter()
@@ -265,9 +270,21 @@ impl World {
                     acks_delayed: di.map(|d| d.acks_delayed),
                     injected_delay_s: di.map(|d| to_secs(d.injected)),
                     delay_spikes: di.map(|d| d.spikes),
+                    beacons: None,
+                    beacon_collisions: None,
+                    beacon_airtime_share: None,
                 }
             })
             .collect();
+        let measured = to_secs(self.end - self.warmup);
+        for &(ap, entity, _) in &self.beacons {
+            let e = &self.mac.entities[entity as usize];
+            let airtime = to_secs(e.beacon.expect("a beacon entity").first_frame);
+            let row = &mut rows[ap as usize];
+            row.beacons = Some(e.stats.attempts);
+            row.beacon_collisions = Some(e.stats.collisions);
+            row.beacon_airtime_share = Some(e.stats.attempts as f64 * airtime / measured);
+        }
         for n in &self.nodes {
             let Some(ap) = n.bss else { continue };
             let row = &mut rows[ap as usize];
