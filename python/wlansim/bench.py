@@ -41,6 +41,9 @@ def cases() -> dict[str, dict]:
         # Contention cost per event does not grow with the number of stations.
         "dcf-saturated-500sta-100s": saturated_cell(500, "basic", duration="100 s"),
         "dcf-rts-20sta-100s": saturated_cell(20, "rts", duration="100 s"),
+        # The same two cells with SINR reception (error curves at every frame, capture).
+        "dcf-saturated-20sta-sinr-100s": _with_sinr(saturated_cell(20, "basic", duration="100 s")),
+        "dcf-rts-20sta-sinr-100s": _with_sinr(saturated_cell(20, "rts", duration="100 s")),
         "edca-udp-20sta-100s": edca_udp_cell(20, duration="100 s"),
         # pilosof2003's settings (ns-2 TCP profile, 1024-byte segments, rwnd 42), B = 100.
         "tcp-12up-12down-100s": pilosof_scenario(12, 12, 100, "100 s"),
@@ -64,6 +67,12 @@ def cases() -> dict[str, dict]:
         # download, shadowing (the example scenario of a checkout).
         "janevski-home-110s": load(str(SCENARIOS / "janevski2009-home.toml")),
     }
+
+
+def _with_sinr(scenario: dict) -> dict:
+    scenario["channel"] = {"reception": {"model": "sinr"}}
+    scenario["name"] = f"{scenario['name']}-sinr"
+    return scenario
 
 
 def _with_gilbert_elliott(scenario: dict) -> dict:
