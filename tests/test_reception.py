@@ -50,19 +50,20 @@ def test_equal_power_11_mbps_collisions_capture_nothing_and_match_reception_none
     assert a.metrics["throughput_bps"] == b.metrics["throughput_bps"]
 
 
-def test_an_equal_power_2_mbps_rts_is_captured_as_often_as_the_curve_says():
-    # Two saturated stations, RTS/CTS with every control frame at 2 Mb/s: every collision
-    # is two RTS at equal power. The AP locks onto one; it gets through with probability
-    # q = PSR(20-byte RTS at 2 Mb/s, SINR = P / (P + N)). A collision event leaves one
+@pytest.mark.parametrize(("rate", "q_range"), [(1, (0.9999, 1.0)), (2, (0.9, 0.99))])
+def test_an_equal_power_rts_is_captured_as_often_as_the_curve_says(rate, q_range):
+    # Two saturated stations, RTS/CTS with every control frame at 1 or 2 Mb/s: every
+    # collision is two RTS at equal power. The AP locks onto one; it gets through with
+    # probability q = PSR(20-byte RTS, SINR = P / (P + N)). A collision event leaves one
     # capture and one collided attempt, or two collided attempts.
-    s = sinr_cell(2, "rts", duration="800 s")
-    s["phy"]["control_rate"] = "2 Mb/s"
+    s = sinr_cell(2, "rts", duration="1000 s")
+    s["phy"]["control_rate"] = f"{rate} Mb/s"
     t = totals(wlansim.run(s, seed=7))
     events = t["captures"] + (t["collisions"] - t["captures"]) / 2
     assert events > 10_000
     p, n = 10 ** (-60 / 10), 10 ** (-94 / 10)
-    q = float(ppdu_success("dsss", 2e6, 20, p / (p + n)))
-    assert 0.9 < q < 0.99
+    q = float(ppdu_success("dsss", rate * 1e6, 20, p / (p + n)))
+    assert q_range[0] < q < q_range[1]
     assert t["captures"] / events == pytest.approx(q, abs=0.02)
     # And the captured exchanges went on to deliver: more successes than without capture.
     assert t["successes"] > t["attempts"] - t["collisions"] - 1
