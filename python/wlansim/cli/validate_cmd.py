@@ -129,19 +129,13 @@ def run_validate(args) -> int:
         seed=args.seed,
         warmup=args.warmup,
     )
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "bianchi.csv", index=False)
-    png = plot_bianchi(table, out / "bianchi.png")
+    out, png = _save(table, args.out, "bianchi", plot_bianchi)
     if args.json:
         print(json.dumps(table.to_dict(orient="records")))
         return 0
-    shown = table.assign(
-        sim_mbps=table["sim_bps"] / 1e6,
-        model_mbps=table["model_bps"] / 1e6,
-        error_pct=table["error"] * 100,
-        p_diff=table["sim_p"] - table["model_p"],
-    )[["access", "stations", "sim_mbps", "model_mbps", "error_pct", "sim_p", "model_p", "p_diff"]]
+    shown = _in_mbps(table).assign(p_diff=table["sim_p"] - table["model_p"])[
+        ["access", "stations", "sim_mbps", "model_mbps", "error_pct", "sim_p", "model_p", "p_diff"]
+    ]
     print(
         f"Saturated 802.11b cell (11 Mb/s data, 1 Mb/s control, long preamble, "
         f"{args.payload}-byte UDP payload, unlimited retries), {args.duration} per run:"
@@ -164,19 +158,13 @@ def run_capture(args) -> int:
     duration = "20 s" if args.quick else args.duration
     _check_times(duration, "1 s")
     table = compare_capture(stations, duration=duration, seed=args.seed)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "capture.csv", index=False)
-    png = plot_capture(table, out / "capture.png")
+    out, png = _save(table, args.out, "capture", plot_capture)
     if args.json:
         print(json.dumps(table.to_dict(orient="records")))
         return 0
-    shown = table.assign(
-        sim_mbps=table["sim_bps"] / 1e6,
-        model_mbps=table["model_bps"] / 1e6,
-        error_pct=table["error"] * 100,
-    )[["access", "reception", "stations", "sim_mbps", "model_mbps", "error_pct", "sim_p",
-       "model_p", "sim_capture_share", "model_q2"]]  # fmt: skip
+    columns = ["access", "reception", "stations", "sim_mbps", "model_mbps", "error_pct",
+               "sim_p", "model_p", "sim_capture_share", "model_q2"]  # fmt: skip
+    shown = _in_mbps(table)[columns]
     print(
         f"Saturated 802.11b cells (11 Mb/s data, 1 Mb/s control, 1500-byte IP packets, "
         f"unlimited retries), {duration} per run. reception none: any overlap destroys every "
@@ -351,6 +339,23 @@ def run_ns2(args) -> int:
         )
     print("wrote " + ", ".join(str(out / f"ns2-{name}.csv") for name in tables))
     return 0
+
+
+def _save(table, out_dir: str, name: str, plot) -> tuple[Path, Path]:
+    """Write `table` as NAME.csv and its figure as NAME.png under `out_dir`."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / f"{name}.csv", index=False)
+    return out, plot(table, out / f"{name}.png")
+
+
+def _in_mbps(table):
+    """A simulator-vs-model table with its throughputs in Mb/s and the error in %."""
+    return table.assign(
+        sim_mbps=table["sim_bps"] / 1e6,
+        model_mbps=table["model_bps"] / 1e6,
+        error_pct=table["error"] * 100,
+    )
 
 
 def _check_times(duration: str, warmup: str) -> None:

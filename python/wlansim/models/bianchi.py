@@ -16,6 +16,7 @@ Times are in seconds throughout.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from . import _checks
 
@@ -160,6 +161,12 @@ def saturation(n: int, timing: dict, *, access: str = "basic", collision: str = 
     payload_time = timing["payload_bits"] / timing["data_rate_bps"]
     tau, p = tau_p(n, W, m)
     S = _throughput(int(n), tau, timing["slot_s"], Ts, Tc, payload_time)
+    return result(tau, p, S, timing, Ts, Tc)
+
+
+def result(tau: float, p: float, S: float, timing: Mapping, Ts: float, Tc: float) -> dict:
+    """The keys every saturation model here returns: ``tau``, ``p``, ``S``,
+    ``throughput_bps`` (S times the data rate) and the ``Ts``, ``Tc`` used."""
     return {
         "tau": tau,
         "p": p,

@@ -56,7 +56,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from . import _checks, error_rate
-from .bianchi import attempt_probability, backoff_parameters, exchange_times
+from .bianchi import attempt_probability, backoff_parameters, exchange_times, result
 
 ACCESS_MODES = ("basic", "rts")
 
@@ -313,12 +313,7 @@ def saturation(
     tau, p = fixed_point(n, W, m, s)
     S, p_success, p_busy = _throughput(n, tau, q, timing["slot_s"], Ts, Tc, payload_time)
     return {
-        "tau": tau,
-        "p": p,
-        "S": S,
-        "throughput_bps": S * timing["data_rate_bps"],
-        "Ts": Ts,
-        "Tc": Tc,
+        **result(tau, p, S, timing, Ts, Tc),
         "q1": float(q[1]),
         "q2": float(q[2]) if n >= 2 else math.nan,
         "p_success": p_success,

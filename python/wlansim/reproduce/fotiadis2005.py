@@ -62,6 +62,8 @@ PAPER_PERS = [5, 10, 15, 20, 25, 30]
 #: window (segments of 1000 B: 64 kB, the largest window without window scaling) and the
 #: mobiles' interface queue, large enough to hold that window
 RWND, MOBILE_QUEUE = 64, 100
+#: the AP's queue (packets): ns-2's 50; it holds the ACKs towards the mobiles
+AP_QUEUE = 50
 #: ns-2's defaults (window_ 20, interface queue 50): the check run that flips the sign
 NS2_RWND, NS2_QUEUE = 20, 50
 #: min RTO sensitivity (1 flow, 20 ms), besides the main setting's 200 ms (ns-2's minrto_)
@@ -83,11 +85,13 @@ def scenario(
     rwnd: int = RWND,
     mobile_queue: int = MOBILE_QUEUE,
     min_rto: str | None = None,
+    ap_queue: int = AP_QUEUE,
 ) -> dict:
     """`users` mobiles each uploading over TCP to its own wired host `delay_ms` away, the
     uplinks losing `per_pct` % of frame attempts in bursts, with `method`; TCP advertises
     `rwnd` segments, the mobiles queue `mobile_queue` packets, `min_rto` (a duration)
-    replaces ns-2's 200 ms."""
+    replaces ns-2's 200 ms, the AP queues `ap_queue` packets (its ACKs towards the
+    mobiles)."""
     retry = 4 if method == "standard" else "unlimited"
     name = f"fotiadis2005-{users}u-{delay_ms}ms-{per_pct}-{method}"
     if (rwnd, mobile_queue) != (RWND, MOBILE_QUEUE):
@@ -96,13 +100,15 @@ def scenario(
     if min_rto is not None:
         tcp["min_rto"] = min_rto
         name += f"-minrto{min_rto.replace(' ', '')}"
+    if ap_queue != AP_QUEUE:
+        name += f"-apq{ap_queue}"
     s = {
         "name": name,
         "duration": duration,
         "warmup": "5 s",
         "phy": {"standard": "802.11b", "data_rate": "11 Mb/s"},
         "mac": {"short_retry_limit": retry, "long_retry_limit": retry, "queue": mobile_queue},
-        "ap": {"queue": 50},
+        "ap": {"queue": ap_queue},
         "tcp": tcp,
         "stations": [{"name": "mob", "count": users}],
         "servers": [

@@ -506,54 +506,28 @@ impl Mac {
                     self.interference(rx, start, offset, c),
                 )
         };
-        let mut data_at = 0;
-        if times.rts {
-            if lost(
-                channel,
-                node,
-                to,
-                0,
-                FrameKind::Control,
-                ppdu(link.rates.rts, RTS),
-            ) {
-                return (ChannelLoss::Rts, times.first_frame + delta);
-            }
-            let cts_at = link.rts + delta + sifs;
-            if lost(
-                channel,
-                to,
-                node,
-                cts_at,
-                FrameKind::Control,
-                ppdu(link.rates.cts, CTS),
-            ) {
-                return (ChannelLoss::Cts, cts_at + link.cts + delta);
-            }
-            data_at = cts_at + link.cts + delta + sifs;
-        }
+        let cts_at = link.rts + delta + sifs;
+        let data_at = if times.rts {
+            cts_at + link.cts + delta + sifs
+        } else {
+            0
+        };
         let mpdu = self
             .phy
             .data_mpdu_bytes(e.queue.head().expect("has frame").ip_bytes());
-        if lost(
-            channel,
-            node,
-            to,
-            data_at,
-            FrameKind::Data,
-            ppdu(link.rates.data, mpdu),
-        ) {
-            return (ChannelLoss::Data, times.data_end);
-        }
         let ack_at = times.data_end + sifs;
-        if lost(
-            channel,
-            to,
-            node,
-            ack_at,
-            FrameKind::Control,
-            ppdu(link.rates.ack, ACK),
-        ) {
-            return (ChannelLoss::Ack, times.end);
+        // (sent, what its loss is, from, to, offset, kind, the frame, where a loss ends it)
+        #[rustfmt::skip]
+        let frames = [
+            (times.rts, ChannelLoss::Rts, node, to, 0, FrameKind::Control, ppdu(link.rates.rts, RTS), times.first_frame + delta),
+            (times.rts, ChannelLoss::Cts, to, node, cts_at, FrameKind::Control, ppdu(link.rates.cts, CTS), cts_at + link.cts + delta),
+            (true, ChannelLoss::Data, node, to, data_at, FrameKind::Data, ppdu(link.rates.data, mpdu), times.data_end),
+            (true, ChannelLoss::Ack, to, node, ack_at, FrameKind::Control, ppdu(link.rates.ack, ACK), times.end),
+        ];
+        for (sent, loss, tx, rx, at, kind, frame, end) in frames {
+            if sent && lost(channel, tx, rx, at, kind, frame) {
+                return (loss, end);
+            }
         }
         (ChannelLoss::None, times.end)
     }
