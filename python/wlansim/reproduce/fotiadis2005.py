@@ -16,7 +16,9 @@ segments and the mobiles queue 100 packets (ns-2's window_ 20 would cap cwnd at 
 one BDP, against the paper's "larger BDP ... larger values of the congestion window");
 ns-2's window 20 and queue 50 are a check run, beside a min RTO sensitivity check (0,
 150 ms; ns-2's 200 ms in the main runs), the oracle (inf-RL with min RTO 1 s: no
-spurious timeouts), a run without losses and the random burst models.
+spurious timeouts), a run without losses and the random burst models; for Figs 3 and 4 an
+AP queue that drops no ACK (2 and 5 users, inf-RL) and the 5 users with min RTO 2 s
+(inf-RL: their oracle; injection: its hold without spurious timeouts).
 
 Every case is a :class:`wlansim.campaign.Campaign` under ``OUT/campaigns`` (reused on a
 second call); replications give 95 % confidence intervals.
@@ -73,6 +75,13 @@ MAIN_MIN_RTO_MS = 200
 ORACLE_MIN_RTO = "1 s"
 #: the oracle's cases: users -> wired delay (ms): Table I's and Fig 3's
 ORACLE_CASES = {1: 20, 2: 15}
+#: an AP queue that drops no ACK (5 windows of 64 segments are 320 ACKs at most): the
+#: check run that tells the AP's ACK drops from the contention (2 and 5 users, inf-RL)
+BIG_AP_QUEUE = 1000
+#: Fig 4's case (5 users, 15 ms) with this min RTO: neither inf-RL (the 5-user oracle)
+#: nor injection has a spurious timeout (their RTTs reach 0.4-1 s, so 1 s is not enough),
+#: so injection there pays only for its hold
+FIG4_ORACLE_MIN_RTO = "2 s"
 
 
 def scenario(
@@ -268,6 +277,22 @@ def run_experiments(
         ),  # fmt: skip
         lambda p: with_burst_model(case(1, 15, p["per"], p["method"], plan.duration), p["model"]),
     )
+    # Figs 3 and 4's cases (15 ms): inf-RL with an AP queue that drops no ACK, and the
+    # 5 users with a min RTO at which no spurious timeout remains (inf-RL and injection).
+    camps["check_ap_queue"] = campaign(
+        "check_ap_queue",
+        case(2, 15, 10, "inf-rl", plan.duration, ap_queue=BIG_AP_QUEUE),
+        Space.grid({"users": [2, 5], "per": plan.pers}),
+        lambda p: case(p["users"], 15, p["per"], "inf-rl", plan.duration,
+                       ap_queue=BIG_AP_QUEUE),
+    )  # fmt: skip
+    camps["check_fig4_rto"] = campaign(
+        "check_fig4_rto",
+        case(5, 15, 10, "inf-rl", plan.duration, min_rto=FIG4_ORACLE_MIN_RTO),
+        Space.grid({"per": plan.pers, "method": ["inf-rl", "inject"]}),
+        lambda p: case(5, 15, p["per"], p["method"], plan.duration,
+                       min_rto=FIG4_ORACLE_MIN_RTO),
+    )  # fmt: skip
     for name, c in camps.items():
         c.run(jobs=jobs, progress=progress, label=f"fotiadis2005 {name} runs")
     tables = {name: _summary(camps[name], ["per", "method"]) for name, _, _ in CASES}
@@ -277,6 +302,8 @@ def run_experiments(
     tables["check_oracle"] = _summary(camps["check_oracle"], ["users", "per"])
     tables["check_no_loss"] = _summary(camps["check_no_loss"], ["method"])
     tables["check_models"] = _summary(camps["check_models"], ["model", "per", "method"])
+    tables["check_ap_queue"] = _summary(camps["check_ap_queue"], ["users", "per"])
+    tables["check_fig4_rto"] = _summary(camps["check_fig4_rto"], ["per", "method"])
     for name in ("table1", "table2"):
         tables[f"{name}_improvement"] = improvements(tables[name], 20 if name == "table1" else 10)
     tables["fig2_improvement"] = improvements(tables["fig2"], None)
@@ -426,6 +453,7 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, str, st
         tables[k] for k in ("fig2", "table1", "table2", "fig3", "fig4", "fig5")
     )
     w20, mr, orc = tables["check_window20"], tables["check_min_rto"], tables["check_oracle"]
+    aq, f4r = tables["check_ap_queue"], tables["check_fig4_rto"]
     pers = sorted(f2["per"].unique())
     high = [p for p in pers if p > 10]
     top = [p for p in pers if p >= 20]
@@ -447,6 +475,46 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, str, st
     def oracle(users, per):
         d = orc[(orc["users"] == users) & (orc["per"] == per)]
         return float(d["goodput_mbps"].iloc[0]) if len(d) else float("nan")
+
+    def aq_at(users, per, col="goodput_mbps"):
+        d = aq[(aq["users"] == users) & (aq["per"] == per)]
+        return float(d[col].iloc[0]) if len(d) else float("nan")
+
+    def aq_sp(users, per):
+        return aq_at(users, per, "spurious_timeouts")
+
+    def num(x):
+        return f"{x:.1f}" if x < 10 else f"{x:.0f}"
+
+    def drop_check(users, t, ps):
+        """inf-RL's spurious timeouts per flow at PERs `ps`, AP queue 50 (`t`) → one that
+        drops no ACK (check run), and what that says of their cause."""
+        if not ps:
+            return ""
+        pairs = {p: (sp(t, p, "inf-rl") / users, aq_sp(users, p) / users) for p in ps}
+        drops = [p for p, (a, b) in pairs.items() if b < 0.5 * a]
+        others = "station" if users == 2 else f"{users - 1} stations"
+        cont = [p for p in ps if p not in drops]
+        concl = []
+        if drops:
+            concl.append(
+                f"at PER {', '.join(map(str, drops))} % they vanish with the drops "
+                "(inf-RL "
+                + ", ".join(f"{_at(t, p, 'inf-rl'):.2f} → {aq_at(users, p):.2f}" for p in drops)
+                + " Mb/s): the AP's ACK drops caused them"
+            )
+        if cont:
+            concl.append(
+                f"at PER {', '.join(map(str, cont))} % they stay although no ACK "
+                "is dropped, so the drops do not cause them: what is left is sharing "
+                f"the medium and the AP with the other {others}"
+            )
+        return (f"With an AP queue of {BIG_AP_QUEUE} (check run, "
+                f"{aq[aq['users'] == users]['ap_ack_drops'].max():.0f} ACKs dropped per "
+                f"run) {users} users have per flow "
+                + ", ".join(f"{p}: {num(a)} → {num(b)}" for p, (a, b) in pairs.items())
+                + f" spurious timeouts per run (AP queue {AP_QUEUE} → {BIG_AP_QUEUE}): "
+                + "; ".join(concl) + ".")  # fmt: skip
 
     def gains(t, ps, other="inf-rl"):
         return ", ".join(f"{p}: {_gain(t, p, other):+.0f} %" for p in ps)
@@ -680,10 +748,18 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, str, st
             if sp(f2, pers[0], "inf-rl") < 1 <= sp(f3, pers[0], "inf-rl")
             else ""
         )
-        + "; the second station's contention and the AP's queue, which drops ACKs "
-        f"({_at(f3, pers[0], 'inf-rl', 'ap_ack_drops'):.0f} per run at PER {pers[0]} %), "
-        "add delay variation; we have not isolated which.",
+        + f" (the AP's queue of {AP_QUEUE} drops "
+        f"{_at(f3, pers[0], 'inf-rl', 'ap_ack_drops'):.0f} ACKs per run at PER {pers[0]} %). "
+        + drop_check(2, f3, [p for p in pers
+                             if sp(f2, p, "inf-rl") < 1 <= sp(f3, p, "inf-rl") / 2]),
     )  # fmt: skip
+
+    def hold_cost(p):  # 5 users, no spurious timeouts: injection against the oracle (%)
+        return 100 * (_at(f4r, p, "inject") / _at(f4r, p, "inf-rl") - 1)
+
+    def timeout_cost(p):  # the same hold with the remaining spurious timeouts (%)
+        return 100 * (_at(f4, p, "inject") / _at(f4r, p, "inject") - 1)
+
     add(
         "Fig 4 (5 users): no gain over inf-RL, still better than standard",
         "≈ inf-RL, > standard",
@@ -698,8 +774,24 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, str, st
         + f" Mb/s): inf-RL keeps {sp(f4, p20, 'inf-rl'):.0f} spurious timeouts per run at PER "
         f"{p20} %; injection removes most ({sp(f4, p20, 'inject'):.0f}) but holds ACKs for "
         f"{_at(f4, p20, 'inject', 'injected_delay_s'):.0f} s per run in all (RTT "
-        f"{rtt(f4, p20, 'inject'):.0f} vs {rtt(f4, p20, 'inf-rl'):.0f} ms). Which of these "
-        "costs it most we have not isolated with 5 users.",
+        f"{rtt(f4, p20, 'inject'):.0f} vs {rtt(f4, p20, 'inf-rl'):.0f} ms). Which costs "
+        f"most: with min RTO {FIG4_ORACLE_MIN_RTO} (check run) neither has a spurious "
+        f"timeout at PER {p20} % (inf-RL {sp(f4r, p20, 'inf-rl'):.1f}, injection "
+        f"{sp(f4r, p20, 'inject'):.1f} per run); inf-RL, the 5-user oracle, gets "
+        f"{_at(f4r, p20, 'inf-rl'):.2f} Mb/s (removing the spurious timeouts is worth "
+        f"{100 * (_at(f4r, p20, 'inf-rl') / _at(f4, p20, 'inf-rl') - 1):+.0f} % over inf-RL; "
+        "the oracle's larger windows overflow the AP's queue, "
+        f"{_at(f4r, p20, 'inf-rl', 'ap_ack_drops'):.0f} ACKs dropped per run against "
+        f"inf-RL's {_at(f4, p20, 'inf-rl', 'ap_ack_drops'):.0f}; "
+        f"standard gets {_at(f4, p20, 'standard'):.2f}), injection with its hold but no "
+        f"spurious timeout {_at(f4r, p20, 'inject'):.2f}, injection in the main run "
+        f"{_at(f4, p20, 'inject'):.2f}. So the hold costs {hold_cost(p20):+.0f} % and the "
+        f"remaining {sp(f4, p20, 'inject'):.0f} spurious timeouts {timeout_cost(p20):+.0f} "
+        "%; per PER (hold / remaining timeouts): "
+        + ", ".join(f"{p}: {hold_cost(p):+.0f}/{timeout_cost(p):+.0f} %" for p in pers)
+        + ". "
+        + ("The remaining spurious timeouts cost it most."
+           if timeout_cost(p20) < hold_cost(p20) else "The hold costs it most."),
     )  # fmt: skip
     per_flow = {p: (sp(f4, p, "inf-rl") / 5, sp(f2, p, "inf-rl")) for p in pers}
     add(
@@ -715,7 +807,7 @@ def claims(tables: dict[str, pd.DataFrame]) -> list[tuple[str, str, str, str, st
         + " %: where the single flow's RTO covers the bursts the 5 flows still have "
         "spurious timeouts. The AP's queue drops ACKs of "
         f"the 5 flows ({_at(f4, pers[0], 'inf-rl', 'ap_ack_drops'):.0f} per run at PER "
-        f"{pers[0]} %); whether those or the contention cause them we have not isolated.",
+        f"{pers[0]} %). " + drop_check(5, f4, [p for p, (a, b) in per_flow.items() if a >= b]),
     )
     lo_f, hi_f = 1.5, 2.25
     f5_p = [p for p in (10, max(pers)) if (p, lo_f) in f5d.index and (p, hi_f) in f5d.index]
@@ -880,6 +972,11 @@ def report(tables: dict[str, pd.DataFrame], plan: Plan, files: list[str]) -> str
         ("check_window20", f"Check: Table I's case with rwnd {NS2_RWND}, mobile queue {NS2_QUEUE}"),
         ("check_min_rto", "Check: Table I's case with min RTO 0 and 150 ms"),
         ("check_oracle", f"Check: oracle, inf-RL with min RTO {ORACLE_MIN_RTO}"),
+        ("check_ap_queue", f"Check: Figs 3 and 4's cases (15 ms), inf-RL, AP queue "
+                           f"{BIG_AP_QUEUE} (no ACK dropped)"),
+        ("check_fig4_rto", f"Check: Fig 4's case (5 users, 15 ms) with min RTO "
+                           f"{FIG4_ORACLE_MIN_RTO} (no spurious timeout: inf-RL is the "
+                           "oracle, injection pays only for its hold)"),
     ):  # fmt: skip
         lines += [f"### {title}", "", *markdown_table(tables[name]), ""]
     mr = tables["check_min_rto"]
