@@ -69,6 +69,16 @@ def test_an_equal_power_rts_is_captured_as_often_as_the_curve_says(rate, q_range
     assert t["successes"] > t["attempts"] - t["collisions"] - 1
 
 
+def test_without_capture_colliding_rts_are_all_lost_as_with_reception_none():
+    none = saturated_cell(10, "rts", duration="20 s")
+    none["phy"]["control_rate"] = "1 Mb/s"
+    a = totals(wlansim.run(none, seed=5))
+    b = totals(wlansim.run(sinr_cell(10, "rts", capture=False), seed=5))
+    c = totals(wlansim.run(sinr_cell(10, "rts"), seed=5))
+    assert b["captures"] == 0 and b == a
+    assert c["captures"] > 1000
+
+
 def test_a_station_20_db_stronger_wins_every_collision():
     s = sinr_cell(1, "basic", duration="30 s")
     strong = {**s["stations"][0], "name": "strong", "antenna_gain_db": 20.0}

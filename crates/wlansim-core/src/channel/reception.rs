@@ -33,6 +33,8 @@ pub struct ReceptionParams {
     pub noise_floor_dbm: f64,
     pub rx_power_dbm: f64,
     pub sensitivity_dbm: f64,
+    /// Lock onto the strongest of frames that start together (else all are lost).
+    pub capture: bool,
 }
 
 /// A frame as the receiver sees it: its rate, its PSDU length and its preamble.
@@ -48,6 +50,8 @@ fn watts(dbm: f64) -> f64 {
 }
 
 pub struct Reception {
+    /// Whether a receiver may capture one of colliding frames (`mac/capture.rs`).
+    pub capture: bool,
     modulation: Modulation,
     noise_w: f64,
     sensitivity_w: f64,
@@ -77,6 +81,7 @@ impl Reception {
             })
             .unzip();
         Reception {
+            capture: params.capture,
             modulation,
             noise_w: watts(params.noise_floor_dbm),
             sensitivity_w: watts(params.sensitivity_dbm),
@@ -154,6 +159,7 @@ mod tests {
                 noise_floor_dbm: -94.0,
                 rx_power_dbm: -60.0,
                 sensitivity_dbm: -82.0,
+                capture: true,
             },
             Modulation::Dsss,
             None,

@@ -347,7 +347,7 @@ impl Mac {
         }
         self.exchange = if self.transmitters.len() == 1 {
             self.exchange_of(self.transmitters[0], now, now, channel)
-        } else if channel.reception.is_some() {
+        } else if channel.reception.as_ref().is_some_and(|r| r.capture) {
             self.capture(now, busy, channel)
         } else {
             Exchange {

@@ -6,7 +6,8 @@
 //! model = "sinr"            # "none": any overlap destroys every frame in it (Bianchi)
 //! noise_floor_dbm = -94     # thermal noise over 20 MHz (−101 dBm) + a 7 dB noise figure
 //! rx_power_dbm = -60        # every link's received power when nodes have no position
-//! sensitivity_dbm = -82     # weaker frames are not detected
+//! sensitivity_dbm = -82     # preamble detection: weaker frames are not detected
+//! capture = true            # false: frames that start together are all lost
 //! [[stations]]
 //! name = "favoured"
 //! antenna_gain_db = 3       # frames from and to these stations arrive 3 dB stronger
@@ -42,9 +43,18 @@ pub struct ReceptionConfig {
     /// positions and `[channel.propagation]`, the model's median power at the distance).
     #[serde(default = "default_rx_power")]
     pub rx_power_dbm: f64,
-    /// Weakest frame a receiver detects, dBm.
+    /// Preamble-detection threshold: the weakest frame a receiver detects, dBm.
     #[serde(default = "default_sensitivity")]
     pub sensitivity_dbm: f64,
+    /// A receiver locks onto the strongest of frames that start together and may get it
+    /// (true); false: they are all lost, as with `none`, and only noise and the error
+    /// curves decide the fate of frames alone on the air.
+    #[serde(default = "default_capture")]
+    pub capture: bool,
+}
+
+fn default_capture() -> bool {
+    true
 }
 
 fn default_noise() -> f64 {
@@ -64,6 +74,7 @@ impl ReceptionConfig {
             noise_floor_dbm: self.noise_floor_dbm,
             rx_power_dbm: self.rx_power_dbm,
             sensitivity_dbm: self.sensitivity_dbm,
+            capture: self.capture,
         })
     }
 }
