@@ -100,3 +100,22 @@ def test_real_phy(capsys):
     assert run(["model", "bianchi", "--stations", "10", "--access", "rts", "--json"]) == 0
     row = json.loads(capsys.readouterr().out)["results"][0]
     assert 0 < row["throughput_bps"] < 11e6
+
+
+def test_model_capture_and_error_rate_print_the_models_numbers():
+    from conftest import wlansim_cli
+
+    out = wlansim_cli("model", "capture", "--stations", "20", "--access", "rts", "--json")
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout)["results"][0]
+    # A 20-byte RTS pair at 1 Mb/s and 0 dB: one nearly always decodes, so capture
+    # beats Bianchi's model (about +10 % at n = 20, as `validate capture` measures).
+    assert row["q2"] > 0.9999
+    assert row["throughput_bps"] > 1.05 * row["bianchi_bps"]
+    out = wlansim_cli("model", "error-rate", "--sinr-db", "0:10:2", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["sinr_db"]: r for r in json.loads(out.stdout)}
+    assert rows[0.0]["1.0"] > 0.9999 and rows[0.0]["11.0"] < 1e-6
+    assert rows[10.0]["11.0"] > 0.999
+    bad = wlansim_cli("model", "error-rate", "--sinr-db", "5:0:1")
+    assert bad.returncode != 0 and "--sinr-db" in bad.stderr

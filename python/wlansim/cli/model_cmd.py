@@ -3,6 +3,8 @@
 wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload 1472]
                       [--collision standard|bianchi] [--json]
 wlansim model shadowing [--distances 50,100] [--path-loss-exponent 2.7] [--json] ...
+wlansim model capture --stations 1:50 --access rts [--power-dbm -60] [--noise-dbm -94]
+wlansim model error-rate [--modulation dsss|ofdm] [--bytes 1536] [--sinr-db 0:20:2]
 """
 
 from __future__ import annotations
@@ -79,6 +81,34 @@ def register(subparsers) -> None:
         )  # fmt: skip
     sh.add_argument("--json", action="store_true", help="print one JSON document")
     sh.set_defaults(func=run_shadowing)
+    cap = models.add_parser(
+        "capture",
+        help="Bianchi's model with capture at the AP (equal powers), beside Bianchi's",
+        description="Saturation throughput when the AP locks onto one of k colliding first "
+        "frames (RTS, or the data frame under basic access) and gets it with the "
+        "probability the PHY's error curve gives at SINR = P / ((k - 1) P + N): "
+        "wlansim.models.capture, as `wlansim validate capture` uses it.",
+    )
+    cap.add_argument("--phy", default="802.11b", help="PHY preset (default: %(default)s)")
+    cap.add_argument("--stations", required=True, metavar="N", help="N, a list or FIRST:LAST")
+    cap.add_argument("--access", choices=bianchi.ACCESS_MODES, default="basic")
+    cap.add_argument("--payload", default=str(UDP_PAYLOAD_BYTES), metavar="BYTES")
+    cap.add_argument("--power-dbm", type=float, default=-60.0, help="received power, dBm")
+    cap.add_argument("--noise-dbm", type=float, default=-94.0, help="noise floor, dBm")
+    cap.add_argument("--json", action="store_true", help="print one JSON document")
+    cap.set_defaults(func=run_capture)
+    er = models.add_parser(
+        "error-rate",
+        help="probability that a frame is received at a SINR, per rate",
+        description="PPDU success (PLCP header, then the PSDU) against the SINR for every "
+        'rate of a modulation: the curves of [channel.reception] model = "sinr" '
+        "(wlansim.models.error_rate).",
+    )
+    er.add_argument("--modulation", choices=("dsss", "ofdm"), default="dsss")
+    er.add_argument("--bytes", type=int, default=1536, help="PSDU bytes (default: %(default)s)")
+    er.add_argument("--sinr-db", default="-4:20:2", metavar="FIRST:LAST:STEP", help="SINRs in dB")
+    er.add_argument("--json", action="store_true", help="print one JSON document")
+    er.set_defaults(func=run_error_rate)
 
 
 def parse_stations(text: str) -> list[int]:
@@ -202,4 +232,69 @@ def run_shadowing(args) -> int:
             f"{r['distance_m']:>8g}  {r['mean_power_dbm']:>13.2f}  "
             f"{r['reception_probability']:>11.4f}  {r['sensed_probability']:>9.4f}"
         )
+    return 0
+
+
+def run_capture(args) -> int:
+    """Bianchi's model with and without capture, per number of stations."""
+    from wlansim import phy
+    from wlansim.models import capture
+
+    stations = parse_stations(args.stations)
+    payload = _payload_bytes(args.payload)
+    timing = phy.timing(args.phy, payload)
+    try:
+        rows = [
+            {
+                "n": n,
+                "bianchi_bps": bianchi.saturation(n, timing, access=args.access)["throughput_bps"],
+                **capture.saturation(
+                    n,
+                    timing,
+                    access=args.access,
+                    powers_dbm=args.power_dbm,
+                    noise_dbm=args.noise_dbm,
+                ),
+            }  # fmt: skip
+            for n in stations
+        ]
+    except ValueError as exc:
+        raise ScenarioError(f"model capture: {exc}") from exc
+    if args.json:
+        print(json.dumps({"model": "capture", "phy": args.phy, "access": args.access,
+                          "results": rows}, indent=2))  # fmt: skip
+        return 0
+    print(
+        f"Bianchi with capture: {args.phy}, {args.access} access, {payload}-byte UDP payload, "
+        f"every frame at {args.power_dbm} dBm, noise {args.noise_dbm} dBm"
+    )
+    print(f"{'n':>5}  {'q2':>10}  {'p':>8}  {'Mb/s':>8}  {'Bianchi Mb/s':>12}")
+    for r in rows:
+        print(
+            f"{r['n']:>5}  {r['q2']:>10.6f}  {r['p']:>8.4f}  {r['throughput_bps'] / 1e6:>8.3f}  "
+            f"{r['bianchi_bps'] / 1e6:>12.3f}"
+        )
+    return 0
+
+
+def run_error_rate(args) -> int:
+    """The PPDU success table of every rate of a modulation."""
+    from wlansim.models import error_rate
+
+    try:
+        first, last, step = (float(x) for x in args.sinr_db.split(":"))
+    except ValueError:
+        raise ScenarioError(f"--sinr-db: {args.sinr_db!r} is not FIRST:LAST:STEP in dB") from None
+    if not (last >= first and step > 0) or (last - first) / step > 10_000:
+        raise ScenarioError(f"--sinr-db: {args.sinr_db!r} needs FIRST <= LAST and a STEP > 0")
+    if args.bytes < 1:
+        raise ScenarioError(f"--bytes: {args.bytes} must be at least 1")
+    count = int(round((last - first) / step)) + 1
+    grid = [first + i * step for i in range(count)]
+    table = error_rate.table(args.modulation, args.bytes, grid)
+    if args.json:
+        print(table.reset_index().to_json(orient="records"))
+        return 0
+    print(f"P(frame received) of a {args.bytes}-byte PSDU, {args.modulation}, per rate (Mb/s):")
+    print(table.to_string(float_format=lambda v: f"{v:.4f}"))
     return 0
