@@ -27,10 +27,15 @@ pub enum Traffic {
 
 /// What spaces and sizes a source's messages.
 pub enum Pattern {
-    /// Packets of the flow's `packet_size`: saturated, CBR (every `interval` ns) or
-    /// Poisson (exponential gaps of mean `interval` ns).
-    Packets {
+    /// Packets of the flow's `packet_size` whenever its node's queue has room (no timer).
+    Saturated,
+    /// Packets of the flow's `packet_size` every `interval` ns.
+    Cbr {
         interval: f64,
+    },
+    /// Packets of the flow's `packet_size` with exponential gaps of mean `mean` ns.
+    Poisson {
+        mean: f64,
     },
     Game(GameSource),
     Trace(TraceSource),
@@ -40,7 +45,6 @@ pub enum Pattern {
 /// the flow's `packet_size` is sent as several packets at once (a video frame's IP
 /// fragments; the last one carries the rest).
 pub struct UdpSource {
-    pub traffic: Traffic,
     /// UDP payload of a full packet (the largest fragment of a message).
     pub payload_bytes: u32,
     pattern: Pattern,
@@ -50,15 +54,8 @@ pub struct UdpSource {
 }
 
 impl UdpSource {
-    pub fn new(
-        traffic: Traffic,
-        payload_bytes: u32,
-        pattern: Pattern,
-        stop: Time,
-        rng: Rng,
-    ) -> Self {
+    pub fn new(payload_bytes: u32, pattern: Pattern, stop: Time, rng: Rng) -> Self {
         UdpSource {
-            traffic,
             payload_bytes,
             pattern,
             stop,
@@ -70,10 +67,10 @@ impl UdpSource {
     /// exponential gap; the others at once); None for a saturated source, which fills its
     /// queue instead.
     pub fn first(&mut self, now: Time) -> Option<Time> {
-        match (self.traffic, &self.pattern) {
-            (Traffic::Saturated, _) => None,
-            (Traffic::Poisson, Pattern::Packets { interval }) => {
-                let gap = self.rng.exponential(*interval).round() as Time;
+        match &self.pattern {
+            Pattern::Saturated => None,
+            Pattern::Poisson { mean } => {
+                let gap = self.rng.exponential(*mean).round() as Time;
                 Some(now.saturating_add(gap))
             }
             _ => Some(now),
@@ -81,17 +78,17 @@ impl UdpSource {
     }
 
     /// A message comes at `now`: its size in bytes and when the next one comes (at
-    /// least 1 ns later), or None when the source has stopped (and nothing is sent).
+    /// least 1 ns later), or None when the source has stopped (and nothing is sent) or
+    /// is saturated (it has no timer).
     pub fn next(&mut self, now: Time) -> Option<(u32, Time)> {
         if now >= self.stop {
             return None;
         }
         let (bytes, gap) = match &mut self.pattern {
-            Pattern::Packets { interval } => {
-                let gap = match self.traffic {
-                    Traffic::Poisson => self.rng.exponential(*interval),
-                    _ => *interval,
-                };
+            Pattern::Saturated => return None,
+            Pattern::Cbr { interval } => (self.payload_bytes, interval.round() as Time),
+            Pattern::Poisson { mean } => {
+                let gap = self.rng.exponential(*mean);
                 (self.payload_bytes, gap.round() as Time)
             }
             Pattern::Game(g) => g.next(&mut self.rng),

@@ -215,14 +215,18 @@ impl World {
                 Some(_) => None,
                 None => {
                     let mut rng = Rng::named(seed, StreamKind::Traffic, name);
-                    let pattern = match (f.traffic, &f.trace) {
-                        (Traffic::Game, _) => Pattern::Game(
+                    let pattern = match f.traffic {
+                        Traffic::Saturated => Pattern::Saturated,
+                        Traffic::Cbr => Pattern::Cbr { interval },
+                        Traffic::Poisson => Pattern::Poisson { mean: interval },
+                        Traffic::Game => Pattern::Game(
                             f.game
                                 .clone()
                                 .unwrap_or_default()
                                 .source(f.direction, &format!("flows[{fi}].game"))?,
                         ),
-                        (Traffic::Trace, Some(t)) => {
+                        Traffic::Trace => {
+                            let t = f.trace.as_ref().expect("validated: a trace flow has one");
                             let frames = match &traces[fi] {
                                 Some(frames) => Arc::clone(frames),
                                 None => {
@@ -239,10 +243,8 @@ impl World {
                             };
                             Pattern::Trace(TraceSource::new(frames, first))
                         }
-                        _ => Pattern::Packets { interval },
                     };
                     Some(UdpSource::new(
-                        f.traffic,
                         f.udp_payload().0 as u32,
                         pattern,
                         f.stop.map_or(u64::MAX, |d| d.0),
