@@ -89,6 +89,8 @@ def test_bench_json():
     assert {c["name"] for c in cases} == {
         "dcf-saturated-20sta-100s",
         "dcf-rts-20sta-100s",
+        "dcf-saturated-20sta-sinr-100s",
+        "dcf-rts-20sta-sinr-100s",
         "edca-udp-20sta-100s",
         "http-20sta-pareto-100s",
     }
