@@ -166,6 +166,23 @@ def _tcp_transfer(name: str, src: str, dst: str, start: float) -> str:
     )
 
 
+def _arp_prime(name: str, src: str, dst: str, at: float) -> str:
+    """One 28-byte UDP packet from node `$src` to node `$dst` at `at`: it makes ns-2's ARP
+    (`mac/arp.cc`, which wlansim does not model) resolve `$dst` at `$src` before the TCP
+    flows start. Without it the AP's broadcast ARP request for a download station can be
+    dropped by its interface queue, already full of upload ACKs, and ARP asks again only
+    when the next packet comes (a TCP timeout, seconds later; three tries at most): some
+    downloads then never start."""
+    return (
+        f"set {name} [new Agent/UDP]\n$ns attach-agent ${src} ${name}\n"
+        f"set {name}_null [new Agent/Null]\n$ns attach-agent ${dst} ${name}_null\n"
+        f"$ns connect ${name} ${name}_null\n"
+        f"set {name}_cbr [new Application/Traffic/CBR]\n${name}_cbr set packetSize_ 28\n"
+        f"${name}_cbr set maxpkts_ 1\n${name}_cbr attach-agent ${name}\n"
+        f'$ns at {at} "${name}_cbr start"\n'
+    )
+
+
 def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) -> str:
     """The ns-2 side of `cell`: a Tcl script that prints `packets N` (received after the
     warm-up) when it ends."""
@@ -382,7 +399,9 @@ def tcp_updown_scenario(buffer: int, duration_s: float, warmup_s: float, k: int 
 def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k: int = 1) -> str:
     """The ns-2 side: `Agent/TCP/Newreno` + FTP at each of `k` upload stations towards a
     `TCPSink` on the AP node, and from the AP node towards each of `k` download stations
-    (stations on a circle of 10 m); the AP's interface queue holds `buffer` (its data
+    (stations on a circle of 10 m; at 10 ms one UDP packet from the AP to each download
+    station resolves ns-2's ARP first, `_arp_prime`); the AP's interface queue holds
+    `buffer` (its data
     towards the download stations and its ACKs towards the upload stations share it, as
     at wlansim's AP), the stations' 50. Prints, summed over each direction's flows, what
     changed between the warm-up's end and the run's: packets acknowledged
@@ -401,6 +420,7 @@ def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k
         if i < k:
             flows.append(_tcp_transfer(f"up{i}", station, "ap", 0.1 + 0.01 * i))
         else:
+            flows.append(_arp_prime(f"arp{i}", "ap", station, 0.01 + 0.001 * i))
             flows.append(_tcp_transfer(f"dn{i}", "ap", station, 0.2 + 0.01 * i))
     agents = " ".join(f"up $up{i}" if i < k else f"down $dn{i}" for i in range(2 * k))
     # Flows named as wlansim names them (up-0.., down-0..) for the series; sampled every
@@ -429,15 +449,25 @@ proc mark {{}} {{
     set marks [counters]
 }}
 proc sample {{}} {{
-    global {" ".join(f"up{i}" if i < k else f"dn{i}" for i in range(2 * k))}
+    global lastcur {" ".join(f"up{i}" if i < k else f"dn{i}" for i in range(2 * k))}
     set now [[Simulator instance] now]
     foreach {{name agent}} [list {samples}] {{
         set bits [$agent set T_SRTT_BITS]
         set tick [$agent set tcpTick_]
         set srtt [$agent set srtt_]
-        # TcpAgent::rtt_update's t_rtxcur_ and rtt_timeout's clamps (rfc2988_).
+        # t_rtxcur_ (not bound in Tcl) and rtt_timeout's clamps (rfc2988_): before the
+        # first RTT sample (rtt_ 0) rtt_init's rtxcur_init_; then rtt_update's value from
+        # srtt_ and rttvar_, which rtt_backoff leaves stale when it clears srtt_ (beyond 8
+        # backoffs): the value of the last sample taken with srtt_ set stands for it.
         set shift [expr [$agent set rttvar_exp_] + $bits - [$agent set T_RTTVAR_BITS]]
-        set cur [expr ((([$agent set rttvar_] << $shift) + $srtt) >> $bits) * $tick]
+        if {{[$agent set rtt_] == 0}} {{
+            set cur [$agent set rtxcur_init_]
+        }} elseif {{$srtt != 0 || ![info exists lastcur($name)]}} {{
+            set cur [expr ((([$agent set rttvar_] << $shift) + $srtt) >> $bits) * $tick]
+            set lastcur($name) $cur
+        }} else {{
+            set cur $lastcur($name)
+        }}
         if {{$cur < [$agent set minrto_]}} {{ set cur [$agent set minrto_] }}
         set rto [expr $cur * [$agent set backoff_]]
         if {{$rto > [$agent set maxrto_]}} {{ set rto [$agent set maxrto_] }}
