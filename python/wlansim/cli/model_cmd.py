@@ -148,13 +148,17 @@ def _payload_bytes(text: str) -> int:
     return value
 
 
-def run_bianchi(args) -> int:
-    """Evaluate the Bianchi model for each requested station count and print the result."""
+def _saturation_inputs(args) -> tuple[list[int], int, dict]:
+    """--stations, --payload and the timing of --phy for that payload."""
     from wlansim import phy
 
-    stations = parse_stations(args.stations)
     payload = _payload_bytes(args.payload)
-    timing = phy.timing(args.phy, payload)
+    return parse_stations(args.stations), payload, phy.timing(args.phy, payload)
+
+
+def run_bianchi(args) -> int:
+    """Evaluate the Bianchi model for each requested station count and print the result."""
+    stations, payload, timing = _saturation_inputs(args)
     try:
         rows = [
             {"n": n, **bianchi.saturation(n, timing, access=args.access, collision=args.collision)}
@@ -237,12 +241,9 @@ def run_shadowing(args) -> int:
 
 def run_capture(args) -> int:
     """Bianchi's model with and without capture, per number of stations."""
-    from wlansim import phy
     from wlansim.models import capture
 
-    stations = parse_stations(args.stations)
-    payload = _payload_bytes(args.payload)
-    timing = phy.timing(args.phy, payload)
+    stations, payload, timing = _saturation_inputs(args)
     try:
         rows = [
             {
