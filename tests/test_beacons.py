@@ -3,6 +3,9 @@ AP's DCF rules, never retried; their airtime in the BSS table. Fixed seeds."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 import wlansim
@@ -56,3 +59,23 @@ def test_a_qos_ap_sends_its_beacons_with_ac_vo_parameters():
 def test_a_beacon_interval_below_one_tu_is_refused():
     with pytest.raises(ScenarioError, match=r"beacon_interval.*1 TU"):
         wlansim.run(cell(2, "1 ms"), seed=1)
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+def test_beacons_are_in_the_ap_capture_as_tshark_reads_them(tmp_path):
+    s = cell(5, "102.4 ms", ssid="lab")
+    s["duration"], s["warmup"] = "5 s", "0 s"
+    s["output"] = {"pcap": str(tmp_path)}
+    bss = wlansim.run(s, seed=1).bss.iloc[0]
+    out = subprocess.run(
+        ["tshark", "-r", str(tmp_path / "ap.pcap"), "-Y", "wlan.fc.type_subtype == 0x0008",
+         "-T", "fields", "-e", "wlan.ssid", "-e", "wlan.fixed.beacon",
+         "-e", "radiotap.flags.badfcs", "-e", "wlan.supported_rates", "-e", "_ws.malformed"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    rows = [line.split("\t") for line in out.stdout.splitlines()]
+    assert len(rows) == bss["beacons"] > 40
+    # SSID "lab" (hex), 100 TU, the basic rate (1 Mb/s) flagged; collided ones: bad FCS.
+    assert {(r[0], r[1], r[3]) for r in rows} == {("6c6162", "100", "0x82,0x04,0x0b,0x16")}
+    assert sum(r[2] == "1" for r in rows) == bss["beacon_collisions"]
+    assert all(r[4] == "" for r in rows)

@@ -61,6 +61,13 @@ pub enum MacOutcome {
         at: Time,
         retry: bool,
     },
+    /// Tracing only: AP `node` sent a Beacon at `at` (`collided`: another frame started
+    /// with it).
+    Beacon {
+        node: NodeId,
+        at: Time,
+        collided: bool,
+    },
     /// Tracing only: the attempt of `node` failed (`lost` on the channel, or collided).
     Failed {
         node: NodeId,
@@ -576,7 +583,7 @@ impl Mac {
         let e = &mut self.entities[t as usize];
         if e.beacon.is_some() {
             // Its sender cannot tell a collided broadcast frame: done, not retried.
-            return self.broadcast_done(t);
+            return self.broadcast_done(t, true);
         }
         if e.on_failure(long_frame) == AfterFailure::Drop {
             let delivered = e.head.is_some_and(|h| h.delivered);
@@ -597,7 +604,7 @@ impl Mac {
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;
         if e.beacon.is_some() {
-            return self.broadcast_done(t);
+            return self.broadcast_done(t, false);
         }
         if e.params.txop_limit == 0 {
             e.backoff.on_success(e.params.cw_min);
@@ -618,10 +625,15 @@ impl Mac {
     }
 
     /// A Beacon left the air (alone or in a collision): a new backoff, the next frame.
-    fn broadcast_done(&mut self, t: u32) {
+    fn broadcast_done(&mut self, t: u32, collided: bool) {
         let e = &mut self.entities[t as usize];
         e.backoff.on_success(e.params.cw_min);
         e.queue.pop().expect("a beacon was queued");
+        if self.trace {
+            let (node, at) = (e.node, self.exchange.start);
+            self.outcomes
+                .push(MacOutcome::Beacon { node, at, collided });
+        }
         self.new_head(t);
     }
 

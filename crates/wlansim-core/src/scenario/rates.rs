@@ -4,7 +4,7 @@
 //! (the rule itself: `phy/rates.rs`).
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
-use crate::mac::beacon::{beacon_mpdu_bytes, BeaconSpec};
+use crate::mac::beacon::{beacon_elements, BeaconSpec};
 use crate::phy::{LinkRates, Phy, Preamble, Standard};
 use crate::sim::time::Time;
 
@@ -36,16 +36,17 @@ impl Scenario {
     /// the PHY's lowest rate, when it states none), with its preamble.
     pub fn beacons(&self, phy: &Phy, ap: &ApConfig) -> Option<BeaconSpec> {
         let interval = ap.beacon_interval?.0;
-        let rate = match (&ap.basic_rates, self.phy.control_rate) {
-            (Some(basic), None) => basic.iter().map(|r| r.0).min().expect("validated: one"),
-            _ => phy.control_rate,
+        let basic: Vec<u64> = match (&ap.basic_rates, self.phy.control_rate) {
+            (Some(basic), None) => basic.iter().map(|r| r.0).collect(),
+            _ => vec![phy.control_rate],
         };
-        let ssid = ap.ssid.as_ref().unwrap_or(&ap.name).len();
+        let rate = *basic.iter().min().expect("validated: a basic rate");
+        let ssid = ap.ssid.as_ref().unwrap_or(&ap.name);
         Some(BeaconSpec {
             interval,
             rate,
             plcp: self.bss_plcp(phy, ap),
-            mpdu_bytes: beacon_mpdu_bytes(phy.standard, ssid),
+            elements: beacon_elements(phy.standard, ssid, &basic),
         })
     }
 

@@ -69,6 +69,18 @@ pub struct CaptureNode {
     /// The AP of its BSS (an AP's own id); None for a wired node.
     pub bss: Option<NodeId>,
     pub is_ap: bool,
+    /// An AP's Beacons (`mac/beacon.rs`); None: it sends none.
+    pub beacon: Option<CaptureBeacon>,
+}
+
+/// What a Beacon frame of an AP holds.
+#[derive(Clone, Debug)]
+pub struct CaptureBeacon {
+    pub interval: Time,
+    pub rate: u64,
+    pub short_preamble: bool,
+    /// Its information elements (`mac::beacon::beacon_elements`).
+    pub elements: Vec<u8>,
 }
 
 /// What the capture needs to know of a TCP flow (None for UDP flows).
@@ -333,6 +345,41 @@ impl PcapRecorder {
         debug_assert_eq!(b.len(), RADIOTAP_LEN + WLAN_HEADER_LEN + 8);
         let orig_len = self.write_ip(p);
         self.write(file, x.t, orig_len);
+    }
+
+    /// A Beacon of AP `node` sent at `t` (802.11-2016 9.3.3.3): broadcast, its fixed
+    /// fields (Timestamp: `t` in µs; Beacon Interval in TU; Capability: ESS, and the
+    /// short preamble when the BSS uses it) and elements; bad FCS when it collided.
+    pub fn beacon(&mut self, t: Time, node: NodeId, collided: bool) {
+        let (Some(file), Some(b)) = (
+            self.air_file[node as usize],
+            &self.nodes[node as usize].beacon,
+        ) else {
+            return;
+        };
+        let seq = {
+            let (counter, _) = &mut self.seq[node as usize];
+            let s = *counter;
+            *counter = (*counter + 1) & 0x0fff;
+            s
+        };
+        let buf = &mut self.buf;
+        buf.clear();
+        buf.extend_from_slice(&[0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0]);
+        buf.push(if collided { RT_FLAGS_BAD_FCS } else { 0 });
+        buf.push((b.rate / 500_000).min(255) as u8);
+        buf.extend_from_slice(&[0x80, 0, 0, 0]);
+        buf.extend_from_slice(&[0xff; 6]);
+        buf.extend_from_slice(&mac_address(node));
+        buf.extend_from_slice(&mac_address(node));
+        buf.extend_from_slice(&(seq << 4).to_le_bytes());
+        buf.extend_from_slice(&(t / 1000).to_le_bytes());
+        buf.extend_from_slice(&((b.interval / 1_024_000).min(65535) as u16).to_le_bytes());
+        let capability: u16 = 0x0001 | if b.short_preamble { 0x0020 } else { 0 };
+        buf.extend_from_slice(&capability.to_le_bytes());
+        buf.extend_from_slice(&b.elements);
+        let len = buf.len();
+        self.write(file, t, len);
     }
 
     fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet) {

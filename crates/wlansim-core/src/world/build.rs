@@ -22,7 +22,9 @@ use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::Time;
 use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
-use crate::trace::pcap::{window_scale, CaptureConfig, CaptureNode, CaptureTcp, PcapRecorder};
+use crate::trace::pcap::{
+    window_scale, CaptureBeacon, CaptureConfig, CaptureNode, CaptureTcp, PcapRecorder,
+};
 use crate::trace::{PacketRecorder, Trace};
 use std::sync::Arc;
 
@@ -80,7 +82,7 @@ impl Nodes {
         // its internal collisions, 9.19.2.3), outside the node's range (no packet of the
         // network layer goes there); DCF, or the AP's AC_VO parameters, one exchange per
         // access.
-        if let Some(spec) = x.beacon {
+        if let Some(spec) = &x.beacon {
             let like = self.entities.last().expect("an AP has an entity");
             let (ac, rule) = (like.ac, like.backoff.rule);
             let params = AccessParams {
@@ -104,7 +106,7 @@ impl Nodes {
                 backoff,
                 params,
                 stats: MacStats::default(),
-                beacon: Some(beacon_times(phy, &spec)),
+                beacon: Some(beacon_times(phy, spec)),
             });
         }
     }
@@ -327,10 +329,17 @@ impl World {
                     nodes: n
                         .nodes
                         .iter()
-                        .map(|x| CaptureNode {
+                        .zip(&m.nodes)
+                        .map(|(x, spec)| CaptureNode {
                             name: x.name.clone(),
                             bss: x.bss,
                             is_ap: x.role == Role::AccessPoint,
+                            beacon: spec.beacon.as_ref().map(|b| CaptureBeacon {
+                                interval: b.interval,
+                                rate: b.rate,
+                                short_preamble: phy.short_preamble(b.plcp),
+                                elements: b.elements.clone(),
+                            }),
                         })
                         .collect(),
                     links: wires.links.iter().map(|l| (l.from, l.to)).collect(),

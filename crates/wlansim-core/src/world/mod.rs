@@ -356,6 +356,14 @@ impl World {
                     };
                     self.trace(at, event, &packet);
                 }
+                MacOutcome::Beacon { node, at, collided } => {
+                    if let Some(Trace {
+                        pcap: Some(cap), ..
+                    }) = &mut self.trace
+                    {
+                        cap.beacon(at, node, collided);
+                    }
+                }
                 MacOutcome::Failed { node, packet, lost } => {
                     self.trace(now, TraceEvent::TxFailed { node, lost }, &packet);
                 }
