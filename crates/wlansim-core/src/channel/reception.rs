@@ -104,29 +104,23 @@ impl Reception {
         link * self.gain[tx as usize] * self.gain[rx as usize]
     }
 
-    /// Which of `n` frames that reach `rx` together it locks onto: the strongest, ties
-    /// drawn uniformly (`power(i)` is frame i's power there).
-    pub fn lock(&mut self, rx: NodeId, n: usize, power: impl Fn(usize) -> f64) -> usize {
-        let mut best = 0;
-        let mut ties = 1;
-        for i in 1..n {
-            let (p, b) = (power(i), power(best));
-            if p > b {
-                best = i;
-                ties = 1;
-            } else if p == b {
-                ties += 1;
-            }
-        }
-        if ties == 1 {
-            return best;
-        }
-        let strongest = power(best);
-        let pick = self.rng[rx as usize].uniform_inclusive(ties - 1);
-        (0..n)
-            .filter(|&i| power(i) == strongest)
-            .nth(pick as usize)
-            .expect("a tie of `ties` frames")
+    /// Which of the frames that reach `rx` together, at `powers` there, it locks onto:
+    /// the strongest, ties drawn uniformly.
+    pub fn lock(&mut self, rx: NodeId, powers: &[f64]) -> usize {
+        let strongest = powers.iter().copied().fold(f64::MIN, f64::max);
+        let ties = powers.iter().filter(|&&p| p == strongest).count();
+        let pick = if ties == 1 {
+            0
+        } else {
+            self.rng[rx as usize].uniform_inclusive(ties as u32 - 1) as usize
+        };
+        powers
+            .iter()
+            .enumerate()
+            .filter(|&(_, &p)| p == strongest)
+            .nth(pick)
+            .expect("the strongest frame")
+            .0
     }
 
     /// Whether `rx` decodes `frame`, received at `power_w` over `interference_w`.
@@ -203,11 +197,10 @@ mod tests {
         let strong = r.power_w(&pos, 1, 0, 0);
         let weak = r.power_w(&pos, 2, 0, 0);
         assert!((strong / weak - 10f64.powf(0.3)).abs() < 1e-12);
-        let powers = [weak, strong, weak];
-        assert_eq!(r.lock(0, 3, |i| powers[i]), 1);
+        assert_eq!(r.lock(0, &[weak, strong, weak]), 1);
         let mut counts = [0; 3];
         for _ in 0..30_000 {
-            counts[r.lock(0, 3, |i| [weak, weak, weak][i])] += 1;
+            counts[r.lock(0, &[weak, weak, weak])] += 1;
         }
         for c in counts {
             assert!(

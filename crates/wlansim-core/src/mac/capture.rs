@@ -50,14 +50,13 @@ impl Mac {
                 let p = channel.power_w(self.ends(j).0, rx, now);
                 self.powers.push(p);
             }
-            let powers = &self.powers;
             let reception = channel.reception.as_mut().expect("SINR reception");
-            let locked = reception.lock(rx, n, |j| powers[j]);
+            let locked = reception.lock(rx, &self.powers);
             if self.ends(locked).1 != rx {
                 continue;
             }
-            let others: f64 = powers.iter().sum::<f64>() - powers[locked];
-            let ratio = powers[locked] / others;
+            let others: f64 = self.powers.iter().sum::<f64>() - self.powers[locked];
+            let ratio = self.powers[locked] / others;
             if best.is_none_or(|(_, b)| ratio > b) {
                 best = Some((locked, ratio));
             }

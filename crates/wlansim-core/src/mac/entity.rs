@@ -130,7 +130,9 @@ pub struct HeadFrame {
     /// A later copy is a duplicate the receiver discards (10.3.2.11), and reaching the
     /// retry limit loses nothing.
     pub delivered: bool,
-    /// A broadcast frame (a Beacon): no ACK, no retry.
+    /// A broadcast frame (a Beacon): no ACK, no retry. The same as the entity's
+    /// `beacon.is_some()`, kept here because every exchange reads it with the head,
+    /// and `beacon` sits in the entity's last cache line.
     pub broadcast: bool,
 }
 

@@ -32,14 +32,22 @@ impl Scenario {
         }
     }
 
+    /// The BSS's basic rate set when its rules are the standard's: it states
+    /// `basic_rates` and `phy.control_rate` does not override every control frame.
+    fn bss_basic_rates(&self, ap: &ApConfig) -> Option<Vec<u64>> {
+        match (&ap.basic_rates, self.phy.control_rate) {
+            (Some(basic), None) => Some(basic.iter().map(|r| r.0).collect()),
+            _ => None,
+        }
+    }
+
     /// An AP's beacons: at the lowest rate of its basic rate set (`phy.control_rate`, or
     /// the PHY's lowest rate, when it states none), with its preamble.
     pub fn beacons(&self, phy: &Phy, ap: &ApConfig) -> Option<BeaconSpec> {
         let interval = ap.beacon_interval?.0;
-        let basic: Vec<u64> = match (&ap.basic_rates, self.phy.control_rate) {
-            (Some(basic), None) => basic.iter().map(|r| r.0).collect(),
-            _ => vec![phy.control_rate],
-        };
+        let basic = self
+            .bss_basic_rates(ap)
+            .unwrap_or_else(|| vec![phy.control_rate]);
         let rate = *basic.iter().min().expect("validated: a basic rate");
         let ssid = ap.ssid.as_ref().unwrap_or(&ap.name);
         Some(BeaconSpec {
@@ -55,12 +63,11 @@ impl Scenario {
         let ap = self.ap_config(g);
         let data = g.data_rate.map_or(phy.data_rate, |r| r.0);
         let plcp = self.bss_plcp(phy, ap);
-        match (&ap.basic_rates, self.phy.control_rate) {
-            (Some(basic), None) => {
-                let basic: Vec<u64> = basic.iter().map(|r| r.0).collect();
+        match self.bss_basic_rates(ap) {
+            Some(basic) => {
                 LinkRates::standard(phy.standard, &basic, data, ap.rts_rate.map(|r| r.0), plcp)
             }
-            _ => LinkRates {
+            None => LinkRates {
                 data,
                 plcp,
                 ..LinkRates::fixed(phy)
