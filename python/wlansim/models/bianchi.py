@@ -96,6 +96,14 @@ def saturation_throughput(
 def _throughput(n: int, tau: float, slot: float, Ts: float, Tc: float, payload_time: float):
     p_busy = 1.0 - (1.0 - tau) ** n  # Ptr
     p_success = n * tau * (1.0 - tau) ** (n - 1)  # Ptr * Ps
+    return slot_throughput(p_busy, p_success, slot, Ts, Tc, payload_time)
+
+
+def slot_throughput(
+    p_busy: float, p_success: float, slot: float, Ts: float, Tc: float, payload_time: float
+) -> float:
+    """Eq. 13 from the per-slot probabilities: a slot is busy with ``p_busy`` (Ptr) and
+    carries a success with ``p_success`` (Ptr Ps)."""
     mean_slot = (1.0 - p_busy) * slot + p_success * Ts + (p_busy - p_success) * Tc
     return p_success * payload_time / mean_slot
 

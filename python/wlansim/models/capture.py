@@ -56,7 +56,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from . import _checks, error_rate
-from .bianchi import attempt_probability, backoff_parameters, exchange_times, result
+from .bianchi import (
+    attempt_probability,
+    backoff_parameters,
+    exchange_times,
+    result,
+    slot_throughput,
+)
 
 ACCESS_MODES = ("basic", "rts")
 
@@ -266,8 +272,8 @@ def _throughput(n: int, tau: float, q, slot: float, Ts: float, Tc: float, payloa
     p_busy = 1.0 - (1.0 - tau) ** n  # Ptr
     weights = _binomial(n, tau)
     p_success = sum(weights[k] * float(q[k]) for k in range(1, n + 1))  # Psucc
-    mean_slot = (1.0 - p_busy) * slot + p_success * Ts + (p_busy - p_success) * Tc
-    return p_success * payload_time / mean_slot, p_success, p_busy
+    S = slot_throughput(p_busy, p_success, slot, Ts, Tc, payload_time)
+    return S, p_success, p_busy
 
 
 def saturation(
