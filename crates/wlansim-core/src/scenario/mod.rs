@@ -34,12 +34,13 @@ pub use mobility::MobilityConfig;
 pub use model::{Model, Role};
 pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
-pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
+pub use tcp::{InitialWindow, SsthreshSpec, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use trace_source::{TraceConfig, TraceFormat, TraceStart};
 pub use units::{Bytes, Duration, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
+use crate::net::RoutingAgent;
 use crate::phy::{Phy, Preamble, Standard};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

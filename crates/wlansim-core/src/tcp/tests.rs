@@ -603,7 +603,7 @@ fn congestion_avoidance_adds_about_one_mss_per_rtt() {
     let mss = 1460u64;
     let cfg = TcpConfig {
         initial_window: Some(4),
-        initial_ssthresh: Some(Window::Segments(4)),
+        initial_ssthresh: InitialSsthresh::Window(Window::Segments(4)),
         ..cfg_ack_every()
     };
     let mut net = Net::new(&cfg, None, 50 * MS);
@@ -637,7 +637,7 @@ fn byte_counting_versus_per_ack_growth_with_delayed_acks() {
         let cfg = TcpConfig {
             mss: mss as u32,
             initial_window: Some(10),
-            initial_ssthresh: Some(Window::Segments(10)),
+            initial_ssthresh: InitialSsthresh::Window(Window::Segments(10)),
             byte_counting: abc,
             delayed_ack_count: 2,
             rwnd: Window::Bytes(1 << 30),
@@ -1393,6 +1393,46 @@ fn ns2_profile_transfer_acks_every_segment() {
     assert_eq!(net.data_sent().iter().filter(|d| d.0 == 20 * MS).count(), 2);
 }
 
+/// ns-2 starts ssthresh_ at the window (`TcpAgent::reset`: `ssthresh_ = int(wnd_)`), so the
+/// ns2 profiles slow-start up to rwnd, whatever rwnd is: with a 64-packet window over a
+/// lossless path whose ACK clock allows it, cwnd doubles each RTT past ns-2's default
+/// window of 20 and reaches 64 before congestion avoidance. A fixed initial ssthresh
+/// (here 20) stops the doubling at 20.
+#[test]
+fn ns2_profile_initial_ssthresh_follows_rwnd() {
+    for cfg in [TcpConfig::ns2_compat(), TcpConfig::ns2()] {
+        assert_eq!(cfg.initial_ssthresh, InitialSsthresh::Rwnd);
+        for w in [5u64, 20, 42, 128] {
+            let c = cfg.clone().with_rwnd_segments(w);
+            assert_eq!(c.initial_ssthresh_bytes(), w * 1000, "rwnd {w}");
+            assert_eq!(
+                super::cc::CongestionControl::new(&c).ssthresh,
+                w * 1000,
+                "rwnd {w}"
+            );
+        }
+    }
+    // cwnd at the end of each 20 ms round of a bulk transfer (one-way 10 ms, no queue).
+    let rounds = |ssthresh: InitialSsthresh| {
+        let cfg = TcpConfig {
+            initial_ssthresh: ssthresh,
+            ..TcpConfig::ns2().with_rwnd_segments(64)
+        };
+        let mut net = Net::new(&cfg, None, 10 * MS);
+        net.start();
+        net.run_until(200 * MS);
+        let cwnd_at = |t: Time| net.snaps.iter().rfind(|s| s.t <= t).unwrap().cwnd / 1000;
+        (1..=8)
+            .map(|k| cwnd_at(k * 20 * MS + 5 * MS))
+            .collect::<Vec<_>>()
+    };
+    let follows = rounds(InitialSsthresh::Rwnd);
+    assert_eq!(&follows[..5], &[2, 4, 8, 16, 32], "{follows:?}");
+    assert_eq!(follows[5], 64, "{follows:?}");
+    let fixed = rounds(InitialSsthresh::Window(Window::Segments(20)));
+    assert!(fixed[4] < 24 && fixed[7] < 26, "{fixed:?}");
+}
+
 // ----- configuration ------------------------------------------------------------------------
 
 #[test]
@@ -1507,7 +1547,7 @@ fn config_validation_names_field_value_and_rule() {
         ),
         (
             TcpConfig {
-                initial_ssthresh: Some(Window::Segments(1)),
+                initial_ssthresh: InitialSsthresh::Window(Window::Segments(1)),
                 ..base.clone()
             },
             &["tcp.initial_ssthresh", "2 segments"],
