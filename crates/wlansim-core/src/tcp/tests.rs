@@ -1655,6 +1655,20 @@ fn ns2_timer_restarts_on_fast_retransmit() {
     }
 }
 
+/// Run the retransmission timer's callbacks until it expires (it is armed lazily).
+fn fire_rto(tx: &mut TcpSender, rec: &mut Rec) {
+    let before = tx.stats().timeouts;
+    while tx.stats().timeouts == before {
+        let (_, at, gen) = *rec
+            .timers
+            .iter()
+            .rev()
+            .find(|t| t.0 == TimerKind::Retransmit)
+            .unwrap();
+        tx.on_timer(at, TimerKind::Retransmit, gen, rec);
+    }
+}
+
 /// An established sender with ns-2's parameters, an initial window of 10 segments, no
 /// limited transmit, and `rules`; its MSS.
 fn ns2_params_sender(rules: SenderRules) -> (u64, TcpSender, Rec) {
@@ -1733,25 +1747,64 @@ fn ns2_rto_arithmetic_differs_from_rfc6298() {
 fn ns2_every_timeout_halves_ssthresh_from_the_window() {
     for (rules, second) in [(SenderRules::Ns2, 2), (SenderRules::Rfc6298, 5)] {
         let (mss, mut tx, mut rec) = ns2_params_sender(rules);
-        let fire = |tx: &mut TcpSender, rec: &mut Rec| {
-            // The timer is armed lazily: run its callbacks until it expires.
-            let before = tx.stats().timeouts;
-            while tx.stats().timeouts == before {
-                let (_, at, gen) = *rec
-                    .timers
-                    .iter()
-                    .rev()
-                    .find(|t| t.0 == TimerKind::Retransmit)
-                    .unwrap();
-                tx.on_timer(at, TimerKind::Retransmit, gen, rec);
-            }
-        };
-        fire(&mut tx, &mut rec);
+        fire_rto(&mut tx, &mut rec);
         assert_eq!(tx.stats().timeouts, 1, "{rules:?}");
         // Ten segments outstanding, cwnd 10: both give 5 packets at the first timeout.
         assert_eq!(tx.ssthresh_bytes(), 5 * mss, "{rules:?}");
-        fire(&mut tx, &mut rec);
+        fire_rto(&mut tx, &mut rec);
         assert_eq!(tx.stats().timeouts, 2, "{rules:?}");
         assert_eq!(tx.ssthresh_bytes(), second * mss, "{rules:?}");
+    }
+}
+
+/// A timeout during ns-2's fast recovery halves the window without the duplicate-ACK
+/// inflation (`RenoTcpAgent::timeout` clears dupwnd_ before `TcpAgent::timeout` →
+/// `slowdown`): from cwnd 11 the fast retransmit leaves 5.5 packets plus an inflation
+/// of 3 + 6 duplicates; the timeout then sets ssthresh = ⌊5.5⌋ / 2 = 2 packets, not
+/// ⌊14.5⌋ / 2 = 7.
+#[test]
+fn ns2_timeout_in_recovery_halves_the_window_without_inflation() {
+    let (mss, mut tx, mut rec) = ns2_params_sender(SenderRules::Ns2);
+    tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // cwnd 11 segments
+    for i in 0..9 {
+        tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
+    }
+    assert!(tx.in_recovery());
+    assert_eq!(tx.cwnd_bytes(), 5500 + 9 * mss);
+    fire_rto(&mut tx, &mut rec);
+    assert_eq!(tx.stats().timeouts, 1);
+    assert_eq!(tx.ssthresh_bytes(), 2 * mss);
+    assert_eq!(tx.cwnd_bytes(), mss);
+}
+
+/// ns-2 stops timing a segment only at a timeout or a fast retransmit
+/// (`TcpAgent::reset_rtx_timer`): the segment timed during a recovery, sent after the
+/// recovery point, still gives its RTT sample when the recovery ends though a partial
+/// ACK retransmitted an earlier one. RFC 6298 §3 (Karn) stops timing at any
+/// retransmission.
+#[test]
+fn ns2_partial_ack_retransmission_keeps_the_timed_segment() {
+    for (rules, sampled) in [(SenderRules::Ns2, true), (SenderRules::Rfc6298, false)] {
+        let (mss, mut tx, mut rec) = ns2_params_sender(rules);
+        tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // cwnd 11 segments
+        let samples = tx.stats().rtt_samples;
+        // Fast retransmit, then enough duplicates to send new data beyond `recover`.
+        for i in 0..12 {
+            tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
+        }
+        let recover = 1 + 12 * mss;
+        assert!(
+            tx.snd_max() > recover,
+            "{rules:?}: new data sent in recovery"
+        );
+        // A partial ACK: one more segment, and the next hole is retransmitted (then one
+        // new segment goes out, which RFC 6298's sender times instead).
+        let sent = tx.snd_max();
+        tx.on_segment(60 * MS, &ack_seg(1 + 2 * mss, 65_535), &mut rec);
+        assert!(tx.in_recovery());
+        // The full ACK covers the segments sent in recovery before the partial ACK.
+        tx.on_segment(80 * MS, &ack_seg(sent, 65_535), &mut rec);
+        assert!(!tx.in_recovery());
+        assert_eq!(tx.stats().rtt_samples > samples, sampled, "{rules:?}");
     }
 }
