@@ -282,7 +282,7 @@ class Rule:
 
     scale: Scale = PERCENT
 
-    def evaluate(self, inputs: Any) -> Outcome:  # pragma: no cover - abstract
+    def evaluate(self, inputs: Any, confidence: float = CONFIDENCE) -> Outcome:  # pragma: no cover
         raise NotImplementedError
 
     def describe(self) -> str:  # pragma: no cover - abstract
@@ -330,12 +330,9 @@ class Compare(Rule):
         if self.op not in (">", "<"):
             raise ValueError(f"op must be '>' or '<', got {self.op!r}")
 
-    def effect(self, a: Sample, b: Sample) -> Estimate:
-        return relative(a, b) if self.scale.relative else difference(a, b)
-
-    def evaluate(self, inputs: tuple[Sample, Sample]) -> Outcome:
+    def evaluate(self, inputs: tuple[Sample, Sample], confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs
-        e = self.effect(a, b)
+        e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
         verdict = _side(e, self.margin, above=self.op == ">")
         where = "above" if e.value >= 0 else "below"
         size = self.scale.fmt(abs(e.value), sign=False) if not math.isnan(e.value) else "n/a"
@@ -374,9 +371,9 @@ class Within(Rule):
     tol: float
     scale: Scale = PERCENT
 
-    def evaluate(self, inputs: tuple[Sample, Sample]) -> Outcome:
+    def evaluate(self, inputs: tuple[Sample, Sample], confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs
-        e = relative(a, b) if self.scale.relative else difference(a, b)
+        e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
         if not e.defined:
             verdict = "undecided"
         elif -self.tol <= e.low and e.high <= self.tol:
@@ -419,8 +416,8 @@ class InRange(Rule):
     high: float
     scale: Scale = dataclasses.field(default_factory=lambda: Scale(relative=False))
 
-    def evaluate(self, inputs: Sample) -> Outcome:
-        e = mean_interval(inputs)
+    def evaluate(self, inputs: Sample, confidence: float = CONFIDENCE) -> Outcome:
+        e = mean_interval(inputs, confidence)
         if not e.defined:
             verdict = "undecided"
         elif self.low <= e.low and e.high <= self.high:
@@ -480,7 +477,9 @@ class Trend(Rule):
         if self.direction not in ("up", "down", "flat"):
             raise ValueError(f"direction must be up, down or flat, got {self.direction!r}")
 
-    def effect(self, points: Sequence[tuple[float, Sample]]) -> Estimate:
+    def effect(
+        self, points: Sequence[tuple[float, Sample]], confidence: float = CONFIDENCE
+    ) -> Estimate:
         pts = [(float(x), s) for x, s in points if s.n > 0]
         if len(pts) < 2:
             return _undefined("fewer than two points measured")
@@ -501,7 +500,7 @@ class Trend(Rule):
         if paired and len(seeds[0]) >= 2:
             per = [s.by_seed() for _, s in pts]
             slopes = [_slope(xs, [p[k] for p in per]) * norm for k in seeds[0]]
-            e = mean_interval(Sample.of(slopes))
+            e = mean_interval(Sample.of(slopes), confidence)
             return dataclasses.replace(e, n=len(slopes))
         allx = [x for x, s in pts for _ in s.values]
         if len(allx) < 3:
@@ -512,12 +511,14 @@ class Trend(Rule):
         a0 = level - b * mx
         rss = sum((y - a0 - b * x) ** 2 for x, y in zip(allx, everything))
         se = math.sqrt(rss / (len(allx) - 2) / sxx)
-        h = _t(len(allx) - 2) * se
+        h = _t(len(allx) - 2, confidence) * se
         n = min(s.n for _, s in pts)
         return Estimate(b * norm, (b - h) * norm, (b + h) * norm, n)
 
-    def evaluate(self, inputs: Sequence[tuple[float, Sample]]) -> Outcome:
-        e = self.effect(inputs)
+    def evaluate(
+        self, inputs: Sequence[tuple[float, Sample]], confidence: float = CONFIDENCE
+    ) -> Outcome:
+        e = self.effect(inputs, confidence)
         xs = [float(x) for x, s in inputs if s.n > 0]
         rng = f"{self.x} = {min(xs):g} to {max(xs):g}" if xs else self.x
         change = "changes"
@@ -590,13 +591,13 @@ class Best(Rule):
     higher: bool = True
     scale: Scale = PERCENT
 
-    def evaluate(self, inputs: Mapping[str, Sample]) -> Outcome:
+    def evaluate(self, inputs: Mapping[str, Sample], confidence: float = CONFIDENCE) -> Outcome:
         if self.claimed not in inputs:
             raise NotRun(f"option {self.claimed!r} was not run")
         others = {k: v for k, v in inputs.items() if k != self.claimed and v.n > 0}
         if not others:
             raise NotRun("no other option was run")
-        level = 1 - (1 - CONFIDENCE) / len(others)
+        level = 1 - (1 - confidence) / len(others)
         c = inputs[self.claimed]
         effects = {}
         for k, s in others.items():
@@ -641,6 +642,50 @@ class Best(Rule):
         good = {self.claimed: _synthetic(100 + sign * 30, 1), "other": _synthetic(100, 1)}
         bad = {self.claimed: _synthetic(100 - sign * 30, 1), "other": _synthetic(100, 1)}
         return good, bad
+
+
+@dataclasses.dataclass(frozen=True)
+class Every(Rule):
+    """The ``inner`` rule at every point of ``over`` (e.g. at every PER above 10 %): holds
+    if it holds at each point, does not hold if it does not hold at some point, undecided
+    otherwise. Each point's interval is Bonferroni-corrected over the points. The estimate
+    is the point that decides (the first that does not hold, else the weakest). Inputs:
+    ``{point: inputs of inner}``."""
+
+    inner: Rule
+    over: str
+
+    @property
+    def scale(self) -> Scale:  # type: ignore[override]
+        return self.inner.scale
+
+    def evaluate(self, inputs: Mapping[Any, Any], confidence: float = CONFIDENCE) -> Outcome:
+        if not inputs:
+            raise NotRun(f"no {self.over} was run")
+        level = 1 - (1 - confidence) / len(inputs)
+        outs = {k: self.inner.evaluate(v, level) for k, v in inputs.items()}
+        failing = [k for k, o in outs.items() if o.verdict == "does not hold"]
+        open_ = [k for k, o in outs.items() if o.verdict == "undecided"]
+        if failing:
+            verdict, key = "does not hold", failing[0]
+        elif open_:
+            verdict, key = "undecided", open_[0]
+        else:
+            verdict = "holds"
+            key = min(outs, key=lambda k: abs(outs[k].estimate.value))
+        held = sum(o.verdict == "holds" for o in outs.values())
+        phrase = f"holds at {held} of {len(outs)} {self.over} points (Bonferroni over {len(outs)})"
+        if failing:
+            phrase += ", not at " + ", ".join(str(k) for k in failing)
+        phrase += f"; at {self.over} = {key}: {outs[key].phrase}"
+        return Outcome(verdict, outs[key].estimate, phrase)
+
+    def describe(self) -> str:
+        return f"at every {self.over}: {self.inner.describe()}"
+
+    def examples(self) -> tuple[Any, Any]:
+        good, bad = self.inner.examples()
+        return {1: good, 2: good}, {1: good, 2: bad}
 
 
 # --------------------------------------------------------------------------- records
