@@ -73,6 +73,7 @@ RULES = [
     Compare("A", "B", op="<"),
     Compare("A", "B", margin=0.2),
     Compare("A", "B", op="<", margin=-0.1),
+    Compare("A", "B", margin=99, scale=Scale(ratio=True)),
     Compare("A", "B", scale=Scale(relative=False, unit="ms", factor=1e3)),
     Within("A", "B", tol=0.05),
     Within("A", "B", tol=2.0, scale=Scale(relative=False, unit="pkt/s")),

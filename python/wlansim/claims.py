@@ -218,19 +218,23 @@ def relative(a: Sample, b: Sample, confidence: float = CONFIDENCE) -> Estimate:
 
 @dataclasses.dataclass(frozen=True)
 class Scale:
-    """How an effect reads: ``relative`` (a fraction, shown in %), or absolute in
-    ``unit`` after multiplying by ``factor`` (e.g. seconds shown in ms: factor 1e3)."""
+    """How an effect reads: ``relative`` (a fraction A/B − 1, shown in %, or with
+    ``ratio`` as the ratio A/B itself, "12.3×"), or absolute in ``unit`` after multiplying
+    by ``factor`` (e.g. seconds shown in ms: factor 1e3)."""
 
     relative: bool = True
     unit: str = ""
     factor: float = 1.0
     digits: int = 1
+    ratio: bool = False
 
     def fmt(self, x: float, sign: bool = True) -> str:
         if math.isnan(x):
             return "n/a"
         if math.isinf(x):
             return ("+" if x > 0 and sign else "") + ("∞" if x > 0 else "−∞")
+        if self.relative and self.ratio:
+            return f"{1 + x:.{self.digits}f}×"
         if self.relative:
             return f"{100 * x:+.{self.digits}f} %" if sign else f"{100 * x:.{self.digits}f} %"
         v = x * self.factor
@@ -334,9 +338,13 @@ class Compare(Rule):
         a, b = inputs
         e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
         verdict = _side(e, self.margin, above=self.op == ">")
-        where = "above" if e.value >= 0 else "below"
-        size = self.scale.fmt(abs(e.value), sign=False) if not math.isnan(e.value) else "n/a"
-        phrase = f"{self.a} is {size} {where} {self.b} ({self.scale.interval(e)}{_runs(e)})"
+        if self.scale.ratio:
+            phrase = f"{self.a} / {self.b} = {self.scale.fmt(e.value)}"
+        else:
+            where = "above" if e.value >= 0 else "below"
+            size = self.scale.fmt(abs(e.value), sign=False) if not math.isnan(e.value) else "n/a"
+            phrase = f"{self.a} is {size} {where} {self.b}"
+        phrase += f" ({self.scale.interval(e)}{_runs(e)})"
         if verdict == "undecided":
             phrase += f"; the interval includes {self.scale.fmt(self.margin)}: " + _more_runs(
                 e, self.margin
@@ -344,7 +352,7 @@ class Compare(Rule):
         return Outcome(verdict, e, phrase)
 
     def describe(self) -> str:
-        what = "A/B − 1" if self.scale.relative else "A − B"
+        what = ("A/B" if self.scale.ratio else "A/B − 1") if self.scale.relative else "A − B"
         side = "above" if self.op == ">" else "below"
         return (
             f"A = {self.a}, B = {self.b}: holds if the 95 % CI of {what} lies {side} "
