@@ -200,7 +200,8 @@ def run_study(
             else f" (the study's own is `{module.PROFILE}`)"
         )
         + f"; seed base {seed_base}; {'quick' if quick else 'full'} run; {wall:.0f} s of "
-        "wall time on this machine. Command: `wlansim reproduce "
+        "wall time for this invocation on this machine (runs already stored under the "
+        "output directory's campaigns are reused, not run again). Command: `wlansim reproduce "
         + name
         + (" --quick" if quick else "")
         + (f" --profile {profile}" if profile != module.PROFILE else "")
