@@ -245,7 +245,7 @@ class Scale:
         if not e.defined:
             return e.note or "no interval"
         if e.low == e.high:
-            return "exact"
+            return "exact" if e.n == 0 else "the same in every run"
         return f"95 % CI {self.fmt(e.low, sign)} to {self.fmt(e.high, sign)}"
 
 

@@ -78,7 +78,8 @@ def register(subparsers) -> None:
         help="TCP variants, comma-separated (default: %(default)s)",
     )
     t.add_argument("--quick", action="store_true", help="4 s per run instead of 6 s, no plots")
-    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
+    t.add_argument("--seeds", type=int, default=3, help="runs per case (default 3)")
     t.add_argument("--out", default="out/validate-tcp-drops", help="directory for CSV and PNG")
     t.add_argument("--json", action="store_true", help="print the table as JSON")
     t.set_defaults(func=run_tcp_drops)
@@ -189,7 +190,7 @@ def run_capture(args) -> int:
 def run_tcp_drops(args) -> int:
     from wlansim.errors import ScenarioError
     from wlansim.scenario import resolve
-    from wlansim.validation_tcp_drops import compare, plot, scenario
+    from wlansim.validation_tcp_drops import compare, plot, scenario, tcp_drops_claims
 
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for v in variants:
@@ -198,10 +199,11 @@ def run_tcp_drops(args) -> int:
         except ScenarioError as exc:
             raise ScenarioError(f"--variants {v!r}: {exc}") from None
     duration = "4 s" if args.quick else "6 s"
-    table, runs = compare(variants, duration=duration, seed=args.seed)
+    table, runs = compare(variants, duration=duration, seeds=_seeds(args.seed, args.seeds))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "tcp-drops.csv", index=False)
+    verdicts = _decide(tcp_drops_claims(), table, out)
     if args.json:
         print(json.dumps(table.to_dict(orient="records")))
         return 0
@@ -209,7 +211,7 @@ def run_tcp_drops(args) -> int:
     if not args.quick:
         written.append(plot(runs, out / "tcp-drops-sequence.png"))
         written.append(plot(runs, out / "tcp-drops-cwnd.png", kind="cwnd"))
-    shown = table[
+    shown = table[table["seed"] == args.seed][
         [
             "variant",
             "drops",
@@ -231,7 +233,8 @@ def run_tcp_drops(args) -> int:
         "retransmission) until the recovery point is acknowledged:"
     )
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-    print("wrote " + ", ".join(str(w) for w in written))
+    _print_claims(verdicts)
+    print("wrote " + ", ".join(str(w) for w in [*written, out / "claims.csv"]))
     return 0
 
 
