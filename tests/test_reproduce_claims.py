@@ -47,3 +47,19 @@ def test_quick_verdicts_never_contradict_the_committed_full_run(name, quick_repr
         if cl.contradicts(r["verdict"], full[r["id"]]["verdict"])
     ]
     assert not clashes, "\n".join(clashes)
+
+
+def test_the_readme_quotes_only_verdicts_of_the_committed_claims():
+    import subprocess
+    import sys
+
+    readme = (ROOT / "README.md").read_text()
+    for name in NAMES:
+        if (COMMITTED / name / "claims.csv").is_file():
+            assert f"<!-- claims:{name} -->" in readme, f"README has no claims block for {name}"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "readme_claims.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
