@@ -63,3 +63,16 @@ def test_the_readme_quotes_only_verdicts_of_the_committed_claims():
         text=True,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_index_counts_each_studys_verdicts(quick_reproduction, tmp_path):
+    from wlansim.reproduce import write_index
+
+    done = [n for n in NAMES if _claims(n) is not None]
+    index = write_index(tmp_path, {n: quick_reproduction(n) for n in done}, 12.0).read_text()
+    assert "Quick run (`wlansim reproduce all --quick`)" in index
+    for name in done:
+        rows = cl.read_csv(quick_reproduction(name) / "claims.csv")
+        holds = sum(r["verdict"] == "holds" for r in rows)
+        line = next(x for x in index.splitlines() if x.startswith(f"| {name} |"))
+        assert f"| {holds} |" in line and "report.md" in line and "not run" in line
