@@ -163,7 +163,7 @@ def exchange_step_us() -> float:
 
 def sweeps(quick: bool) -> dict[str, list[float]]:
     """Figure → the x values run, in the paper's units: station 2's TXOP (µs), extra
-    AIFS slots, CWmin; ``load``: the offered load per station (Mb/s)."""
+    AIFS slots, CWmin; ``aifs_load``: the offered load per station (Mb/s)."""
     step = exchange_step_us()
     if quick:
         # either side of the edges where 2, 3, 4 exchanges start to fit: k·step − SIFS
@@ -172,18 +172,18 @@ def sweeps(quick: bool) -> dict[str, list[float]]:
             "fig3": [0.0] + [float(round(e + s)) for e in edges for s in (-150, 150)],
             "fig4": [0, 1, 2, 4, 8],
             "fig5": [8, 16, 32, 64, 128, 256],
-            "load": [LIGHT_LOAD_MBPS, 4.0],
+            "aifs_load": [LIGHT_LOAD_MBPS, 4.0],
         }
     return {
         "fig3": [float(x) for x in range(0, 8001, 200)],
         "fig4": list(range(0, 14)),
         "fig5": [2**k for k in range(1, 11)],
-        "load": [0.5, LIGHT_LOAD_MBPS, 2.0, 3.0, 4.0],
+        "aifs_load": [0.5, LIGHT_LOAD_MBPS, 2.0, 3.0, 4.0],
     }
 
 
 #: the scenario key each sweep sets (the load sweep sets both flows' rates)
-KEYS = {"fig3": TXOP_KEY, "fig4": AIFSN_KEY, "fig5": CWMIN_KEY, "load": "flows.up1.rate"}
+KEYS = {"fig3": TXOP_KEY, "fig4": AIFSN_KEY, "fig5": CWMIN_KEY, "aifs_load": "flows.up1.rate"}
 
 
 def setting(fig: str, x: float, profile: str = PROFILE):
@@ -218,8 +218,8 @@ def _model_ratio(fig: str, x: float) -> float:
 XLABEL = {
     "fig3": "TXOP of station 2 (µs)",
     "fig4": "AIFS of station 2 (slots beyond DIFS)",
-    "fig5": "CWmin of station 2 (ng2005 units: CW + 1)",
-    "load": f"offered load per station (Mb/s), station 2 at AIFS {LOAD_AIFS} slots",
+    "fig5": "CWmin of station 2 (ng2005's: backoff drawn in [0, CWmin − 1])",
+    "aifs_load": f"offered load per station (Mb/s), station 2 at AIFS {LOAD_AIFS} slots",
 }
 
 
@@ -278,7 +278,7 @@ def run_experiments(out, plan: Plan, jobs: int | None = None, progress: bool = F
         key = KEYS[fig]
         vals = [setting(fig, x, plan.profile) for x in xs]
         x_of = dict(zip(vals, xs))
-        if fig == "load":
+        if fig == "aifs_load":
             base = load_scenario(profile=plan.profile)
             space = Space.zip({key: vals, "flows.up2.rate": vals})
         else:
@@ -303,10 +303,10 @@ def run_experiments(out, plan: Plan, jobs: int | None = None, progress: bool = F
                 "ratio": runs["relative_throughput"],
             }
         )
-        if fig != "load":
+        if fig != "aifs_load":
             models = {x: _model_ratio(fig, x) for x in xs}
             df["model"] = [models[x] for x in df["x"]]
-        tables["aifs_load" if fig == "load" else fig] = df.reset_index(drop=True)
+        tables[fig] = df.reset_index(drop=True)
     tables["tcp_runs"] = ng2005_tcp.run(out, plan.tcp, plan.profile, plan.seed_base, jobs, progress)
     return tables
 
@@ -675,7 +675,7 @@ PARAMETERS = [
         "light load (§4)",
         '"lightly loaded", not quantified',
         f"Poisson uplinks of {LIGHT_LOAD_MBPS:g} Mb/s per station (load sweep: "
-        + ", ".join(f"{x:g}" for x in sweeps(False)["load"])
+        + ", ".join(f"{x:g}" for x in sweeps(False)["aifs_load"])
         + " Mb/s)",
         "a third of the channel in all; the sweep shows the whole range",
     ),
@@ -722,14 +722,16 @@ def _udp_plot(fig: str, df: pd.DataFrame, path: Path) -> None:
         capsize=3,
         label=f"wlansim (mean, 95 % CI, {s['runs'].min()} runs)",
     )
-    if "model" in s:
-        ax.plot(
-            s["x"],
-            s["model"],
-            "-",
-            drawstyle="steps-post" if fig == "fig3" else "default",
-            label="EDCA model",
-        )
+    if fig == "fig3":  # the model's staircase on a fine grid (one solve per step)
+        x = np.linspace(0, s["x"].max(), 801)
+        per_step = {}
+        frames = [model.frames_per_txop(v * 1e-6, phy_timing("802.11b", PAYLOAD)) for v in x]
+        for v, k in zip(x, frames):
+            if k not in per_step:
+                per_step[k] = _model_ratio(fig, v)
+        ax.plot(x, [per_step[k] for k in frames], "-", label="EDCA model")
+    elif "model" in s:
+        ax.plot(s["x"], s["model"], "-", label="EDCA model")
     if fig == "fig3":
         for k in range(1, int(s["x"].max() // PAPER_STEP_US) + 1):
             ax.axvline(
@@ -751,14 +753,14 @@ def _udp_plot(fig: str, df: pd.DataFrame, path: Path) -> None:
         ax.plot(s["x"], 32.0 / s["x"], "k--", lw=1, label="paper: ∝ 1/CWmin (32/CWmin)")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log", base=2)
-    if fig == "load":
+    if fig == "aifs_load":
         ax.axhline(1.0, color="grey", lw=0.8)
         ax.axvline(
             LIGHT_LOAD_MBPS, color="grey", ls=":", lw=1, label="'lightly loaded' (our reading)"
         )
     ax.set_xlabel(XLABEL[fig])
     ax.set_ylabel("throughput station 2 / station 1")
-    title = {"fig3": "Fig 3", "fig4": "Fig 4", "fig5": "Fig 5", "load": "§4: AIFS vs load"}
+    title = {"fig3": "Fig 3", "fig4": "Fig 4", "fig5": "Fig 5", "aifs_load": "§4: AIFS vs load"}
     ax.set_title(f"ng2005 {title[fig]}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
@@ -771,8 +773,13 @@ def plot(tables: dict, out, plan: Plan) -> list[str]:
     of station 11's advantage, the queue sweep)."""
     out = Path(out)
     files = []
-    for fig, name in (("fig3", "fig3"), ("fig4", "fig4"), ("fig5", "fig5"), ("load", "aifs-load")):
-        df = tables.get("aifs_load" if fig == "load" else fig)
+    for fig, name in (
+        ("fig3", "fig3"),
+        ("fig4", "fig4"),
+        ("fig5", "fig5"),
+        ("aifs_load", "aifs-load"),
+    ):
+        df = tables.get(fig)
         if df is not None and not df.empty:
             _udp_plot(fig, df, out / f"{name}.png")
             files.append(f"{name}.png")
@@ -830,9 +837,11 @@ def sections(tables: dict, plan: Plan, verdicts) -> list[str]:
     if "fig3" in tables and not tables["fig3"].empty:
         step = exchange_step_us()
         lines += [
-            "**Fig 3** (TXOP), per plateau. The standard's TXOP rule puts the steps "
-            f"{step:.0f} µs apart (one exchange plus SIFS); the paper's {PAPER_STEP_US:g} µs "
-            "is about the DATA frame alone.",
+            "**Fig 3** (TXOP), per plateau. Under the standard's TXOP rule (a further "
+            "exchange only if DATA + SIFS + ACK ends within the limit) the steps are one "
+            f"exchange plus SIFS apart, {step:.0f} µs; the DATA frame alone lasts "
+            f"{phy_timing('802.11b', PAYLOAD)['data_frame_s'] * 1e6:.0f} µs (the paper: "
+            f"{PAPER_STEP_US:g} µs).",
             "",
             *_fig3_table(tables["fig3"]),
             "",
@@ -843,8 +852,7 @@ def sections(tables: dict, plan: Plan, verdicts) -> list[str]:
         ("aifs_load", "AIFS against the load** (§4 text)"),
     ):
         if fig in tables and not tables[fig].empty:
-            key = "load" if fig == "aifs_load" else fig
-            lines += [f"**{name}", "", *_udp_table(tables[fig], key), ""]
+            lines += [f"**{name}", "", *_udp_table(tables[fig], fig), ""]
     lines += ["## Sections 3 and 5: TCP", "", *ng2005_tcp.sections(tables, by_id, cl.decide_all)]
     lines += [
         "",

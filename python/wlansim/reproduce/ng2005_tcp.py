@@ -778,7 +778,7 @@ def _bar_figure(tables: dict, case: str, path: Path) -> None:
                 [up + down + 0.5, up + 0.5],
                 colors="k",
                 linestyles="--",
-                label="paper: 1/(n_u+1) to the downloads",
+                label="paper: n_u/(n_u+1) to the uploads, 1/(n_u+1) to the downloads",
             )
         ax.set_xlabel(f"station (1-{up} upload, {up + 1}-{up + down} download)")
     else:
@@ -791,7 +791,7 @@ def _bar_figure(tables: dict, case: str, path: Path) -> None:
         fontsize=8,
     )
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="upper right")
     f.tight_layout()
     f.savefig(path, dpi=120)
 
