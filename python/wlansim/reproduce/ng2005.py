@@ -23,7 +23,6 @@ Mapping of the paper's units to the standard's (stated in :func:`base_scenario`)
 from __future__ import annotations
 
 import dataclasses
-import math
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -36,9 +35,9 @@ from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
 from wlansim.claims import (
     CONFIDENCE,
-    PERCENT,
     Claim,
     Compare,
+    Every,
     NotRun,
     Outcome,
     Rule,
@@ -46,10 +45,7 @@ from wlansim.claims import (
     Scale,
     Trend,
     Within,
-    _more_runs,
-    _runs,
     mean_interval,
-    relative,
 )
 from wlansim.models import edca as model
 from wlansim.phy import timing as phy_timing
@@ -93,21 +89,13 @@ LOAD_AIFS = 8
 LIGHT_LOAD_MBPS = 1.0
 
 
-def cw_min_setting(cw: int, profile: str = PROFILE) -> int:
-    """The scenario's ``cw_min`` for ng2005's CWmin ``cw`` (its backoff drawn in
-    [0, cw − 1]): the standard draws in [0, CW] (9.3.4.3), so CW = cw − 1; ns-2 in
-    [0, CW − 1] (``MacRules::max_counter``, mac/ns2.rs), so CW = cw."""
-    return cw if profile == "ns2" else cw - 1
-
-
-def base_scenario(duration: str = UDP_DURATION, profile: str = PROFILE) -> dict:
+def base_scenario(duration: str = UDP_DURATION) -> dict:
     """Two QoS stations, saturated 1400-byte UDP uplinks in AC_BE, 802.11b 11 Mb/s (long
     preamble, 1 Mb/s control rate: the preset), RTS/CTS off, 10-packet interface queues
-    (ng2005 Table 1). Both start at AIFSN 2 (= DIFS: ng2005's zero extra slots), ng2005's
-    CWmin 32 (:func:`cw_min_setting` under ``profile``), TXOP limit 0."""
-    ac = {**DEFAULT_AC, "cw_min": cw_min_setting(32, profile)}
+    (ng2005 Table 1). Both start at AIFSN 2 (= DIFS: ng2005's zero extra slots), CWmin 31
+    (ng2005's 32), TXOP limit 0."""
     groups = [
-        {"name": name, "count": 1, "qos": True, "queue": 10, "edca": {"be": dict(ac)}}
+        {"name": name, "count": 1, "qos": True, "queue": 10, "edca": {"be": dict(DEFAULT_AC)}}
         for name in ("sta1", "sta2")
     ]
     flows = [
@@ -131,10 +119,10 @@ def base_scenario(duration: str = UDP_DURATION, profile: str = PROFILE) -> dict:
     }
 
 
-def load_scenario(duration: str = UDP_DURATION, profile: str = PROFILE) -> dict:
+def load_scenario(duration: str = UDP_DURATION) -> dict:
     """:func:`base_scenario` with Poisson uplinks (rate set per point) and station 2 at
     :data:`LOAD_AIFS` extra AIFS slots: the AIFS effect against the offered load."""
-    s = base_scenario(duration, profile)
+    s = base_scenario(duration)
     s["name"] = "ng2005-aifs-load"
     s["stations"][1]["edca"]["be"]["aifsn"] = 2 + LOAD_AIFS
     for f in s["flows"]:
@@ -186,15 +174,16 @@ def sweeps(quick: bool) -> dict[str, list[float]]:
 KEYS = {"fig3": TXOP_KEY, "fig4": AIFSN_KEY, "fig5": CWMIN_KEY, "aifs_load": "flows.up1.rate"}
 
 
-def setting(fig: str, x: float, profile: str = PROFILE):
-    """The value of the swept key for the paper's ``x`` (AIFSN = 2 + slots; CWmin by
-    :func:`cw_min_setting`)."""
+def setting(fig: str, x: float):
+    """The value of the swept key for the paper's ``x``: AIFSN = 2 + slots; ng2005's
+    CWmin is the drawing range [0, CWmin − 1], the standard draws in [0, CW]: CW =
+    CWmin − 1 (the same scenario under ns-2's rules, which draw in [0, CW − 1])."""
     if fig == "fig3":
         return f"{x:g} us"
     if fig == "fig4":
         return 2 + int(x)
     if fig == "fig5":
-        return cw_min_setting(int(x), profile)
+        return int(x) - 1
     return f"{x:g} Mb/s"
 
 
@@ -276,13 +265,13 @@ def run_experiments(out, plan: Plan, jobs: int | None = None, progress: bool = F
     tables = {}
     for fig, xs in sweeps(plan.quick).items():
         key = KEYS[fig]
-        vals = [setting(fig, x, plan.profile) for x in xs]
+        vals = [setting(fig, x) for x in xs]
         x_of = dict(zip(vals, xs))
         if fig == "aifs_load":
-            base = load_scenario(profile=plan.profile)
+            base = load_scenario()
             space = Space.zip({key: vals, "flows.up2.rate": vals})
         else:
-            base, space = base_scenario(profile=plan.profile), Space.grid({key: vals})
+            base, space = base_scenario(), Space.grid({key: vals})
         c = Campaign(
             with_profile(base, plan.profile),
             space,
@@ -315,87 +304,35 @@ def run_experiments(out, plan: Plan, jobs: int | None = None, progress: bool = F
 
 
 @dataclasses.dataclass(frozen=True)
-class Pointwise(Rule):
-    """A ≈ B within ±``tol`` at every point (``every``), or A off B by more than ``tol``
-    at some point (``every=False``: "becomes inaccurate"). The effect at a point is
-    mean(A)/mean(B) − 1 with its interval at the Bonferroni-corrected level over the
-    points; the estimate is the point of the largest |effect|. Inputs: ``[(x, A, B),
-    ...]`` (B may be exact: a model's value). Not in the engine: Within decides one
-    point, and picking the worst point after the runs would bias it."""
+class NotEvery(Rule):
+    """The negation of :class:`wlansim.claims.Every`: holds if ``inner`` does not hold at
+    some point of ``over`` ("the model becomes inaccurate beyond 10 slots": agreement
+    fails somewhere), does not hold if it holds at every point, undecided otherwise; the
+    same Bonferroni-corrected intervals. Inputs: ``{point: inputs of inner}``. (Not in
+    the engine, which has Every only.)"""
 
-    a: str
-    b: str
-    x: str
-    tol: float
-    every: bool = True
-    scale: Scale = PERCENT
+    inner: Rule
+    over: str
 
-    def evaluate(self, inputs) -> Outcome:
-        pts = [(float(x), a, b) for x, a, b in inputs if a.n > 0]
-        if not pts:
-            raise NotRun("no point was measured")
-        level = 1 - (1 - CONFIDENCE) / len(pts)
-        effects = [(x, relative(a, b, level)) for x, a, b in pts]
-        tol = self.tol
-        inside = [x for x, e in effects if e.defined and -tol <= e.low and e.high <= tol]
-        outside = [x for x, e in effects if e.defined and (e.low > tol or e.high < -tol)]
-        if self.every:
-            verdict = "holds" if len(inside) == len(pts) else "does not hold" if outside else None
-        else:
-            verdict = "holds" if outside else "does not hold" if len(inside) == len(pts) else None
-        verdict = verdict or "undecided"
-        xw, worst = max(effects, key=lambda p: -1.0 if math.isnan(p[1].value) else abs(p[1].value))
-        xs = [x for x, _, _ in pts]
-        phrase = (
-            f"{self.a} against {self.b} at {len(pts)} points ({self.x} = {min(xs):g} to "
-            f"{max(xs):g}): largest deviation {self.scale.fmt(worst.value)} at {self.x} = "
-            f"{xw:g} ({self.scale.interval(worst)}, Bonferroni over {len(pts)}{_runs(worst)}); "
-            f"tolerance ±{self.scale.fmt(tol, sign=False)}"
-        )
-        if outside:
-            phrase += f"; outside at {self.x} = " + ", ".join(f"{x:g}" for x in outside)
-        if verdict == "undecided":
-            open_ = [(x, e) for x, e in effects if x not in inside and x not in outside]
-            x, e = max(open_, key=lambda p: -1.0 if math.isnan(p[1].value) else abs(p[1].value))
-            edge = tol if (e.value if e.defined else 0.0) >= 0 else -tol
-            phrase += (
-                f"; at {self.x} = {x:g} the interval crosses {self.scale.fmt(edge)}: "
-                + _more_runs(e, edge)
-            )
-        return Outcome(verdict, worst, phrase)
+    @property
+    def scale(self) -> Scale:  # type: ignore[override]
+        return self.inner.scale
+
+    def evaluate(self, inputs, confidence: float = CONFIDENCE) -> Outcome:
+        o = Every(self.inner, self.over).evaluate(inputs, confidence)
+        flip = {"holds": "does not hold", "does not hold": "holds"}
+        return Outcome(flip.get(o.verdict, o.verdict), o.estimate, f"the inner rule {o.phrase}",
+                       -o.slack)  # fmt: skip
 
     def describe(self) -> str:
-        what = "the 95 % CI (Bonferroni over the points) of A/B − 1"
-        band = f"±{self.scale.fmt(self.tol, sign=False)}"
-        head = f"A = {self.a}, B = {self.b}, at every {self.x} run: "
-        if self.every:
-            return (
-                head + f"holds if at every point {what} lies inside {band}, does not hold "
-                "if at some point it lies outside, undecided otherwise"
-            )
         return (
-            head + f"holds if at some point {what} lies outside {band}, does not hold if "
-            "at every point it lies inside, undecided otherwise"
+            f"the inner rule ({self.inner.describe()}) at every {self.over}, negated: holds "
+            "if it does not hold at some point, does not hold if it holds at every point"
         )
 
     def examples(self) -> tuple[Any, Any]:
-        def points(off: float) -> list:
-            b = Sample.exact_value(100.0)
-            seeds = list(range(1, 9))
-            return [
-                (
-                    x,
-                    Sample.of(
-                        [100.0 * (1 + (off if x == 3 else 0.0)) + (-1) ** i * 0.2 for i in seeds],
-                        seeds,
-                    ),
-                    b,
-                )
-                for x in (0, 1, 2, 3)
-            ]
-
-        near, far = points(0.0), points(3 * self.tol + 0.3)
-        return (near, far) if self.every else (far, near)
+        good, bad = Every(self.inner, self.over).examples()
+        return bad, good
 
 
 # --------------------------------------------------------------------------- claims
@@ -420,15 +357,15 @@ def _s(df: pd.DataFrame, col: str) -> Sample:
     return Sample.from_frame(df, col)
 
 
-def _points(tables: dict, fig: str, keep=lambda x: True, against: str = "model") -> list:
-    """[(x, simulated ratio per run, exact reference)] of ``fig`` at the x ``keep``
+def _points(tables: dict, fig: str, keep=lambda x: True, against: str = "model") -> dict:
+    """{x: (simulated ratio per run, exact reference)} of ``fig`` at the x ``keep``
     accepts; ``against``: ``"model"`` (the EDCA model) or ``"inverse"`` (32 / CWmin)."""
     df = _fig(tables, fig)
-    pts = []
+    pts = {}
     for x, g in df.groupby("x"):
         if keep(x):
             ref = g["model"].iloc[0] if against == "model" else 32.0 / x
-            pts.append((x, _s(g, "ratio"), Sample.exact_value(ref)))
+            pts[f"{x:g}"] = (_s(g, "ratio"), Sample.exact_value(ref))
     if not pts:
         raise NotRun(f"no {XLABEL[fig]} in that range was run")
     return pts
@@ -498,7 +435,7 @@ def udp_claims() -> list[Claim]:
             "§4, Fig 3",
             "The relative throughput rises with TXOP in steps: at each TXOP it equals the "
             "number of packets the TXOP holds (within ±5 %)",
-            Pointwise("station 2 / station 1", "the packets per TXOP", "TXOP (µs)", 0.05),
+            Every(Within("station 2 / station 1", "the packets per TXOP", 0.05), "TXOP (µs)"),
             lambda t: _points(t, "fig3"),
             kind="model vs simulation",
             paper="steps at multiples of one packet",
@@ -536,7 +473,7 @@ def udp_claims() -> list[Claim]:
             "§4, Fig 4",
             "The analytic model agrees with the measurements for AIFS ≤ 10 slots (within "
             "±10 %; ours: Bianchi per class with AIFS zones, not Battiti-Li)",
-            Pointwise("the simulated ratio", "the EDCA model's", "AIFS (slots)", 0.10),
+            Every(Within("the simulated ratio", "the EDCA model's", 0.10), "AIFS (slots)"),
             lambda t: _points(t, "fig4", lambda x: x <= 10),
             kind="model vs simulation",
             paper="good agreement for AIFS ≤ 10",
@@ -547,7 +484,7 @@ def udp_claims() -> list[Claim]:
             "§4, Fig 4; §6",
             "Beyond 10 slots the analytic model becomes inaccurate (off by more than ±10 % "
             "somewhere)",
-            Pointwise("the simulated ratio", "the EDCA model's", "AIFS (slots)", 0.10, every=False),
+            NotEvery(Within("the simulated ratio", "the EDCA model's", 0.10), "AIFS (slots)"),
             lambda t: _points(t, "fig4", lambda x: x > 10),
             kind="model vs simulation",
             paper="inaccurate for larger AIFS",
@@ -574,7 +511,7 @@ def udp_claims() -> list[Claim]:
             "§4, Fig 5",
             "Station 2's relative throughput is roughly inversely proportional to its CWmin "
             "(within ±20 % of 32 / CWmin at every CWmin run)",
-            Pointwise("station 2 / station 1", "32 / CWmin", "CWmin", 0.20),
+            Every(Within("station 2 / station 1", "32 / CWmin", 0.20), "CWmin"),
             lambda t: _points(t, "fig5", against="inverse"),
             paper="approximately inversely proportional",
         ),
@@ -582,7 +519,7 @@ def udp_claims() -> list[Claim]:
             "fig5-model",
             "§4, Fig 5",
             "The measurements agree with the analytic model (within ±10 % at every CWmin)",
-            Pointwise("the simulated ratio", "the EDCA model's", "CWmin", 0.10),
+            Every(Within("the simulated ratio", "the EDCA model's", 0.10), "CWmin"),
             lambda t: _points(t, "fig5"),
             kind="model vs simulation",
             paper="good agreement",
@@ -652,10 +589,12 @@ PARAMETERS = [
     (
         "AIFS and CWmin units",
         'AIFS in slots beyond DIFS; CWmin the drawing range [0, CW − 1] ("32")',
-        "AIFSN = 2 + slots; cw_min = CWmin − 1 (the standard draws in [0, CW]); under `ns2`, "
-        "whose MAC draws in [0, CW − 1], cw_min = CWmin: the same drawing range",
-        "the standard's definitions; the Table 2 preset keeps the standard's values (3, 31) "
-        "under both profiles, and the TCP cases' DCF stations take each profile's default",
+        "AIFSN = 2 + slots; cw_min = CWmin − 1 (the standard draws in [0, CW]), the same "
+        "scenario under both profiles",
+        "the standard's definitions. Under `ns2` the MAC draws in [0, CW − 1] (ns-2's "
+        "BackoffTimer), one slot less, and a window must be 2^k − 1, so ng2005's CWmin 2 "
+        "becomes a window of one slot there (station 2's counter is always 0): the ns-2 "
+        "rule's reading of the same setting",
     ),
     (
         "TXOP",

@@ -456,6 +456,7 @@ def _ratio_of(df: pd.DataFrame, num: str, den: str) -> Sample:
 
 
 POINTS = Scale(relative=False, unit="points", factor=100.0)
+TIMES = Scale(ratio=True, digits=2)
 
 
 def _per_run(df: pd.DataFrame, column: str, digits: int = 0) -> str:
@@ -614,7 +615,7 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
             "fig7-up-down",
             "§5.1, Fig 7",
             "With defaults, 6 uploads take far more than 6 downloads (more than twice)",
-            Compare("the uploads' total goodput", "the downloads'", ">", margin=1.0),
+            Compare("the uploads' total goodput", "the downloads'", ">", margin=1.0, scale=TIMES),
             lambda t: (
                 sample(runs_of(t, "fig7", queue), "up_total"),
                 sample(runs_of(t, "fig7", queue), "down_total"),
