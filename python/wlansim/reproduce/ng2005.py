@@ -737,7 +737,8 @@ def _udp_table(df: pd.DataFrame, fig: str) -> list[str]:
         "|---|---|---|" + ("---|---|" if has_model else ""),
     ]
     for _, r in s.iterrows():
-        row = f"| {r['x']:g} | {r['runs']} | {r['mean']:.4g} ({r['low']:.4g} to {r['high']:.4g}) |"
+        ci = f"{r['mean']:.4g} ({r['low']:.4g} to {r['high']:.4g})"
+        row = f"| {r['x']:g} | {int(r['runs'])} | {ci} |"
         if has_model:
             row += f" {r['model']:.4g} | {r['mean'] / r['model'] - 1:+.1%} |"
         lines.append(row)

@@ -574,21 +574,37 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
     study's claims use :data:`QUEUE`; the sensitivity sweep decides them again at the
     other sizes)."""
 
-    def dev(case: str, col: str = "max_dev") -> Callable[[dict], tuple[Sample, Sample]]:
-        return lambda t: (sample(runs_of(t, case, queue), col), exact(INTRINSIC))
+    def pair(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
+        return lambda t: (sample(runs_of(t, case, queue), a), sample(runs_of(t, case, queue), b))
 
-    bound = f"the paper's {100 * INTRINSIC:g} % intrinsic variation"
-    spread = "largest deviation of a station's throughput from the mean"
+    def spread(cid: str, ref: str, text: str, case: str, op: str, paper: str,
+               col: str = "max_dev", among: str = "") -> Claim:  # fmt: skip
+        """A claim on the largest deviation of a flow from the mean against the paper's
+        intrinsic variation: above it (``>``, unfair) or below it (``<``, fair)."""
+        who = f"{among} ({label(case)}, {'Table 2' if SECTION5[case][2] else 'defaults'})"
+        return Claim(
+            cid,
+            ref,
+            text,
+            Compare(
+                f"the largest deviation of a flow's throughput from the mean{who}",
+                f"the paper's {100 * INTRINSIC:g} % intrinsic variation",
+                op,
+                scale=POINTS,
+            ),
+            lambda t: (sample(runs_of(t, case, queue), col), exact(INTRINSIC)),
+            paper=paper,
+            explain=_lockouts((case,), queue),
+        )
+
+    off = f"off the mean by more than {100 * INTRINSIC:g} %"
+    within = f"within {100 * INTRINSIC:g} % of the mean"
     return [
-        Claim(
-            "fig6-unfair",
-            "§5.1, Fig 6",
-            "12 TCP uploads with 802.11b defaults are unfair: some station's 5-minute "
-            f"throughput is off the mean by more than the intrinsic {100 * INTRINSIC:g} %",
-            Compare(f"the {spread} (defaults)", bound, ">", scale=POINTS),
-            dev("fig6"),
-            paper="poor performance, gross unfairness",
-            explain=_lockouts(("fig6",), queue),
+        spread(
+            "fig6-unfair", "§5.1, Fig 6",
+            f"12 TCP uploads with 802.11b defaults are unfair: some station's 5-minute "
+            f"throughput is {off} (the intrinsic variation)",
+            "fig6", ">", "poor performance, gross unfairness",
         ),
         Claim(
             "fig6-ap-share",
@@ -601,25 +617,18 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
             paper="1/(n+1) = 7.7 %",
             explain=_lockouts(("fig6",), queue),
         ),
-        Claim(
-            "up3-unfair",
-            "§5.1",
-            "Even 3 competing TCP uploads (802.11b defaults) develop significant "
-            f"unfairness: some station off the mean by more than {100 * INTRINSIC:g} %",
-            Compare(f"the {spread} (3 uploads, defaults)", bound, ">", scale=POINTS),
-            dev("up3"),
-            paper="degraded with 3 uploads",
-            explain=_lockouts(("up3",), queue),
+        spread(
+            "up3-unfair", "§5.1",
+            f"Even 3 competing TCP uploads (802.11b defaults) develop significant unfairness: "
+            f"some station {off}",
+            "up3", ">", "degraded with 3 uploads",
         ),
         Claim(
             "fig7-up-down",
             "§5.1, Fig 7",
             "With defaults, 6 uploads take far more than 6 downloads (more than twice)",
             Compare("the uploads' total goodput", "the downloads'", ">", margin=1.0, scale=TIMES),
-            lambda t: (
-                sample(runs_of(t, "fig7", queue), "up_total"),
-                sample(runs_of(t, "fig7", queue), "down_total"),
-            ),
+            pair("fig7", "up_total", "down_total"),
             paper="gross unfairness between uploads and downloads",
             explain=_lockouts(("fig7",), queue),
         ),
@@ -636,31 +645,22 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
             paper="1/(n_u+1) = 14 %",
             explain=_lockouts(("fig7",), queue),
         ),
-        Claim(
-            "fig7-uploads-unfair",
-            "§5.1, Fig 7",
-            "With defaults the 6 uploads are also unfair among themselves (some upload off "
-            f"their mean by more than {100 * INTRINSIC:g} %)",
-            Compare(f"the {spread} among the uploads (defaults)", bound, ">", scale=POINTS),
-            dev("fig7", "max_dev_up"),
-            paper="unfairness within the uploads",
-            explain=_lockouts(("fig7",), queue),
+        spread(
+            "fig7-uploads-unfair", "§5.1, Fig 7",
+            f"With defaults the 6 uploads are also unfair among themselves: some upload {off}",
+            "fig7", ">", "unfairness within the uploads", "max_dev_up", " among the uploads",
         ),
-        Claim(
-            "fig8-fair",
-            "§5.2, Fig 8",
-            "With the Table 2 settings the 12 uploads are fair to within the intrinsic "
-            f"10-15 % variation (every station within {100 * INTRINSIC:g} % of the mean)",
-            Compare(f"the {spread} (Table 2)", bound, "<", scale=POINTS),
-            dev("fig8"),
-            paper="within 10-15 %",
-            explain=_lockouts(("fig8",), queue),
+        spread(
+            "fig8-fair", "§5.2, Fig 8",
+            "With the Table 2 settings the 12 uploads are fair to within the intrinsic 10-15 % "
+            f"variation: every station {within}",
+            "fig8", "<", "within 10-15 %",
         ),
         Claim(
             "fig8-fairer",
             "§5.2, Figs 6 and 8",
             "Table 2 improves the 12 uploads' fairness over the defaults",
-            Compare(f"the {spread} with Table 2", "with defaults", "<"),
+            Compare("the largest deviation from the mean with Table 2", "with defaults", "<"),
             lambda t: (
                 sample(runs_of(t, "fig8", queue), "max_dev"),
                 sample(runs_of(t, "fig6", queue), "max_dev"),
@@ -674,37 +674,25 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
             "With Table 2, 6 uploads and 6 downloads share fairly between them (totals "
             f"within {100 * INTRINSIC:g} %)",
             Within("the uploads' total goodput", "the downloads'", INTRINSIC),
-            lambda t: (
-                sample(runs_of(t, "fig9", queue), "up_total"),
-                sample(runs_of(t, "fig9", queue), "down_total"),
-            ),
+            pair("fig9", "up_total", "down_total"),
             paper="fairness restored between uploads and downloads",
             explain=_lockouts(("fig9",), queue),
         ),
-        Claim(
-            "fig9-fair",
-            "§5.2, Fig 9",
-            "With Table 2 every one of the 12 flows (uploads and downloads) is within "
-            f"{100 * INTRINSIC:g} % of the mean",
-            Compare(f"the {spread} (Table 2, 6 up + 6 down)", bound, "<", scale=POINTS),
-            dev("fig9"),
-            paper="fairness restored within and between",
-            explain=_lockouts(("fig9",), queue),
+        spread(
+            "fig9-fair", "§5.2, Fig 9",
+            f"With Table 2 every one of the 12 flows (uploads and downloads) is {within}",
+            "fig9", "<", "fairness restored within and between",
         ),
         *(
-            Claim(
-                f"{case}-fair",
-                "§5.2, text",
-                f"Table 2 is fair with unequal numbers of flows too ({label(case)}: every "
-                f"flow within {100 * INTRINSIC:g} % of the mean)",
-                Compare(f"the {spread} ({label(case)}, Table 2)", bound, "<", scale=POINTS),
-                dev(case),
-                paper="similar levels of fairness",
-                explain=_lockouts((case,), queue),
+            spread(
+                f"{case}-fair", "§5.2, text",
+                f"Table 2 is fair with unequal numbers of flows too ({label(case)}): every "
+                f"flow {within}",
+                case, "<", "similar levels of fairness",
             )
             for case in ("mix-3-9", "mix-9-3")
         ),
-    ]
+    ]  # fmt: skip
 
 
 def claims() -> list[Claim]:
