@@ -405,7 +405,11 @@ def run(
         (k for k in df.columns if k.startswith("station_")), key=lambda k: int(k.split("_")[1])
     )
     rest = [k for k in RUN_COLUMNS if k in df.columns]
-    return df[["case", "queue", "seed", *rest, *stations]]
+    df = df[["case", "queue", "seed", *rest, *stations]]
+    # rates to whole b/s, the rest to 6 decimals: far below any interval, and the table
+    # (committed with the full run) stays small
+    rates = [*stations, "up_total", "down_total", "others"]
+    return df.round({k: 0 if k in rates else 6 for k in df.columns[3:]})
 
 
 #: the per-run columns kept in ``tcp_runs`` (besides ``station_i``)
