@@ -10,7 +10,18 @@ import pytest
 from scipy import stats
 
 from wlansim import claims as cl
-from wlansim.claims import Best, Claim, Compare, InRange, NotRun, Sample, Scale, Trend, Within
+from wlansim.claims import (
+    Best,
+    Claim,
+    Compare,
+    Every,
+    InRange,
+    NotRun,
+    Sample,
+    Scale,
+    Trend,
+    Within,
+)
 
 RNG = np.random.default_rng(7)
 
@@ -62,6 +73,7 @@ RULES = [
     Compare("A", "B", op="<"),
     Compare("A", "B", margin=0.2),
     Compare("A", "B", op="<", margin=-0.1),
+    Compare("A", "B", margin=99, scale=Scale(ratio=True)),
     Compare("A", "B", scale=Scale(relative=False, unit="ms", factor=1e3)),
     Within("A", "B", tol=0.05),
     Within("A", "B", tol=2.0, scale=Scale(relative=False, unit="pkt/s")),
@@ -72,6 +84,8 @@ RULES = [
     Trend("delay", "W*", "up", scale=Scale(relative=False, unit="s")),
     Best("goodput", "sack"),
     Best("delay", "d=4", higher=False),
+    Every(Compare("A", "B"), "PER"),
+    Every(Within("A", "B", tol=0.1), "n"),
 ]
 
 
@@ -153,3 +167,14 @@ def test_claims_csv_round_trip_and_contradictions(tmp_path):
     assert "| a | Fig 1 |" in md and "under `ns2`" in md and "holds 1" in md
     with pytest.raises(ValueError, match="duplicate"):
         cl.decide_all([c, c], holds)
+
+
+def test_every_point_must_hold_with_bonferroni_intervals():
+    good = (Sample.of([110, 111, 109, 110.5], [1, 2, 3, 4]), Sample.of([100] * 4, [1, 2, 3, 4]))
+    bad = (Sample.of([90, 91, 89, 90.5], [1, 2, 3, 4]), Sample.of([100] * 4, [1, 2, 3, 4]))
+    rule = Every(Compare("A", "B"), "PER")
+    assert rule.evaluate({10: good, 20: good}).verdict == "holds"
+    out = rule.evaluate({10: good, 20: bad})
+    assert out.verdict == "does not hold" and "not at 20" in out.phrase
+    with pytest.raises(NotRun):
+        rule.evaluate({})

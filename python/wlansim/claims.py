@@ -218,19 +218,23 @@ def relative(a: Sample, b: Sample, confidence: float = CONFIDENCE) -> Estimate:
 
 @dataclasses.dataclass(frozen=True)
 class Scale:
-    """How an effect reads: ``relative`` (a fraction, shown in %), or absolute in
-    ``unit`` after multiplying by ``factor`` (e.g. seconds shown in ms: factor 1e3)."""
+    """How an effect reads: ``relative`` (a fraction A/B − 1, shown in %, or with
+    ``ratio`` as the ratio A/B itself, "12.3×"), or absolute in ``unit`` after multiplying
+    by ``factor`` (e.g. seconds shown in ms: factor 1e3)."""
 
     relative: bool = True
     unit: str = ""
     factor: float = 1.0
     digits: int = 1
+    ratio: bool = False
 
     def fmt(self, x: float, sign: bool = True) -> str:
         if math.isnan(x):
             return "n/a"
         if math.isinf(x):
             return ("+" if x > 0 and sign else "") + ("∞" if x > 0 else "−∞")
+        if self.relative and self.ratio:
+            return f"{1 + x:.{self.digits}f}×"
         if self.relative:
             return f"{100 * x:+.{self.digits}f} %" if sign else f"{100 * x:.{self.digits}f} %"
         v = x * self.factor
@@ -241,7 +245,7 @@ class Scale:
         if not e.defined:
             return e.note or "no interval"
         if e.low == e.high:
-            return "exact"
+            return "exact" if e.n == 0 else "the same in every run"
         return f"95 % CI {self.fmt(e.low, sign)} to {self.fmt(e.high, sign)}"
 
 
@@ -273,6 +277,9 @@ class Outcome:
     verdict: str
     estimate: Estimate
     phrase: str  # what was measured, in words (without the verdict)
+    #: how far the interval lies inside the rule's region (negative: outside or across
+    #: its edge), in the effect's units: which point of several is the weakest
+    slack: float = math.nan
 
 
 class Rule:
@@ -281,8 +288,10 @@ class Rule:
     holds and one that does not, so every claim's verdict can be seen to flip."""
 
     scale: Scale = PERCENT
+    #: does the estimate read as a signed effect (+3 %) or as a value (7.9)?
+    signed: bool = True
 
-    def evaluate(self, inputs: Any) -> Outcome:  # pragma: no cover - abstract
+    def evaluate(self, inputs: Any, confidence: float = CONFIDENCE) -> Outcome:  # pragma: no cover
         raise NotImplementedError
 
     def describe(self) -> str:  # pragma: no cover - abstract
@@ -290,6 +299,25 @@ class Rule:
 
     def examples(self) -> tuple[Any, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def _slack_side(e: Estimate, threshold: float, above: bool) -> float:
+    return (e.low - threshold if above else threshold - e.high) if e.defined else math.nan
+
+
+def _slack_inside(e: Estimate, low: float, high: float) -> float:
+    return min(high - e.high, e.low - low) if e.defined else math.nan
+
+
+def _inside(e: Estimate, low: float, high: float) -> str:
+    """holds / does not hold / undecided for "the effect lies inside [low, high]"."""
+    if not e.defined:
+        return "undecided"
+    if low <= e.low and e.high <= high:
+        return "holds"
+    if e.low > high or e.high < low:
+        return "does not hold"
+    return "undecided"
 
 
 def _side(e: Estimate, threshold: float, above: bool) -> str:
@@ -330,24 +358,25 @@ class Compare(Rule):
         if self.op not in (">", "<"):
             raise ValueError(f"op must be '>' or '<', got {self.op!r}")
 
-    def effect(self, a: Sample, b: Sample) -> Estimate:
-        return relative(a, b) if self.scale.relative else difference(a, b)
-
-    def evaluate(self, inputs: tuple[Sample, Sample]) -> Outcome:
+    def evaluate(self, inputs: tuple[Sample, Sample], confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs
-        e = self.effect(a, b)
+        e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
         verdict = _side(e, self.margin, above=self.op == ">")
-        where = "above" if e.value >= 0 else "below"
-        size = self.scale.fmt(abs(e.value), sign=False) if not math.isnan(e.value) else "n/a"
-        phrase = f"{self.a} is {size} {where} {self.b} ({self.scale.interval(e)}{_runs(e)})"
+        if self.scale.ratio:
+            phrase = f"{self.a} / {self.b} = {self.scale.fmt(e.value)}"
+        else:
+            where = "above" if e.value >= 0 else "below"
+            size = self.scale.fmt(abs(e.value), sign=False) if not math.isnan(e.value) else "n/a"
+            phrase = f"{self.a} is {size} {where} {self.b}"
+        phrase += f" ({self.scale.interval(e)}{_runs(e)})"
         if verdict == "undecided":
             phrase += f"; the interval includes {self.scale.fmt(self.margin)}: " + _more_runs(
                 e, self.margin
             )
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, _slack_side(e, self.margin, self.op == ">"))
 
     def describe(self) -> str:
-        what = "A/B − 1" if self.scale.relative else "A − B"
+        what = ("A/B" if self.scale.ratio else "A/B − 1") if self.scale.relative else "A − B"
         side = "above" if self.op == ">" else "below"
         return (
             f"A = {self.a}, B = {self.b}: holds if the 95 % CI of {what} lies {side} "
@@ -374,17 +403,10 @@ class Within(Rule):
     tol: float
     scale: Scale = PERCENT
 
-    def evaluate(self, inputs: tuple[Sample, Sample]) -> Outcome:
+    def evaluate(self, inputs: tuple[Sample, Sample], confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs
-        e = relative(a, b) if self.scale.relative else difference(a, b)
-        if not e.defined:
-            verdict = "undecided"
-        elif -self.tol <= e.low and e.high <= self.tol:
-            verdict = "holds"
-        elif e.low > self.tol or e.high < -self.tol:
-            verdict = "does not hold"
-        else:
-            verdict = "undecided"
+        e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
+        verdict = _inside(e, -self.tol, self.tol)
         phrase = (
             f"{self.a} differs from {self.b} by {self.scale.fmt(e.value)} "
             f"({self.scale.interval(e)}{_runs(e)}); tolerance ±"
@@ -393,7 +415,7 @@ class Within(Rule):
         if verdict == "undecided" and e.defined:
             edge = self.tol if e.value >= 0 else -self.tol
             phrase += f": the interval crosses {self.scale.fmt(edge)}; " + _more_runs(e, edge)
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, _slack_inside(e, -self.tol, self.tol))
 
     def describe(self) -> str:
         what = "A/B − 1" if self.scale.relative else "A − B"
@@ -418,17 +440,11 @@ class InRange(Rule):
     low: float
     high: float
     scale: Scale = dataclasses.field(default_factory=lambda: Scale(relative=False))
+    signed = False
 
-    def evaluate(self, inputs: Sample) -> Outcome:
-        e = mean_interval(inputs)
-        if not e.defined:
-            verdict = "undecided"
-        elif self.low <= e.low and e.high <= self.high:
-            verdict = "holds"
-        elif e.low > self.high or e.high < self.low:
-            verdict = "does not hold"
-        else:
-            verdict = "undecided"
+    def evaluate(self, inputs: Sample, confidence: float = CONFIDENCE) -> Outcome:
+        e = mean_interval(inputs, confidence)
+        verdict = _inside(e, self.low, self.high)
         band = f"[{self.scale.fmt(self.low, False)}, {self.scale.fmt(self.high, False)}]"
         phrase = (
             f"{self.a} is {self.scale.fmt(e.value, False)} "
@@ -439,7 +455,7 @@ class InRange(Rule):
             phrase += f": the interval crosses {self.scale.fmt(edge, False)}; " + _more_runs(
                 e, edge
             )
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, _slack_inside(e, self.low, self.high))
 
     def describe(self) -> str:
         return (
@@ -480,7 +496,9 @@ class Trend(Rule):
         if self.direction not in ("up", "down", "flat"):
             raise ValueError(f"direction must be up, down or flat, got {self.direction!r}")
 
-    def effect(self, points: Sequence[tuple[float, Sample]]) -> Estimate:
+    def effect(
+        self, points: Sequence[tuple[float, Sample]], confidence: float = CONFIDENCE
+    ) -> Estimate:
         pts = [(float(x), s) for x, s in points if s.n > 0]
         if len(pts) < 2:
             return _undefined("fewer than two points measured")
@@ -501,7 +519,7 @@ class Trend(Rule):
         if paired and len(seeds[0]) >= 2:
             per = [s.by_seed() for _, s in pts]
             slopes = [_slope(xs, [p[k] for p in per]) * norm for k in seeds[0]]
-            e = mean_interval(Sample.of(slopes))
+            e = mean_interval(Sample.of(slopes), confidence)
             return dataclasses.replace(e, n=len(slopes))
         allx = [x for x, s in pts for _ in s.values]
         if len(allx) < 3:
@@ -512,38 +530,35 @@ class Trend(Rule):
         a0 = level - b * mx
         rss = sum((y - a0 - b * x) ** 2 for x, y in zip(allx, everything))
         se = math.sqrt(rss / (len(allx) - 2) / sxx)
-        h = _t(len(allx) - 2) * se
+        h = _t(len(allx) - 2, confidence) * se
         n = min(s.n for _, s in pts)
         return Estimate(b * norm, (b - h) * norm, (b + h) * norm, n)
 
-    def evaluate(self, inputs: Sequence[tuple[float, Sample]]) -> Outcome:
-        e = self.effect(inputs)
+    def evaluate(
+        self, inputs: Sequence[tuple[float, Sample]], confidence: float = CONFIDENCE
+    ) -> Outcome:
+        e = self.effect(inputs, confidence)
         xs = [float(x) for x, s in inputs if s.n > 0]
         rng = f"{self.x} = {min(xs):g} to {max(xs):g}" if xs else self.x
         change = "changes"
         if e.defined:
             change = "rises" if e.value > 0 else "falls" if e.value < 0 else "stays"
+        size = self.scale.fmt(abs(e.value), sign=False) if e.defined else "n/a"
         phrase = (
-            f"{self.quantity} {change} by {self.scale.fmt(e.value)} over {rng} "
-            f"({self.scale.interval(e)}{_runs(e)})"
+            f"{self.quantity} {change} by {size} over {rng} ({self.scale.interval(e)}{_runs(e)})"
         )
         if self.direction == "flat":
-            if not e.defined:
-                verdict = "undecided"
-            elif -self.tol <= e.low and e.high <= self.tol:
-                verdict = "holds"
-            elif e.low > self.tol or e.high < -self.tol:
-                verdict = "does not hold"
-            else:
-                verdict = "undecided"
+            verdict = _inside(e, -self.tol, self.tol)
             edge = self.tol if (e.value if e.defined else 0) >= 0 else -self.tol
             phrase += f"; flat means within ±{self.scale.fmt(self.tol, sign=False)}"
+            slack = _slack_inside(e, -self.tol, self.tol)
         else:
             verdict = _side(e, self.margin, above=self.direction == "up")
             edge = self.margin
+            slack = _slack_side(e, self.margin, self.direction == "up")
         if verdict == "undecided" and e.defined:
             phrase += f"; the interval includes {self.scale.fmt(edge)}: " + _more_runs(e, edge)
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, slack)
 
     def describe(self) -> str:
         what = (
@@ -590,13 +605,13 @@ class Best(Rule):
     higher: bool = True
     scale: Scale = PERCENT
 
-    def evaluate(self, inputs: Mapping[str, Sample]) -> Outcome:
+    def evaluate(self, inputs: Mapping[str, Sample], confidence: float = CONFIDENCE) -> Outcome:
         if self.claimed not in inputs:
             raise NotRun(f"option {self.claimed!r} was not run")
         others = {k: v for k, v in inputs.items() if k != self.claimed and v.n > 0}
         if not others:
             raise NotRun("no other option was run")
-        level = 1 - (1 - CONFIDENCE) / len(others)
+        level = 1 - (1 - confidence) / len(others)
         c = inputs[self.claimed]
         effects = {}
         for k, s in others.items():
@@ -626,7 +641,8 @@ class Best(Rule):
             phrase += f"; significantly beaten by {', '.join(beaten_by)}"
         elif verdict == "undecided" and e.defined:
             phrase += "; " + _more_runs(e, 0.0)
-        return Outcome(verdict, e, phrase)
+        slack = min((x.low if x.defined else math.nan) for x in effects.values())
+        return Outcome(verdict, e, phrase, slack)
 
     def describe(self) -> str:
         word = "highest" if self.higher else "lowest"
@@ -641,6 +657,50 @@ class Best(Rule):
         good = {self.claimed: _synthetic(100 + sign * 30, 1), "other": _synthetic(100, 1)}
         bad = {self.claimed: _synthetic(100 - sign * 30, 1), "other": _synthetic(100, 1)}
         return good, bad
+
+
+@dataclasses.dataclass(frozen=True)
+class Every(Rule):
+    """The ``inner`` rule at every point of ``over`` (e.g. at every PER above 10 %): holds
+    if it holds at each point, does not hold if it does not hold at some point, undecided
+    otherwise. Each point's interval is Bonferroni-corrected over the points. The estimate
+    is the point that decides (the first that does not hold, else the weakest). Inputs:
+    ``{point: inputs of inner}``."""
+
+    inner: Rule
+    over: str
+
+    @property
+    def scale(self) -> Scale:  # type: ignore[override]
+        return self.inner.scale
+
+    def evaluate(self, inputs: Mapping[Any, Any], confidence: float = CONFIDENCE) -> Outcome:
+        if not inputs:
+            raise NotRun(f"no {self.over} was run")
+        level = 1 - (1 - confidence) / len(inputs)
+        outs = {k: self.inner.evaluate(v, level) for k, v in inputs.items()}
+        failing = [k for k, o in outs.items() if o.verdict == "does not hold"]
+        open_ = [k for k, o in outs.items() if o.verdict == "undecided"]
+        if failing:
+            verdict, key = "does not hold", failing[0]
+        elif open_:
+            verdict, key = "undecided", open_[0]
+        else:
+            verdict = "holds"
+            key = min(outs, key=lambda k: outs[k].slack)
+        held = sum(o.verdict == "holds" for o in outs.values())
+        phrase = f"holds at {held} of {len(outs)} {self.over} points (Bonferroni over {len(outs)})"
+        if failing:
+            phrase += ", not at " + ", ".join(str(k) for k in failing)
+        phrase += f"; at {self.over} = {key}: {outs[key].phrase}"
+        return Outcome(verdict, outs[key].estimate, phrase, outs[key].slack)
+
+    def describe(self) -> str:
+        return f"at every {self.over}: {self.inner.describe()}"
+
+    def examples(self) -> tuple[Any, Any]:
+        good, bad = self.inner.examples()
+        return {1: good, 2: good}, {1: good, 2: bad}
 
 
 # --------------------------------------------------------------------------- records
@@ -698,9 +758,13 @@ class Verdict:
 
     def row(self) -> dict[str, Any]:
         c, e = self.claim, self.estimate
-        scale = c.rule.scale
-        ours = "" if math.isnan(e.value) else scale.fmt(e.value)
-        ci = "" if not e.defined or e.low == e.high else f"{scale.fmt(e.low)} … {scale.fmt(e.high)}"
+        scale, sign = c.rule.scale, c.rule.signed
+        ours = "" if math.isnan(e.value) else scale.fmt(e.value, sign)
+        ci = (
+            ""
+            if not e.defined or e.low == e.high
+            else f"{scale.fmt(e.low, sign)} … {scale.fmt(e.high, sign)}"
+        )
         return {
             "id": c.id,
             "ref": c.ref,
