@@ -14,11 +14,9 @@ from wlansim.reproduce import miorandi2004 as mio
 from wlansim.reproduce import with_profile
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory):
-    out = tmp_path_factory.mktemp("miorandi2004")
-    mio.reproduce(out, quick=True, jobs=2)
-    return out
+@pytest.fixture
+def quick(quick_reproduction):
+    return quick_reproduction("miorandi2004")  # once per test session
 
 
 def test_quick_run_writes_report_tables_figures_and_claims(quick):
