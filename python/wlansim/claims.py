@@ -245,7 +245,7 @@ class Scale:
         if not e.defined:
             return e.note or "no interval"
         if e.low == e.high:
-            return "exact"
+            return "exact" if e.n == 0 else "the same in every run"
         return f"95 % CI {self.fmt(e.low, sign)} to {self.fmt(e.high, sign)}"
 
 
@@ -277,6 +277,9 @@ class Outcome:
     verdict: str
     estimate: Estimate
     phrase: str  # what was measured, in words (without the verdict)
+    #: how far the interval lies inside the rule's region (negative: outside or across
+    #: its edge), in the effect's units: which point of several is the weakest
+    slack: float = math.nan
 
 
 class Rule:
@@ -285,6 +288,8 @@ class Rule:
     holds and one that does not, so every claim's verdict can be seen to flip."""
 
     scale: Scale = PERCENT
+    #: does the estimate read as a signed effect (+3 %) or as a value (7.9)?
+    signed: bool = True
 
     def evaluate(self, inputs: Any, confidence: float = CONFIDENCE) -> Outcome:  # pragma: no cover
         raise NotImplementedError
@@ -294,6 +299,25 @@ class Rule:
 
     def examples(self) -> tuple[Any, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def _slack_side(e: Estimate, threshold: float, above: bool) -> float:
+    return (e.low - threshold if above else threshold - e.high) if e.defined else math.nan
+
+
+def _slack_inside(e: Estimate, low: float, high: float) -> float:
+    return min(high - e.high, e.low - low) if e.defined else math.nan
+
+
+def _inside(e: Estimate, low: float, high: float) -> str:
+    """holds / does not hold / undecided for "the effect lies inside [low, high]"."""
+    if not e.defined:
+        return "undecided"
+    if low <= e.low and e.high <= high:
+        return "holds"
+    if e.low > high or e.high < low:
+        return "does not hold"
+    return "undecided"
 
 
 def _side(e: Estimate, threshold: float, above: bool) -> str:
@@ -349,7 +373,7 @@ class Compare(Rule):
             phrase += f"; the interval includes {self.scale.fmt(self.margin)}: " + _more_runs(
                 e, self.margin
             )
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, _slack_side(e, self.margin, self.op == ">"))
 
     def describe(self) -> str:
         what = ("A/B" if self.scale.ratio else "A/B − 1") if self.scale.relative else "A − B"
@@ -382,14 +406,7 @@ class Within(Rule):
     def evaluate(self, inputs: tuple[Sample, Sample], confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs
         e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
-        if not e.defined:
-            verdict = "undecided"
-        elif -self.tol <= e.low and e.high <= self.tol:
-            verdict = "holds"
-        elif e.low > self.tol or e.high < -self.tol:
-            verdict = "does not hold"
-        else:
-            verdict = "undecided"
+        verdict = _inside(e, -self.tol, self.tol)
         phrase = (
             f"{self.a} differs from {self.b} by {self.scale.fmt(e.value)} "
             f"({self.scale.interval(e)}{_runs(e)}); tolerance ±"
@@ -398,7 +415,7 @@ class Within(Rule):
         if verdict == "undecided" and e.defined:
             edge = self.tol if e.value >= 0 else -self.tol
             phrase += f": the interval crosses {self.scale.fmt(edge)}; " + _more_runs(e, edge)
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, _slack_inside(e, -self.tol, self.tol))
 
     def describe(self) -> str:
         what = "A/B − 1" if self.scale.relative else "A − B"
@@ -423,17 +440,11 @@ class InRange(Rule):
     low: float
     high: float
     scale: Scale = dataclasses.field(default_factory=lambda: Scale(relative=False))
+    signed = False
 
     def evaluate(self, inputs: Sample, confidence: float = CONFIDENCE) -> Outcome:
         e = mean_interval(inputs, confidence)
-        if not e.defined:
-            verdict = "undecided"
-        elif self.low <= e.low and e.high <= self.high:
-            verdict = "holds"
-        elif e.low > self.high or e.high < self.low:
-            verdict = "does not hold"
-        else:
-            verdict = "undecided"
+        verdict = _inside(e, self.low, self.high)
         band = f"[{self.scale.fmt(self.low, False)}, {self.scale.fmt(self.high, False)}]"
         phrase = (
             f"{self.a} is {self.scale.fmt(e.value, False)} "
@@ -444,7 +455,7 @@ class InRange(Rule):
             phrase += f": the interval crosses {self.scale.fmt(edge, False)}; " + _more_runs(
                 e, edge
             )
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, _slack_inside(e, self.low, self.high))
 
     def describe(self) -> str:
         return (
@@ -532,27 +543,22 @@ class Trend(Rule):
         change = "changes"
         if e.defined:
             change = "rises" if e.value > 0 else "falls" if e.value < 0 else "stays"
+        size = self.scale.fmt(abs(e.value), sign=False) if e.defined else "n/a"
         phrase = (
-            f"{self.quantity} {change} by {self.scale.fmt(e.value)} over {rng} "
-            f"({self.scale.interval(e)}{_runs(e)})"
+            f"{self.quantity} {change} by {size} over {rng} ({self.scale.interval(e)}{_runs(e)})"
         )
         if self.direction == "flat":
-            if not e.defined:
-                verdict = "undecided"
-            elif -self.tol <= e.low and e.high <= self.tol:
-                verdict = "holds"
-            elif e.low > self.tol or e.high < -self.tol:
-                verdict = "does not hold"
-            else:
-                verdict = "undecided"
+            verdict = _inside(e, -self.tol, self.tol)
             edge = self.tol if (e.value if e.defined else 0) >= 0 else -self.tol
             phrase += f"; flat means within ±{self.scale.fmt(self.tol, sign=False)}"
+            slack = _slack_inside(e, -self.tol, self.tol)
         else:
             verdict = _side(e, self.margin, above=self.direction == "up")
             edge = self.margin
+            slack = _slack_side(e, self.margin, self.direction == "up")
         if verdict == "undecided" and e.defined:
             phrase += f"; the interval includes {self.scale.fmt(edge)}: " + _more_runs(e, edge)
-        return Outcome(verdict, e, phrase)
+        return Outcome(verdict, e, phrase, slack)
 
     def describe(self) -> str:
         what = (
@@ -635,7 +641,8 @@ class Best(Rule):
             phrase += f"; significantly beaten by {', '.join(beaten_by)}"
         elif verdict == "undecided" and e.defined:
             phrase += "; " + _more_runs(e, 0.0)
-        return Outcome(verdict, e, phrase)
+        slack = min((x.low if x.defined else math.nan) for x in effects.values())
+        return Outcome(verdict, e, phrase, slack)
 
     def describe(self) -> str:
         word = "highest" if self.higher else "lowest"
@@ -680,13 +687,13 @@ class Every(Rule):
             verdict, key = "undecided", open_[0]
         else:
             verdict = "holds"
-            key = min(outs, key=lambda k: abs(outs[k].estimate.value))
+            key = min(outs, key=lambda k: outs[k].slack)
         held = sum(o.verdict == "holds" for o in outs.values())
         phrase = f"holds at {held} of {len(outs)} {self.over} points (Bonferroni over {len(outs)})"
         if failing:
             phrase += ", not at " + ", ".join(str(k) for k in failing)
         phrase += f"; at {self.over} = {key}: {outs[key].phrase}"
-        return Outcome(verdict, outs[key].estimate, phrase)
+        return Outcome(verdict, outs[key].estimate, phrase, outs[key].slack)
 
     def describe(self) -> str:
         return f"at every {self.over}: {self.inner.describe()}"
@@ -751,9 +758,13 @@ class Verdict:
 
     def row(self) -> dict[str, Any]:
         c, e = self.claim, self.estimate
-        scale = c.rule.scale
-        ours = "" if math.isnan(e.value) else scale.fmt(e.value)
-        ci = "" if not e.defined or e.low == e.high else f"{scale.fmt(e.low)} … {scale.fmt(e.high)}"
+        scale, sign = c.rule.scale, c.rule.signed
+        ours = "" if math.isnan(e.value) else scale.fmt(e.value, sign)
+        ci = (
+            ""
+            if not e.defined or e.low == e.high
+            else f"{scale.fmt(e.low, sign)} … {scale.fmt(e.high, sign)}"
+        )
         return {
             "id": c.id,
             "ref": c.ref,

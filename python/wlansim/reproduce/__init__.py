@@ -200,7 +200,8 @@ def run_study(
             else f" (the study's own is `{module.PROFILE}`)"
         )
         + f"; seed base {seed_base}; {'quick' if quick else 'full'} run; {wall:.0f} s of "
-        "wall time on this machine. Command: `wlansim reproduce "
+        "wall time for this invocation on this machine (runs already stored under the "
+        "output directory's campaigns are reused, not run again). Command: `wlansim reproduce "
         + name
         + (" --quick" if quick else "")
         + (f" --profile {profile}" if profile != module.PROFILE else "")
@@ -276,53 +277,65 @@ def study_reproduce(module_name: str):
 
 
 def reproduce_all(out, quick=False, jobs=None, progress=False, seed_base=1):
-    """Run the five studies into ``out/NAME`` and write ``out/index.md``: per study the
-    verdict counts, a link to its report, its run time and its settings."""
-    import json
+    """Run the five studies into ``out/NAME`` and write ``out/index.md``
+    (:func:`write_index`); return its path."""
     import time
+    from pathlib import Path
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for name in NAMES:
+        study(name).reproduce(
+            out / name, quick=quick, jobs=jobs, progress=progress, seed_base=seed_base
+        )
+    return write_index(out, {n: out / n for n in NAMES}, time.perf_counter() - start)
+
+
+def write_index(out, folders, wall: float):
+    """``out/index.md``: per study (its output folder in `folders`, which holds the
+    ``summary.json`` a run writes) the verdict counts under its own profile and the other,
+    a link to its report, its run time, and where its settings are."""
+    import json
+    import os
     from pathlib import Path
 
     from wlansim.claims import VERDICTS
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
-    rows = []
-    for name in NAMES:
-        module = study(name)
-        kw = {"seed_base": seed_base}
-        module.reproduce(out / name, quick=quick, jobs=jobs, progress=progress, **kw)
-        rows.append(json.loads((out / name / "summary.json").read_text()))
-    wall = time.perf_counter() - start
+    rows = {n: json.loads((Path(f) / "summary.json").read_text()) for n, f in folders.items()}
+    quick = any(r["quick"] for r in rows.values())
+    bases = {r["seed_base"] for r in rows.values()}
     lines = [
         "# wlansim: the five studies, reproduced",
         "",
-        f"{'Quick' if quick else 'Full'} run of `wlansim reproduce all"
+        f"{'Quick' if quick else 'Full'} run (`wlansim reproduce all"
         + (" --quick" if quick else "")
-        + (f" --seed-base {seed_base}" if seed_base != 1 else "")
-        + f"`: {wall:.0f} s of wall time on this machine (2 cores). Verdicts under each "
-        "study's own profile; beside them, under the other profile.",
+        + "".join(f" --seed-base {b}" for b in bases if b != 1)
+        + f"`): {wall:.0f} s of wall time on this machine. Verdicts under each study's own "
+        "profile, and how many each verdict counts under the other profile.",
         "",
         "| study | profile | " + " | ".join(VERDICTS) + " | under the other profile | "
         "run time | report |",
         "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|",
     ]
-    for r in rows:
+    for name, r in rows.items():
         c, o = r["counts"], r["other_counts"]
         other = (
             f"`{r['other_profile']}`: " + ", ".join(f"{o[v]} {v}" for v in VERDICTS if o[v])
             if o
             else "not run"
         )
+        report = os.path.relpath(Path(folders[name]) / "report.md", out)
         lines.append(
-            f"| {r['study']} | `{r['profile']}` | "
+            f"| {name} | `{r['profile']}` | "
             + " | ".join(str(c[v]) for v in VERDICTS)
-            + f" | {other} | {r['wall_s']:.0f} s | [report]({r['study']}/report.md) |"
+            + f" | {other} | {r['wall_s']:.0f} s | [report]({report}) |"
         )
     lines += ["", "## Settings", ""]
-    for r in rows:
-        link = f"{r['study']}/report.md#parameters"
-        lines.append(f"- **{r['study']}**: {r['title']}. Parameters: [{link}]({link})")
+    for name, r in rows.items():
+        link = os.path.relpath(Path(folders[name]) / "report.md", out) + "#parameters"
+        lines.append(f"- **{name}**: {r['title']}. Parameters: [{link}]({link})")
     lines.append("")
     path = out / "index.md"
     path.write_text("\n".join(lines))
@@ -346,6 +359,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CAMPAIGNS_DIR", "NAMES", "PROFILES", "STUDIES", "files_section", "markdown_table",
-    "profile_section", "reproduce_function",
+    "profile_section", "reproduce_all", "reproduce_function", "run_study", "study_reproduce",
+    "write_index",
     "study", "with_profile", "write_outputs", *NAMES,
 ]  # fmt: skip
