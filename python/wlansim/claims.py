@@ -309,6 +309,17 @@ def _slack_inside(e: Estimate, low: float, high: float) -> float:
     return min(high - e.high, e.low - low) if e.defined else math.nan
 
 
+def _inside(e: Estimate, low: float, high: float) -> str:
+    """holds / does not hold / undecided for "the effect lies inside [low, high]"."""
+    if not e.defined:
+        return "undecided"
+    if low <= e.low and e.high <= high:
+        return "holds"
+    if e.low > high or e.high < low:
+        return "does not hold"
+    return "undecided"
+
+
 def _side(e: Estimate, threshold: float, above: bool) -> str:
     """holds / does not hold / undecided for "the effect lies above (below) threshold"."""
     if not e.defined:
@@ -395,14 +406,7 @@ class Within(Rule):
     def evaluate(self, inputs: tuple[Sample, Sample], confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs
         e = relative(a, b, confidence) if self.scale.relative else difference(a, b, confidence)
-        if not e.defined:
-            verdict = "undecided"
-        elif -self.tol <= e.low and e.high <= self.tol:
-            verdict = "holds"
-        elif e.low > self.tol or e.high < -self.tol:
-            verdict = "does not hold"
-        else:
-            verdict = "undecided"
+        verdict = _inside(e, -self.tol, self.tol)
         phrase = (
             f"{self.a} differs from {self.b} by {self.scale.fmt(e.value)} "
             f"({self.scale.interval(e)}{_runs(e)}); tolerance ±"
@@ -440,14 +444,7 @@ class InRange(Rule):
 
     def evaluate(self, inputs: Sample, confidence: float = CONFIDENCE) -> Outcome:
         e = mean_interval(inputs, confidence)
-        if not e.defined:
-            verdict = "undecided"
-        elif self.low <= e.low and e.high <= self.high:
-            verdict = "holds"
-        elif e.low > self.high or e.high < self.low:
-            verdict = "does not hold"
-        else:
-            verdict = "undecided"
+        verdict = _inside(e, self.low, self.high)
         band = f"[{self.scale.fmt(self.low, False)}, {self.scale.fmt(self.high, False)}]"
         phrase = (
             f"{self.a} is {self.scale.fmt(e.value, False)} "
@@ -551,14 +548,7 @@ class Trend(Rule):
             f"{self.quantity} {change} by {size} over {rng} ({self.scale.interval(e)}{_runs(e)})"
         )
         if self.direction == "flat":
-            if not e.defined:
-                verdict = "undecided"
-            elif -self.tol <= e.low and e.high <= self.tol:
-                verdict = "holds"
-            elif e.low > self.tol or e.high < -self.tol:
-                verdict = "does not hold"
-            else:
-                verdict = "undecided"
+            verdict = _inside(e, -self.tol, self.tol)
             edge = self.tol if (e.value if e.defined else 0) >= 0 else -self.tol
             phrase += f"; flat means within ±{self.scale.fmt(self.tol, sign=False)}"
             slack = _slack_inside(e, -self.tol, self.tol)
