@@ -30,6 +30,7 @@ STARTUP_COMMANDS = {
 
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
+    from wlansim.reproduce.fotiadis2005 import Setting
     from wlansim.reproduce.fotiadis2005 import scenario as fotiadis_scenario
     from wlansim.reproduce.miorandi2004 import scenario as http_scenario
     from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
@@ -57,10 +58,11 @@ def cases() -> dict[str, dict]:
         # each file on a fresh connection (reports sessions per wall second).
         "http-20sta-pareto-100s": http_scenario(20, files=None, think="1 s", duration="100 s"),
         # fotiadis2005: 5 uploads, Gilbert–Elliott uplinks (PER 20 %, mean burst 20),
-        # unlimited retries, delay injection at the AP; ns-2's window of 20 segments and a
-        # mobile queue of 50 (the case as first benchmarked, kept for comparisons).
+        # unlimited retries, delay injection at the AP with per-flow state; ns-2's window
+        # of 20 segments and a mobile queue of 50 (the case as first benchmarked, kept for
+        # comparisons).
         "tcp-5up-gilbert-elliott-inject-100s": _with_gilbert_elliott(
-            fotiadis_scenario(5, 15, 20, "inject", "100 s", rwnd=20, mobile_queue=50)
+            fotiadis_scenario(5, 15, 20, "inject", "100 s", Setting(scope="flow"))
         ),
         # janevski2009's home network: two BSSs, movie and chat traces, a game, an FTP
         # download, shadowing (the example scenario of a checkout).
