@@ -67,48 +67,6 @@ def markdown_table(t, digits: int = 2) -> list[str]:
     return out
 
 
-def files_section(files: list[str], tables: dict) -> list[str]:
-    """The report's closing "Files" section: the figures, then a CSV per table."""
-    return ["## Files", "", *[f"- `{f}`" for f in files], *[f"- `{k}.csv`" for k in tables], ""]
-
-
-def write_outputs(out, tables: dict, plot, report) -> Any:
-    """Write a CSV per table into `out`, the figures (``plot(tables, out)`` returns their
-    file names) and ``report.md`` (``report(files)`` returns its text); return its path."""
-    for key, t in tables.items():
-        t.to_csv(out / f"{key}.csv", index=False)
-    files = plot(tables, out)
-    path = out / "report.md"
-    path.write_text(report(files))
-    return path
-
-
-def reproduce_function(module_name: str, default_profile: str) -> Any:
-    """A study module's ``reproduce(out, quick=False, jobs=None, progress=False,
-    profile=default_profile)``: run the module's experiments under `profile`
-    (``run_experiments``, its ``Plan``), then write the CSVs, the figures (``_plot``) and
-    ``report.md`` (``report``) into `out`; it returns the report's path."""
-    import sys
-    from pathlib import Path
-
-    def reproduce(out, quick=False, jobs=None, progress=False, profile=default_profile):
-        module = sys.modules[module_name]
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        plan = module.Plan.of(quick, profile)
-        tables = module.run_experiments(out, quick, jobs, progress, profile)
-        return write_outputs(
-            out, tables, module._plot, lambda files: module.report(tables, plan, files)
-        )
-
-    reproduce.__doc__ = (
-        f"Run {module_name.rsplit('.', 1)[-1]}'s experiments under `profile` (default "
-        f"{default_profile!r}), write CSVs, PNGs and ``report.md`` into `out`; return the "
-        "report's path. ``progress``: a progress bar per campaign on stderr."
-    )
-    return reproduce
-
-
 # --------------------------------------------------------------------------- studies as evidence
 #
 # A study module (one per paper) declares, as data:
@@ -358,8 +316,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "CAMPAIGNS_DIR", "NAMES", "PROFILES", "STUDIES", "files_section", "markdown_table",
-    "profile_section", "reproduce_all", "reproduce_function", "run_study", "study_reproduce",
+    "CAMPAIGNS_DIR", "NAMES", "PROFILES", "STUDIES", "markdown_table",
+    "profile_section", "reproduce_all", "run_study", "study_reproduce",
     "write_index",
-    "study", "with_profile", "write_outputs", *NAMES,
+    "study", "with_profile", *NAMES,
 ]  # fmt: skip
