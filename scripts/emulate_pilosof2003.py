@@ -49,7 +49,7 @@ def emulated(n_up: int, n_down: int, buffer: int, clamp: bool, duration: float, 
     ]
     s["emulation"] = {
         "groups": [
-            {"name": "srv", "command": " ".join(server) + " wait", "start": "0.5 s",
+            {"name": "srv", "command": " ".join(server) + " wait",
              "congestion_control": cc},
             {"name": "up", "command": f"{py} tcp-send {{srv.ip}} {{port}} --seconds {duration} --cc {{cc}}",
              "start": "0.5 s", "congestion_control": cc},

@@ -67,12 +67,20 @@ def tcp_send(host: str, port: int, seconds: float, cc: str | None) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if cc:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
-    for _ in range(50):
+    # the receiver may not listen yet (its host starts it at the same time)
+    start = time.monotonic()
+    while True:
         try:
             sock.connect((host, port))
             break
         except ConnectionRefusedError:
+            if time.monotonic() - start > seconds:
+                raise
             time.sleep(0.1)
+            sock.close()
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            if cc:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
     chunk = bytes(1 << 16)
     start, total = time.monotonic(), 0
     while time.monotonic() - start < seconds:
