@@ -214,3 +214,43 @@ def test_udp_saturation_matches_the_simulation():
     assert emu.realtime["flow_control_stops"] > 0
     assert all(d.get("qdisc_backlog_packets", 0) == 0 for d in emu.devices.values())
     assert leftovers(emu.prefix) == []
+
+
+CLAMP = """
+duration = "6 s"
+[phy]
+standard = "802.11g"
+[ap]
+queue = 10
+rwnd_clamp = true
+[[stations]]
+name = "sta"
+[[servers]]
+name = "srv"
+[emulation]
+[[emulation.groups]]
+name = "srv"
+command = "{python} -m wlansim.bulk tcp-recv {port}"
+[[emulation.groups]]
+name = "sta"
+command = "{python} -m wlansim.bulk tcp-send {srv.ip} {port} --seconds 4"
+start = "0.3 s"
+wait = true
+"""
+
+
+@needs_host
+def test_rwnd_clamping_rewrites_the_real_windows(tmp_path):
+    """The AP clamps the receiver's real ACKs to ⌊B/n⌋ = 10 segments: the adapter rewrites
+    their window fields (checksums patched: the sender keeps sending)."""
+    from wlansim.emulation import emulate
+
+    path = tmp_path / "clamp.toml"
+    path.write_text(CLAMP)
+    r = emulate(path, pcap=tmp_path / "pcap")
+    rt = r.realtime
+    assert rt["windows_rewritten"] > 0 and rt["windows_unscaled"] == 0
+    server = [a for a in r.applications if a.node == "srv-0"][0]
+    assert server.report is not None and server.report["bytes"] > 100_000, server.output
+    assert (tmp_path / "pcap" / "ap.pcap").stat().st_size > 24
+    assert leftovers(r.prefix) == []
