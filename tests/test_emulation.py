@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from wlansim.emulation import _report, _seconds, leftovers, unavailable
 ROOT = Path(__file__).resolve().parent.parent
 REASON = unavailable()
 needs_host = pytest.mark.skipif(REASON is not None, reason=f"emulation unavailable: {REASON}")
+needs_ping = pytest.mark.skipif(shutil.which("ping") is None, reason="`ping` is not installed")
 
 PING = """
 duration = "4 s"
@@ -93,6 +95,7 @@ def test_emulation_table_is_checked():
     assert run(ok).meta["sim_time_s"] == 1.0
 
 
+@needs_ping
 @needs_host
 def test_ping_crosses_the_cell_in_real_time(tmp_path):
     from wlansim.emulation import emulate
@@ -144,6 +147,7 @@ def _ours(prefix: str) -> list[str]:
     return [line for line in names.splitlines() if line.startswith(prefix)]
 
 
+@needs_ping
 @needs_host
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_stops_the_run_and_removes_everything(tmp_path, sig):
@@ -159,6 +163,7 @@ def test_a_signal_stops_the_run_and_removes_everything(tmp_path, sig):
     )
 
 
+@needs_ping
 @needs_host
 def test_cleanup_removes_what_a_killed_run_left(tmp_path):
     p = _start(_ping_scenario(tmp_path, count=100))
@@ -176,6 +181,7 @@ def test_cleanup_removes_what_a_killed_run_left(tmp_path):
     assert _ours(prefix) == []
 
 
+@needs_ping
 @needs_host
 def test_hard_limit_stops_a_stalled_loop_with_a_clear_error(tmp_path):
     p = _start(_ping_scenario(tmp_path, count=30, hard_limit='hard_limit = "10 ms"'))
