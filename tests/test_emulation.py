@@ -197,12 +197,12 @@ def test_hard_limit_stops_a_stalled_loop_with_a_clear_error(tmp_path):
 
 @needs_host
 def test_udp_saturation_matches_the_simulation():
-    """10 real stations saturate an 802.11b cell (4 s here; README: the full figure)."""
+    """10 real stations saturate an 802.11b cell (7 s here; README: the full figure)."""
     from wlansim import run
     from wlansim.emulation import emulate
 
     scenario = ROOT / "scenarios" / "emulation-udp-11b.toml"
-    short = ["duration=4 s", "warmup=1 s"]
+    short = ["duration=7 s", "warmup=3 s"]
     sim = run(scenario, overrides=short)
     emu = emulate(scenario, overrides=short)
 
