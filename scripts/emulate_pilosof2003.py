@@ -47,15 +47,15 @@ def emulated(n_up: int, n_down: int, buffer: int, clamp: bool, duration: float, 
         f"{py} tcp-send {ip} {6201 + j} --seconds {duration} --cc {{cc}} &"
         for j, ip in enumerate(down_ips)
     ]
+    send = f"{py} tcp-send {{srv.ip}} {{port}} --seconds {duration} --cc {{cc}}"
+    down = f"{recv} $((6201 + {{i}})) --warmup {WARMUP_S - 0.5}"
     s["emulation"] = {
         "groups": [
-            {"name": "srv", "command": " ".join(server) + " wait",
-             "congestion_control": cc},
-            {"name": "up", "command": f"{py} tcp-send {{srv.ip}} {{port}} --seconds {duration} --cc {{cc}}",
-             "start": "0.5 s", "congestion_control": cc},
-            {"name": "down", "command": f"{recv} $((6201 + {{i}})) --warmup {WARMUP_S - 0.5}"},
+            {"name": "srv", "command": " ".join(server) + " wait", "congestion_control": cc},
+            {"name": "up", "command": send, "start": "0.5 s", "congestion_control": cc},
+            {"name": "down", "command": down},
         ]
-    }  # fmt: skip
+    }
     return s
 
 
