@@ -134,6 +134,12 @@ impl DelayInjection {
         }
     }
 
+    /// Room for `flows` flows (flows opened during the run: emulation).
+    pub fn grow(&mut self, flows: usize) {
+        let n = flows.max(self.flows.len());
+        self.flows.resize(n, FlowState::default());
+    }
+
     /// Algorithm 1 for an ACK of `flow` reaching the AP at `now` with `pdelay`: when it
     /// may leave (≥ now). The state is `flow`'s, or the AP's one under [`Scope::Ap`].
     pub fn release_time(&mut self, flow: u32, now: Time, pdelay: Time) -> Time {

@@ -267,6 +267,7 @@ impl World {
                 start: f.start.0,
                 acct: Default::default(),
                 stats: FlowStats::default(),
+                external: None,
             });
         }
 
@@ -414,6 +415,7 @@ impl World {
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,
+            edge: None,
         })
     }
 }
