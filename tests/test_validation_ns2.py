@@ -182,3 +182,37 @@ def test_series_summary_leaves_out_srtt_before_the_first_sample():
     srtt_ms, rto_ms, active = v._series_summary(rows, "down", k=1)
     assert srtt_ms == pytest.approx(110.0) and active == pytest.approx(0.5)
     assert rto_ms == pytest.approx(300.0)
+
+
+def test_agreement_is_decided_by_the_claims_engine():
+    """`validate ns2` decides its agreement statements with `wlansim.claims`: synthetic
+    runs that agree within the tolerances hold, a 50 % gap in the window case's timeouts
+    does not, and starving grid points are left out of the per-direction claims."""
+    import pandas as pd
+
+    from wlansim import claims as cl
+
+    def both(points, key, column, ns2, ours):
+        return [{key: p, "sim": sim, "seed": s, column: base * (1 + 0.001 * s)}
+                for p in points for sim, base in (("ns2", ns2), ("wlansim", ours))
+                for s in range(1, 6)]  # fmt: skip
+
+    udp = pd.DataFrame(both(["n=1", "n=10"], "cell", "pkts", 600.0, 601.0))
+    window = pd.DataFrame(
+        [{**r, "timeouts": r["goodput_mbps"] * (10 if r["sim"] == "ns2" else 15)}
+         for r in both([128], "window", "goodput_mbps", 1.0, 1.01)]
+    )  # fmt: skip
+    tcp = pd.DataFrame(
+        [{"k": k, "buffer": 20, "sim": sim, "seed": s, "starving": k == 2,
+          "up_pkts": 300.0 + s, "down_pkts": (1.0 if k == 2 and sim == "ns2" else 100.0) + s}
+         for k in (1, 2) for sim in ("ns2", "wlansim") for s in range(1, 6)]
+    )  # fmt: skip
+    verdicts = cl.decide_all(v.ns2_claims(), {"runs": {"udp": udp, "window": window, "tcp": tcp}})
+    by = {x.claim.id: x.verdict for x in verdicts}
+    assert by == {
+        "ns2.udp": "holds",
+        "ns2.window-goodput": "holds",
+        "ns2.window-timeouts": "does not hold",
+        "ns2.tcp-uploads": "holds",
+        "ns2.tcp-downloads": "holds",
+    }, [x.sentence for x in verdicts]

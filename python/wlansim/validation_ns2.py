@@ -423,10 +423,15 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
 
 
 def compare_udp_uplink(
-    cells: list[Cell], seeds: list[int], duration_s: float = 40.0, warmup_s: float = WARMUP_S
+    cells: list[Cell],
+    seeds: list[int],
+    duration_s: float = 40.0,
+    warmup_s: float = WARMUP_S,
+    runs: list[dict] | None = None,
 ) -> list[dict]:
     """Per cell: packets per second of the measurement window by ns-2 and by wlansim
-    (profile ns2), means and 95 % intervals over `seeds`."""
+    (profile ns2), means and 95 % intervals over `seeds`. When `runs` is a list, every
+    run's row (cell, simulator, seed, packets per second) is appended to it."""
     rows = []
     window = duration_s - warmup_s
     for cell in cells:
@@ -436,6 +441,10 @@ def compare_udp_uplink(
         ]
         s = udp_uplink_scenario(cell, duration_s, warmup_s)
         ours = [wlansim.run(s, seed=seed).metrics["delivered_packets"] / window for seed in seeds]
+        if runs is not None:
+            runs.extend({"cell": cell.label, "sim": sim, "seed": seed, "pkts": x}
+                        for sim, xs in (("ns2", ns2), ("wlansim", ours))
+                        for seed, x in zip(seeds, xs))  # fmt: skip
         (m2, c2), (m1, c1) = _mean_ci(ns2), _mean_ci(ours)
         rows.append(
             {
@@ -1085,6 +1094,62 @@ def compare_window_case(
         )
         rows.append(row)
     return rows
+
+
+def _sides(runs, column: str):
+    """(wlansim, ns-2) samples of `column` in `runs` (a table of both simulators' runs).
+    Unpaired: the two simulators share seed numbers, not random streams."""
+    from wlansim.claims import NotRun, Sample
+
+    if len(runs) == 0:
+        raise NotRun("not run")
+    return tuple(Sample.of(list(runs.loc[runs["sim"] == sim, column]))
+                 for sim in ("wlansim", "ns2"))  # fmt: skip
+
+
+def _per(runs, key: str, column: str) -> dict:
+    """{point: (wlansim, ns-2) samples of `column`} per value of `key`."""
+    return {p: _sides(runs[runs[key] == p], column) for p in dict.fromkeys(runs[key])}
+
+
+def ns2_claims() -> list:
+    """The agreement statements of `wlansim validate ns2`, as claim records for the
+    shared verdict engine (`wlansim.claims`): decided on the tables ``udp`` (per-run
+    packets per second of every cell), ``window`` (the large-window case's runs) and
+    ``tcp`` (the TCP grid's runs, with a ``starving`` column per point). The grid's
+    up/down ratio of means and its permutation test are summarised beside them
+    (:func:`summarize_tcp_point`): a ratio of means is not a mean of runs, so where
+    neither starves the claim is on what sets the ratio, each direction's rate."""
+    from wlansim.claims import Claim, Every, Within
+
+    def sharing(t, direction):
+        g = t["runs"]["tcp"]
+        g = g[~g["starving"]].assign(point=lambda d: "k=" + d["k"].astype(str) + " B="
+                                     + d["buffer"].astype(str))  # fmt: skip
+        return _per(g, "point", f"{direction}_pkts")
+
+    return [
+        Claim("ns2.udp", "issue 27: acceptance",
+              "saturated UDP uplink: wlansim's packets/s within 0.5 % of ns-2.35's in every "
+              "cell (ns-2's capture on)",
+              Every(Within("wlansim's packets/s", "ns-2's", tol=0.005), "cell"),
+              lambda t: _per(t["runs"]["udp"], "cell", "pkts")),
+        Claim("ns2.window-goodput", "issue 27: acceptance",
+              "NewReno at windows the queue cannot hold (IFQ 25): goodput within 5 % of ns-2's",
+              Every(Within("wlansim's goodput", "ns-2's", tol=0.05), "window"),
+              lambda t: _per(t["runs"]["window"], "window", "goodput_mbps")),
+        Claim("ns2.window-timeouts", "issue 27: acceptance",
+              "NewReno at windows the queue cannot hold (IFQ 25): timeouts per run within "
+              "30 % of ns-2's",
+              Every(Within("wlansim's timeouts per run", "ns-2's", tol=0.30), "window"),
+              lambda t: _per(t["runs"]["window"], "window", "timeouts")),
+        *[Claim(f"ns2.tcp-{d}loads", "issue 27: acceptance",
+                f"k uploads + k downloads, where neither simulator starves: the {d}loads' "
+                "packets/s within 10 % of ns-2's",
+                Every(Within(f"wlansim's {d}loads", "ns-2's", tol=0.10), "point"),
+                lambda t, d=d: sharing(t, d))
+          for d in ("up", "down")],
+    ]  # fmt: skip
 
 
 def cells(quick: bool) -> list[Cell]:

@@ -268,6 +268,7 @@ def run_ns2(args) -> int:
         compare_tcp_updown,
         compare_udp_uplink,
         compare_window_case,
+        ns2_claims,
         ns_binary,
     )
 
@@ -284,7 +285,10 @@ def run_ns2(args) -> int:
         return _ns2_speed(args)
     seeds = list(range(1, (3 if args.quick else args.seeds) + 1))
     tcp_seeds = list(range(1, (3 if args.quick else args.tcp_seeds) + 1))
-    udp = pd.DataFrame(compare_udp_uplink(cells(args.quick), seeds, args.duration, WARMUP_S))
+    udp_runs: list[dict] = []
+    udp = pd.DataFrame(
+        compare_udp_uplink(cells(args.quick), seeds, args.duration, WARMUP_S, runs=udp_runs)
+    )
     buffers = pd.DataFrame(compare_buffer([2, 5] if args.quick else [1, 2, 5, 10, 50]))
     window_runs: list[dict] = []
     window = pd.DataFrame(
@@ -327,6 +331,14 @@ def run_ns2(args) -> int:
     }
     for name, table in tables.items():
         table.to_csv(out / f"ns2-{name}.csv", index=False)
+    starving = dict(zip(zip(tcp["k"], tcp["buffer"]), tcp["starving"]))
+    tcp_runs = tables["tcp-runs"]
+    tcp_runs["starving"] = [starving[kb] for kb in zip(tcp_runs["k"], tcp_runs["buffer"])]
+    verdicts = _decide(
+        ns2_claims(),
+        {"udp": pd.DataFrame(udp_runs), "window": tables["window-runs"], "tcp": tcp_runs},
+        out,
+    )
     if args.json:
         print(json.dumps({n: t.to_dict(orient="records") for n, t in tables.items()}))
         return 0
@@ -413,7 +425,9 @@ def run_ns2(args) -> int:
         f"largest total difference: {sizes['dsdv_diff_pct'].abs().max():.2f} % with dsdv, "
         f"{sizes['none_diff_pct'].abs().max():.2f} % with none"
     )
-    print("wrote " + ", ".join(str(out / f"ns2-{name}.csv") for name in tables))
+    _print_claims(verdicts)
+    written = [out / f"ns2-{name}.csv" for name in tables] + [out / "claims.csv"]
+    print("wrote " + ", ".join(str(w) for w in written))
     return 0
 
 
