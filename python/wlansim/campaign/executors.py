@@ -19,7 +19,6 @@ cluster went away) and the run is left unrecorded so that the next invocation re
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import concurrent.futures as cf
 import contextlib
@@ -468,6 +467,8 @@ def map_unordered_batches(
     flight; each time some complete, yield them as a list of ``(tag, value, None)`` or
     ``(tag, None, exception)`` (so the caller can commit runs that finished together in
     one transaction). Closing the generator cancels what has not started (best effort)."""
+    import asyncio  # here, not at the top: it costs `wlansim results` its quick start
+
     window = window or max(2, 4 * getattr(executor, "workers", 1))
     it = iter(tasks)
     pending: dict[Any, Any] = {}
