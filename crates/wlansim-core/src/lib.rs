@@ -8,6 +8,7 @@
 pub mod ap;
 pub mod app;
 pub mod channel;
+pub mod emulation;
 pub mod mac;
 pub mod net;
 pub mod phy;

@@ -12,6 +12,7 @@ from wlansim.errors import WlansimError
 from . import (
     bench_cmd,
     campaign_cmd,
+    emulate_cmd,
     model_cmd,
     reproduce_cmd,
     run_cmd,
@@ -22,6 +23,7 @@ from . import (
 
 COMMANDS = [
     run_cmd,
+    emulate_cmd,
     model_cmd,
     validate_cmd,
     bench_cmd,

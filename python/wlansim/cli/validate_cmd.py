@@ -39,7 +39,8 @@ def register(subparsers) -> None:
         default=UDP_PAYLOAD_BYTES,
         help="UDP payload bytes (default: %(default)s)",
     )
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
+    p.add_argument("--seeds", type=int, default=5, help="runs per point, seeds SEED.. (default 5)")
     p.add_argument("--out", default="out/validate-bianchi", help="directory for CSV and PNG")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.set_defaults(func=run_validate)
@@ -51,12 +52,15 @@ def register(subparsers) -> None:
         "stations at random distances, beside Bianchi's model and Bianchi's model with a "
         "capture probability (wlansim.models.capture) on the same powers.",
     )
-    c.add_argument("--quick", action="store_true", help="n = 5 and 20, 20 s per run")
+    c.add_argument("--quick", action="store_true", help="n = 5 and 20, 20 s per run, 3 seeds")
     c.add_argument(
         "--stations", default=DEFAULT_STATIONS, metavar="N", help="N, a list or FIRST:LAST[:STEP]"
     )
     c.add_argument("--duration", default="100 s", help="simulated time per run (default 100 s)")
-    c.add_argument("--seed", type=int, default=1, help="seed of the runs and the placements")
+    c.add_argument(
+        "--seed", type=int, default=1, help="the first seed of the runs and the placements"
+    )
+    c.add_argument("--seeds", type=int, default=5, help="runs per point (default 5)")
     c.add_argument("--out", default="out/validate-capture", help="directory for CSV and PNG")
     c.add_argument("--json", action="store_true", help="print the table as JSON")
     c.set_defaults(func=run_capture)
@@ -74,7 +78,8 @@ def register(subparsers) -> None:
         help="TCP variants, comma-separated (default: %(default)s)",
     )
     t.add_argument("--quick", action="store_true", help="4 s per run instead of 6 s, no plots")
-    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
+    t.add_argument("--seeds", type=int, default=3, help="runs per case (default 3)")
     t.add_argument("--out", default="out/validate-tcp-drops", help="directory for CSV and PNG")
     t.add_argument("--json", action="store_true", help="print the table as JSON")
     t.set_defaults(func=run_tcp_drops)
@@ -113,7 +118,7 @@ def register(subparsers) -> None:
 
 def run_validate(args) -> int:
     from wlansim.errors import ScenarioError
-    from wlansim.validation import compare_bianchi, plot_bianchi
+    from wlansim.validation import bianchi_claims, compare_bianchi, plot_bianchi
 
     accesses = [a.strip() for a in args.access.split(",") if a.strip()]
     for a in accesses:
@@ -126,62 +131,66 @@ def run_validate(args) -> int:
         accesses,
         duration=args.duration,
         payload_bytes=args.payload,
-        seed=args.seed,
+        seeds=_seeds(args.seed, args.seeds),
         warmup=args.warmup,
     )
     out, png = _save(table, args.out, "bianchi", plot_bianchi)
+    verdicts = _decide(bianchi_claims(), table, out)
     if args.json:
         print(json.dumps(table.to_dict(orient="records")))
         return 0
-    shown = _in_mbps(table).assign(p_diff=table["sim_p"] - table["model_p"])[
+    means = table.groupby(["access", "stations"], sort=False).mean(numeric_only=True)
+    means = means.reset_index()
+    shown = _in_mbps(means).assign(p_diff=means["sim_p"] - means["model_p"])[
         ["access", "stations", "sim_mbps", "model_mbps", "error_pct", "sim_p", "model_p", "p_diff"]
     ]
     print(
         f"Saturated 802.11b cell (11 Mb/s data, 1 Mb/s control, long preamble, "
-        f"{args.payload}-byte UDP payload, unlimited retries), {args.duration} per run:"
+        f"{args.payload}-byte UDP payload, unlimited retries), {args.duration} per run, "
+        f"means of {args.seeds} runs per point:"
     )
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    worst = table["error"].abs().max() * 100
-    print(
-        f"\nlargest throughput error {worst:.2f} %, largest |p_sim - p_model| "
-        f"{(table['sim_p'] - table['model_p']).abs().max():.4f}; "
-        f"simulated {len(table)} runs in {table['wall_s'].sum():.2f} s of event loop"
-    )
-    print(f"wrote {out / 'bianchi.csv'} and {png}")
+    print(f"\nsimulated {len(table)} runs in {table['wall_s'].sum():.2f} s of event loop")
+    _print_claims(verdicts)
+    print(f"wrote {out / 'bianchi.csv'}, {out / 'claims.csv'} and {png}")
     return 0
 
 
 def run_capture(args) -> int:
-    from wlansim.validation_capture import compare_capture, plot_capture
+    from wlansim.validation_capture import capture_claims, compare_capture, plot_capture
 
     stations = [5, 20] if args.quick else parse_stations(args.stations)
     duration = "20 s" if args.quick else args.duration
     _check_times(duration, "1 s")
-    table = compare_capture(stations, duration=duration, seed=args.seed)
+    seeds = _seeds(args.seed, 3 if args.quick else args.seeds)
+    table = compare_capture(stations, duration=duration, seeds=seeds)
     out, png = _save(table, args.out, "capture", plot_capture)
+    verdicts = _decide(capture_claims(), table, out)
     if args.json:
         print(json.dumps(table.to_dict(orient="records")))
         return 0
     columns = ["access", "reception", "stations", "sim_mbps", "model_mbps", "error_pct",
                "sim_p", "model_p", "sim_capture_share", "model_q2"]  # fmt: skip
-    shown = _in_mbps(table)[columns]
+    means = table.groupby(["access", "reception", "stations"], sort=False)
+    shown = _in_mbps(means.mean(numeric_only=True).reset_index())[columns]
     print(
         f"Saturated 802.11b cells (11 Mb/s data, 1 Mb/s control, 1500-byte IP packets, "
-        f"unlimited retries), {duration} per run. reception none: any overlap destroys every "
-        "frame; sinr-equal: every link at -60 dBm, noise -94 dBm; sinr-distance: stations at "
-        "random distances (exponent 3). sim_capture_share: attempts received out of those "
-        "that overlapped another; model_q2: probability that one of two colliding first "
-        "frames gets through."
+        f"unlimited retries), {duration} per run, means of {len(seeds)} runs. reception none: "
+        "any overlap destroys every frame; sinr-equal: every link at -60 dBm, noise -94 dBm; "
+        "sinr-distance: stations at random distances (exponent 3). sim_capture_share: "
+        "attempts received out of those that overlapped another; model_q2: probability "
+        "that one of two colliding first frames gets through."
     )
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(f"wrote {out / 'capture.csv'} and {png}")
+    _print_claims(verdicts)
+    print(f"wrote {out / 'capture.csv'}, {out / 'claims.csv'} and {png}")
     return 0
 
 
 def run_tcp_drops(args) -> int:
     from wlansim.errors import ScenarioError
     from wlansim.scenario import resolve
-    from wlansim.validation_tcp_drops import compare, plot, scenario
+    from wlansim.validation_tcp_drops import compare, plot, scenario, tcp_drops_claims
 
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for v in variants:
@@ -190,10 +199,11 @@ def run_tcp_drops(args) -> int:
         except ScenarioError as exc:
             raise ScenarioError(f"--variants {v!r}: {exc}") from None
     duration = "4 s" if args.quick else "6 s"
-    table, runs = compare(variants, duration=duration, seed=args.seed)
+    table, runs = compare(variants, duration=duration, seeds=_seeds(args.seed, args.seeds))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "tcp-drops.csv", index=False)
+    verdicts = _decide(tcp_drops_claims(), table, out)
     if args.json:
         print(json.dumps(table.to_dict(orient="records")))
         return 0
@@ -201,7 +211,7 @@ def run_tcp_drops(args) -> int:
     if not args.quick:
         written.append(plot(runs, out / "tcp-drops-sequence.png"))
         written.append(plot(runs, out / "tcp-drops-cwnd.png", kind="cwnd"))
-    shown = table[
+    shown = table[table["seed"] == args.seed][
         [
             "variant",
             "drops",
@@ -223,7 +233,8 @@ def run_tcp_drops(args) -> int:
         "retransmission) until the recovery point is acknowledged:"
     )
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-    print("wrote " + ", ".join(str(w) for w in written))
+    _print_claims(verdicts)
+    print("wrote " + ", ".join(str(w) for w in [*written, out / "claims.csv"]))
     return 0
 
 
@@ -339,6 +350,34 @@ def run_ns2(args) -> int:
         )
     print("wrote " + ", ".join(str(out / f"ns2-{name}.csv") for name in tables))
     return 0
+
+
+def _seeds(first: int, count: int) -> list[int]:
+    from wlansim.errors import ScenarioError
+
+    if count < 1:
+        raise ScenarioError(f"--seeds {count}: at least 1")
+    return list(range(first, first + count))
+
+
+def _decide(claims, runs, out: Path) -> list:
+    """Decide a validation's claims on its runs (the verdict engine of the studies) and
+    write OUT/claims.csv."""
+    from wlansim import claims as cl
+
+    verdicts = cl.decide_all(claims, {"runs": runs})
+    cl.write_csv(out / "claims.csv", verdicts, "standard")
+    return verdicts
+
+
+def _print_claims(verdicts) -> None:
+    from wlansim import claims as cl
+
+    print("\nChecks (95 % confidence intervals over the runs):")
+    for v in verdicts:
+        print(f"- {v.claim.id}: {v.sentence}")
+    c = cl.counts(verdicts)
+    print(", ".join(f"{c[k]} {k}" for k in cl.VERDICTS if c[k]))
 
 
 def _save(table, out_dir: str, name: str, plot) -> tuple[Path, Path]:

@@ -26,7 +26,7 @@ pub mod shadowing;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
-pub use bursts::{BurstLink, BurstLinks, BurstParams};
+pub use bursts::{BurstLink, BurstLinks, BurstParams, BurstSpec};
 pub use iid::IidLoss;
 pub use mobility::{Positions, Trajectory};
 pub use reception::{Ppdu, Reception};

@@ -8,6 +8,7 @@ pub mod channel;
 mod checks;
 pub mod delay_injection;
 pub mod drops;
+pub mod emulation;
 pub mod files;
 pub mod game;
 mod inputs;
@@ -28,6 +29,7 @@ mod validate;
 
 pub use channel::{BurstLoss, BurstModel, ChannelConfig, LinkLoss};
 pub use drops::DropConfig;
+pub use emulation::{EmulatedGroup, EmulationConfig};
 pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
 pub use game::GameConfig;
 pub use limits::{RetryLimit, RtsThreshold};
@@ -173,6 +175,9 @@ pub struct Scenario {
     /// EDCA classifier and scenario-wide QoS options (see `qos`).
     #[serde(default, skip_serializing_if = "QosConfig::is_default")]
     pub qos: QosConfig,
+    /// Real hosts in network namespaces, for `wlansim emulate` (see `emulation`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emulation: Option<EmulationConfig>,
 }
 
 /// A time series the run can record, sampled every `output.series_interval` after warm-up.

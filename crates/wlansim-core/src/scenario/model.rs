@@ -8,7 +8,7 @@
 //! into components; it resolves no name and applies no default of its own.
 use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use super::{EdcaConfig, StationGroup};
-use crate::channel::{BurstParams, Trajectory};
+use crate::channel::{BurstSpec, Trajectory};
 use crate::mac::{AccessCategory, AccessParams, MacRules};
 use crate::net::NodeId;
 use crate::phy::{frame, LinkRates, Phy};
@@ -65,7 +65,7 @@ pub struct NodeSpec {
     /// replaces them.
     pub fer: (f64, f64),
     /// A station's (uplink, downlink) burst loss models.
-    pub bursts: (Option<BurstParams>, Option<BurstParams>),
+    pub bursts: (Option<BurstSpec>, Option<BurstSpec>),
     /// The rates of a station's link with its AP.
     pub rates: Option<LinkRates>,
     /// Where a wireless node is over time (metres); None when no position is given, and
@@ -160,7 +160,10 @@ impl<'s> Model<'s> {
         for g in &s.stations {
             let access = m.access(g.queue.unwrap_or(s.mac.queue), None, g.qos, g.edca.as_ref());
             let (up, down) = s.channel.group_bursts(g);
-            let bursts = (up.map(|b| b.params()), down.map(|b| b.params()));
+            let bursts = (
+                up.map(|b| b.spec(&g.name, "uplink")),
+                down.map(|b| b.spec(&g.name, "downlink")),
+            );
             let mut fer = s.channel.group_fer(g);
             if bursts.0.is_some() {
                 fer.0 = 0.0;
@@ -176,7 +179,7 @@ impl<'s> Model<'s> {
                         bss: Some(ap),
                         access: Some(access.clone()),
                         fer,
-                        bursts,
+                        bursts: bursts.clone(),
                         rates: Some(rates),
                         trajectory: g.position.map(|p| match &g.mobility {
                             Some(m) => m.trajectory(p),

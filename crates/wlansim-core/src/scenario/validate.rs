@@ -45,6 +45,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     super::propagation::carrier_sense(s)?;
     super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
+    super::emulation::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
         let flows: Vec<&str> = s.flows.iter().map(|f| f.name.as_str()).collect();
         for (i, name) in names.iter().enumerate() {

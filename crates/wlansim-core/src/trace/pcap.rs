@@ -122,6 +122,8 @@ struct Pending {
     packet: Packet,
     retry: bool,
     seqnum: u16,
+    /// The packet's real bytes (emulation).
+    real: Option<Box<[u8]>>,
 }
 
 type Writer = PcapWriter<BufWriter<File>>;
@@ -230,7 +232,9 @@ impl PcapRecorder {
         })
     }
 
-    pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+    /// `real`: the packet's own bytes (emulation), written instead of headers made from
+    /// its fields.
+    pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet, real: Option<&[u8]>) {
         match event {
             TraceEvent::TxStart {
                 node,
@@ -245,6 +249,7 @@ impl PcapRecorder {
                     packet: *p,
                     retry,
                     seqnum,
+                    real: real.map(Box::from),
                 });
             }
             TraceEvent::TxStart {
@@ -252,7 +257,7 @@ impl PcapRecorder {
                 to,
                 air: false,
                 ..
-            } => self.write_wired(t, node, to, p),
+            } => self.write_wired(t, node, to, p, real),
             TraceEvent::TxFailed { node, .. } => {
                 if let Some(i) = self.pending.iter().position(|x| x.node == node) {
                     let x = self.pending.swap_remove(i);
@@ -343,7 +348,7 @@ impl PcapRecorder {
         b.extend_from_slice(&(x.seqnum << 4).to_le_bytes());
         b.extend_from_slice(&LLC_SNAP_IPV4);
         debug_assert_eq!(b.len(), RADIOTAP_LEN + WLAN_HEADER_LEN + 8);
-        let orig_len = self.write_ip(p);
+        let orig_len = self.write_ip(p, x.real.as_deref());
         self.write(file, x.t, orig_len);
     }
 
@@ -382,7 +387,7 @@ impl PcapRecorder {
         self.write(file, t, len);
     }
 
-    fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet) {
+    fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet, real: Option<&[u8]>) {
         let Some(&file) = self.link_file.get(&(from, to)) else {
             return;
         };
@@ -391,13 +396,18 @@ impl PcapRecorder {
         b.extend_from_slice(&mac_address(to));
         b.extend_from_slice(&mac_address(from));
         b.extend_from_slice(&[0x08, 0x00]);
-        let orig_len = self.write_ip(p);
+        let orig_len = self.write_ip(p, real);
         self.write(file, t, orig_len);
     }
 
     /// Append the IPv4 datagram of `p` (headers, then its zero-filled payload up to the
-    /// snaplen) to the buffer; its whole length (uncut).
-    fn write_ip(&mut self, p: &Packet) -> usize {
+    /// snaplen; or its `real` bytes) to the buffer; its whole length (uncut).
+    fn write_ip(&mut self, p: &Packet, real: Option<&[u8]>) -> usize {
+        if let Some(real) = real {
+            let room = (self.snaplen as usize).saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&real[..real.len().min(room)]);
+            return self.buf.len() - real.len().min(room) + real.len();
+        }
         let payload = (p.payload_bytes as usize).min(MAX_IP - 60);
         let (src, dst) = (ip_address(p.src), ip_address(p.dst));
         let tcp = match (p.kind, self.flows[p.flow as usize]) {

@@ -10,7 +10,7 @@ use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::trace_source::Frame;
 use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
-use crate::channel::{BurstLink, BurstLinks, Channel, IidLoss, Positions, Reception, Shadowing};
+use crate::channel::{BurstLinks, Channel, IidLoss, Positions, Reception, Shadowing};
 use crate::mac::beacon::beacon_times;
 use crate::mac::{AccessParams, Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
@@ -267,6 +267,7 @@ impl World {
                 start: f.start.0,
                 acct: Default::default(),
                 stats: FlowStats::default(),
+                external: None,
             });
         }
 
@@ -372,20 +373,11 @@ impl World {
         let n_entities = mac.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
         let bursts = bursty.then(|| {
-            let link =
-                |x: &NodeSpec, dir: &str, b| BurstLink::new(seed, &format!("{}/{dir}", x.name), b);
-            BurstLinks {
-                up: m
-                    .nodes
-                    .iter()
-                    .map(|x| x.bursts.0.map(|b| link(x, "uplink", b)))
-                    .collect(),
-                down: m
-                    .nodes
-                    .iter()
-                    .map(|x| x.bursts.1.map(|b| link(x, "downlink", b)))
-                    .collect(),
-            }
+            let nodes = m.nodes.iter();
+            BurstLinks::new(
+                seed,
+                nodes.map(|x| (x.name.as_str(), x.bursts.0.as_ref(), x.bursts.1.as_ref())),
+            )
         });
         let channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
@@ -423,6 +415,7 @@ impl World {
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,
+            edge: None,
         })
     }
 }

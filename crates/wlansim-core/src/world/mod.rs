@@ -10,6 +10,7 @@
 mod build;
 mod drops;
 mod edca;
+mod external;
 mod forward;
 mod report;
 mod series;
@@ -30,6 +31,8 @@ use crate::tcp::TimerKind;
 use crate::trace::{DropReason, Trace, TraceEvent};
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
+
+pub use external::{Egress, ExternalFlow};
 
 /// Why a run could not produce results.
 #[derive(Debug, Clone, PartialEq)]
@@ -179,6 +182,8 @@ pub struct Flow {
     /// [forward, reverse]: UDP and TCP sender → receiver; TCP receiver → sender.
     pub acct: [Accounting; 2],
     pub stats: FlowStats,
+    /// A flow of an external endpoint (`external.rs`), opened when its first packet came.
+    pub external: Option<external::ExternalInfo>,
 }
 
 impl Flow {
@@ -240,6 +245,8 @@ pub struct World {
     warmup: Time,
     end: Time,
     seed: u64,
+    /// The edge towards external endpoints (emulation); None in a simulation.
+    edge: Option<Box<external::Edge>>,
 }
 
 impl Node {
@@ -270,30 +277,40 @@ impl World {
                 }
                 self.check_records(now)?;
             }
-            match event {
-                Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
-                Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
-                Event::Arrival(flow) => self.on_arrival(now, flow),
-                Event::SourceStart(flow) => self.on_source_start(now, flow),
-                Event::TcpTimer(flow, kind, generation, epoch) => {
-                    self.on_tcp_timer(now, flow, kind, generation, epoch)
-                }
-                Event::NextFile(flow) => self.request_file(now, flow),
-                Event::Wire(WireEvent::TraceStart(link)) => {
-                    let p = *self.wires.starting_at(link, now);
-                    self.trace_wire_start(now, link, &p);
-                }
-                Event::Wire(WireEvent::Arrival(link)) => {
-                    let (node, p) = self.wires.arrival(link);
-                    self.trace(now, TraceEvent::Received { node }, &p);
-                    self.receive(now, now, node, p);
-                }
-                Event::WarmupEnd => self.reset_statistics(),
-                Event::Sample => self.on_sample(now),
-                Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
-                Event::Beacon(i) => self.on_beacon(now, i),
-            }
+            self.dispatch(now, event);
         }
+        self.finish(wall.elapsed().as_secs_f64())
+    }
+
+    /// Hand `event`, due at `now`, to the component that owns it.
+    fn dispatch(&mut self, now: Time, event: Event) {
+        match event {
+            Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
+            Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
+            Event::Arrival(flow) => self.on_arrival(now, flow),
+            Event::SourceStart(flow) => self.on_source_start(now, flow),
+            Event::TcpTimer(flow, kind, generation, epoch) => {
+                self.on_tcp_timer(now, flow, kind, generation, epoch)
+            }
+            Event::NextFile(flow) => self.request_file(now, flow),
+            Event::Wire(WireEvent::TraceStart(link)) => {
+                let p = *self.wires.starting_at(link, now);
+                self.trace_wire_start(now, link, &p);
+            }
+            Event::Wire(WireEvent::Arrival(link)) => {
+                let (node, p) = self.wires.arrival(link);
+                self.trace(now, TraceEvent::Received { node }, &p);
+                self.receive(now, now, node, p);
+            }
+            Event::WarmupEnd => self.reset_statistics(),
+            Event::Sample => self.on_sample(now),
+            Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
+            Event::Beacon(i) => self.on_beacon(now, i),
+        }
+    }
+
+    /// The end of the run: the accounting check, the captures closed, the report.
+    fn finish(mut self, wall_s: f64) -> Result<Results, SimError> {
         self.check_accounting()?;
         self.check_records(self.end)?;
         if let Some(Trace {
@@ -303,7 +320,7 @@ impl World {
             cap.finish()
                 .map_err(|e| SimError::Scenario(ScenarioError::new("output.pcap", e)))?;
         }
-        Ok(self.report(wall.elapsed().as_secs_f64()))
+        Ok(self.report(wall_s))
     }
 
     /// A TBTT: the AP queues its Beacon (skipped while the last one still waits) and the
@@ -400,7 +417,8 @@ impl World {
     #[inline]
     fn trace(&mut self, t: Time, event: TraceEvent, p: &Packet) {
         if let Some(trace) = &mut self.trace {
-            trace.emit(t, event, p);
+            let real = self.edge.as_ref().and_then(|e| e.bytes(p));
+            trace.emit(t, event, p, real);
         }
     }
 

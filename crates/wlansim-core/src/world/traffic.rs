@@ -112,6 +112,9 @@ impl World {
     /// (the delay of a UDP packet counts to there). A TCP segment goes to its endpoint,
     /// which acts when the exchange is over.
     pub(super) fn arrive(&mut self, now: Time, at: Time, p: Packet) {
+        if self.deliver_external(now, &p) {
+            return;
+        }
         let node = p.dst;
         match p.kind {
             Kind::Udp => {
@@ -126,18 +129,21 @@ impl World {
     }
 
     pub(super) fn count_queue_drop(&mut self, p: &Packet) {
+        self.forget(p);
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_queue += 1;
         f.stats.counts.dropped_queue += 1;
     }
 
     pub(super) fn count_scripted_drop(&mut self, p: &Packet) {
+        self.forget(p);
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_scripted += 1;
         f.stats.counts.dropped_scripted += 1;
     }
 
     pub(super) fn count_retry_drop(&mut self, p: &Packet) {
+        self.forget(p);
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_retry += 1;
         f.stats.counts.dropped_retry += 1;
