@@ -237,23 +237,36 @@ def study_reproduce(module_name: str):
 def reproduce_all(out, quick=False, jobs=None, progress=False, seed_base=1):
     """Run the five studies into ``out/NAME`` and write ``out/index.md``
     (:func:`write_index`); return its path."""
+    import os
+    import resource
     import time
     from pathlib import Path
 
+    def cpu() -> float:
+        return sum(
+            u.ru_utime + u.ru_stime
+            for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        )
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
+    start, cpu0, load0 = time.perf_counter(), cpu(), os.getloadavg()[0]
     for name in NAMES:
         study(name).reproduce(
             out / name, quick=quick, jobs=jobs, progress=progress, seed_base=seed_base
         )
-    return write_index(out, {n: out / n for n in NAMES}, time.perf_counter() - start)
+    machine = (
+        f"{cpu() - cpu0:.0f} s of CPU in this process and its workers, {os.cpu_count()} "
+        f"cores, load average {load0:.1f} at the start and {os.getloadavg()[0]:.1f} at the end"
+    )
+    return write_index(out, {n: out / n for n in NAMES}, time.perf_counter() - start, machine)
 
 
-def write_index(out, folders, wall: float):
+def write_index(out, folders, wall: float, machine: str = ""):
     """``out/index.md``: per study (its output folder in `folders`, which holds the
     ``summary.json`` a run writes) the verdict counts under its own profile and the other,
-    a link to its report, its run time, and where its settings are."""
+    a link to its report, its run time, and where its settings are; `machine` says what
+    the wall time was measured under (CPU time, cores, load)."""
     import json
     import os
     from pathlib import Path
@@ -270,7 +283,9 @@ def write_index(out, folders, wall: float):
         f"{'Quick' if quick else 'Full'} run (`wlansim reproduce all"
         + (" --quick" if quick else "")
         + "".join(f" --seed-base {b}" for b in bases if b != 1)
-        + f"`): {wall:.0f} s of wall time on this machine. Verdicts under each study's own "
+        + f"`): {wall:.0f} s of wall time on this machine"
+        + (f" ({machine})" if machine else "")
+        + ". Verdicts under each study's own "
         "profile, and how many each verdict counts under the other profile.",
         "",
         "| study | profile | " + " | ".join(VERDICTS) + " | under the other profile | "
