@@ -21,11 +21,25 @@ from wlansim.validation import saturated_cell
 #: the example scenarios of a checkout
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
-#: the whole-process start-up commands `wlansim bench --startup` times, and their targets (s)
-STARTUP_COMMANDS = {
-    "wlansim run scenarios/saturated-11b.toml": (["run", "scenarios/saturated-11b.toml"], 0.5),
-    "wlansim --help": (["--help"], 0.3),
-}
+#: the whole-process target of every command `wlansim bench --startup` times (s, on an
+#: idle machine): each starts without pandas, scipy or matplotlib
+STARTUP_TARGET_S = 0.3
+
+
+def startup_commands(store: str) -> dict[str, list[str]]:
+    """The commands `wlansim bench --startup` times: help and version, the Bianchi model,
+    the summary of a campaign store (`store`), and a run of every example scenario (its
+    simulation included)."""
+    commands = {
+        "wlansim --help": ["--help"],
+        "wlansim --version": ["--version"],
+        "wlansim model bianchi --stations 1:50": ["model", "bianchi", "--stations", "1:50"],
+        "wlansim results STORE": ["results", store],
+    }
+    for path in sorted(SCENARIOS.glob("*.toml")):
+        name = f"scenarios/{path.name}"
+        commands[f"wlansim run {name}"] = ["run", name]
+    return commands
 
 
 def cases() -> dict[str, dict]:
@@ -159,29 +173,44 @@ def _wlansim_command() -> list[str]:
 
 
 def startup_times(repeat: int = 10, cwd: str | os.PathLike | None = None) -> list[dict]:
-    """Whole-process wall time of each command of :data:`STARTUP_COMMANDS`, run `repeat`
-    times as a subprocess (output discarded): median, min and max in seconds, and the
-    target. Run it from the repository root (the scenario path is relative)."""
+    """Whole-process time of each command of :func:`startup_commands`, run `repeat` times
+    as a subprocess (output discarded): median, min and max wall time, the median CPU
+    time (user + system: less sensitive to other work on the machine) in seconds, and the
+    target. The store `wlansim results` reads is a small campaign made first (2 points x
+    3 runs). Run it from the repository root (the scenario paths are relative)."""
+    import resource
+    import tempfile
+
+    from wlansim.campaign import Campaign
+
     base = _wlansim_command()
     out = []
-    for name, (args, target) in STARTUP_COMMANDS.items():
-        times = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            done = subprocess.run(
-                base + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    with tempfile.TemporaryDirectory() as tmp:
+        Campaign(SCENARIOS / "saturated-11b.toml", {"stations.sta.count": [1, 5]}, reps=3,
+                 store=tmp, overrides={"duration": "2 s", "warmup": "0.5 s"},
+                 ).run(jobs=1, progress=False)  # fmt: skip
+        for name, args in startup_commands(tmp).items():
+            wall, cpu = [], []
+            for _ in range(repeat):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                done = subprocess.run(
+                    base + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                )
+                wall.append(time.perf_counter() - t0)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+                if done.returncode != 0:
+                    raise RuntimeError(f"`{name}` failed: {done.stderr.decode().strip()}")
+            out.append(
+                {
+                    "name": name,
+                    "median_s": statistics.median(wall),
+                    "min_s": min(wall),
+                    "max_s": max(wall),
+                    "cpu_median_s": statistics.median(cpu),
+                    "runs": repeat,
+                    "target_s": STARTUP_TARGET_S,
+                }
             )
-            times.append(time.perf_counter() - t0)
-            if done.returncode != 0:
-                raise RuntimeError(f"`{name}` failed: {done.stderr.decode().strip()}")
-        out.append(
-            {
-                "name": name,
-                "median_s": statistics.median(times),
-                "min_s": min(times),
-                "max_s": max(times),
-                "runs": repeat,
-                "target_s": target,
-            }
-        )
     return out

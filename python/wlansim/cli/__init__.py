@@ -35,10 +35,13 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from wlansim import __version__
+
     parser = argparse.ArgumentParser(
         prog="wlansim",
         description="Simulate and model TCP/UDP over IEEE 802.11 WLANs.",
     )
+    parser.add_argument("--version", action="version", version=f"wlansim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)

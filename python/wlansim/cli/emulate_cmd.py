@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 
-from .run_cmd import format_table
+from .output import format_table, json_dumps
 
 
 def register(subparsers) -> None:
@@ -84,7 +83,7 @@ def emulate_scenario(args) -> int:
                 file=sys.stderr,
             )
     if args.json:
-        print(json.dumps([_document(r) for r in runs]))
+        print(json_dumps([_document(r) for r in runs]))
         return 0
     if len(runs) == 1:
         _print_run(runs[0])
@@ -118,28 +117,26 @@ def _ms(seconds) -> str:
 
 def _print_run(r) -> None:
     data = r.results.to_dict()
-    flows = [{**f, "throughput_mbps": f["throughput_bps"] / 1e6} for f in data["flows"]]
-    for f in flows:
-        f["delay_mean_ms"] = _ms(f["delay_mean_s"])
+    flows = data["flows"]
     print("Flows (by 5-tuple, as the simulated network carried them)")
     columns = ["name", "direction", "src", "dst", "delivered_packets", "dropped_queue"]
-    columns += ["dropped_retry", "throughput_mbps", "delay_mean_ms"]
-    print(format_table(flows, columns, "{:.3f}"))
+    columns += ["dropped_retry", "throughput_bps", "delay_mean_s"]
+    print(format_table(flows, columns))
     print("\nNodes")
     nodes = data["nodes"]
-    print(format_table(nodes, list(nodes[0]) if nodes else [], "{:.4f}"))
+    print(format_table(nodes, list(nodes[0]) if nodes else []))
     print("\nApplications")
     apps = [
         {
             "node": a.node,
             "exit": a.returncode,
-            "rate_mbps": math.nan if a.rate_bps() is None else a.rate_bps() / 1e6,
+            "rate_bps": a.rate_bps(),
             "tx_dropped": r.devices.get(a.node, {}).get("tx_dropped", 0),
             "command": a.command if len(a.command) < 60 else a.command[:57] + "...",
         }
         for a in r.applications
     ]
-    print(format_table(apps, ["node", "exit", "rate_mbps", "tx_dropped", "command"], "{:.3f}"))
+    print(format_table(apps, ["node", "exit", "rate_bps", "tx_dropped", "command"]))
     rt = r.realtime
     print(
         f"\nreal time ({rt['mode']}): {rt['packets_out']} packets written, lateness p50 "
@@ -167,4 +164,4 @@ def _print_summary(runs) -> None:
         ci = t_interval([r.summary()[k] for r in runs])
         rows.append({"metric": k, **{c: ci[c] for c in ("mean", "half_width", "n")}})
     print(f"Means over {len(runs)} repetitions (95% CI half-widths)")
-    print(format_table(rows, ["metric", "mean", "half_width", "n"], "{:.6g}"))
+    print(format_table(rows, ["metric", "mean", "half_width", "n"]))

@@ -4,11 +4,12 @@ and `ns2` (wlansim's ns-2 profile beside ns-2.35 itself)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from wlansim.cli.model_cmd import parse_stations
 from wlansim.phy import UDP_PAYLOAD_BYTES
+
+from .output import json_dumps
 
 DEFAULT_STATIONS = "1,2,3,5,7,10,15,20,25,30,40,50"
 
@@ -152,7 +153,7 @@ def run_validate(args) -> int:
     out, png = _save(table, args.out, "bianchi", plot_bianchi)
     verdicts = _decide(bianchi_claims(), table, out)
     if args.json:
-        print(json.dumps(table.to_dict(orient="records")))
+        print(json_dumps(table.to_dict(orient="records")))
         return 0
     means = table.groupby(["access", "stations"], sort=False).mean(numeric_only=True)
     means = means.reset_index()
@@ -182,7 +183,7 @@ def run_capture(args) -> int:
     out, png = _save(table, args.out, "capture", plot_capture)
     verdicts = _decide(capture_claims(), table, out)
     if args.json:
-        print(json.dumps(table.to_dict(orient="records")))
+        print(json_dumps(table.to_dict(orient="records")))
         return 0
     columns = ["access", "reception", "stations", "sim_mbps", "model_mbps", "error_pct",
                "sim_p", "model_p", "sim_capture_share", "model_q2"]  # fmt: skip
@@ -220,7 +221,7 @@ def run_tcp_drops(args) -> int:
     table.to_csv(out / "tcp-drops.csv", index=False)
     verdicts = _decide(tcp_drops_claims(), table, out)
     if args.json:
-        print(json.dumps(table.to_dict(orient="records")))
+        print(json_dumps(table.to_dict(orient="records")))
         return 0
     written = [out / "tcp-drops.csv"]
     if not args.quick:
@@ -340,7 +341,7 @@ def run_ns2(args) -> int:
         out,
     )
     if args.json:
-        print(json.dumps({n: t.to_dict(orient="records") for n, t in tables.items()}))
+        print(json_dumps({n: t.to_dict(orient="records") for n, t in tables.items()}))
         return 0
     fmt2 = {"float_format": lambda v: f"{v:.2f}", "index": False}
     print(

@@ -2,7 +2,7 @@
 network of two BSSs with real-time traffic; ns-2.28), sections 3-5, as claims.
 
 The scenario is ``scenarios/janevski2009-home.toml`` (Fig 1, Tables 1-3; the paper's gaps
-filled as ``../shared/reference/janevski2009-notes.md`` suggests, before any result was
+filled as ``docs/reference/janevski2009-notes.md`` suggests, before any result was
 seen): a movie (trace) BS0 -> n0, a game A1 <-> n1, a video chat A2 <-> n2 (traces), and an
 FTP download A3 -> n3 (TCP, 512-byte segments, 35-110 s), ns-2's shadowing (beta 2.7, sigma
 4 dB, every frame drawn), RTS/CTS before every frame, "802.11g at 20 Mb/s" read as

@@ -28,7 +28,7 @@ use super::contention::Contention;
 use super::entity::{AfterFailure, HeadFrame};
 use super::exchange::exchange_times;
 use super::ns2::MacRules;
-use super::Entity;
+use super::{Entity, MacStats};
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
@@ -105,6 +105,8 @@ pub(crate) struct Exchange {
     /// A colliding frame outlasted the captured exchange: the medium's last frame was
     /// not received correctly.
     pub tail: bool,
+    /// A later exchange of a TXOP (no medium access, no attempt counted).
+    pub burst: bool,
 }
 
 pub struct Mac {
@@ -714,6 +716,22 @@ impl Mac {
         }
     }
 
+    /// Statistics restart (the end of the warm-up): every counter from zero, except that
+    /// the transmitters of a medium access in progress keep the attempt they counted, so
+    /// that its outcome (counted when it ends) falls in the same window as its attempt.
+    pub fn reset_statistics(&mut self) {
+        for e in &mut self.entities {
+            e.stats = MacStats::default();
+        }
+        if self.busy && !self.exchange.burst {
+            for &t in &self.transmitters {
+                let e = &mut self.entities[t as usize];
+                e.stats.attempts = 1;
+                e.stats.retries = e.is_retry() as u64;
+            }
+        }
+    }
+
     /// After the outcomes of [`Mac::exchange_end`] were handled (deliveries made, queues
     /// topped up): a TXOP holder sends its next frame SIFS later if the whole next
     /// exchange (with its ACK) still fits in the TXOP limit counted from the TXOP's first
@@ -735,7 +753,10 @@ impl Mac {
                     if self.trace {
                         self.trace_attempt(t, start);
                     }
-                    self.exchange = self.exchange_of(t, start, ex.txop_start, channel);
+                    self.exchange = Exchange {
+                        burst: true,
+                        ..self.exchange_of(t, start, ex.txop_start, channel)
+                    };
                     self.entities[t as usize].stats.burst_exchanges += 1;
                     sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
                     return;

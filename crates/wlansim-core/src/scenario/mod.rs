@@ -11,6 +11,7 @@ pub mod drops;
 pub mod emulation;
 pub mod files;
 pub mod game;
+mod inputs;
 mod limits;
 pub mod mobility;
 pub mod model;
@@ -727,21 +728,43 @@ impl FlowConfig {
     }
 }
 
-fn located<E: fmt::Display>(err: serde_path_to_error::Error<E>) -> ScenarioError {
-    let path = err.path().to_string();
-    let message = err.into_inner().to_string();
-    if let Some((path, message)) = schema::missing(&path, &message) {
-        return ScenarioError::new(path, message);
-    }
-    let message = schema::explain(&path, &message, None);
-    ScenarioError::new(path, message)
-}
-
 impl Scenario {
     /// Parse and validate a TOML scenario.
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::new(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(located)?;
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            // The document as data, to quote the value given (when the text parses).
+            let doc = toml::from_str::<toml::Value>(text)
+                .ok()
+                .and_then(|v| serde_json::to_value(v).ok());
+            // or, when the text does not parse as a whole, what starts where the error is
+            let kind = inner
+                .span()
+                .and_then(|span| match text.get(span.start..)?.chars().next() {
+                    Some('[') => Some("an array"),
+                    Some('{') => Some("a table"),
+                    _ => None,
+                });
+            let (path, message) = schema::parse_error(&path, inner.message(), doc.as_ref(), kind);
+            // Where in the text: the line and column (not the line itself, which may be
+            // megabytes long).
+            let message = match inner.span() {
+                Some(span) => {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                    if path.is_empty() || path == "." {
+                        format!("TOML parse error at line {line}, column {column}: {message}")
+                    } else {
+                        format!("{message} (line {line}, column {column})")
+                    }
+                }
+                None => message,
+            };
+            ScenarioError::new(path, message)
+        })?;
         scenario.checked()
     }
 
@@ -754,18 +777,15 @@ impl Scenario {
             // value found there is quoted instead.
             let path = e.path().to_string();
             let inner = e.into_inner();
-            let given = schema::json_token_at(text, inner.line(), inner.column());
+            let token = schema::json_token_at(text, inner.line(), inner.column());
             let mut message = inner.to_string();
             if let Some(at) = message.rfind(" at line ") {
                 message.truncate(at);
             }
-            if let Some((path, message)) = schema::missing(&path, &message) {
-                return ScenarioError::new(path, message);
-            }
-            ScenarioError::new(
-                path.clone(),
-                schema::explain(&path, &message, given.as_deref()),
-            )
+            let doc = serde_json::from_str::<serde_json::Value>(text).ok();
+            let (path, message) =
+                schema::parse_error(&path, &message, doc.as_ref(), token.as_deref());
+            ScenarioError::new(path, message)
         })?;
         scenario.checked()
     }

@@ -103,6 +103,8 @@ impl World {
             spec: u32::MAX,
             dscp: f.dscp,
             entity,
+            // real packets carry their own headers: no simulated routing agent's
+            origin_header: [0; 2],
             tcp: None,
             udp: None,
             start: now,
@@ -168,8 +170,9 @@ impl World {
             bytes,
         });
         self.trace(now, TraceEvent::Delivered { node: p.dst }, p);
+        let warmup = self.warmup;
         let f = &mut self.flows[p.flow as usize];
-        f.on_delivered(p, now - p.created);
+        f.on_delivered(p, now - p.created, warmup);
         if let Some(x) = &mut f.external {
             x.bytes[(p.src != f.src) as usize] += p.payload_bytes as u64;
         }

@@ -66,7 +66,8 @@ impl From<ScenarioError> for SimError {
 pub enum Event {
     /// Channel access on the wireless medium.
     Mac(MacEvent),
-    /// A CBR or Poisson source generates its next packet.
+    /// A UDP source's next message comes (or the current one goes on: at most
+    /// `app::udp::PACKETS_PER_EVENT` packets per event).
     Arrival(u32),
     /// A flow starts.
     SourceStart(u32),
@@ -203,11 +204,12 @@ impl Flow {
     }
 
     /// `p` reached its destination `delay` after it was created. Data with payload counts
-    /// as delivered, with its delay.
-    fn on_delivered(&mut self, p: &Packet, delay: Time) {
+    /// as delivered, with its delay (and apart when it was created before `warmup`).
+    fn on_delivered(&mut self, p: &Packet, delay: Time, warmup: Time) {
         self.acct[p.reverse as usize].delivered += 1;
         if !p.reverse && p.payload_bytes > 0 {
             self.stats.counts.delivered_packets += 1;
+            self.stats.counts.delivered_from_warmup += u64::from(p.created < warmup);
             self.stats.counts.delivered_bytes += p.payload_bytes as u64;
             self.stats.delay.record(delay);
             self.stats.jitter.record(delay);
@@ -272,10 +274,11 @@ impl World {
     pub fn run_with(mut self, progress: &mut dyn FnMut(f64) -> bool) -> Result<Results, SimError> {
         let wall = std::time::Instant::now();
         while let Some((now, event)) = self.events.pop_before(self.end) {
-            if self.events.processed().is_multiple_of(PROGRESS_EVERY)
-                && !progress(now as f64 / self.end as f64)
-            {
-                return Err(SimError::Interrupted);
+            if self.events.processed().is_multiple_of(PROGRESS_EVERY) {
+                if !progress(now as f64 / self.end as f64) {
+                    return Err(SimError::Interrupted);
+                }
+                self.check_records(now)?;
             }
             self.dispatch(now, event);
         }
@@ -312,6 +315,7 @@ impl World {
     /// The end of the run: the accounting check, the captures closed, the report.
     fn finish(mut self, wall_s: f64) -> Result<Results, SimError> {
         self.check_accounting()?;
+        self.check_records(self.end)?;
         if let Some(Trace {
             pcap: Some(cap), ..
         }) = &mut self.trace
@@ -390,6 +394,26 @@ impl World {
             }
         }
         self.mac.restore_outcomes(outcomes);
+    }
+
+    /// Stop a run whose per-packet records of the measurement window (at `now`) passed
+    /// their limit, rather than fill the memory.
+    fn check_records(&self, now: Time) -> Result<(), SimError> {
+        let full = self
+            .trace
+            .as_ref()
+            .and_then(|t| t.packets.as_ref())
+            .is_some_and(|r| r.full());
+        if full && now >= self.warmup {
+            return Err(SimError::Scenario(ScenarioError::new(
+                "output.packets",
+                format!(
+                    "more than {} packets to record: record fewer flows (a list of their names), or run a shorter time",
+                    crate::trace::packets::MAX_RECORDS
+                ),
+            )));
+        }
+        Ok(())
     }
 
     /// Report `event` to the trace hook's consumers, if any.
