@@ -108,8 +108,6 @@ impl World {
             tcp: None,
             udp: None,
             start: now,
-            // Real packets carry their own headers: no routing agent's bytes.
-            origin_header: [0; 2],
             acct: Default::default(),
             stats: FlowStats::default(),
             external: Some(ExternalInfo {
