@@ -109,6 +109,9 @@ pub struct CaptureConfig<'a> {
     /// Wired links as (from, to) node pairs (each direction of a full-duplex link).
     pub links: Vec<(NodeId, NodeId)>,
     pub flows: Vec<Option<CaptureTcp>>,
+    /// Per flow: its source node and the bytes the routing agent of each end adds to the
+    /// packets it originates ([forward, reverse]: `net::routing_agent`).
+    pub origin_headers: Vec<(NodeId, [u32; 2])>,
     /// Data rate over the air, b/s.
     pub data_rate: u64,
     /// 802.11 Duration/ID of a data frame: SIFS + ACK, ns.
@@ -138,6 +141,7 @@ pub struct PcapRecorder {
     link_file: HashMap<(NodeId, NodeId), u32>,
     nodes: Vec<CaptureNode>,
     flows: Vec<Option<CaptureTcp>>,
+    origin_headers: Vec<(NodeId, [u32; 2])>,
     snaplen: u32,
     rate: u8,
     nav_us: u16,
@@ -221,6 +225,7 @@ impl PcapRecorder {
             link_file,
             nodes: cfg.nodes,
             flows: cfg.flows,
+            origin_headers: cfg.origin_headers,
             snaplen: cfg.snaplen,
             rate: (cfg.data_rate / 500_000).min(255) as u8,
             nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
@@ -419,10 +424,13 @@ impl PcapRecorder {
             None => (IpNumber::UDP, UdpHeader::LEN),
         };
         let l4_len = l4_header + payload;
-        // Bytes the packet carries beyond its IPv4 and transport headers: the header ns-2's
-        // routing agent adds (`net::routing_agent`), written as IPv4 NOP options so that
-        // the captured frame is as long as the one on the air.
-        let extra = (p.header_bytes as usize).saturating_sub(Ipv4Header::MIN_LEN + l4_header);
+        // The header ns-2's routing agent added where the packet was made
+        // (`net::routing_agent`), written as IPv4 NOP options so that the captured frame
+        // is as long as the one on the air.
+        let extra = match self.origin_headers.get(p.flow as usize) {
+            Some(&(src, bytes)) => bytes[(p.src != src) as usize] as usize,
+            None => 0,
+        };
         let ip = match ip_header(l4_len as u16, protocol, src, dst, extra) {
             Ok(ip) => ip,
             Err(e) => {

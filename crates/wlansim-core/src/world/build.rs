@@ -358,6 +358,7 @@ impl World {
                             })
                         })
                         .collect(),
+                    origin_headers: flows.iter().map(|f| (f.src, f.origin_header)).collect(),
                     data_rate: phy.data_rate,
                     nav: phy.sifs + phy.ack_time(),
                 })
