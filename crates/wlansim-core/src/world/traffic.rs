@@ -132,10 +132,11 @@ impl World {
     }
 
     /// End of the warm-up: statistics restart from zero (accounting does not).
-    pub(super) fn reset_statistics(&mut self) {
+    pub(super) fn reset_statistics(&mut self, now: Time) {
         for e in &mut self.mac.entities {
             e.stats = MacStats::default();
         }
+        self.mac.reset_statistics(now);
         for f in &mut self.flows {
             f.stats.clear();
         }
