@@ -8,12 +8,12 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build lint rust-test py-test bench clean tshark ns2
+.PHONY: demo test build lint rust-test py-test bench clean tshark ns2 emulation-tools
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build lint rust-test tshark ns2 py-test
+test: build lint rust-test tshark ns2 emulation-tools py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,15 @@ ns2:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; } \
 		|| echo "ns-2 could not be installed: the ns-2 comparison tests will be skipped"
+
+# The emulation's tests run `ping` in network namespaces (as root); iperf3 is what the
+# README's emulation examples run. Installed like tshark; without them those tests skip.
+emulation-tools:
+	@{ command -v ping >/dev/null && command -v iperf3 >/dev/null; } || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iputils-ping iperf3 >/dev/null; } \
+		|| echo "ping/iperf3 could not be installed: the emulation's ping tests will be skipped"
 
 py-test: build
 	$(PY) -m pytest -q

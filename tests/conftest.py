@@ -26,3 +26,23 @@ def wlansim_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess
         timeout=timeout,
         cwd=ROOT,
     )
+
+
+@pytest.fixture(scope="session")
+def quick_reproduction(tmp_path_factory):
+    """``quick_reproduction(name)``: the output directory of ``wlansim reproduce NAME
+    --quick``, run once per test session (the study's own tests and the cross-study
+    claims test share it)."""
+    from wlansim.cli import main
+
+    done: dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        if name not in done:
+            out = tmp_path_factory.mktemp(f"quick-{name}")
+            args = ["reproduce", name, "--quick", "--out", str(out), "--no-progress"]
+            assert main([*args, "--jobs", "2"]) == 0
+            done[name] = out
+        return done[name]
+
+    return get

@@ -7,6 +7,7 @@ import faulthandler
 import os
 import resource
 import signal
+import time
 from pathlib import Path
 
 from wlansim.campaign.executors import run_scenario
@@ -36,4 +37,12 @@ def kill_worker(scenario: dict, seed: int) -> dict:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
         os.kill(os.getpid(), signal.SIGKILL)
+    return run_scenario(scenario, seed)
+
+
+def hang_at_three_stations(scenario: dict, seed: int) -> dict:
+    """The simulator, except that a cell of 3 stations never returns (and never looks at
+    the time limit, as a run stuck outside the simulator's loop would)."""
+    if _count(scenario) == 3:
+        time.sleep(3600)
     return run_scenario(scenario, seed)

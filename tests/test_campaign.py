@@ -484,3 +484,12 @@ def test_sigkill_mid_campaign_fake(tmp_path):
     assert len(a) == 60 and a["key"].is_unique
     assert a.groupby(["k", "rep"]).size().eq(1).all()
     pd.testing.assert_frame_equal(comparable(a), comparable(b))
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.9, 0.95, 0.99, 0.999])
+def test_t_quantile_written_out_matches_scipy(confidence):
+    from wlansim.campaign.stats import t_quantile
+
+    p = 0.5 + confidence / 2
+    for df in [1, 2, 3, 4, 5, 9, 10, 29, 30, 100, 1000, 10**6]:
+        assert t_quantile(p, df) == pytest.approx(st.t.ppf(p, df), rel=1e-8), df

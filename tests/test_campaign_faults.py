@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import faulty
+import pandas as pd
 import pytest
 from conftest import ROOT, SATURATED, wlansim_cli
 
@@ -105,6 +106,61 @@ def test_a_run_that_aborts_its_worker_is_recorded_and_the_campaign_goes_on(tmp_p
     assert (again.executed, again.failed) == (2, 2)
 
 
+# ------------------------------------------------------------------ scheduling, time limits
+
+
+def test_a_short_run_never_waits_behind_a_long_one_and_a_hung_run_is_killed(tmp_path):
+    """jobs=2, the first run hangs: every other run goes to the free worker at once (with
+    a prefetch of 2 the third run waited behind the hung one); the hung run is killed at
+    the time limit (+ the grace a run gets to stop by itself) and stored as failed."""
+    c = Campaign(
+        SATURATED,
+        {"stations.sta.count": [3, 1, 2, 4]},
+        store=tmp_path / "s",
+        overrides={"duration": "1 s", "warmup": "0.1 s"},
+        run_fn=faulty.hang_at_three_stations,
+    )
+    t0 = time.monotonic()
+    report = c.run(jobs=2, progress=False, run_timeout=2.0)
+    assert time.monotonic() - t0 < 30
+    assert (report.ok, report.failed, report.lost) == (3, 1, [])
+    runs = c.results().set_index("stations.sta.count")
+    assert "time limit of 2 s per run (--run-timeout)" in runs.loc[3, "error"]
+    assert "stations.sta.count=3" in runs.loc[3, "command"]
+    # the short runs were stored long before the hung one was given up
+    hung = pd.Timestamp(runs.loc[3, "finished_at"])
+    for n in (1, 2, 4):
+        assert pd.Timestamp(runs.loc[n, "finished_at"]) < hung - pd.Timedelta(seconds=3), n
+
+
+def test_run_timeout_stops_a_never_ending_run_and_the_sweep_goes_on(tmp_path):
+    out = tmp_path / "s"
+    res = wlansim_cli(
+        "sweep", str(SATURATED), "--vary", "duration=1e6 s,2 s", "--set", "warmup=0.1 s",
+        "--run-timeout", "2", "--jobs", "1", "--out", str(out), "--no-progress", timeout=120,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    no_traceback(res)
+    assert "1 failed run(s)" in res.stderr and "--run-timeout" in res.stderr
+    shown = wlansim_cli("results", str(out))
+    assert "2 runs (1 ok, 1 failed)" in shown.stdout
+    assert "reproduce: wlansim run" in shown.stdout and "duration=1e6 s" in shown.stdout
+    bad = wlansim_cli("sweep", str(SATURATED), "--run-timeout", "0", "--out", str(out))
+    assert bad.returncode == 2 and "--run-timeout must be seconds above 0" in bad.stderr
+
+
+def test_a_sweep_whose_every_run_fails_exits_2_with_the_first_error(tmp_path):
+    # the scenario's 1 s warm-up is not shorter than the 1 s duration: no point is valid
+    res = wlansim_cli(
+        "sweep", str(SATURATED), "--vary", "stations.sta.count=1,2", "--set", "duration=1 s",
+        "--out", str(tmp_path / "s"), "--no-progress",
+    )  # fmt: skip
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    no_traceback(res)
+    assert "wlansim: error: every run of the sweep failed (2); the first error: " in res.stderr
+    assert "scenario key `warmup`" in res.stderr
+
+
 # ------------------------------------------------------------------ store faults
 
 
@@ -122,7 +178,7 @@ def copy_store(good_store: Path, tmp_path: Path) -> Path:
     return out
 
 
-@pytest.mark.parametrize("damage", ["truncated", "random", "header"])
+@pytest.mark.parametrize("damage", ["truncated", "random", "header", "one-page"])
 def test_a_damaged_store_is_a_clear_error_for_results_and_sweep(good_store, tmp_path, damage):
     out = copy_store(good_store, tmp_path)
     db = out / "campaign.sqlite"
@@ -132,13 +188,20 @@ def test_a_damaged_store_is_a_clear_error_for_results_and_sweep(good_store, tmp_
         db.write_bytes(data[: len(data) // 3])
     elif damage == "random":
         db.write_bytes(os.urandom(len(data)))
-    else:
+    elif damage == "header":
         db.write_bytes(b"\x00" * 100 + data[100:])
-    for out_ in (wlansim_cli("results", str(out)), sweep(out)):
+    else:  # random bytes over the second page: the file still opens and reads
+        page = int.from_bytes(data[16:18], "big")
+        db.write_bytes(data[:page] + os.urandom(page) + data[2 * page :])
+    plot = wlansim_cli("plot", str(out), "--x", "stations.sta.count", "--y", "throughput_bps",
+                       "--out", str(tmp_path / "p.png"))  # fmt: skip
+    for out_ in (wlansim_cli("results", str(out)), sweep(out), plot):
         assert out_.returncode == 2, (out_.stdout, out_.stderr)
         no_traceback(out_)
         assert "wlansim: error:" in out_.stderr and "damaged" in out_.stderr
         assert f"mv {db} {db}.damaged" in out_.stderr
+        if damage == "one-page":
+            assert "integrity check" in out_.stderr
     # the advice works: moved away, the sweep runs again
     db.rename(db.with_suffix(".damaged"))
     assert sweep(out).returncode == 0 and stored(out) == 2
@@ -155,16 +218,20 @@ def test_a_zero_length_store_is_an_empty_store_for_results_and_sweep(tmp_path):
     assert res.returncode == 0 and "2 runs (2 ok, 0 failed)" in res.stdout
 
 
-def test_a_foreign_sqlite_file_is_not_taken_for_a_store(tmp_path):
+@pytest.mark.parametrize("tables", [["t (x)"], ["runs (x)"]])
+def test_a_foreign_sqlite_file_is_not_taken_for_a_store(tmp_path, tables):
     out = tmp_path / "store"
     out.mkdir()
     con = sqlite3.connect(out / "campaign.sqlite")
-    con.execute("CREATE TABLE t (x)")
+    for t in tables:
+        con.execute(f"CREATE TABLE {t}")
     con.commit()
     con.close()
-    res = sweep(out)
-    assert res.returncode == 2 and "not a campaign store" in res.stderr
-    no_traceback(res)
+    for res in (sweep(out), wlansim_cli("results", str(out))):
+        assert res.returncode == 2, res.stderr
+        assert "is an SQLite database but not a campaign store" in res.stderr
+        assert "OperationalError" not in res.stderr and "no such" not in res.stderr
+        no_traceback(res)
 
 
 def readonly_cli(directory: Path, *args: str) -> subprocess.CompletedProcess:

@@ -76,10 +76,12 @@ def test_validate_bianchi_writes_table_and_png(tmp_path):
         "validate", "bianchi", "--stations", "1,5", "--duration", "20 s", "--out", str(tmp_path)
     )
     assert out.returncode == 0, out.stderr
-    assert "largest throughput error" in out.stdout
+    assert "- bianchi.throughput-basic: " in out.stdout and "rts.scales-better" in out.stdout
     png = (tmp_path / "bianchi.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
-    assert (tmp_path / "bianchi.csv").read_text().count("\n") == 5
+    # a row per run: 2 accesses x 2 n x 5 seeds
+    assert (tmp_path / "bianchi.csv").read_text().count("\n") == 21
+    assert (tmp_path / "claims.csv").read_text().count("bianchi.") == 4
 
 
 def test_bench_json():

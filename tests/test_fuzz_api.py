@@ -1,9 +1,19 @@
 """Property-based fuzzing of the Python API (hypothesis): generated and mutated scenario
-dicts through `wlansim.run`. Every outcome is results or a `ScenarioError` naming a key;
-never a Rust panic ("internal error"), another exception, a process abort or an endless
-loop. Each case runs in a helper process with a time limit, so an abort or a hang is
-reported as such instead of ending the test session. Bounded: a few hundred cases, well
-under a minute.
+dicts through `wlansim.run`. Every outcome is results or a `ScenarioError` naming a key
+and saying what is allowed; never a Rust panic ("internal error"), another exception, a
+process abort or a run that does not end; and the results of a run make sense
+(`sane`: no collision probability above 1, no more UDP packets delivered than offered
+unless offered during the warm-up, no file moved faster than any link). Each case runs
+in a helper process with a time limit, so an abort or a hang is reported as such
+instead of ending the test session.
+
+The operators include those that found issue 28's bugs: values nested deeply, sizes and
+rates near the caps, special files (/dev/zero, a directory, a FIFO) as input files,
+every size and time distribution at extreme parameters, per-AP options on some APs
+only. In `make test` each property tries a small fixed set of cases (derandomized);
+the long run of the README sets ``WLANSIM_FUZZ_CASES`` (cases per property) and a
+fresh ``--hypothesis-seed``, and ``WLANSIM_FUZZ_REPORT=FILE`` writes the tally of
+outcomes there.
 
 Crashes found in the Rust core are listed in KNOWN_CRASHES (reproducers, now regression
 tests since the core was fixed) and kept out of the generated cases, so that the fuzz looks
@@ -12,12 +22,19 @@ for new ones.
 
 from __future__ import annotations
 
+import atexit
+import collections
 import copy
 import json
 import math
+import os
 import select
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -32,6 +49,8 @@ except ImportError:  # Python < 3.11
     import tomli as tomllib
 
 TIME_LIMIT_S = 10.0
+#: How long a run may take to stop after Ctrl-C (SIGINT) before it counts as stuck.
+INTERRUPT_LIMIT_S = 5.0
 
 WORKER = r"""
 import json, math, sys
@@ -43,16 +62,47 @@ def decode(obj):
     if isinstance(obj, dict):
         if set(obj) == {"__float__"}:
             return float(obj["__float__"])
+        if set(obj) == {"__nested__"}:  # built here without recursion (see Nested)
+            depth, table = obj["__nested__"]
+            value = 1
+            for _ in range(depth):
+                value = {"a": value} if table else [value]
+            return value
         return {k: decode(v) for k, v in obj.items()}
     if isinstance(obj, list):
         return [decode(v) for v in obj]
     return obj
 
+def nonsense(r):
+    # what a run reported that cannot be (empty when its results make sense)
+    bad = []
+    for n in r["nodes"]:
+        if n["collisions"] > n["attempts"]:
+            bad.append(f"{n['name']}: {n['collisions']} collisions of {n['attempts']} attempts")
+    for f in r["flows"]:
+        if f["protocol"] == "udp":
+            early = f["delivered_packets"] - f["delivered_from_warmup"]
+            if early > f["offered_packets"]:
+                bad.append(f"{f['name']}: {early} of {f['offered_packets']} offered delivered")
+        if not 0 <= f["throughput_bps"] <= 2e10:
+            bad.append(f"{f['name']}: throughput {f['throughput_bps']} b/s")
+    for s in r["sessions"]:
+        if s["delay_s"] <= 0 or s["bytes"] * 8 / s["delay_s"] > 2e10:
+            bad.append(f"session of {s['bytes']} B in {s['delay_s']} s")
+    p = r["metrics"].get("collision_probability")
+    if p is not None and p == p and not 0 <= p <= 1:
+        bad.append(f"collision probability {p}")
+    return bad
+
 for line in sys.stdin:
     scenario = decode(json.loads(line))
     try:
-        r = wlansim.run(scenario)
-        out = {"outcome": "ok", "events": r.meta["events"]}
+        r = wlansim.run(scenario).to_dict()
+        bad = nonsense(r)
+        if bad:
+            out = {"outcome": "nonsense", "message": "; ".join(bad[:3])}
+        else:
+            out = {"outcome": "ok", "events": r["meta"]["events"]}
     except ScenarioError as exc:
         out = {"outcome": "ScenarioError", "message": str(exc)}
     except SimulationError as exc:
@@ -62,8 +112,37 @@ for line in sys.stdin:
     print(json.dumps(out), flush=True)
 """
 
+#: Outcomes of every case of this session (written to $WLANSIM_FUZZ_REPORT at exit).
+TALLY: collections.Counter = collections.Counter()
+EXAMPLES_OF: dict = {}
+
+
+def _report() -> None:
+    path = os.environ.get("WLANSIM_FUZZ_REPORT")
+    if path and TALLY:
+        with open(path, "w") as f:
+            json.dump({"cases": sum(TALLY.values()), "outcomes": dict(TALLY),
+                       "examples": EXAMPLES_OF}, f, indent=1)  # fmt: skip
+
+
+atexit.register(_report)
+
+
+class Nested:
+    """A value nested `depth` levels deep (tables or arrays): sent to the helper process as
+    a marker and built there without recursion, since this process's JSON encoding would
+    itself recurse past Python's limit."""
+
+    def __init__(self, depth: int, table: bool):
+        self.depth, self.table = depth, table
+
+    def __repr__(self) -> str:
+        return f"Nested({self.depth}, table={self.table})"
+
 
 def _encode(obj):
+    if isinstance(obj, Nested):
+        return {"__nested__": [obj.depth, obj.table]}
     if isinstance(obj, float) and not math.isfinite(obj):
         return {"__float__": repr(obj)}
     if isinstance(obj, dict):
@@ -94,15 +173,32 @@ class Runner:
             self.proc.stdin.flush()
         except BrokenPipeError:
             pass
-        ready, _, _ = select.select([self.proc.stdout], [], [], TIME_LIMIT_S)
+        out = self._answer(TIME_LIMIT_S)
+        if out is None and self.proc.poll() is None:
+            # A run still going at the limit is a large one if Ctrl-C stops it (the
+            # scenario asked for much work), or stuck if it does not.
+            self.proc.send_signal(signal.SIGINT)
+            out = self._answer(INTERRUPT_LIMIT_S)
+            if out is not None and out["outcome"] == "KeyboardInterrupt":
+                out = {"outcome": "slow", "message": f"stopped by Ctrl-C after {TIME_LIMIT_S} s"}
+        if out is None:
+            hung = self.proc.poll() is None
+            self.close()
+            if hung:
+                out = {"outcome": "stuck", "message": "no answer, and Ctrl-C did not stop it"}
+            else:
+                out = {"outcome": "crash", "message": f"process died ({self.proc.returncode})"}
+        TALLY[out["outcome"]] += 1
+        if out["outcome"] not in ("ok", "ScenarioError"):
+            EXAMPLES_OF.setdefault(out["outcome"], []).append(
+                {"scenario": _encode(scenario), "message": out.get("message", "")}
+            )
+        return out
+
+    def _answer(self, limit: float):
+        ready, _, _ = select.select([self.proc.stdout], [], [], limit)
         line = self.proc.stdout.readline() if ready else ""
-        if line:
-            return json.loads(line)
-        hung = self.proc.poll() is None
-        self.close()
-        if hung:
-            return {"outcome": "hang", "message": f"no answer within {TIME_LIMIT_S} s"}
-        return {"outcome": "crash", "message": f"process died ({self.proc.returncode})"}
+        return json.loads(line) if line else None
 
     def close(self):
         if self.proc is not None:
@@ -119,14 +215,21 @@ def runner():
     r.close()
 
 
-def check(outcome: dict, scenario: dict) -> None:
-    """The property: results, or a ScenarioError that names a key."""
-    where = json.dumps(_encode(scenario), sort_keys=True)
+#: What a message that does not say what is allowed looks like.
+VAGUE = ("another value", "this value is not allowed", "expected value", "invalid type")
+
+
+def check(outcome: dict, scenario: dict, slow_ok: bool = False) -> None:
+    """The property: sane results, or a ScenarioError that names a key and says what is
+    allowed (a run stopped by Ctrl-C at the time limit passes where `slow_ok`)."""
+    where = json.dumps(_encode(scenario), sort_keys=True)[:3000]
     kind, message = outcome["outcome"], outcome.get("message", "")
-    assert kind in ("ok", "ScenarioError"), f"{kind}: {message}\nscenario: {where}"
+    allowed = ("ok", "ScenarioError") + (("slow",) if slow_ok else ())
+    assert kind in allowed, f"{kind}: {message}\nscenario: {where}"
     if kind == "ScenarioError":
         assert message.strip(), where
         assert "`" in message or "scenario" in message, f"{message}\nscenario: {where}"
+        assert not any(v in message for v in VAGUE), f"{message}\nscenario: {where}"
 
 
 # --------------------------------------------------------------------------- values
@@ -241,13 +344,21 @@ def test_known_core_crashes(runner, name):
 
 # --------------------------------------------------------------------------- properties
 
-FUZZ = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+#: cases per property: a small fixed set in `make test`, more for the long run
+LONG_RUN = "WLANSIM_FUZZ_CASES" in os.environ
+
+
+def fuzz(cases: int):
+    return settings(
+        max_examples=int(os.environ.get("WLANSIM_FUZZ_CASES", cases)),
+        deadline=None,
+        derandomize=not LONG_RUN,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+FUZZ = fuzz(150)
 
 
 @st.composite
@@ -327,3 +438,179 @@ def generated(draw):
 def test_generated_scenarios_give_results_or_a_scenario_error(runner, scenario):
     assume(not known_crash(scenario))
     check(runner.run(scenario), scenario)
+
+
+# --------------------------------------------------------------------------- issue 28's operators
+
+#: Special files offered as inputs: devices, a directory, a FIFO (opening one waits for a
+#: writer), a missing file, a sparse file above the 64 MiB limit, and a CSV with values
+#: near and above the caps.
+SPECIAL_DIR = Path(tempfile.mkdtemp(prefix="wlansim-fuzz-"))
+atexit.register(shutil.rmtree, SPECIAL_DIR, True)
+os.mkfifo(SPECIAL_DIR / "fifo")
+with open(SPECIAL_DIR / "huge.csv", "wb") as _f:
+    _f.truncate((64 << 20) + 1)
+(SPECIAL_DIR / "values.csv").write_text("bytes\n1\n16777216\n16777217\n9007199254740993\n")
+(SPECIAL_DIR / "small.csv").write_text("0.001\n0.5\n2\n")
+(SPECIAL_DIR / "zeros.csv").write_text("0\n0\n")
+SPECIAL_FILES = ["/dev/zero", "/dev/null", "/", "/proc/self/status", "/no/such/file"]
+SPECIAL_FILES += [str(SPECIAL_DIR / n) for n in ("fifo", "huge.csv", "values.csv", "zeros.csv")]
+CSV_FILES = SPECIAL_FILES + [str(SPECIAL_DIR / "small.csv")] * 4
+
+#: numbers a parameter of a distribution may take: tiny, huge, edges, undefined
+EXTREME = [0, 1e-300, 1e-9, 0.01, 0.5, 1, 1.5, 2, 10, 10.5, 1e9, 1e300, math.nan, math.inf,
+           -math.inf, -1]  # fmt: skip
+#: sizes near the caps (16 MiB a message, 2^53 B a file) and ordinary ones
+SIZES = ["1 B", "2 B", "42 B", "1472 B", "30 kB", "16 MiB", "16777217 B", "1 GB", "0 B",
+         9007199254740992, 2**53 + 1, 2**64, "1e15 B"]  # fmt: skip
+TIMES = ["0 s", "1 ns", "100 ns", "1 us", "1 ms", "60 ms", "1 s", "17 s", "1e9 s", "-1 s"]
+
+
+def either(*options):
+    return st.sampled_from(options).flatmap(lambda x: x)
+
+
+@st.composite
+def size_distribution(draw):
+    kind = draw(st.sampled_from(["fixed", "exponential", "pareto", "log-normal", "empirical"]))
+    size = st.sampled_from(SIZES)
+    number = st.sampled_from(EXTREME)
+    d = {"distribution": kind}
+    if kind == "fixed":
+        d["value"] = draw(size)
+    elif kind == "exponential":
+        d["mean"] = draw(size)
+    elif kind == "pareto":
+        d["shape"] = draw(number)
+        d[draw(st.sampled_from(["mean", "scale"]))] = draw(size)
+    elif kind == "log-normal":
+        d["mean"], d["sigma"] = draw(size), draw(number)
+    else:
+        d["csv"] = draw(st.sampled_from(CSV_FILES))
+    return d
+
+
+@st.composite
+def time_distribution(draw):
+    kind = draw(st.sampled_from(["fixed", "exponential", "empirical"]))
+    if kind == "empirical":
+        return {"distribution": kind, "csv": draw(st.sampled_from(CSV_FILES))}
+    return {"distribution": kind, "value" if kind == "fixed" else "mean": draw(
+        st.sampled_from(TIMES))}  # fmt: skip
+
+
+@st.composite
+def deep(draw):
+    """An example scenario with one value replaced by a deeply nested one."""
+    s = copy.deepcopy(draw(st.sampled_from(EXAMPLES)))
+    every = [p for p in paths(s)]
+    path = draw(st.sampled_from(every))
+    get_parent(s, path)[path[-1]] = Nested(
+        draw(st.sampled_from([30, 33, 100, 999, 5000])), draw(st.booleans())
+    )
+    return s
+
+
+@st.composite
+def game(draw):
+    """A game flow with drawn sizes and intervals near the caps."""
+    flow = {"name": "g", "direction": draw(st.sampled_from(["uplink", "downlink"])),
+            "stations": "sta", "server": "srv", "traffic": "game",
+            "packet_size": draw(st.sampled_from([1, 40, 1472, 2260, 2261])),
+            "game": {"size": draw(size_distribution()),
+                     "interval": draw(time_distribution())}}  # fmt: skip
+    s = {"duration": draw(st.sampled_from(["1 s", "2 s"])), "stations": [{"name": "sta"}],
+         "servers": [{"name": "srv"}], "flows": [flow]}  # fmt: skip
+    if draw(st.booleans()):
+        s["output"] = {"packets": True}
+    return s
+
+
+@st.composite
+def files(draw):
+    """The on/off workload with drawn file sizes and think times at extremes."""
+    f = {"size": draw(size_distribution()), "pad_last_segment": draw(st.booleans()),
+         "think_first": draw(st.booleans())}  # fmt: skip
+    if draw(st.booleans()):
+        f["think"] = draw(time_distribution())
+    if draw(st.booleans()):
+        f["count"] = draw(st.sampled_from([1, 3, 0, 2**64]))
+    return {"duration": draw(st.sampled_from(["2 s", "5 s"])), "stations": [{"name": "sta"}],
+            "servers": [{"name": "web"}],
+            "flows": [{"name": "get", "protocol": "tcp", "direction": "downlink",
+                       "stations": "sta", "server": "web", "files": f}]}  # fmt: skip
+
+
+@st.composite
+def special(draw):
+    """A trace or a CSV read from a special file."""
+    path = draw(st.sampled_from(SPECIAL_FILES))
+    flow = {
+        "name": "v",
+        "direction": "downlink",
+        "stations": "sta",
+        "traffic": "trace",
+        "trace": {"file": path, "format": draw(st.sampled_from(["frames", "ns2"]))},
+    }
+    return {"duration": "1 s", "stations": [{"name": "sta"}], "flows": [flow]}  # fmt: skip
+
+
+@st.composite
+def near_caps(draw):
+    """CBR and Poisson rates, packet sizes, queues and PHY timings at their limits."""
+    s = {"duration": "1 s", "stations": [{"name": "sta", "count": draw(st.sampled_from([1, 3]))}],
+         "flows": [{"name": "f", "direction": draw(st.sampled_from(["uplink", "downlink"])),
+                    "stations": "sta", "traffic": draw(st.sampled_from(["cbr", "poisson"])),
+                    "rate": draw(st.sampled_from(["10 Gb/s", "10000000001 b/s", "9 Gb/s",
+                                                  "1 Gb/s", "11 Mb/s", "1 b/s"])),
+                    "packet_size": draw(st.sampled_from([1, 2, 1222, 2260, 2261]))}]}  # fmt: skip
+    if draw(st.booleans()):
+        s["mac"] = {"queue": draw(st.sampled_from([1, 1_000_000, 1_000_001]))}
+    if draw(st.booleans()):
+        key = draw(st.sampled_from(["slot", "sifs", "difs", "plcp", "propagation_delay"]))
+        s["phy"] = {"standard": "802.11b", key: draw(st.sampled_from(
+            ["1 ms", "1.000001 ms", "10 us", "10.001 us", "1 s", "0 s"]))}  # fmt: skip
+    return s
+
+
+#: The AP options a scenario may set on one AP and not on another.
+PER_AP = {
+    "delay_injection": [{}, {"delay_factor": 1.5}],
+    "rwnd_clamp": [True],
+    "ack_queue": [1, 10],
+    "qos": [True],
+    "queue": [1, 1000],
+    "beacon_interval": ["102.4 ms", "1 ms"],
+}
+
+
+@st.composite
+def per_ap(draw):
+    """Two BSSs (TCP and UDP flows), each AP option on some APs only, with a warm-up."""
+    s = copy.deepcopy(TWO_BSS)
+    for ap in s["aps"]:
+        for key in draw(st.lists(st.sampled_from(sorted(PER_AP)), max_size=3, unique=True)):
+            ap[key] = draw(st.sampled_from(PER_AP[key]))
+    s["warmup"] = draw(st.sampled_from(["0 s", "0.5 s", "1.5 s"]))
+    return s
+
+
+TWO_BSS = tomllib.loads((ROOT / "scenarios" / "two-bss.toml").read_text())
+TWO_BSS["duration"] = "2 s"
+TWO_BSS["servers"] = [{"name": "srv", "via": "router"}]
+TWO_BSS["flows"].append({"name": "tcp", "protocol": "tcp", "direction": "downlink",
+                         "stations": "a", "server": "srv"})  # fmt: skip
+
+
+@st.composite
+def warm_up(draw):
+    """Many saturated stations with a warm-up that ends in the middle of exchanges."""
+    return {"duration": "1 s", "warmup": draw(st.sampled_from(["0.5 s", "0.9 s", "0.999 s"])),
+            "stations": [{"name": "sta", "count": draw(st.sampled_from([50, 200]))}],
+            "flows": [{"name": "up", "direction": "uplink", "stations": "sta"}]}  # fmt: skip
+
+
+@fuzz(150)
+@given(scenario=either(deep(), game(), files(), special(), near_caps(), per_ap(), warm_up()))
+def test_issue_28_operators_give_sane_results_or_a_scenario_error(runner, scenario):
+    check(runner.run(scenario), scenario, slow_ok=True)

@@ -1,4 +1,4 @@
-"""Bianchi (2000) saturation model against shared/reference/model-vectors.md."""
+"""Bianchi (2000) saturation model against docs/reference/model-vectors.md."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Jain's index and the up/down ratio (vectors from shared/reference/model-vectors.md)."""
+"""Jain's index and the up/down ratio (vectors from docs/reference/model-vectors.md)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Padhye et al. (1998) TCP throughput against shared/reference/model-vectors.md."""
+"""Padhye et al. (1998) TCP throughput against docs/reference/model-vectors.md."""
 
 import math
 

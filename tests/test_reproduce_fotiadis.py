@@ -1,127 +1,106 @@
-"""`wlansim reproduce fotiadis2005 --quick`: the outputs, a claim row per claim of section
-IV, and what the study rests on in our main setting (rwnd 64, mobile queue 100): delay
-injection's hold removes most of inf-RL's spurious timeouts and inflates the RTT; with
-ns-2's window of 20 (check run) injection loses to inf-RL; a lower min RTO moves the
-spurious timeouts to PER 10 %, where injection then wins; the oracle (inf-RL, min RTO 1 s)
-has none (1 flow, 20 ms, 2 seeds × 30 s per point); with 2 and 5 users an AP queue that
-drops no ACK leaves the spurious timeouts at PER 10 %, and with 5 users min RTO 2 s
-removes them from both inf-RL and injection. Quick runs are too short to show the
-main setting's goodput gains (an injection run needs ~20 s to open its window at the held
-RTT), so no test asserts them."""
+"""`wlansim reproduce fotiadis2005 --quick` (run once per session): the files, a verdict per
+claim, what the quick plan leaves out, and facts of the 1-flow cases the runs can fail:
+the AP's hold removes inf-RL's spurious timeouts and lengthens the RTT, 802.11's RetryLimit
+turns bursts into fast retransmits, inf-RL loses nothing on the radio. Plus the scenarios
+of the settings the sensitivity sweeps run."""
+
+from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from wlansim.cli import main
-from wlansim.reproduce import fotiadis2005
+from wlansim import claims as cl
+from wlansim.reproduce import fotiadis2005 as study
+from wlansim.reproduce import with_profile
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    d = tmp_path_factory.mktemp("fotiadis2005")
-    assert main(["reproduce", "fotiadis2005", "--quick", "--out", str(d), "--no-progress"]) == 0
-    return d
+def quick(quick_reproduction):
+    return quick_reproduction("fotiadis2005")
 
 
-def _table(out, name, index=("per", "method")):
-    return pd.read_csv(out / f"{name}.csv").set_index(list(index))
+def test_quick_run_writes_report_claims_and_its_figures(quick):
+    report = (quick / "report.md").read_text()
+    assert "Profile `ns2` (the study's own)" in report and "This run leaves out:" in report
+    assert "PER 15 and 25 %" in report  # quick mode says what it skips
+    assert "## Parameters" in report and "window_" in report and "minrto_" in report
+    rows = cl.read_csv(quick / "claims.csv")
+    assert [r["id"] for r in rows] == [c.id for c in study.CLAIMS]
+    assert set(cl.CSV_COLUMNS) <= set(rows[0])
+    assert all(r["verdict"] in cl.VERDICTS for r in rows)
+    assert {r["other_verdict"] for r in rows} == {"not run"}
+    by = {r["id"]: r["verdict"] for r in rows}
+    # claims whose points quick mode does not run are "not run", never decided
+    for cid in ("fig2.above-inf-rl-above-10", "table1.per15.vs-inf-rl.sign", "fig4.above-standard",
+                "subthresh.no-direct-effect", "sec4.rtt-outweighs"):  # fmt: skip
+        assert by[cid] == "not run", cid
+    decided = [v for v in by.values() if v in ("holds", "does not hold")]
+    assert len(decided) >= 10
+    pngs = sorted(p.name for p in quick.glob("*.png"))
+    assert pngs == ["fig2.png", "table1.png"], pngs
+    for name in pngs:
+        assert f"![{name}]({name})" in report
 
 
-def test_outputs_are_written(out):
-    for name in ("fig2", "table1", "table2", "fig3", "fig4", "fig5"):
-        assert (out / f"{name}.csv").is_file()
-        assert (out / f"{name}.png").stat().st_size > 0
-    for name in ("check_window20", "check_min_rto", "check_oracle", "table1_settings",
-                 "check_ap_queue", "check_fig4_rto"):  # fmt: skip
-        assert (out / f"{name}.csv").is_file()
-    report = (out / "report.md").read_text()
-    verdicts = sum(report.count(f"| {v} |") for v in ("yes", "partly", "no"))
-    assert verdicts >= 14  # one row per claim (those at PER 5 and 15 % need the full run)
-    assert "OUR choice" in report and "bandwidth delay product" in report
-    t1 = pd.read_csv(out / "table1_improvement.csv")
-    assert list(t1["paper_vs_inf-rl"]) == [-2, 23, 19]  # the paper's Table I at 10/20/30 %
-    s = pd.read_csv(out / "table1_settings.csv")
-    assert {"main_rto200", "rwnd20_q50", "rto0", "rto150", "oracle_mbps"} <= set(s.columns)
+def test_quick_runs_show_the_hold_and_the_bursts(quick):
+    runs = pd.read_csv(quick / "runs.csv")
+    # the full run's first seeds, each at every point (2 cases × 4 PERs × 3 methods)
+    assert runs["seed"].nunique() == study.QUICK_REPS
+    assert (runs["seed"].value_counts() == 24).all()
+    p = pd.read_csv(quick / "points.csv").set_index(["case", "per", "method"])
+    for case in ("fig2", "table1"):
+        for per in (20, 30):
+            inf, inj = p.loc[(case, per, "inf-rl")], p.loc[(case, per, "inject")]
+            assert inf["spurious_timeouts"] >= 10  # delay spikes fire inf-RL's timer
+            assert inj["spurious_timeouts"] < 0.5 * inf["spurious_timeouts"]  # the hold
+            assert inj["acks_delayed"] > 0 and inj["rtt_ms"] > 1.5 * inf["rtt_ms"]
+            assert inf["mobile_drops"] == 0  # nothing lost on the radio, window ≤ queue
+            assert p.loc[(case, per, "standard")]["fast_retransmits"] > 0
+        assert p.loc[(case, 5, "inf-rl")]["spurious_timeouts"] < 1
+    imp = pd.read_csv(quick / "improvements.csv")
+    assert set(imp["profile"]) == {"ns2"} and len(imp) == 16
+    t1 = imp[(imp["case"] == "table1") & (imp["vs"] == "inf-rl")].set_index("per")
+    assert list(t1["paper_pct"]) == [-9, -2, 23, 19]
 
 
-def test_hold_prevents_spurious_timeouts_and_inflates_the_rtt(out):
-    """Table I's case in the main setting: at PER 20 and 30 % inf-RL has spurious timeouts,
-    injection holds ACKs and has almost none, at more than twice inf-RL's RTT; the mobile's
-    queue of 100 holds the 64-segment window (no drops)."""
-    t = _table(out, "table1")
-    for per in (20, 30):
-        inf, inj = t.loc[(per, "inf-rl")], t.loc[(per, "inject")]
-        assert inf["spurious_timeouts"] >= 10
-        assert inj["spurious_timeouts"] < 0.2 * inf["spurious_timeouts"]
-        assert inj["acks_delayed"] > 0
-        assert inj["rtt_ms"] > 2 * inf["rtt_ms"]
-        assert inj["mobile_drops"] == 0 and inf["mobile_drops"] == 0
-        assert t.loc[(per, "standard")]["fast_retransmits"] > 0  # bursts become losses
-    f2 = _table(out, "fig2")  # and with 1 flow at 15 ms
-    for per in (20, 30):
-        inf, inj = f2.loc[(per, "inf-rl")], f2.loc[(per, "inject")]
-        assert inj["spurious_timeouts"] < 0.5 * inf["spurious_timeouts"]
-
-
-def test_with_ns2_window_injection_loses_to_inf_rl(out):
-    """Check run rwnd 20, mobile queue 50: the hold still removes most spurious timeouts,
-    but the window-limited sender at the held RTT falls clearly below inf-RL."""
-    w = _table(out, "check_window20")
-    for per in (20, 30):
-        inf, inj = w.loc[(per, "inf-rl")], w.loc[(per, "inject")]
-        assert inj["spurious_timeouts"] < 0.5 * inf["spurious_timeouts"]
-        assert inj["goodput_mbps"] < 0.85 * inf["goodput_mbps"]
-
-
-def test_min_rto_and_oracle_check_runs(out):
-    """Min RTO 0: inf-RL has spurious timeouts already at PER 10 % (the main setting has
-    none there) and injection, removing them, wins; the oracle never has any and beats
-    inf-RL where inf-RL has them."""
-    main_t1 = _table(out, "table1")
-    assert main_t1.loc[(10, "inf-rl")]["spurious_timeouts"] < 1
-    m = _table(out, "check_min_rto", ("min_rto_ms", "per", "method"))
-    inf, inj = m.loc[(0, 10, "inf-rl")], m.loc[(0, 10, "inject")]
-    assert inf["spurious_timeouts"] >= 10
-    assert inj["spurious_timeouts"] < 0.3 * inf["spurious_timeouts"]
-    assert inj["goodput_mbps"] > 1.2 * inf["goodput_mbps"]
-    o = _table(out, "check_oracle", ("users", "per"))
-    assert (o["spurious_timeouts"] == 0).all()
-    for per in (20, 30):
-        assert o.loc[(1, per)]["goodput_mbps"] > 1.2 * main_t1.loc[(per, "inf-rl")]["goodput_mbps"]
-
-
-def test_ap_queue_and_fig4_min_rto_check_runs(out):
-    """An AP queue of 1000 drops no ACK, and the 5 users' inf-RL keeps its spurious
-    timeouts at PER 10 % without drops (contention, not the drops); with min RTO 2 s
-    neither inf-RL nor injection has a spurious timeout with 5 users, and injection then
-    gets clearly more than in the main setting (its remaining timeouts cost most)."""
-    a = _table(out, "check_ap_queue", ("users", "per"))
-    assert (a["ap_ack_drops"] == 0).all()
-    assert a.loc[(5, 10)]["spurious_timeouts"] >= 10
-    r = _table(out, "check_fig4_rto")
-    assert (r["spurious_timeouts"] < 1).all()
-    f4 = _table(out, "fig4")
-    assert r.loc[(20, "inject")]["goodput_mbps"] > 1.2 * f4.loc[(20, "inject")]["goodput_mbps"]
-    assert "we have not isolated" not in (out / "report.md").read_text()
-
-
-def test_check_runs_count_spikes_without_losses_and_try_random_bursts(out):
-    n = pd.read_csv(out / "check_no_loss.csv").set_index("method")
-    assert n.loc["inject", "delay_spikes"] > 0 and n.loc["inject", "acks_delayed"] > 0
-    assert n.loc["inf-rl", "spurious_timeouts"] == 0
-    m = pd.read_csv(out / "check_models.csv")
-    assert set(m["model"]) == {"bernoulli", "gilbert-elliott"}
-    assert "Check run with random bursts" in (out / "report.md").read_text()
-
-
-def test_scenario_uses_the_paper_burst_pattern_and_our_window():
-    s = fotiadis2005.scenario(2, 20, 15, "inject", "10 s", delay_factor=2.25)
+def test_scenarios_of_the_main_setting_and_the_swept_values():
+    s = study.scenario(2, 20, 15, "inject", "10 s")
     b = s["channel"]["links"][0]["bursts_uplink"]
     assert (b["model"], b["per"], b["burst_length"]) == ("periodic", 0.15, 15)
-    assert s["ap"]["delay_injection"] == {"delay_factor": 2.25}
-    assert s["servers"][0]["delay"] == "20 ms" and s["mac"]["short_retry_limit"] == "unlimited"
-    assert (s["tcp"]["rwnd"], s["mac"]["queue"], s["ap"]["queue"]) == (64, 100, 50)
-    assert "min_rto" not in s["tcp"]  # ns-2-compat's 200 ms
-    old = fotiadis2005.scenario(1, 20, 20, "inf-rl", "10 s", rwnd=20, mobile_queue=50,
-                                min_rto="150 ms")  # fmt: skip
-    assert (old["tcp"]["rwnd"], old["mac"]["queue"], old["tcp"]["min_rto"]) == (20, 50, "150 ms")
+    assert "shared" not in b
+    assert s["ap"]["delay_injection"] == {"delay_factor": 1.5, "subthresh_packets": 5.0,
+                                          "scope": "ap"}  # fmt: skip
+    assert (s["tcp"]["rwnd"], s["mac"]["queue"], s["ap"]["queue"]) == (20, 50, 50)
+    assert "min_rto" not in s["tcp"] and s["mac"]["short_retry_limit"] == "unlimited"
+    ns2 = with_profile(s, "ns2")
+    assert ns2["profile"] == "ns2" and ns2["tcp"]["profile"] == "ns2"
+    std = study.scenario(1, 10, 5, "standard", "10 s", study.VARIANTS["retry-5-attempts"])
+    assert std["mac"]["short_retry_limit"] == 5 and "delay_injection" not in std["ap"]
+    v = study.VARIANTS
+    shared = study.scenario(5, 15, 20, "inf-rl", "10 s", v["shared-errors"])
+    assert shared["channel"]["links"][0]["bursts_uplink"]["shared"] is True
+    assert study.scenario(2, 15, 20, "inject", "10 s", v["flow-state"])["ap"][
+        "delay_injection"]["scope"] == "flow"  # fmt: skip
+    w = study.scenario(1, 20, 20, "inf-rl", "10 s", v["rwnd64-q100"])
+    assert (w["tcp"]["rwnd"], w["mac"]["queue"]) == (64, 100)
+    assert w["name"].endswith("rwnd64-mobile_queue100")
+    assert study.scenario(1, 20, 0, "inject", "10 s").get("channel") is None
+    assert study.scenario(1, 20, 20, "inf-rl", "10 s", v["minrto-1s"])["tcp"]["min_rto"] == (
+        "1000 ms"
+    )
+    with pytest.raises(ValueError, match="method"):
+        study.scenario(1, 20, 20, "eifel", "10 s")
+
+
+def test_every_sweep_value_of_the_issue_is_planned():
+    plan = study.Plan.of(False, "ns2")
+    pts = {(c, v) for c, v, _, _ in plan.groups}
+    for w in (20, 32, 44, 64):
+        for q in (50, 100):
+            assert ("table1", "main" if (w, q) == (20, 50) else f"rwnd{w}-q{q}") in pts
+    assert plan.reps >= 10 and plan.sensitivity and plan.agreement
+    other = study.Plan.of(False, "standard", main=False)
+    claim_settings = {"main", "df-1.0", "df-2.25", "df-3.0", "subthresh-2.5", "subthresh-10",
+                      "no-subthresh"}  # fmt: skip
+    assert not other.sensitivity and {g[1] for g in other.groups} == claim_settings
+    assert study.Plan.of(True, "ns2").skips()

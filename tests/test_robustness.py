@@ -175,3 +175,236 @@ def test_a_bad_group_name_is_not_echoed_into_the_key_path():
         wlansim.run({"duration": "1 s", "stations": [{"name": "my sta"}]})
     message = str(err.value)
     assert "`stations[0].name`" in message and '"my sta"' in message, message
+
+
+# --------------------------------------------------------------------------------------
+# Issue 28: the reproducers of a tester's fuzzing (12,000 scenarios), each through the
+# command line as a user would run it, under a 2 GiB address-space limit and a 30 s time
+# limit: a clean error naming the key (exit 2) or a sane run (exit 0).
+
+GAME = """
+duration = "2 s"
+[[stations]]
+name = "sta"
+[[servers]]
+name = "srv"
+[[flows]]
+name = "g"
+direction = "uplink"
+stations = "sta"
+server = "srv"
+traffic = "game"
+"""
+HTTP = str(ROOT / "scenarios" / "http-onoff.toml")
+TWO_BSS = str(ROOT / "scenarios" / "two-bss.toml")
+
+
+def limited_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    """`wlansim ARGS` with at most 2 GiB of address space; a run past `timeout` fails."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "wlansim", *args],
+        capture_output=True, text=True, timeout=timeout, cwd=ROOT, preexec_fn=limit,
+    )  # fmt: skip
+
+
+def refused(out: subprocess.CompletedProcess, *words: str) -> None:
+    assert out.returncode == 2, (out.stdout[-2000:], out.stderr[-2000:])
+    assert out.stderr.startswith("wlansim: error: "), out.stderr
+    assert "Traceback" not in out.stderr and "panicked" not in out.stderr
+    for w in words:
+        assert w in out.stderr, out.stderr
+
+
+def strict_json(text: str):
+    """JSON as strict parsers (jq, JavaScript, Go) read it: NaN and Infinity refused."""
+
+    def refuse(token: str):
+        raise ValueError(f"not JSON: {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def game_table(size: str, interval: str) -> str:
+    """A game of fixed message sizes and intervals, as a --set value."""
+    fixed = 'distribution="fixed",value="{}"'
+    return f"{{size={{{fixed.format(size)}}},interval={{{fixed.format(interval)}}}}}"
+
+
+@pytest.fixture
+def game_file(tmp_path):
+    path = tmp_path / "game.toml"
+    path.write_text(GAME)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("size", "key"),
+    [
+        ('{distribution="fixed",value="1 GB"}', "value"),
+        ('{distribution="fixed",value=9007199254740992}', "value"),
+        ('{distribution="exponential",mean="1e15 B"}', "mean"),
+        ('{distribution="pareto",shape=1.5,mean="1e15 B"}', "mean"),
+    ],
+)
+def test_stuck_game_messages_of_a_gigabyte_or_more_are_refused(game_file, size, key):
+    out = limited_cli("run", game_file, "--set", f"flows.g.game={{size={size}}}")
+    refused(out, f"flows.g.game.size.{key}", "at most 16777216 B")
+
+
+def test_stuck_game_offered_load_beyond_10_gbps_is_refused(game_file):
+    game = (
+        '{size={distribution="fixed",value="16 MiB"},interval={distribution="fixed",value="1 ms"}}'
+    )
+    refused(limited_cli("run", game_file, "--set", f"flows.g.game={game}"),
+            "flows.g.game", "at most 10 Gb/s")  # fmt: skip
+
+
+def test_stuck_a_run_cutting_huge_messages_honours_ctrl_c(game_file):
+    # 16 MiB messages cut into 1-byte packets (16.7 million a message, every 17 s: within
+    # the caps): the work of one message is spread over events, and Ctrl-C stops it
+    game = (
+        '{size={distribution="fixed",value="16 MiB"},interval={distribution="fixed",value="17 s"}}'
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-m", "wlansim", "run", game_file, "--set", "duration=1000 s",
+         "--set", "flows.g.packet_size=1", "--set", f"flows.g.game={game}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        time.sleep(3.0)
+        assert child.poll() is None, child.communicate()
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+        stopped_after = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    assert "wlansim: interrupted" in err and "Traceback" not in err
+    assert stopped_after < 10
+
+
+def test_stuck_unbounded_read_of_a_device_is_refused():
+    out = limited_cli(
+        "run", HTTP, "--set", 'flows.get.files.size={distribution="empirical",csv="/dev/zero"}'
+    )
+    refused(out, "flows.get.files.size.csv", "/dev/zero", "not a regular file")
+    refused(limited_cli("run", "/dev/zero"), "not a regular file")
+
+
+def test_abort_pareto_game_sizes_with_packet_records_is_a_named_error(game_file):
+    pareto = 'flows.g.game={size={distribution="pareto",shape=1e-9,scale=1}}'
+    out = limited_cli("run", game_file, "--set", "duration=10 s", "--set", "output.packets=true",
+                      "--set", pareto)  # fmt: skip
+    refused(out, "output.packets", "more than 1000000 packets to record")
+
+
+def test_traceback_metrics_exist_for_every_mix_of_per_ap_options():
+    mixes = [
+        ["aps.ap1.delay_injection={}"],
+        ["aps.ap2.delay_injection={}", "aps.ap1.rwnd_clamp=true"],
+        ["aps.ap1.qos=true", "aps.ap2.ack_queue=10"],
+    ]
+    for mix in mixes:
+        args = [a for m in mix for a in ("--set", m)]
+        out = limited_cli("run", TWO_BSS, "--set", "duration=3 s", *args, "--json")
+        assert out.returncode == 0, out.stderr
+        metrics = strict_json(out.stdout)["metrics"]
+        assert metrics["throughput_bps"] > 0
+        if any("delay_injection" in m for m in mix):
+            assert {"acks_delayed", "injected_delay_s", "delay_spikes"} <= set(metrics)
+
+
+@pytest.mark.parametrize("depth", [40, 500, 5000])
+def test_traceback_deeply_nested_values_are_a_scenario_error(depth):
+    nested = {"duration": "1 s", "stations": [{"name": "sta"}]}
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    with pytest.raises(wlansim.ScenarioError, match="nested more than 32 levels"):
+        wlansim.run({**nested, "x": value})
+    text = f'duration = "1 s"\nx = {"[" * depth}1{"]" * depth}\n'
+    with pytest.raises(wlansim.ScenarioError, match="nested") as err:
+        wlansim.run(text)
+    assert "line 2" in str(err.value) or "`x" in str(err.value)
+    with pytest.raises(wlansim.ScenarioError, match="nested"):
+        wlansim.run(SATURATED, overrides={"phy.standard": value})
+
+
+def test_nonsense_pareto_file_sizes_never_finish_faster_than_the_link():
+    pareto = 'flows.get.files.size={distribution="pareto",shape=1e-9,scale=1}'
+    out = limited_cli("run", HTTP, "--set", "duration=5 s", "--set", pareto,
+                      "--set", "flows.get.files.think_first=false", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    doc = strict_json(out.stdout)
+    for s in doc["sessions"]:
+        assert s["bytes"] * 8 / s["delay_s"] < 11e6, s
+
+
+def test_nonsense_collisions_never_exceed_attempts_after_a_warm_up():
+    out = limited_cli("run", SATURATED, "--set", "duration=1 s", "--set", "warmup=0.5 s",
+                      "--set", "stations.sta.count=200", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    doc = strict_json(out.stdout)
+    assert doc["metrics"]["collision_probability"] <= 1
+    for n in doc["nodes"]:
+        assert n["collisions"] <= n["attempts"], n
+
+
+def test_nonsense_deliveries_beyond_offers_are_explained():
+    out = limited_cli("run", TWO_BSS, "--json")
+    doc = strict_json(out.stdout)
+    cross = next(f for f in doc["flows"] if f["name"] == "cross-0")
+    assert cross["delivered_packets"] - cross["delivered_from_warmup"] <= cross["offered_packets"]
+    table = limited_cli("run", TWO_BSS, "--set", "duration=5 s")
+    assert "delivered_packets+" in table.stdout
+    assert "offered during the warm-up and delivered after it" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("setting", "key", "words"),
+    [
+        ("phy.propagation_delay=1 s", "phy.propagation_delay", "round trip"),
+        ("phy.slot=1 s", "phy.slot", "at most 1 ms"),
+    ],
+)
+def test_nonsense_phy_timing_overrides_name_their_bound_and_reason(setting, key, words):
+    refused(limited_cli("run", SATURATED, "--set", setting), f"`{key}`", words)
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        ("phy=[1]", "scenario key `phy`: an array is not allowed; expected a table"),
+        ("phy=[[]]", "scenario key `phy`: an array is not allowed; expected a table"),
+        ("duration=nan", "expected a duration with a unit"),
+        ("flows.up.packet_size=inf", "Infinity is not allowed"),
+        ("phy.standard=[1]", "an array is not allowed; expected one of"),
+    ],
+)
+def test_unclear_errors_say_what_is_allowed(setting, words):
+    out = limited_cli("run", SATURATED, "--set", setting)
+    refused(out, words)
+    assert "another value" not in out.stderr and "this value" not in out.stderr
+
+
+def test_unclear_toml_syntax_errors_give_line_and_column(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('duration = "1 s"\nname = \'abc\n')
+    refused(limited_cli("run", str(bad)), "invalid TOML", "line 2, column")
+    bad.write_text('duration = "1 s"\n[[stations]]\nname = "sta"\nx = [1, 2\n')
+    refused(limited_cli("run", str(bad)), "line")
+
+
+def test_json_output_is_strict_json_with_null_for_undefined_values():
+    out = limited_cli("run", HTTP, "--set", "duration=20 s", "--json")
+    assert out.returncode == 0, out.stderr
+    doc = strict_json(out.stdout)
+    assert doc["metrics"]["session_delay_ci95_s"] is None  # too few sessions for a CI
+    assert doc["metrics"]["sessions"] >= 1

@@ -46,6 +46,32 @@ def test_help_and_run_load_no_heavy_library():
     assert heavy_modules_after(run) == []
 
 
+def test_quick_commands_load_no_heavy_library(tmp_path):
+    """`wlansim --version`, `model bianchi`, `results` and `run` of every example (its
+    session statistics and confidence intervals included) need none of them."""
+    from wlansim.campaign import Campaign
+
+    short = {"duration": "1 s", "warmup": "0.1 s"}
+    c = Campaign(SATURATED, {"stations.sta.count": [1, 2]}, reps=2, store=tmp_path, overrides=short)
+    c.run(jobs=1, progress=False)
+    commands = [
+        ["--version"],
+        ["model", "bianchi", "--stations", "1:50"],
+        ["model", "bianchi", "--stations", "5", "--json"],
+        ["results", str(tmp_path)],
+        ["results", str(tmp_path), "--metric", "throughput_bps", "--runs"],
+    ]
+    commands += [
+        ["run", str(p), "--set", "duration=40 s", "--set", "warmup=0 s"]
+        for p in sorted((ROOT / "scenarios").glob("*.toml"))
+    ]
+    code = "from wlansim.cli import main\n"
+    for args in commands:
+        code += "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        code += f"    assert main({args!r}) == 0, {args!r}\n"
+    assert heavy_modules_after(code) == []
+
+
 def test_results_tables_are_built_on_first_access():
     code = "import wlansim\nr = wlansim.run({path!r}, overrides={{'duration': '2 s'}})\n"
     code = code.format(path=str(SATURATED))
@@ -54,13 +80,19 @@ def test_results_tables_are_built_on_first_access():
     assert "pandas" in heavy_modules_after(code + "\nassert len(r.flows) == 10")
 
 
-def test_bench_startup_reports_both_commands():
-    out = wlansim_cli("bench", "--startup", "--repeat", "2", "--json")
+def test_bench_startup_times_every_quick_command():
+    out = wlansim_cli("bench", "--startup", "--repeat", "1", "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
-    assert [r["name"] for r in rows] == [
-        "wlansim run scenarios/saturated-11b.toml",
+    names = [r["name"] for r in rows]
+    assert names[:4] == [
         "wlansim --help",
+        "wlansim --version",
+        "wlansim model bianchi --stations 1:50",
+        "wlansim results STORE",
     ]
+    examples = sorted(p.name for p in (ROOT / "scenarios").glob("*.toml"))
+    assert names[4:] == [f"wlansim run scenarios/{n}" for n in examples]
     for r in rows:
-        assert r["runs"] == 2 and 0 < r["min_s"] <= r["median_s"] <= r["max_s"]
+        assert r["runs"] == 1 and 0 < r["min_s"] <= r["median_s"] <= r["max_s"]
+        assert r["cpu_median_s"] > 0 and r["target_s"] == 0.3

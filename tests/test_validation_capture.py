@@ -22,7 +22,14 @@ def table(tmp_path_factory):
     proc = wlansim_cli("validate", "capture", "--quick", "--out", str(out), "--json")
     assert proc.returncode == 0, proc.stderr
     assert (out / "capture.csv").exists() and (out / "capture.png").exists()
-    return pd.DataFrame(json.loads(proc.stdout)).set_index(["access", "reception", "stations"])
+    from wlansim import claims as cl
+
+    verdicts = {r["id"]: r["verdict"] for r in cl.read_csv(out / "claims.csv")}
+    assert verdicts["capture.rts-gains"] == "holds", verdicts
+    assert verdicts["capture.basic-unchanged"] != "does not hold", verdicts
+    runs = pd.DataFrame(json.loads(proc.stdout))
+    assert sorted(set(runs["seed"])) == [1, 2, 3]
+    return runs.groupby(["access", "reception", "stations"]).mean(numeric_only=True)
 
 
 def test_rts_cts_gains_from_capture_and_basic_access_does_not(table):

@@ -94,6 +94,9 @@ def test_cli_quick_prints_the_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Fall & Floyd" in out
     assert (tmp_path / "tcp-drops.csv").exists()
+    assert "- ff.reno-one-drop: holds" in out and "- ff.sack-no-timeout: holds" in out
+    # the variants not run are "not run", not a verdict
+    assert "- ff.tahoe-slow-starts: not run" in out
     assert len(out.splitlines()) >= 2 + 8  # header lines + 2 variants × 4 drops
 
 

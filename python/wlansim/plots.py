@@ -18,25 +18,13 @@ from typing import Any
 
 import pandas as pd
 
+from .campaign.space import match_key
 from .campaign.stats import summarize
 from .errors import WlansimError
 
 
 def _numeric(vals: Sequence[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
-
-
-def match_key(name: str, keys: Sequence[str], what: str = "parameter") -> str:
-    """``name`` itself if it is one of ``keys``, else the unique key ending with ``.name``."""
-    if name in keys:
-        return name
-    hits = [k for k in keys if k.endswith("." + name)]
-    if len(hits) == 1:
-        return hits[0]
-    listing = ", ".join(keys) or "none"
-    if hits:
-        raise WlansimError(f"{what} {name!r} is ambiguous: {', '.join(hits)}")
-    raise WlansimError(f"unknown {what} {name!r}; available: {listing}")
 
 
 def plot_summary(

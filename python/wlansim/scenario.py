@@ -42,43 +42,135 @@ def is_path(scenario: Any) -> bool:
     return "=" not in scenario or Path(scenario).exists() or scenario.endswith(".toml")
 
 
+#: The largest scenario file (a scenario is a few kB; its large inputs are files of their
+#: own, read by the core with their own limit).
+MAX_SCENARIO_BYTES = 16 << 20
+#: How deeply tables and arrays may nest in a scenario (the deepest key of the format is
+#: a handful of levels down, e.g. `flows[0].files.size.distribution`).
+MAX_DEPTH = 32
+
+
 def check_file(path: str | os.PathLike) -> Path:
-    """`path` as a Path if it is a readable scenario file, else a ScenarioError that says
-    what it is instead."""
+    """`path` as a Path if it is a readable scenario file (a regular file of at most
+    16 MiB), else a ScenarioError that says what it is instead."""
     p = Path(path)
     if p.is_dir():
         examples = sorted(x.name for x in p.glob("*.toml"))[:3]
         hint = f" (it holds {', '.join(examples)})" if examples else ""
         raise ScenarioError(f"{str(p)!r} is a directory, not a scenario file{hint}")
-    if not p.is_file():
+    if not p.exists():
         raise ScenarioError(f"scenario file {str(p)!r} does not exist")
+    if not p.is_file():
+        raise ScenarioError(
+            f"{str(p)!r} is not a regular file (a device or a pipe); expected a scenario file"
+        )
+    size = p.stat().st_size
+    if size > MAX_SCENARIO_BYTES:
+        raise ScenarioError(
+            f"{str(p)!r} has {size} bytes; a scenario file has at most 16 MiB "
+            "(large inputs such as traces are files of their own)"
+        )
     return p
+
+
+def _read(path: Path) -> str:
+    """The text of a checked scenario file, read with the size limit (a file that grew
+    since the check is refused too)."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_SCENARIO_BYTES + 1)
+    except OSError as exc:
+        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{str(path)!r}: a scenario file has at most 16 MiB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text ({exc})") from None
+
+
+def check_depth(value: Any, where: str = "") -> None:
+    """Refuse a value whose tables and arrays nest more than `MAX_DEPTH` levels (checked
+    without recursion, before anything recursive such as a copy or JSON touches it)."""
+    stack = [(value, where, 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            key = f"scenario key `{path}`" if path else "scenario"
+            raise ScenarioError(
+                f"{key}: tables and arrays nested more than {MAX_DEPTH} levels deep; a "
+                "scenario's deepest keys are a few levels down"
+            )
+        if isinstance(node, Mapping):
+            stack.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
+
+
+def parse_toml(text: str, where: str) -> dict:
+    """TOML text as a dict; a syntax error names its line and column."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        if message.endswith("(at end of document)"):
+            # where the text ends, trailing blank lines aside (an unterminated string
+            # or array is then reported on its own line)
+            content = text.rstrip()
+            line = content.count("\n") + 1
+            column = len(content.rsplit("\n", 1)[-1]) + 1
+            message = message.replace(
+                "(at end of document)", f"(at line {line}, column {column}: the end of the text)"
+            )
+        raise ScenarioError(f"{where}: invalid TOML: {message}") from None
+    except RecursionError:
+        raise ScenarioError(
+            f"{where}: invalid TOML: arrays or inline tables nested too deeply near line "
+            f"{_deepest_line(text)}; a scenario's deepest keys are a few levels down"
+        ) from None
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces (outside strings and comments) nest deepest."""
+    depth, deepest, where, line, quote = 0, -1, 1, 1, None
+    for i, c in enumerate(text):
+        if c == "\n":
+            line += 1
+            if quote in ('"', "'"):
+                quote = None  # a one-line string ends with its line
+            continue
+        if quote is not None:
+            if c == quote and text[i - 1] != "\\":
+                quote = None
+            continue
+        if c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, line
+        elif c in "]}":
+            depth -= 1
+    return where
 
 
 def load(scenario: ScenarioLike) -> dict:
     """Return a scenario as a plain dict: a path to a .toml file, TOML text, or a mapping
     (see :func:`is_path`). A UTF-8 byte-order mark is ignored."""
     if isinstance(scenario, Mapping):
+        check_depth(scenario)
         return copy.deepcopy(dict(scenario))
     if is_path(scenario):
         path = check_file(scenario)
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ScenarioError(f"{path}: not UTF-8 text ({exc})") from None
-        except OSError as exc:
-            raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
-        where = str(path)
+        text, where = _read(path), str(path)
     elif isinstance(scenario, str):
         text, where = scenario.removeprefix("\ufeff"), "scenario text"
     else:
         raise ScenarioError(
             f"a scenario is a path, TOML text or a dict, not {type(scenario).__name__}"
         )
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{where}: invalid TOML: {exc}") from None
+    data = parse_toml(text, where)
+    check_depth(data)
     if is_path(scenario):
         _inputs_relative_to(data, Path(scenario).resolve().parent)
     return data
@@ -123,7 +215,7 @@ def parse_value(text: str) -> Any:
     arrays), otherwise the raw string (so ``--set phy.data_rate=11 Mb/s`` works)."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return text
 
 
@@ -164,8 +256,10 @@ def _child(node: Any, part: str, path: str) -> Any:
 
 def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict:
     """Return a copy of `scenario` with each `key.path = value` set."""
+    check_depth(scenario)
     out = copy.deepcopy(dict(scenario))
     for key, value in _as_pairs(overrides):
+        check_depth(value, key)
         parts = key.split(".")
         node: Any = out
         for part in parts[:-1]:

@@ -21,7 +21,8 @@ collides 1536-byte frames at 11 Mb/s, which no equal-power SINR decodes; RTS/CTS
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -107,40 +108,40 @@ def compare_capture(
     receptions: Iterable[str] = RECEPTIONS,
     *,
     duration: str = "100 s",
-    seed: int = 1,
+    seeds: Sequence[int] = (1,),
 ) -> pd.DataFrame:
-    """One row per (access, reception, n): simulated and modelled throughput, collision
-    probability and the share of collisions that ended in a capture."""
+    """One row per (access, reception, n, seed): simulated and modelled throughput,
+    collision probability and the share of collisions that ended in a capture (the seed
+    also draws the stations' places in ``sinr-distance``)."""
     import pandas as pd
 
     t = timing("802.11b", UDP_PAYLOAD_BYTES)
     rows = []
-    for access in accesses:
-        for reception in receptions:
-            for n in stations:
-                r = run(cell(n, access, reception, duration=duration, seed=seed), seed=seed)
-                m = r.metrics
-                nodes = r.nodes
-                captures = int(nodes["captures"].sum())
-                collided = int(nodes["collisions"].sum())
-                model = model_row(n, access, reception, t, seed)
-                rows.append(
-                    {
-                        "access": access,
-                        "reception": reception,
-                        "stations": n,
-                        "sim_bps": m["throughput_bps"],
-                        "model_bps": model["throughput_bps"],
-                        "error": m["throughput_bps"] / model["throughput_bps"] - 1,
-                        "sim_p": m["collision_probability"],
-                        "model_p": model["p"],
-                        "captures": captures,
-                        # Of the attempts that overlapped another, the share received.
-                        "sim_capture_share": captures / max(captures + collided, 1),
-                        "model_q2": model.get("q2", 0.0),
-                        "wall_s": r.meta["wall_s"],
-                    }
-                )
+    for access, reception, n, seed in itertools.product(accesses, receptions, stations, seeds):
+        r = run(cell(n, access, reception, duration=duration, seed=seed), seed=seed)
+        m = r.metrics
+        nodes = r.nodes
+        captures = int(nodes["captures"].sum())
+        collided = int(nodes["collisions"].sum())
+        model = model_row(n, access, reception, t, seed)
+        rows.append(
+            {
+                "access": access,
+                "reception": reception,
+                "stations": n,
+                "seed": seed,
+                "sim_bps": m["throughput_bps"],
+                "model_bps": model["throughput_bps"],
+                "error": m["throughput_bps"] / model["throughput_bps"] - 1,
+                "sim_p": m["collision_probability"],
+                "model_p": model["p"],
+                "captures": captures,
+                # Of the attempts that overlapped another, the share received.
+                "sim_capture_share": captures / max(captures + collided, 1),
+                "model_q2": model.get("q2", 0.0),
+                "wall_s": r.meta["wall_s"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -153,6 +154,11 @@ def plot_capture(table: pd.DataFrame, path: Path) -> Path:
     import matplotlib.pyplot as plt
 
     accesses = list(dict.fromkeys(table["access"]))
+    table = (
+        table.groupby(["access", "reception", "stations"], sort=False)
+        .mean(numeric_only=True)
+        .reset_index()
+    )
     fig, axes = plt.subplots(1, len(accesses), figsize=(6 * len(accesses), 4), squeeze=False)
     for ax, access in zip(axes[0], accesses, strict=True):
         for reception, colour in zip(RECEPTIONS, ("black", "tab:blue", "tab:orange"), strict=True):
@@ -174,3 +180,74 @@ def plot_capture(table: pd.DataFrame, path: Path) -> Path:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def _rows(runs: pd.DataFrame, access: str, reception: str, n: int | None = None):
+    from wlansim.claims import NotRun
+
+    sel = (runs["access"] == access) & (runs["reception"] == reception)
+    if n is not None:
+        sel &= runs["stations"] == n
+    if not sel.any():
+        raise NotRun(f"{access}, {reception}" + (f", n = {n}" if n else "") + " was not run")
+    return runs[sel]
+
+
+def _at20(runs, access: str, reception: str):
+    from wlansim.claims import Sample
+
+    return Sample.from_frame(_rows(runs, access, reception, 20), "sim_bps")
+
+
+def _model_fit(runs, access: str, reception: str):
+    from wlansim.claims import Sample
+
+    rows = _rows(runs, access, reception)
+    return {
+        int(n): (Sample.from_frame(g, "sim_bps"), Sample.exact_value(float(g["model_bps"].mean())))
+        for n, g in rows.groupby("stations")
+    }
+
+
+def capture_claims() -> list:
+    """The checks of `wlansim validate capture`, as claim records."""
+    from wlansim.claims import Claim, Compare, Every, Within
+
+    fits = [
+        Claim(
+            f"capture.model-{access}-{reception}", "Bianchi 2000 with capture (q_k)",
+            f"{access}, reception {reception}: the simulator follows the model within 3 %",
+            Every(Within("simulated throughput", "the model", tol=0.03), "n"),
+            lambda t, a=access, r=reception: _model_fit(t["runs"], a, r),
+            kind="model vs simulation",
+        )
+        for access in ("basic", "rts")
+        for reception in ("none", "sinr-equal")
+    ]  # fmt: skip
+    return [
+        Claim(
+            "capture.rts-gains", "capture of colliding RTS",
+            "RTS/CTS at equal powers, n = 20: SINR reception with capture gains more than 5 %",
+            Compare("throughput with capture", "without (reception none)", margin=0.05),
+            lambda t: (_at20(t["runs"], "rts", "sinr-equal"), _at20(t["runs"], "rts", "none")),
+        ),
+        Claim(
+            "capture.basic-unchanged", "no capture of colliding CCK data",
+            "basic access at equal powers, n = 20: SINR reception changes less than 0.5 %",
+            Within("throughput with SINR reception", "reception none", tol=0.005),
+            lambda t: (_at20(t["runs"], "basic", "sinr-equal"),
+                       _at20(t["runs"], "basic", "none")),
+        ),
+        Claim(
+            "capture.distance-data", "capture of the strongest frame",
+            "basic access, stations at random distances, n = 20: the strongest colliding data "
+            "frame is often received, more than 5 % above reception none",
+            Compare("throughput at random distances", "reception none", margin=0.05),
+            lambda t: (_at20(t["runs"], "basic", "sinr-distance"),
+                       _at20(t["runs"], "basic", "none")),
+        ),
+        *fits,
+    ]  # fmt: skip

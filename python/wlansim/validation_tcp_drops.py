@@ -160,17 +160,19 @@ def run_case(variant: str, drops: int, *, duration: str = "6 s", seed: int = 1):
 
 
 def compare(
-    variants=VARIANTS, drops=(1, 2, 3, 4), *, duration: str = "6 s", seed: int = 1
+    variants=VARIANTS, drops=(1, 2, 3, 4), *, duration: str = "6 s", seeds=(1,)
 ) -> tuple[pd.DataFrame, dict]:
-    """Every (variant, number of drops): the table, and the results by case."""
+    """Every (variant, number of drops, seed): the table (a row per run, with its seed),
+    and the results by case (the first seed's)."""
     import pandas as pd
 
     rows, runs = [], {}
     for v in variants:
         for d in drops:
-            row, r = run_case(v, d, duration=duration, seed=seed)
-            rows.append(row)
-            runs[(v, d)] = r
+            for seed in seeds:
+                row, r = run_case(v, d, duration=duration, seed=seed)
+                rows.append({**row, "seed": seed})
+                runs.setdefault((v, d), r)
     return pd.DataFrame(rows), runs
 
 
@@ -223,3 +225,64 @@ def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def _cases(runs: pd.DataFrame, variant: str, column: str, drops=(1, 2, 3, 4)) -> dict:
+    """{drops: the runs' values of `column`} for one variant."""
+    from wlansim.claims import NotRun, Sample
+
+    out = {}
+    for d in drops:
+        rows = runs[(runs["variant"] == variant) & (runs["drops"] == d)]
+        if not rows.empty:
+            out[d] = Sample.from_frame(rows, column)
+    if not out:
+        raise NotRun(f"{variant} was not run")
+    return out
+
+
+def tcp_drops_claims() -> list:
+    """Fall & Floyd 1996's outcomes per variant as claim records (the runs differ only
+    in the wireless hop's backoff draws, so their values rarely differ between seeds)."""
+    from wlansim.claims import Claim, Every, InRange, Scale
+
+    count = Scale(relative=False, digits=2)
+
+    def none(label):
+        return InRange(label, -0.5, 0.5, scale=count)
+
+    def per(variant, column, drops=(1, 2, 3, 4)):
+        return lambda t: _cases(t["runs"], variant, column, drops)
+
+    rtts = Scale(relative=False, unit="RTT", digits=2)
+    return [
+        Claim("ff.tahoe-slow-starts", "Fall & Floyd 1996, §3",
+              "Tahoe slow-starts (cwnd to one segment) after every drop pattern",
+              Every(InRange("cwnd fell to one", 0.5, 1.0, scale=count), "drops"),
+              per("tahoe", "cwnd_to_one")),
+        Claim("ff.reno-one-drop", "Fall & Floyd 1996, §4",
+              "Reno recovers from one drop by fast retransmit, without a timeout",
+              Every(none("timeouts"), "drops"), per("reno", "timeouts", (1,))),
+        Claim("ff.reno-timeout-from-three", "Fall & Floyd 1996, §4",
+              "Reno needs a retransmit timeout for three or four drops from one window",
+              Every(InRange("timeouts", 0.5, 10, scale=count), "drops"),
+              per("reno", "timeouts", (3, 4))),
+        Claim("ff.newreno-no-timeout", "Fall & Floyd 1996, §5",
+              "NewReno recovers from one to four drops without a timeout",
+              Every(none("timeouts"), "drops"), per("newreno", "timeouts")),
+        *[Claim(f"ff.newreno-rtt-per-drop-{d}", "Fall & Floyd 1996, §5",
+                f"NewReno retransmits one dropped segment per RTT: {d} drops take {d} RTTs",
+                InRange("RTTs from the first retransmission", d - 0.05, d + 0.5, scale=rtts),
+                lambda t, d=d: _cases(t["runs"], "newreno", "in_recovery_rtts", (d,))[d])
+          for d in (1, 2, 3, 4)],
+        Claim("ff.sack-no-timeout", "Fall & Floyd 1996, §6",
+              "SACK recovers from one to four drops without a timeout",
+              Every(none("timeouts"), "drops"), per("sack", "timeouts")),
+        Claim("ff.sack-one-rtt", "Fall & Floyd 1996, §6",
+              "SACK recovers every drop pattern in about one RTT",
+              Every(InRange("RTTs from the first retransmission", 0.95, 1.5, scale=rtts),
+                    "drops"), per("sack", "in_recovery_rtts")),
+    ]  # fmt: skip

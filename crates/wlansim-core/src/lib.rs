@@ -1,6 +1,6 @@
 //! wlansim-core: a packet-level discrete-event simulator of infrastructure IEEE 802.11
-//! WLANs (DCF; EDCA to come), with UDP traffic (TCP to come), and the statistics the
-//! studies in `shared/papers` need. Pure Rust; the Python package drives it through the
+//! WLANs (DCF and EDCA, UDP and TCP), with the statistics the five studies cited in the
+//! README need. Pure Rust; the Python package drives it through the
 //! `wlansim-py` bindings.
 //!
 //! Flow of data: [`scenario`] (validated input) → [`world`] (nodes, MAC, traffic, event
@@ -8,6 +8,7 @@
 pub mod ap;
 pub mod app;
 pub mod channel;
+pub mod emulation;
 pub mod mac;
 pub mod net;
 pub mod phy;

@@ -15,6 +15,10 @@ pub struct FlowCounts {
     pub offered_bytes: u64,
     pub delivered_packets: u64,
     pub delivered_bytes: u64,
+    /// Of `delivered_packets`, those offered during the warm-up (they waited in a queue
+    /// across its end): `delivered_packets − delivered_from_warmup ≤ offered_packets`
+    /// for a UDP flow.
+    pub delivered_from_warmup: u64,
     pub dropped_queue: u64,
     pub dropped_retry: u64,
     /// Scripted losses (`[[drops]]`).

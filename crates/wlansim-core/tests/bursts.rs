@@ -262,3 +262,33 @@ fn delay_injection_cuts_spurious_timeouts_and_keeps_acks_in_order() {
     eprintln!("spurious timeouts over 3 seeds: {off} without, {on} with delay injection");
     assert!(off >= 10 && (on as f64) < 0.5 * off as f64, "{off} → {on}");
 }
+
+/// `shared = true`: the group's uplinks draw from one periodic pattern, so over the run
+/// their attempts together lose the PER in whole periods (each link alone need not);
+/// without it each link does.
+#[test]
+fn a_shared_burst_process_spans_the_group_s_links() {
+    for shared in [false, true] {
+        let mut s = upload(
+            "\"unlimited\"",
+            r#"{ model = "periodic", per = 0.1, burst_length = 10 }"#,
+            "",
+        );
+        s.stations[0].count = 3;
+        s.channel.bursts.as_mut().unwrap().shared = shared;
+        let r = simulate(&s, Some(3)).unwrap();
+        let up: Vec<_> = r.links.iter().filter(|l| l.direction == "uplink").collect();
+        assert_eq!(up.len(), 3);
+        let frames: u64 = up.iter().map(|l| l.frames).sum();
+        let losses: u64 = up.iter().map(|l| l.losses).sum();
+        if shared {
+            let whole = frames / 100 * 10;
+            assert!((whole..=whole + 10).contains(&losses), "{up:?}");
+        } else {
+            for l in &up {
+                let whole = l.frames / 100 * 10;
+                assert!((whole..=whole + 10).contains(&l.losses), "{l:?}");
+            }
+        }
+    }
+}

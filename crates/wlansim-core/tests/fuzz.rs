@@ -7,7 +7,14 @@
 //!   invariant holds (checked by every run), and the same seed gives the same results;
 //! - the same on random geometries (positions, moving stations, thresholds, antenna
 //!   gains, channels, reception models, the ns-2 profile; the spatial medium forced or
-//!   chosen).
+//!   chosen);
+//! - the operators that found issue 28's bugs: values nested deeply, sizes and rates near
+//!   the caps, special files as inputs, every size and time distribution at extreme
+//!   parameters, per-AP options on some APs only, warm-ups that end mid-exchange: no
+//!   panic, every error names a key and says what is allowed, and accepted scenarios give
+//!   results that make sense (no more collisions than attempts, no more UDP packets
+//!   delivered than offered unless offered in the warm-up, no file moved faster than
+//!   any link).
 //!
 //! Case counts and the random seed are fixed (no time-based stopping), so a run is
 //! reproducible.
@@ -17,12 +24,15 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use toml::Value;
 use wlansim_core::{simulate, Scenario};
 
-const EXAMPLES: [&str; 5] = [
+const EXAMPLES: [&str; 8] = [
     include_str!("../../../scenarios/saturated-11b.toml"),
     include_str!("../../../scenarios/saturated-11g.toml"),
     include_str!("../../../scenarios/mixed-udp-11b.toml"),
     include_str!("../../../scenarios/pilosof-1up-1down.toml"),
     include_str!("../../../scenarios/pilosof-4up-4down-clamp.toml"),
+    include_str!("../../../scenarios/http-onoff.toml"),
+    include_str!("../../../scenarios/two-bss.toml"),
+    include_str!("../../../scenarios/bursty-upload-delay-injection.toml"),
 ];
 
 /// Cases of each property (reported in the README's Reliability section).
@@ -94,6 +104,19 @@ fn pool() -> Vec<Value> {
         "1 µs",
         "100000 min",
         "18446744073 s",
+        // near the caps: a message (16 MiB), an input file (64 MiB), a flow's load
+        "16 MiB",
+        "16777217 B",
+        "64 MiB",
+        "10 Gb/s",
+        "10000000001 b/s",
+        "1 ms",
+        "1.000001 ms",
+        "10 us",
+        // special files
+        "/dev/zero",
+        "/",
+        "/proc/self/status",
     ]
     .iter()
     .map(|s| Value::String(s.to_string()))
@@ -138,6 +161,18 @@ fn pool() -> Vec<Value> {
     v.push(Value::Array(vec![]));
     v.push(Value::Array(vec![Value::String("flow_throughput".into())]));
     v.push(Value::Table(Default::default()));
+    // deeply nested values (the TOML writer and parser stop at some depth: an error)
+    for depth in [3, 40] {
+        let mut deep = Value::Integer(1);
+        for k in 0..depth {
+            deep = if k % 2 == 0 {
+                Value::Array(vec![deep])
+            } else {
+                Value::Table([("a".to_string(), deep)].into_iter().collect())
+            };
+        }
+        v.push(deep);
+    }
     v
 }
 
@@ -246,6 +281,8 @@ fn check_parse(text: &str) -> Result<(), TestCaseError> {
                 "expected f64",
                 "expected value",
                 "wanted string or table",
+                "another value",
+                "this value is not allowed",
             ] {
                 prop_assert!(!m.contains(raw), "raw message `{raw}`: {m}\n{text}");
             }
@@ -529,5 +566,155 @@ proptest! {
         prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
         let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
         prop_assert_eq!(comparable(&first.unwrap()), comparable(&second.unwrap()), "{}", text);
+    }
+}
+
+/// A size distribution at extreme parameters (bytes).
+fn size_distribution() -> impl Strategy<Value = String> {
+    let number = prop::sample::select(vec![
+        "0", "1e-300", "1e-9", "0.5", "1", "1.5", "10", "1e9", "1e300", "nan", "inf", "-1",
+    ]);
+    let size = prop::sample::select(vec![
+        "\"1 B\"",
+        "\"42 B\"",
+        "\"30 kB\"",
+        "\"16 MiB\"",
+        "\"16777217 B\"",
+        "\"1 GB\"",
+        "9007199254740992",
+        "\"0 B\"",
+    ]);
+    (0u8..5, number.clone(), number, size.clone(), size).prop_map(|(kind, a, b, s1, s2)| match kind
+    {
+        0 => format!("{{ distribution = \"fixed\", value = {s1} }}"),
+        1 => format!("{{ distribution = \"exponential\", mean = {s1} }}"),
+        2 => format!("{{ distribution = \"pareto\", shape = {a}, scale = {s2} }}"),
+        3 => format!("{{ distribution = \"pareto\", shape = {a}, mean = {s1} }}"),
+        _ => format!("{{ distribution = \"log-normal\", mean = {s1}, sigma = {b} }}"),
+    })
+}
+
+/// A time distribution at extreme parameters.
+fn time_distribution() -> impl Strategy<Value = String> {
+    let time = prop::sample::select(vec![
+        "\"0 s\"",
+        "\"1 ns\"",
+        "\"100 ns\"",
+        "\"1 ms\"",
+        "\"60 ms\"",
+        "\"1 s\"",
+        "\"1e9 s\"",
+    ]);
+    (any::<bool>(), time).prop_map(|(fixed, t)| {
+        if fixed {
+            format!("{{ distribution = \"fixed\", value = {t} }}")
+        } else {
+            format!("{{ distribution = \"exponential\", mean = {t} }}")
+        }
+    })
+}
+
+/// Two BSSs with a game, files over TCP and CBR, each AP option on some APs only, a
+/// warm-up that may end mid-exchange.
+fn extreme_scenario() -> impl Strategy<Value = String> {
+    let ap_options = prop::collection::vec(
+        prop::sample::select(vec![
+            "delay_injection = {}",
+            "rwnd_clamp = true",
+            "ack_queue = 5",
+            "qos = true",
+            "queue = 1",
+            "beacon_interval = \"1 ms\"",
+        ]),
+        0..3,
+    );
+    (
+        (size_distribution(), time_distribution(), prop::sample::select(vec![1u32, 40, 1472, 2260])),
+        (size_distribution(), any::<bool>(), any::<bool>()),
+        (ap_options.clone(), ap_options),
+        (0u32..900, 1u32..40),
+        prop::sample::select(vec!["10 Gb/s", "1 Gb/s", "2 Mb/s", "1 b/s"]),
+    )
+        .prop_map(
+            |((gsize, ginterval, packet), (fsize, pad, records), (ap1, ap2), (warm, count), rate)| {
+                let mut t = format!("duration = \"1 s\"\nwarmup = \"{warm} ms\"\n");
+                for (name, options) in [("ap1", ap1), ("ap2", ap2)] {
+                    t += &format!("[[aps]]\nname = \"{name}\"\n");
+                    for o in options {
+                        t += &format!("{o}\n");
+                    }
+                }
+                t += "[[routers]]\nname = \"r\"\n[[links]]\na = \"ap1\"\nb = \"r\"\n[[links]]\na = \"r\"\nb = \"ap2\"\n";
+                t += "[[servers]]\nname = \"srv\"\nvia = \"r\"\n";
+                t += &format!("[[stations]]\nname = \"a\"\ncount = {count}\nap = \"ap1\"\n");
+                t += "[[stations]]\nname = \"b\"\nap = \"ap2\"\n";
+                t += &format!("[[flows]]\nname = \"g\"\ndirection = \"uplink\"\nstations = \"b\"\nserver = \"srv\"\ntraffic = \"game\"\npacket_size = {packet}\ngame = {{ size = {gsize}, interval = {ginterval} }}\n");
+                t += &format!("[[flows]]\nname = \"get\"\nprotocol = \"tcp\"\ndirection = \"downlink\"\nstations = \"b\"\nserver = \"srv\"\nfiles = {{ size = {fsize}, pad_last_segment = {pad} }}\n");
+                t += &format!("[[flows]]\nname = \"up\"\ndirection = \"uplink\"\nstations = \"a\"\ntraffic = \"cbr\"\nrate = \"{rate}\"\n");
+                if records {
+                    t += "[output]\npackets = [\"g\"]\n";
+                }
+                t
+            },
+        )
+}
+
+/// What accepted results must satisfy.
+fn sane(r: &wlansim_core::Results, text: &str) -> Result<(), TestCaseError> {
+    for n in &r.nodes {
+        prop_assert!(
+            n.mac.collisions <= n.mac.attempts,
+            "{}: {:?}\n{text}",
+            n.name,
+            n.mac
+        );
+    }
+    for f in &r.flows {
+        let c = &f.counts;
+        if f.tcp.is_none() {
+            prop_assert!(
+                c.delivered_packets - c.delivered_from_warmup <= c.offered_packets,
+                "{}: {c:?}\n{text}",
+                f.name
+            );
+        }
+        prop_assert!(
+            f.throughput_bps <= 2e10,
+            "{}: {}\n{text}",
+            f.name,
+            f.throughput_bps
+        );
+    }
+    for s in &r.sessions {
+        prop_assert!(
+            s.delay_s > 0.0 && s.bytes as f64 * 8.0 / s.delay_s < 2e10,
+            "{s:?}\n{text}"
+        );
+    }
+    Ok(())
+}
+
+const EXTREME_CASES: u32 = 300;
+
+proptest! {
+    #![proptest_config(config(EXTREME_CASES))]
+    #[test]
+    fn extreme_sources_and_per_ap_options_give_sane_results_or_a_named_error(
+        text in extreme_scenario(),
+        seed in any::<u64>(),
+    ) {
+        check_parse(&text)?;
+        let Ok(s) = Scenario::from_toml(&text) else {
+            return Ok(());
+        };
+        let run = catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
+        let run = run.map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
+        match run {
+            Ok(r) => sane(&r, &text)?,
+            Err(wlansim_core::SimError::Scenario(e)) => {
+                prop_assert!(!e.path.is_empty(), "{e}\n{text}");
+            }
+            Err(e) => prop_assert!(false, "{e}\n{text}"),
+        }
     }
 }

@@ -68,6 +68,80 @@ fn run(
     })
 }
 
+/// The nodes `wlansim emulate` makes real hosts (JSON list: id, name, group, index, role,
+/// ip, device).
+#[pyfunction]
+fn emulated_nodes(py: Python<'_>, scenario_json: String) -> PyResult<String> {
+    guarded(py, move || {
+        let scenario = parse(&scenario_json)?;
+        scenario
+            .validate()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let nodes = wlansim_core::emulation::emulated_nodes(&scenario)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(serde_json::to_string(&nodes).expect("nodes serialise"))
+    })
+}
+
+/// Emulate a scenario in real time (Linux, as root): create a TUN device for each
+/// emulated node in the network namespace `netns_dir/PREFIX<node>`, call `ready()` (the
+/// caller configures the devices), then run, calling `progress(simulated_seconds, False)`
+/// about every 20 ms: it returns False to end the run (the applications are done) or
+/// raises to stop it; `progress(t, True)` comes last, the devices still there. Returns JSON text: {"results": ..., "realtime": ...}.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, netns_dir, prefix, ready, progress, seed=None))]
+fn emulate(
+    py: Python<'_>,
+    scenario_json: String,
+    netns_dir: String,
+    prefix: String,
+    ready: PyObject,
+    progress: PyObject,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    #[cfg(target_os = "linux")]
+    {
+        use wlansim_core::emulation::{EmulationError, Emulator};
+        guarded(py, move || {
+            let scenario = parse(&scenario_json)?;
+            let failed = |e: EmulationError| match e {
+                EmulationError::Scenario(e) => PyValueError::new_err(e.to_string()),
+                e => PyRuntimeError::new_err(e.to_string()),
+            };
+            let emulator =
+                Emulator::new(&scenario, seed, netns_dir.as_ref(), &prefix).map_err(failed)?;
+            Python::with_gil(|py| ready.call0(py).map(drop))?;
+            let mut stopped: Option<PyErr> = None;
+            let mut hook = |t: f64, last: bool| {
+                Python::with_gil(|py| {
+                    let outcome = py
+                        .check_signals()
+                        .and_then(|()| progress.call1(py, (t, last)))
+                        .and_then(|r| r.is_truthy(py));
+                    outcome.map_err(|e| stopped = Some(e))
+                })
+            };
+            match emulator.run(&mut hook) {
+                Ok((results, realtime)) => Ok(format!(
+                    "{{\"results\":{},\"realtime\":{}}}",
+                    results.to_json(),
+                    serde_json::to_string(&realtime).expect("plain data")
+                )),
+                Err(EmulationError::Interrupted) => Err(stopped
+                    .unwrap_or_else(|| PyRuntimeError::new_err("the emulation was interrupted"))),
+                Err(e) => Err(failed(e)),
+            }
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (py, scenario_json, netns_dir, prefix, ready, progress, seed);
+        Err(PyRuntimeError::new_err(
+            "emulation needs Linux (network namespaces and TUN devices)",
+        ))
+    }
+}
+
 /// The JSON Schema of scenario files (JSON text).
 #[pyfunction]
 fn schema() -> String {
@@ -100,6 +174,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(phy_timing, m)?)?;
+    m.add_function(wrap_pyfunction!(emulated_nodes, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -19,7 +19,7 @@ when they are built.
 """
 
 from .campaign import Campaign, CampaignInterrupted, RunReport, RunSpec
-from .executors import ExecutorError, WorkerCrash, execute_run, run_scenario
+from .executors import ExecutorError, RunTimeout, WorkerCrash, execute_run, run_scenario
 from .keys import replication_seed, reproduce_command, run_key
 from .space import Space, SpaceError, frange, safe_eval, values
 from .store import Store, StoreError, load_runs, read_series
@@ -40,6 +40,7 @@ __all__ = [
     "ExecutorError",
     "RunReport",
     "RunSpec",
+    "RunTimeout",
     "Space",
     "SpaceError",
     "Store",

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import keys as _keys
 from .executors import (
     LocalExecutor,
+    RunTimeout,
     WorkerCrash,
     execute_run,
     make_executor,
@@ -92,13 +93,14 @@ class CampaignInterrupted(KeyboardInterrupt):
 
 
 def _crashed(exc: BaseException) -> bool:
-    """Did the run kill its worker process (rather than the infrastructure failing)?"""
+    """Did the run kill its worker process or outlast its time limit (rather than the
+    infrastructure failing)?"""
     # Dask's KilledWorker: the task's workers died `allowed-failures` + 1 times
-    return isinstance(exc, WorkerCrash) or type(exc).__name__ == "KilledWorker"
+    return isinstance(exc, (WorkerCrash, RunTimeout)) or type(exc).__name__ == "KilledWorker"
 
 
 def _crash_outcome(exc: BaseException) -> dict:
-    if isinstance(exc, WorkerCrash):
+    if isinstance(exc, (WorkerCrash, RunTimeout)):
         error = str(exc)
     else:
         error = f"the run killed its Dask worker on every try ({type(exc).__name__}: {exc})"
@@ -243,6 +245,7 @@ class Campaign:
         retry_failed: bool = False,
         label: str = "runs",
         in_process: bool = False,
+        run_timeout: float | None = None,
     ) -> RunReport:
         """Execute the missing runs. ``jobs``: local worker processes (None: all cores;
         1: one worker process). ``in_process``: run in this process instead (to debug or
@@ -250,13 +253,17 @@ class Campaign:
         scheduler address, ``"local"`` or a ``distributed.Client`` (then ``jobs`` only sizes
         a ``"local"`` cluster).
         ``retry_failed``: execute runs stored as failed again. ``label``: what the progress
-        bar counts (e.g. ``"fig3 runs"``).
+        bar counts (e.g. ``"fig3 runs"``). ``run_timeout``: seconds of wall-clock time a run
+        may take; one that takes longer is stopped and stored as failed (with its
+        reproduce command), the others go on.
 
         A run that crashes its worker process is stored as failed (with its reproduce
         command) and the others go on. One campaign at a time writes to a store: a second
         one on the same directory raises :class:`StoreError`. Ctrl-C (KeyboardInterrupt)
         stops the workers and raises :class:`CampaignInterrupted` saying how many runs are
         stored; every finished run is kept."""
+        if run_timeout is not None and not run_timeout > 0:
+            raise ValueError(f"run_timeout must be a number of seconds > 0, got {run_timeout}")
         t0 = time.perf_counter()
         plan = self.plan()
         total = len({s.key for s in plan})
@@ -280,13 +287,19 @@ class Campaign:
                 valid = [s for s in todo if s.error is None]
                 if valid:
                     if dask is None and jobs is None and not in_process:  # no idle workers
-                        executor = LocalExecutor(max(1, min(os.cpu_count() or 1, len(valid))))
+                        workers = max(1, min(os.cpu_count() or 1, len(valid)))
+                        executor = LocalExecutor(workers, run_timeout=run_timeout)
                     else:
-                        executor = make_executor(jobs=jobs, dask=dask, in_process=in_process)
+                        executor = make_executor(
+                            jobs=jobs, dask=dask, in_process=in_process, run_timeout=run_timeout
+                        )
                     report.executor = executor.name
                     kill = False
                     try:
-                        tasks = ((s, (self.run_fn, s.scenario, s.seed), s.key) for s in valid)
+                        tasks = (
+                            (s, (self.run_fn, s.scenario, s.seed, run_timeout), s.key)
+                            for s in valid
+                        )
                         for batch in map_unordered_batches(executor, execute_run, tasks):
                             done = []
                             for spec, out, exc in batch:
@@ -365,32 +378,41 @@ class Campaign:
         )
 
     # ------------------------------------------------------------------ results
+    def records(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """One record per stored run of this campaign, in plan order (what
+        :meth:`results` holds, without pandas), and the names of the metrics."""
+        plan = self.plan()
+        params = self.space.keys
+        if (self.store_dir / "campaign.sqlite").exists():
+            with Store(self.store_dir, readonly=True) as st:
+                stored, stored_params, metrics = st.records({s.key for s in plan})
+        else:
+            stored, stored_params, metrics = [], [], []
+        by_key = {r["key"]: r for r in stored}
+        skip = {"key", "rep", "seed", *(c for c in stored_params if c not in metrics)}
+        out = []
+        for spec in plan:
+            found = by_key.get(spec.key)
+            if found is None:
+                continue
+            row = {"key": spec.key, **{k: spec.params.get(k) for k in params}}
+            row.update(rep=spec.rep, seed=spec.seed)
+            row.update((c, v) for c, v in found.items() if c not in skip and c not in row)
+            out.append(row)
+        return out, metrics
+
     def results(self) -> pd.DataFrame:
         """One row per stored run of this campaign, in plan order: ``key``, every parameter,
         ``rep``, ``seed``, ``status``, every metric, ``wall_s``, ``error``, ``command``."""
         import pandas as pd
 
-        plan = self.plan()
+        records, metrics = self.records()
         params = self.space.keys
-        if (self.store_dir / "campaign.sqlite").exists():
-            with Store(self.store_dir, readonly=True) as st:
-                stored = st.runs({s.key for s in plan})
-        else:
-            stored = pd.DataFrame(columns=["key", "status"])
-        metrics = list(stored.attrs.get("metrics", []))
-        stored = stored.drop(
-            columns=[c for c in stored.attrs.get("params", []) if c not in metrics]
-            + ["rep", "seed"],
-            errors="ignore",
-        )
-        left = pd.DataFrame(
-            [
-                {"key": s.key, **{k: s.params.get(k) for k in params}, "rep": s.rep, "seed": s.seed}
-                for s in plan
-            ],  # fmt: skip
-            columns=["key", *params, "rep", "seed"],
-        )
-        df = left.merge(stored, on="key", how="inner", suffixes=("", ".stored"))
+        columns = ["key", *params, "rep", "seed", "status", *metrics]
+        columns += ["wall_s", "error", "command", "finished_at"]
+        df = pd.DataFrame.from_records(records, columns=columns)
+        for col in metrics:
+            df[col] = pd.to_numeric(df[col], errors="coerce")
         df.attrs["params"] = params
         df.attrs["metrics"] = metrics
         return df

@@ -19,10 +19,10 @@ cluster went away) and the run is left unrecorded so that the next invocation re
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import concurrent.futures as cf
 import contextlib
+import contextvars
 import ctypes
 import multiprocessing
 import multiprocessing.connection
@@ -44,16 +44,55 @@ class ExecutorError(WlansimError):
 # ----------------------------------------------------------------------------- the task
 
 
+#: The wall-clock time by which the run in progress in this thread must end (None: no
+#: limit), set by :func:`execute_run` for :func:`run_scenario`.
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("deadline", default=None)
+
+
+#: Seconds a local worker may overrun the time limit per run before it is killed: the run
+#: stops itself at the limit (the simulator checks every few milliseconds of work), the
+#: kill is for one that does not.
+KILL_GRACE_S = 5.0
+
+
+class RunTimeout(Exception):
+    """A run went past the campaign's time limit per run (``--run-timeout``)."""
+
+    def __init__(self, limit_s: float):
+        super().__init__(
+            f"the run took longer than the time limit of {limit_s:g} s per run "
+            "(--run-timeout) and was stopped"
+        )
+
+
+def _check_deadline(limit_s: float) -> Callable[[float], None]:
+    end = time.monotonic() + limit_s
+
+    def check(_fraction: float) -> None:
+        if time.monotonic() > end:
+            raise RunTimeout(limit_s)
+
+    return check
+
+
 def run_scenario(scenario: dict, seed: int) -> dict:
-    """Default run function, executed in workers: one simulation → ``Results.to_dict()``."""
+    """Default run function, executed in workers: one simulation → ``Results.to_dict()``;
+    a run past the campaign's time limit (see :func:`execute_run`) stops with
+    :class:`RunTimeout` (the simulator checks it every few milliseconds of work)."""
     import wlansim
 
-    return wlansim.run(scenario, seed=seed).to_dict()
+    limit = _deadline.get()
+    progress = None if limit is None else _check_deadline(limit)
+    return wlansim.run(scenario, seed=seed, progress=progress).to_dict()
 
 
-def execute_run(run_fn: Callable[[dict, int], dict], scenario: dict, seed: int) -> dict:
-    """Run one simulation in a worker; never raises for an error of the run itself."""
+def execute_run(
+    run_fn: Callable[[dict, int], dict], scenario: dict, seed: int, timeout_s: float | None = None
+) -> dict:
+    """Run one simulation in a worker; never raises for an error of the run itself (a run
+    past `timeout_s` seconds included)."""
     t0 = time.perf_counter()
+    token = _deadline.set(timeout_s)
     try:
         result = run_fn(scenario, seed)
     except Exception as exc:  # the run failed: that is a result, not a crash
@@ -64,6 +103,8 @@ def execute_run(run_fn: Callable[[dict, int], dict], scenario: dict, seed: int) 
             "error_type": type(exc).__name__,
             "wall_s": time.perf_counter() - t0,
         }
+    finally:
+        _deadline.reset(token)
     return {"ok": True, "result": result, "wall_s": time.perf_counter() - t0}
 
 
@@ -182,26 +223,30 @@ class _Worker:
         )
         self.process.start()
         child.close()
-        # futures of the tasks sent, in order: the first is running, the next is queued
-        # in the pipe (so the worker never waits for this process between two runs)
-        self.futures: collections.deque = collections.deque()
+        # the task it runs (future, fn, args) and since when (time.monotonic()); a worker
+        # gets a task only when it is free, so that no task waits behind a long one
+        self.task: tuple | None = None
+        self.since = 0.0
 
 
 class LocalExecutor:
-    """``jobs`` local worker processes (default: all cores), one task at a time each.
+    """``jobs`` local worker processes (default: all cores), one task at a time each: a
+    task is sent to a worker only when the worker is free (a short run never waits behind
+    a long one while another worker is idle).
 
     A worker that dies while running a task (e.g. the simulator aborts) fails that task's
-    future with :class:`WorkerCrash` and is replaced; the task queued behind it is sent
-    again, the other tasks go on. Workers end with the campaign process, even when it is
+    future with :class:`WorkerCrash` and is replaced, the other tasks go on. With a
+    ``run_timeout``, a worker still on one task `KILL_GRACE_S` after it is killed and the
+    task fails with :class:`RunTimeout` (the time limit per run, enforced even on a run
+    that does not stop by itself). Workers end with the campaign process, even when it is
     killed (see :func:`_die_with_parent`).
     """
 
-    #: tasks sent to one worker ahead of their turn
-    depth = 2
-
-    def __init__(self, jobs: int | None = None):
+    def __init__(self, jobs: int | None = None, run_timeout: float | None = None):
         self.workers = jobs or os.cpu_count() or 1
         self.name = f"local pool, {self.workers} process{'es' if self.workers > 1 else ''}"
+        self.run_timeout = run_timeout
+        self.kill_after_s = None if run_timeout is None else run_timeout + KILL_GRACE_S
         self._ctx = multiprocessing.get_context()
         self._pool: list[_Worker] = []
         self._queue: collections.deque = collections.deque()
@@ -213,15 +258,13 @@ class LocalExecutor:
         return fut
 
     def _free(self) -> _Worker | None:
-        for load in range(self.depth):
-            for w in self._pool:
-                if len(w.futures) == load:
-                    if load == 0 or len(self._pool) >= self.workers:
-                        return w
-            if load == 0 and len(self._pool) < self.workers:
-                w = _Worker(self._ctx)
-                self._pool.append(w)
+        for w in self._pool:
+            if w.task is None:
                 return w
+        if len(self._pool) < self.workers:
+            w = _Worker(self._ctx)
+            self._pool.append(w)
+            return w
         return None
 
     def _dispatch(self) -> None:
@@ -231,42 +274,55 @@ class LocalExecutor:
                 return
             task = self._queue.popleft()
             fut, fn, args = task
-            # a task sent again after its worker died is already running
-            if not (fut.running() or fut.set_running_or_notify_cancel()):
+            if not fut.set_running_or_notify_cancel():
                 continue
             try:
                 worker.conn.send((fn, args))
             except (OSError, EOFError):  # the worker is gone: its sentinel tells
-                worker.futures.append(task)
+                worker.task, worker.since = task, time.monotonic()
             except Exception as exc:  # the task cannot be pickled
                 fut.set_exception(exc)
             else:
-                worker.futures.append(task)
+                worker.task, worker.since = task, time.monotonic()
 
     def _collect(self, worker: _Worker) -> None:
-        """The busy `worker` has replies, or has died."""
+        """The busy `worker` has a reply, or has died."""
         try:
-            while worker.futures and worker.conn.poll():
+            if worker.conn.poll():
                 status, value = worker.conn.recv()
-                fut = worker.futures.popleft()[0]
+                fut = worker.task[0]
+                worker.task = None
                 if status == "ok":
                     fut.set_result(value)
                 else:
                     fut.set_exception(value)
-            if not worker.futures or worker.process.is_alive():
+                return
+            if worker.process.is_alive():
                 return
         except (EOFError, OSError):
             pass
         worker.process.join(5)
-        self._pool.remove(worker)
-        worker.conn.close()
-        running = worker.futures.popleft()[0]
-        self._queue.extendleft(reversed(worker.futures))  # not started: send them again
-        running.set_exception(
+        self._retire(
+            worker,
             WorkerCrash(
                 f"the run crashed its worker process ({_describe_exit(worker.process.exitcode)})"
-            )
+            ),
         )
+
+    def _retire(self, worker: _Worker, exc: BaseException) -> None:
+        """Take `worker` out of the pool and fail its task with `exc`."""
+        self._pool.remove(worker)
+        worker.conn.close()
+        fut, worker.task = worker.task[0], None
+        fut.set_exception(exc)
+
+    def _overdue(self, now: float) -> None:
+        """Kill the workers on one task for longer than `kill_after_s`."""
+        for w in [w for w in self._pool if w.task is not None]:
+            if now - w.since > self.kill_after_s:
+                w.process.kill()
+                w.process.join(5)
+                self._retire(w, RunTimeout(self.run_timeout))
 
     def wait(self, futures: set) -> set:
         while True:
@@ -274,15 +330,21 @@ class LocalExecutor:
             if done:
                 return done
             self._dispatch()
-            busy = [w for w in self._pool if w.futures]
+            busy = [w for w in self._pool if w.task is not None]
             if not busy:  # pragma: no cover - a future of another executor
                 raise ExecutorError("waiting for tasks this pool does not run")
             handles = {w.conn: w for w in busy}
             handles.update({w.process.sentinel: w for w in busy})
-            ready = multiprocessing.connection.wait(list(handles))
+            timeout = None
+            if self.kill_after_s is not None:
+                first = min(w.since for w in busy) + self.kill_after_s
+                timeout = max(0.0, first - time.monotonic()) + 0.01
+            ready = multiprocessing.connection.wait(list(handles), timeout)
             for worker in {handles[h] for h in ready}:
-                if worker.futures:
+                if worker.task is not None:
                     self._collect(worker)
+            if self.kill_after_s is not None:
+                self._overdue(time.monotonic())
             self._dispatch()
 
     def close(self, kill: bool = False) -> None:
@@ -292,7 +354,7 @@ class LocalExecutor:
             fut.cancel()
         self._queue.clear()
         for w in self._pool:
-            if not w.futures and not kill:
+            if w.task is None and not kill:
                 try:
                     w.conn.send(None)
                 except OSError:
@@ -374,11 +436,17 @@ class DaskExecutor:
                 self._cluster.close()
 
 
-def make_executor(jobs: int | None = None, dask: Any = None, in_process: bool = False):
+def make_executor(
+    jobs: int | None = None,
+    dask: Any = None,
+    in_process: bool = False,
+    run_timeout: float | None = None,
+):
     """``dask`` given → :class:`DaskExecutor`; ``in_process`` → :class:`InlineExecutor`
     (runs in this process: a crashing run takes the caller down with it); otherwise a
     :class:`LocalExecutor` with ``jobs`` processes (None: all cores; 1: one worker
-    process, so that a run that crashes its process is recorded and the campaign goes on).
+    process, so that a run that crashes its process is recorded and the campaign goes on)
+    that kills a worker still on a run `KILL_GRACE_S` after ``run_timeout``.
     """
     if jobs is not None and jobs < 1:
         raise ExecutorError(f"jobs must be >= 1, got {jobs}")
@@ -386,7 +454,7 @@ def make_executor(jobs: int | None = None, dask: Any = None, in_process: bool = 
         return DaskExecutor(dask, jobs=jobs)
     if in_process:
         return InlineExecutor()
-    return LocalExecutor(jobs)
+    return LocalExecutor(jobs, run_timeout=run_timeout)
 
 
 def map_unordered_batches(
@@ -399,6 +467,8 @@ def map_unordered_batches(
     flight; each time some complete, yield them as a list of ``(tag, value, None)`` or
     ``(tag, None, exception)`` (so the caller can commit runs that finished together in
     one transaction). Closing the generator cancels what has not started (best effort)."""
+    import asyncio  # here, not at the top: it costs `wlansim results` its quick start
+
     window = window or max(2, 4 * getattr(executor, "workers", 1))
     it = iter(tasks)
     pending: dict[Any, Any] = {}

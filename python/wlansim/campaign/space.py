@@ -29,16 +29,10 @@ import ast
 import itertools
 import math
 import operator
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, Union
 
 from ..errors import WlansimError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 Point = dict[str, Any]
 Derivation = Union[str, Callable[[Mapping[str, Any]], Any]]
@@ -46,6 +40,19 @@ Derivation = Union[str, Callable[[Mapping[str, Any]], Any]]
 
 class SpaceError(WlansimError, ValueError):
     """A parameter space or a derived-value expression is malformed."""
+
+
+def match_key(name: str, keys: Sequence[str], what: str = "parameter") -> str:
+    """``name`` itself if it is one of ``keys``, else the unique key ending with ``.name``."""
+    if name in keys:
+        return name
+    hits = [k for k in keys if k.endswith("." + name)]
+    if len(hits) == 1:
+        return hits[0]
+    listing = ", ".join(keys) or "none"
+    if hits:
+        raise WlansimError(f"{what} {name!r} is ambiguous: {', '.join(hits)}")
+    raise WlansimError(f"unknown {what} {name!r}; available: {listing}")
 
 
 # ----------------------------------------------------------------------------- values
@@ -56,11 +63,9 @@ def parse_scalar(text: str) -> Any:
     ``0.5`` → 0.5, ``true`` → True, ``"5"`` → the string "5", ``[1, 2]`` → a list),
     otherwise the raw string (``1000 B``, ``11 Mb/s``, which the scenario parser
     understands)."""
-    s = text.strip()
-    try:
-        return tomllib.loads(f"v = {s}")["v"]
-    except tomllib.TOMLDecodeError:
-        return s
+    from ..scenario import parse_value  # the one rule, as --set reads values
+
+    return parse_value(text.strip())
 
 
 def frange(start: float, stop: float, step: float = 1) -> list[Any]:

@@ -90,6 +90,10 @@ CREATE TABLE IF NOT EXISTS info (
 );
 """
 
+#: what a campaign store holds (another SQLite database is refused)
+STORE_TABLES = {"runs", "metrics", "series", "info"}
+RUN_COLUMNS = {"key", "params", "rep", "seed", "status", "error", "command", "metrics"}
+
 #: columns of :func:`load_runs` that are neither parameters nor metrics
 BOOKKEEPING = ["key", "rep", "seed", "status", "wall_s", "error", "command", "finished_at"]
 
@@ -208,9 +212,13 @@ class Store:
             else:
                 self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60)
             tables = self._tables()
+            self._verify(tables, "give the directory of a campaign store")
         except sqlite3.Error as exc:
             self._close_quietly()
             raise _sqlite_error(self.path, exc, False) from None
+        except StoreError:
+            self._close_quietly()
+            raise
         if not tables:  # an empty (e.g. zero-length) database: an empty store
             self._conn.close()
             self._conn = sqlite3.connect(":memory:")
@@ -238,12 +246,7 @@ class Store:
         self._take_lock()
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=60)
-            tables = self._tables()
-            if tables and "runs" not in tables:
-                raise StoreError(
-                    f"{self.path} is an SQLite database but not a campaign store (tables: "
-                    f"{', '.join(sorted(tables))}); choose another --out directory"
-                )
+            self._verify(self._tables(), "choose another --out directory")
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.executescript(_SCHEMA)
@@ -261,6 +264,22 @@ class Store:
     def _tables(self) -> set[str]:
         rows = self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         return {r[0] for r in rows}
+
+    def _verify(self, tables: set[str], advice: str) -> None:
+        """Refuse another program's SQLite database (a StoreError naming its tables, with
+        `advice`) and a damaged store: SQLite's integrity check reads every page, so
+        random bytes over one page are found before a table built on it is shown."""
+        if tables:
+            columns = {r[1] for r in self._conn.execute("PRAGMA table_info(runs)")}
+            if not STORE_TABLES <= tables or not RUN_COLUMNS <= columns:
+                raise StoreError(
+                    f"{self.path} is an SQLite database but not a campaign store (its tables: "
+                    f"{', '.join(sorted(tables))}; a store has {', '.join(sorted(STORE_TABLES))} "
+                    f"with runs({', '.join(sorted(RUN_COLUMNS))})); {advice}"
+                )
+        problems = [r[0] for r in self._conn.execute("PRAGMA integrity_check(3)")]
+        if problems != ["ok"]:
+            raise _damaged(self.path, "SQLite's integrity check: " + "; ".join(problems))
 
     def _take_lock(self) -> None:
         try:
@@ -431,6 +450,14 @@ class Store:
         return self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
 
     @_guarded
+    def records(
+        self, keys: Iterable[str] | None = None
+    ) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+        """The stored runs as plain records (what :meth:`runs` holds, without pandas), and
+        the names of the parameter and metric columns."""
+        return _records(self.conn, None if keys is None else list(keys))
+
+    @_guarded
     def runs(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
         """One row per stored run: parameters and metrics as columns (see :func:`load_runs`)."""
         return _frame(self.conn, None if keys is None else list(keys))
@@ -472,9 +499,11 @@ class Store:
         return out
 
 
-def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
-    import pandas as pd
-
+def _records(
+    conn: sqlite3.Connection, keys: list[str] | None
+) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """The stored runs as flat records, sorted by parameters then replication (insertion
+    order where a parameter mixes value types), with the parameter and metric columns."""
     q = (
         "SELECT key, params, rep, seed, status, wall_s, error, command, finished_at, metrics"
         " FROM runs"
@@ -483,9 +512,9 @@ def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
     if keys is not None:
         wanted = set(keys)
         rows = [r for r in rows if r[0] in wanted]
-    records = []
     param_keys: dict[str, None] = {}
     metric_keys: dict[str, None] = {}
+    parsed = []
     for key, params, rep, seed, status, wall_s, error, command, finished_at, metrics in rows:
         p = json.loads(params) if params else {}
         m = json.loads(metrics) if metrics else {}
@@ -493,44 +522,42 @@ def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
             param_keys.setdefault(k, None)
         for k in m:
             metric_keys.setdefault(k, None)
-        rec = {
-            "key": key,
-            "rep": rep,
-            "seed": seed,
-            "status": status,
-            "wall_s": wall_s,
-            "error": error,
-            "command": command,
-            "finished_at": finished_at,
-        }
-        rec.update({f"param:{k}": v for k, v in p.items()})
-        rec.update({f"metric:{k}": v for k, v in m.items()})
-        records.append(rec)
-    cols = (
-        ["key"]
-        + [f"param:{k}" for k in param_keys]
-        + ["rep", "seed", "status"]
-        + [f"metric:{k}" for k in metric_keys]
-        + ["wall_s", "error", "command", "finished_at"]
-    )
-    df = pd.DataFrame.from_records(records, columns=cols)
-    rename = {f"param:{k}": k for k in param_keys}
+        book = dict(zip(BOOKKEEPING, (key, rep, seed, status, wall_s, error, command, finished_at)))
+        parsed.append((book, p, m))
     # a metric never shadows a parameter or a bookkeeping column of the same name (e.g. the
     # simulator's own `wall_s`): it becomes `metric.<name>`
     taken = set(param_keys) | set(BOOKKEEPING)
-    rename.update({f"metric:{k}": (k if k not in taken else f"metric.{k}") for k in metric_keys})
-    df = df.rename(columns=rename)
-    for k in metric_keys:
-        col = rename[f"metric:{k}"]
+    metric_names = {k: (k if k not in taken else f"metric.{k}") for k in metric_keys}
+    records = []
+    for book, p, m in parsed:
+        rec = {"key": book["key"], **{k: p.get(k) for k in param_keys}}
+        rec.update(rep=book["rep"], seed=book["seed"], status=book["status"])
+        rec.update({metric_names[k]: _float(m.get(k)) for k in metric_keys})
+        rec.update({k: book[k] for k in ("wall_s", "error", "command", "finished_at")})
+        records.append(rec)
+
+    def order(r: dict[str, Any]) -> tuple:
+        values = [r[k] for k in param_keys] + [r["rep"]]
+        return tuple((1, 0) if v is None or v != v else (0, v) for v in values)
+
+    try:
+        records.sort(key=order)
+    except TypeError:  # mixed value types in a parameter column: keep insertion order
+        pass
+    return records, list(param_keys), list(metric_names.values())
+
+
+def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
+    import pandas as pd
+
+    records, params, metrics = _records(conn, keys)
+    cols = ["key", *params, "rep", "seed", "status", *metrics]
+    cols += ["wall_s", "error", "command", "finished_at"]
+    df = pd.DataFrame.from_records(records, columns=cols)
+    for col in metrics:
         df[col] = pd.to_numeric(df[col], errors="coerce")
-    df.attrs["params"] = list(param_keys)
-    df.attrs["metrics"] = [rename[f"metric:{k}"] for k in metric_keys]
-    if not df.empty:
-        try:
-            df = df.sort_values(list(param_keys) + ["rep"], kind="stable", na_position="last")
-        except TypeError:  # mixed value types in a parameter column: keep insertion order
-            pass
-        df = df.reset_index(drop=True)
+    df.attrs["params"] = params
+    df.attrs["metrics"] = metrics
     return df
 
 

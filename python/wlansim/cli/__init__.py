@@ -12,6 +12,7 @@ from wlansim.errors import WlansimError
 from . import (
     bench_cmd,
     campaign_cmd,
+    emulate_cmd,
     model_cmd,
     reproduce_cmd,
     run_cmd,
@@ -22,6 +23,7 @@ from . import (
 
 COMMANDS = [
     run_cmd,
+    emulate_cmd,
     model_cmd,
     validate_cmd,
     bench_cmd,
@@ -33,10 +35,13 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from wlansim import __version__
+
     parser = argparse.ArgumentParser(
         prog="wlansim",
         description="Simulate and model TCP/UDP over IEEE 802.11 WLANs.",
     )
+    parser.add_argument("--version", action="version", version=f"wlansim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-import json
 import platform
+
+from .output import json_dumps
 
 
 def register(subparsers) -> None:
@@ -18,9 +19,9 @@ def register(subparsers) -> None:
     p.add_argument(
         "--startup",
         action="store_true",
-        help="time whole `wlansim run scenarios/saturated-11b.toml` and `wlansim --help` "
-        "processes instead (median, min, max of --repeat runs, default 10; run it from "
-        "the repository root)",
+        help="time whole processes of the quick commands instead: --help, --version, "
+        "model bianchi, results, and run of every example scenario (wall median, min, max "
+        "and CPU median of --repeat runs, default 10; run it from the repository root)",
     )
     p.add_argument(
         "--grid",
@@ -41,7 +42,7 @@ def run_bench(args) -> int:
     args.repeat = max(1, args.repeat or 3)
     results = run_benchmarks(repeat=args.repeat, only=args.only)
     if args.json:
-        print(json.dumps(results))
+        print(json_dumps(results))
         return 0
     print(
         f"wlansim bench on {platform.processor() or platform.machine()}, one core, "
@@ -65,14 +66,14 @@ def run_startup(args) -> int:
 
     results = startup_times(repeat=max(1, args.repeat or 10))
     if args.json:
-        print(json.dumps(results))
+        print(json_dumps(results))
         return 0
     print(f"whole-process start-up, {results[0]['runs']} runs each (seconds)")
-    print(f"{'command':44} {'median':>7} {'min':>7} {'max':>7} {'target':>7}")
+    print(f"{'command':56} {'median':>7} {'min':>7} {'max':>7} {'cpu':>7} {'target':>7}")
     for r in results:
         print(
-            f"{r['name']:44} {r['median_s']:7.3f} {r['min_s']:7.3f} {r['max_s']:7.3f} "
-            f"{r['target_s']:7.1f}"
+            f"{r['name']:56} {r['median_s']:7.3f} {r['min_s']:7.3f} {r['max_s']:7.3f} "
+            f"{r['cpu_median_s']:7.3f} {r['target_s']:7.1f}"
         )
     return 0
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import WlansimError
+from .output import format_table, unit_of
 
 EPILOG_SWEEP = """\
 value lists:  --vary KEY=v1,v2,...       (values: numbers, true/false or strings like "1000 B")
@@ -23,10 +24,12 @@ lockstep:     --zip K1=a,b,c K2=x,y,z     (one --zip option = one group varied t
 derived:      --derive KEY=EXPR, e.g. --derive tcp.rwnd="floor(ap.queue / count)"
 seeds:        replication r of every point uses the same seed (common random numbers);
               replications are independent. Only runs missing from --out are executed.
-exit status:  0 when every run is stored (failed runs included: see `wlansim results`;
-              a run that crashes its worker process is stored as failed), 1 if some
-              runs could not be executed (e.g. the Dask cluster went away), 2 on a usage
-              or store error, 130 when interrupted (Ctrl-C; finished runs are kept).
+exit status:  0 when every run is stored and some succeeded (failed runs included: see
+              `wlansim results`; a run that crashes its worker process or outlasts
+              --run-timeout is stored as failed), 1 if some runs could not be executed
+              (e.g. the Dask cluster went away), 2 on a usage or store error or when
+              every run failed (the first error is printed), 130 when interrupted
+              (Ctrl-C; finished runs are kept).
 one writer:   a store takes one sweep at a time; a second sweep on the same --out
               stops with an error instead of running the same runs twice.
 """
@@ -102,6 +105,14 @@ def register(subparsers) -> None:
         default=None,
         metavar="ADDR",
         help="run on a Dask cluster: tcp://HOST:PORT, or 'local' (a LocalCluster)",
+    )
+    p.add_argument(
+        "--run-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock time limit per run: a run that takes longer is stopped and stored as "
+        "failed with its reproduce command (default: none)",
     )
     p.add_argument("--retry-failed", action="store_true", help="execute failed runs again")
     p.add_argument(
@@ -218,6 +229,8 @@ def cmd_sweep(args) -> int:
         raise WlansimError(f"--reps must be >= 1, got {args.reps}")
     if args.jobs is not None and args.jobs < 1:
         raise WlansimError(f"--jobs must be >= 1, got {args.jobs}")
+    if args.run_timeout is not None and not 0 < args.run_timeout < 1e9:
+        raise WlansimError(f"--run-timeout must be seconds above 0, got {args.run_timeout}")
     space = build_space(args.vary, args.zip, args.derive)
     out = Path(args.out) if args.out else Path("out") / f"sweep-{path.stem}"
     campaign = Campaign(path, space, reps=args.reps, store=out, seed=args.seed, overrides=args.set)
@@ -235,61 +248,103 @@ def cmd_sweep(args) -> int:
         dask=args.dask,
         progress=not args.no_progress,
         retry_failed=args.retry_failed,
+        run_timeout=args.run_timeout,
     )
     print(f"{report}; store: {out}", file=sys.stderr)
-    from ..campaign.stats import summarize
-
-    runs = campaign.results()
-    metrics = runs.attrs.get("metrics", [])
+    records, metrics = campaign.records()
     wanted = args.metric or (["throughput_bps"] if "throughput_bps" in metrics else metrics[:1])
-    if wanted and space.keys:
-        table = summarize(runs, wanted if len(wanted) > 1 else wanted[0], by=space.keys)
-        print(_format_table(table))
-    elif not runs.empty:
-        print(_format_table(summarize(runs, wanted or None, by=[])))
-    failed = runs[runs["status"] == "failed"] if "status" in runs else runs.iloc[:0]
-    if len(failed):
+    if records and (wanted or not space.keys):
+        metric = (wanted if len(wanted) > 1 else wanted[0]) if wanted else None
+        columns, rows = summarized(records, space.keys, metrics, metric, space.keys)
+        print(summary_text(columns, rows))
+    failed = [r for r in records if r["status"] == "failed"]
+    if failed:
         print(
             f"{len(failed)} failed run(s); details: wlansim results {out} (first error: "
-            f"{failed['error'].iloc[0]})",
+            f"{failed[0]['error']})",
             file=sys.stderr,
+        )
+    if records and len(failed) == len(records):
+        raise WlansimError(
+            f"every run of the sweep failed ({len(failed)}); the first error: {failed[0]['error']}"
         )
     return 1 if report.lost else 0
 
 
 # ----------------------------------------------------------------------------- results
 
+#: the summary's statistics, in the metric's unit
+STATISTICS = ("mean", "std", "half_width")
 
-def _format_table(df) -> str:
-    if df.empty:
+
+def summary_text(columns: list[str], rows: list[dict]) -> str:
+    """A summary table with each metric's statistics in its unit (Mb/s, ms: see
+    `output.UNITS`), the unit in the header or, for several metrics, in a column."""
+    if not rows:
         return "(no rows)"
+    stats = [c for c in columns if c in STATISTICS or c.startswith("ci")]
+    many = "metric" in columns
+    shown, headers = [], {}
+    for row in rows:
+        unit = unit_of(row["metric"]) if many else unit_of(rows[0].get("_metric", ""))
+        row = dict(row)
+        if unit is not None:
+            _, scale, label = unit
+            row.update({c: None if row[c] is None else row[c] * scale for c in stats})
+            row["unit"] = label
+        shown.append(row)
+    columns = list(columns)
+    if many:
+        columns.insert(columns.index("metric") + 1, "unit")
+    else:
+        unit = unit_of(rows[0].get("_metric", ""))
+        if unit is not None:
+            headers = {c: f"{c} ({unit[2]})" for c in stats}
+    return format_table(shown, columns, headers, scaled=False)
 
-    def fmt(v):
-        if isinstance(v, float):
-            if v != v:
-                return "nan"
-            return f"{v:.6g}"
-        return str(v)
 
-    return df.to_string(index=False, formatters={c: fmt for c in df.columns})
+def summarized(records, params, metrics, metric, by, confidence=0.95) -> tuple[list, list]:
+    """`summary_rows`, each row tagged with its metric when there is one (for its unit)."""
+    from ..campaign.stats import summary_rows
+
+    columns, rows = summary_rows(records, params, metrics, metric, by, confidence)
+    if isinstance(metric, str):
+        for row in rows:
+            row["_metric"] = metric
+    return columns, rows
+
+
+def _write_csv(path: str, columns: list[str], rows: list[dict]) -> None:
+    import csv
+
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(columns)
+        for row in rows:
+            w.writerow("" if _missing(row.get(c)) else row.get(c) for c in columns)
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
 
 
 def cmd_results(args) -> int:
-    from ..campaign.stats import summarize
-    from ..campaign.store import load_runs
-    from ..plots import match_key
+    from ..campaign.space import match_key
+    from ..campaign.store import Store
 
-    runs = load_runs(args.dir)
-    if runs.empty:
+    with Store(args.dir, readonly=True) as store:
+        records, params, metrics = store.records()
+    if not records:
         print(f"{args.dir}: no runs stored yet")
         return 0
-    params = runs.attrs["params"]
-    metrics = runs.attrs["metrics"]
     if args.runs:
-        table = runs.drop(columns=["command", "finished_at"])
+        keep = None
         if args.metric:
-            keep = [match_key(m, metrics, what="metric") for m in args.metric]
-            table = table[[c for c in table.columns if c not in metrics or c in keep]]
+            keep = {match_key(m, metrics, what="metric") for m in args.metric}
+        columns = [c for c in records[0] if c not in ("command", "finished_at")]
+        columns = [c for c in columns if c not in metrics or keep is None or c in keep]
+        rows = records
+        text = format_table(rows, columns)
     else:
         metric = None
         if args.metric:
@@ -298,35 +353,37 @@ def cmd_results(args) -> int:
         elif not metrics:
             metric = []
         by = [match_key(k, params) for k in args.by] if args.by else params
-        table = summarize(runs, metric, by=by, confidence=args.confidence)
-    n_ok = int((runs["status"] == "ok").sum())
-    print(f"{args.dir}: {len(runs)} runs ({n_ok} ok, {len(runs) - n_ok} failed)")
-    print(_format_table(table))
-    failed = runs[runs["status"] != "ok"]
-    if len(failed):
+        columns, rows = summarized(records, params, metrics, metric, by, args.confidence)
+        text = summary_text(columns, rows)
+    n_ok = sum(1 for r in records if r["status"] == "ok")
+    print(f"{args.dir}: {len(records)} runs ({n_ok} ok, {len(records) - n_ok} failed)")
+    print(text)
+    failed = [r for r in records if r["status"] != "ok"]
+    if failed:
         print(f"\nfailed runs ({len(failed)}):")
-        for _, row in failed.head(10).iterrows():
+        for row in failed[:10]:
             point = ", ".join(f"{k}={row[k]}" for k in params)
             print(f"  [{point}; rep {row['rep']}] {row['error']}\n    reproduce: {row['command']}")
         if len(failed) > 10:
             print(f"  ... and {len(failed) - 10} more (wlansim results {args.dir} --runs)")
     if args.csv:
-        table.to_csv(args.csv, index=False)
+        _write_csv(args.csv, columns, rows)
         print(f"wrote {args.csv}", file=sys.stderr)
     if args.parquet:
-        _to_parquet(table, args.parquet)
+        _to_parquet(columns, rows, args.parquet)
         print(f"wrote {args.parquet}", file=sys.stderr)
     return 0
 
 
-def _to_parquet(df, path) -> None:
-    df = df.copy()
+def _to_parquet(columns: list[str], rows: list[dict], path: str) -> None:
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=columns)
     for col in df.columns:  # parameter columns may mix numbers and strings
         if df[col].dtype == object:
             types = {type(v) for v in df[col] if v is not None and v == v}
             if len(types) > 1:
                 df[col] = df[col].map(lambda v: None if v is None else str(v))
-    df.attrs = {}
     df.to_parquet(path, index=False)
 
 
@@ -334,9 +391,9 @@ def _to_parquet(df, path) -> None:
 
 
 def cmd_plot(args) -> int:
-    from ..campaign.space import parse_assignment, parse_scalar
+    from ..campaign.space import match_key, parse_assignment, parse_scalar
     from ..campaign.store import load_runs
-    from ..plots import match_key, plot_campaign
+    from ..plots import plot_campaign
 
     runs = load_runs(args.dir)
     if runs.empty:

@@ -9,11 +9,11 @@ wlansim model error-rate [--modulation dsss|ofdm] [--bytes 1536] [--sinr-db 0:20
 
 from __future__ import annotations
 
-import json
-
 from wlansim.errors import ScenarioError
 from wlansim.models import bianchi
 from wlansim.phy import UDP_PAYLOAD_BYTES
+
+from .output import json_dumps
 
 MAX_STATIONS = 10_000
 #: `model shadowing` options: the scenario's `[channel.propagation]` keys, ns-2's defaults
@@ -176,7 +176,7 @@ def run_bianchi(args) -> int:
             "data_rate_bps": timing["data_rate_bps"],
             "results": rows,
         }
-        print(json.dumps(document, indent=2))
+        print(json_dumps(document, indent=2))
         return 0
     print(
         f"Bianchi saturation model: {args.phy}, {args.access} access, "
@@ -223,7 +223,7 @@ def run_shadowing(args) -> int:
         for d in distances
     ]
     if args.json:
-        print(json.dumps({"model": "shadowing", **params, "results": rows}, indent=2))
+        print(json_dumps({"model": "shadowing", **params, "results": rows}, indent=2))
         return 0
     print(
         f"Log-distance shadowing (ns-2's form): Pt {m.tx_power_w} W, {m.frequency_mhz} MHz, "
@@ -262,7 +262,7 @@ def run_capture(args) -> int:
     except ValueError as exc:
         raise ScenarioError(f"model capture: {exc}") from exc
     if args.json:
-        print(json.dumps({"model": "capture", "phy": args.phy, "access": args.access,
+        print(json_dumps({"model": "capture", "phy": args.phy, "access": args.access,
                           "results": rows}, indent=2))  # fmt: skip
         return 0
     print(

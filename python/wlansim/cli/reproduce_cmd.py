@@ -1,29 +1,49 @@
-"""`wlansim reproduce STUDY [--quick] [--out DIR]`: run a paper's experiments and write
-CSVs, PNG figures and a Markdown report with the paper's values beside ours."""
+"""`wlansim reproduce STUDY|all [--quick] [--out DIR] [--seed-base N]`: run a paper's
+experiments, decide its claims over replications, and write CSVs, claims.csv, PNG figures
+and a Markdown report with the paper's values beside ours."""
 
 from __future__ import annotations
 
+import inspect
+
+from wlansim.errors import WlansimError
 from wlansim.reproduce import CAMPAIGNS_DIR, NAMES, PROFILES
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "reproduce",
-        help="reproduce a paper's experiments",
+        help="reproduce a paper's experiments and decide its claims",
         description=f"Run a study's experiments (campaigns stored under OUT/{CAMPAIGNS_DIR}, "
-        "reused on a second call; a progress bar per campaign on stderr) and write CSVs, "
-        "PNGs and OUT/report.md.",
+        "reused on a second call; a progress bar per campaign on stderr), decide each of the "
+        "paper's claims over replications (holds / does not hold / undecided / not run), "
+        "and write CSVs, claims.csv, PNGs and OUT/report.md. A full run also runs every "
+        "case under the other profile and reports its verdicts beside. 'all' runs the five "
+        "studies into OUT/NAME and writes OUT/index.md.",
     )
-    p.add_argument("study", choices=sorted(NAMES), help="the paper")
-    p.add_argument("--quick", action="store_true", help="shorter runs, fewer points and reps")
+    p.add_argument("study", choices=[*sorted(NAMES), "all"], help="the paper, or all five")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="fewer points and replications, no run under the other profile; the report "
+        "lists what it skips",
+    )
     p.add_argument("--out", default=None, help="output directory (default out/STUDY[-quick])")
     p.add_argument(
         "--profile",
         choices=PROFILES,
         default=None,
-        help="run every figure under these rules instead of the study's choice, which its "
+        help="run every figure under these rules instead of the study's own, which its "
         "report states (standard: the 802.11 standard and the RFCs; ns2: ns-2.35's MAC and "
         "TCP rules); default out directory gets -ns2 / -standard appended",
+    )
+    p.add_argument(
+        "--seed-base",
+        type=int,
+        default=1,
+        metavar="N",
+        help="shift every run's seed (replication r of every point gets the seed derived "
+        "from (N, r)): check that a verdict does not belong to one set of seeds",
     )
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -31,14 +51,26 @@ def register(subparsers) -> None:
 
 
 def run_reproduce(args) -> int:
-    from wlansim.reproduce import study
+    from wlansim.reproduce import reproduce_all, study
 
     suffix = ("-quick" if args.quick else "") + (f"-{args.profile}" if args.profile else "")
+    suffix += f"-seed{args.seed_base}" if args.seed_base != 1 else ""
     out = args.out or f"out/{args.study}{suffix}"
+    progress = not args.no_progress
+    if args.study == "all":
+        if args.profile:
+            raise WlansimError("--profile applies to one study; 'all' runs each study's own")
+        path = reproduce_all(
+            out, quick=args.quick, jobs=args.jobs, progress=progress, seed_base=args.seed_base
+        )
+        print(path.read_text())
+        print(f"written: {path}")
+        return 0
+    module = study(args.study)
     kw = {"profile": args.profile} if args.profile else {}
-    path = study(args.study).reproduce(
-        out, quick=args.quick, jobs=args.jobs, progress=not args.no_progress, **kw
-    )
+    if "seed_base" in inspect.signature(module.reproduce).parameters:
+        kw["seed_base"] = args.seed_base
+    path = module.reproduce(out, quick=args.quick, jobs=args.jobs, progress=progress, **kw)
     print(path.read_text())
     print(f"written: {path}")
     return 0

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
-from typing import Any
 
 from wlansim.api import run
+
+from .output import format_table, json_dumps
 
 
 def register(subparsers) -> None:
@@ -63,18 +63,10 @@ def run_scenario(args) -> int:
         progress=sys.stderr.isatty(),
     )
     if args.json:
-        print(json.dumps(r.to_dict()))
+        print(json_dumps(r.to_dict()))
         return 0
     data = r.to_dict()
-    flows = [
-        {
-            **f,
-            "throughput_mbps": f["throughput_bps"] / 1e6,
-            "delay_mean_ms": _ms(f["delay_mean_s"]),
-            "delay_p95_ms": _ms(f["delay_p95_s"]),
-        }
-        for f in data["flows"]
-    ]
+    flows = data["flows"]
     columns = [
         "name",
         "direction",
@@ -84,33 +76,35 @@ def run_scenario(args) -> int:
         "delivered_packets",
         "dropped_queue",
         "dropped_retry",
-        "throughput_mbps",
-        "delay_mean_ms",
-        "delay_p95_ms",
+        "throughput_bps",
+        "delay_mean_s",
+        "delay_p95_s",
     ]
     tcp = any(f.get("protocol") == "tcp" for f in flows)
     if tcp:
-        for f in flows:
-            f["goodput_mbps"] = _scaled(f.get("goodput_bps"), 1e-6)
-            f["rtt_ms"] = _ms(f.get("rtt_mean_s"))
-        columns += ["goodput_mbps", "rtt_ms", "retransmissions", "timeouts"]
+        columns += ["goodput_bps", "rtt_mean_s", "retransmissions", "timeouts"]
     headers = {"dropped_queue": "dropped_queue*"} if tcp else {}
+    early = sum(f.get("delivered_from_warmup", 0) for f in flows if f.get("protocol") != "tcp")
+    if early:
+        headers["delivered_packets"] = "delivered_packets+"
     print("Flows")
-    print(format_table(flows, columns, "{:.3f}", headers))
+    print(format_table(flows, columns, headers))
     if tcp:
         print(TCP_NOTE)
+    if early:
+        print(
+            f"+ delivered_packets counts {early} packet(s) offered during the warm-up and "
+            "delivered after it\n  (column delivered_from_warmup of --json and Results.flows)."
+        )
     print("\nNodes")
     nodes = data["nodes"]
-    print(format_table(nodes, list(nodes[0]) if nodes else [], "{:.4f}"))
+    print(format_table(nodes, list(nodes[0]) if nodes else []))
     bss = data.get("bss", [])
     if len(bss) > 1:
-        for b in bss:
-            b["uplink_mbps"] = _scaled(b["uplink_bps"], 1e-6)
-            b["downlink_mbps"] = _scaled(b["downlink_bps"], 1e-6)
-        columns = ["ap", "ssid", "stations", "uplink_mbps", "downlink_mbps", "attempts"]
+        columns = ["ap", "ssid", "stations", "uplink_bps", "downlink_bps", "attempts"]
         columns += ["collisions", "retry_drops", "queue_drops"]
         print("\nBSSs")
-        print(format_table(bss, columns, "{:.3f}"))
+        print(format_table(bss, columns))
     m, meta = r.metrics, r.meta
     print(
         f"\ntotal {m.get('throughput_bps', 0) / 1e6:.3f} Mb/s over {meta['measured_s']:g} s "
@@ -128,50 +122,3 @@ TCP_NOTE = (
     "dropped_queue counts the flow's data\n  segments and its ACKs dropped at any queue "
     "(an upload's are mostly its ACKs at the AP)."
 )
-
-
-def _scaled(value: Any, factor: float) -> float:
-    return math.nan if value is None else float(value) * factor
-
-
-def _ms(seconds: Any) -> float:
-    return _scaled(seconds, 1e3)
-
-
-def _column(values: list[Any], float_format: str) -> tuple[list[str], bool]:
-    """A column's cells as pandas' ``to_string`` writes them (integers as integers, a numeric
-    column holding floats or missing values with `float_format`, NaN for missing) and
-    whether the column is numeric."""
-    present = [v for v in values if v is not None]
-    numeric = bool(present) and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in present
-    )
-    if numeric and all(isinstance(v, int) for v in present) and len(present) == len(values):
-        return [str(v) for v in values], True
-    if numeric:
-        cells = ["NaN" if v is None or v != v else float_format.format(v) for v in values]
-        return cells, True
-    return ["NaN" if v is None else str(v) for v in values], False
-
-
-def format_table(
-    rows: list[dict[str, Any]],
-    columns: list[str],
-    float_format: str,
-    headers: dict[str, str] | None = None,
-) -> str:
-    """Rows as a right-aligned text table (the layout of ``DataFrame.to_string(index=False)``),
-    without pandas, so that `wlansim run` starts fast."""
-    headers = headers or {}
-    columns_ = [_column([row.get(c) for row in rows], float_format) for c in columns]
-    cells = [col for col, _ in columns_]
-    names = [headers.get(c, c) for c in columns]
-    # a numeric column is one character wider than its header (room for a sign)
-    widths = [
-        max([len(n) + numeric] + [len(v) for v in col])
-        for n, (col, numeric) in zip(names, columns_)
-    ]
-    lines = [" ".join(n.rjust(w) for n, w in zip(names, widths))]
-    for i in range(len(rows)):
-        lines.append(" ".join(col[i].rjust(w) for col, w in zip(cells, widths)))
-    return "\n".join(lines)

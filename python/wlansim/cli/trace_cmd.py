@@ -6,10 +6,11 @@ wlansim trace stats FILE [--frame-rate 25] [--json]
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from wlansim.errors import ScenarioError
+
+from .output import json_dumps
 
 PRESET_NAMES = ("starwars4", "lecture-room")
 DEFAULT_FRAMES = 3000
@@ -97,7 +98,7 @@ def run_stats(args) -> int:
     except ValueError as exc:
         raise ScenarioError(f"trace stats: {exc}") from exc
     if args.json:
-        print(json.dumps({"file": str(args.file), "frame_rate": args.frame_rate, **got}, indent=2))
+        print(json_dumps({"file": str(args.file), "frame_rate": args.frame_rate, **got}, indent=2))
         return 0
     types = ", ".join(f"{kind} {n}" for kind, n in got["frame_types"].items())
     table = [

@@ -13,6 +13,8 @@ the compiled simulator extension.
 - :mod:`.edca` -- per-class EDCA saturation model (AIFS zones, CWmin, TXOP).
 - :mod:`.error_rate` -- frame success of the DSSS/CCK and OFDM rates at a given SINR.
 - :mod:`.capture` -- Bianchi's model with capture at the AP (equal or unequal powers).
+- :mod:`.heusse` -- Heusse et al. (2003) throughput of N saturated hosts, and its TCP form
+  (miorandi2004 Fig 4).
 
 The names below are imported from their module on first use (numpy and scipy are not
 loaded by ``import wlansim.models``).
@@ -46,7 +48,7 @@ _WHERE = {
     "queueing": ("blocking_probability", "mean_occupancy", "occupancy_distribution"),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-_SUBMODULES = (*_WHERE, "edca", "error_rate", "capture")
+_SUBMODULES = (*_WHERE, "edca", "error_rate", "capture", "heusse")
 
 __all__ = sorted(_MODULE_OF)
 

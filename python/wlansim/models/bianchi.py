@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from . import _checks
+from . import _checks, _roots
 
 ACCESS_MODES = ("basic", "rts")
 COLLISION_MODELS = ("standard", "bianchi")
@@ -69,9 +69,7 @@ def tau_p(n: int, W: float, m: int) -> tuple[float, float]:
     if excess(1.0) <= 0.0:  # tau(1) = 1: every station transmits in every slot
         p = 1.0
     else:
-        from scipy.optimize import brentq
-
-        p = brentq(excess, 0.0, 1.0, xtol=1e-15)
+        p = _roots.bisect(excess, 0.0, 1.0, xtol=1e-15)
     return attempt_probability(p, W, m), p
 
 

@@ -55,7 +55,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from . import _checks, error_rate
+from . import _checks, _roots, error_rate
 from .bianchi import (
     attempt_probability,
     backoff_parameters,
@@ -246,7 +246,6 @@ def fixed_point(n: int, W: float, m: int, s) -> tuple[float, float]:
     """Solve tau = attempt_probability(p, W, m), p = 1 - sum_j C(n-1, j) tau^j
     (1-tau)^(n-1-j) s_j for the tagged station's success probabilities ``s`` (length n).
     Returns ``(tau, p)``."""
-    from scipy.optimize import brentq
 
     n = _checks.integer("n", n, minimum=1)
     s = np.atleast_1d(_checks.probability("s", s))
@@ -264,7 +263,7 @@ def fixed_point(n: int, W: float, m: int, s) -> tuple[float, float]:
     elif gap(1.0) <= 0.0:
         p = 1.0
     else:
-        p = brentq(gap, 0.0, 1.0, xtol=1e-15)
+        p = _roots.bisect(gap, 0.0, 1.0, xtol=1e-15)  # as bianchi.tau_p
     return attempt_probability(p, W, m), p
 
 

@@ -1,37 +1,45 @@
 """ng2005, Sections 3 and 5 (TCP): per-station throughput with 802.11b defaults and with
-the Table 2 EDCA settings (``[qos] preset = "ng2005-table2"``).
+the Table 2 EDCA settings (``[qos] preset = "ng2005-table2"``), as claim records decided
+over replications (:mod:`wlansim.claims`).
 
 Setup from the paper (Table 1, Section 2): 802.11b at 11 Mb/s, RTS/CTS off, interface
 queues of 10 packets at every node, TCP buffers of 1 MB (cwnd is never window-limited),
-tests of 5 minutes repeated 4 times. The paper's hosts ran Linux 2.6.8: MSS 1448 bytes with
-timestamps, min RTO 200 ms, initial RTO 3 s, delayed ACKs. Linux 2.6.8 used BIC with SACK;
-wlansim has no BIC, so the senders run NewReno (stated in the report). The AP host was
-the TCP peer of every station: here one wired server per station behind the AP on a
-100 Mb/s link with 0.1 ms delay, so the wireless hop is the only bottleneck.
+tests of 5 minutes. The paper's hosts ran Linux 2.6.8: MSS 1448 bytes with timestamps,
+min RTO 200 ms, initial RTO 3 s, delayed ACKs. Linux 2.6.8 used BIC with SACK; wlansim
+has no BIC, so the senders run NewReno (a row of the study's parameters table). The AP
+host was the TCP peer of every station: here one wired server per station behind the AP
+on a 100 Mb/s link with 0.1 ms delay, so the wireless hop is the only bottleneck.
 
 Cases (stations numbered as in the paper's bar charts):
 
-- fig1 / fig2: 11 saturated UDP / TCP uploads; stations 1-10 lose a fraction
-  :data:`FER_OTHERS` of their data frames on the link with the AP (both directions),
-  station 11 none: the "slight advantage" of the paper's station 11.
-- fig1-capture / fig2-capture: the same uploads with the advantage modelled physically
-  (issue 17): no frame errors, ``[channel.reception] model = "sinr"``, and station 11
-  with an antenna gain of :func:`capture_gain_db` dB, so that its frames are received
-  that much stronger and win collisions with the others' through capture.
-  fig1-capture-3db, fig2-capture-6db, ...: the same at the other gains of
-  :data:`SWEEP_GAINS_DB` (CSV and summary only; ``capture-gain.png`` plots the sweep).
-- fig6 / fig8: 12 TCP uploads, default parameters / Table 2.
-- fig7 / fig9: 6 TCP uploads (stations 1-6) + 6 TCP downloads (7-12), default / Table 2.
+- ``fig1-READING`` / ``fig2-READING``: 11 saturated UDP / TCP uploads, station 11 at a
+  slight advantage. The paper does not say what gave station 11 its advantage, so every
+  reading of :func:`readings` is run, each a claim of its own: stations 1-10 lose a
+  fraction of their data frames on the link with the AP (both directions), station 11
+  none (``fer-2``, ``fer-5``, ``fer-10``); or no frame errors, ``[channel.reception]
+  model = "sinr"`` and station 11 with an antenna gain, so that its frames reach the AP
+  that much stronger and may win collisions through capture (``capture-3db``, ...).
+- ``fig6`` / ``fig8``: 12 TCP uploads, default parameters / Table 2.
+- ``fig7`` / ``fig9``: 6 TCP uploads (stations 1-6) + 6 TCP downloads (7-12), default /
+  Table 2.
+- ``up3``: 3 TCP uploads with defaults (§5.1: "even three competing upload flows are
+  sufficient to degrade performance"); ``mix-3-9`` / ``mix-9-3``: 3 uploads + 9
+  downloads and 9 + 3 with Table 2 (§5.2: "similar levels of fairness ... where the
+  number of uploads is not the same as the number of downloads").
 
-Each case is a :class:`wlansim.campaign.Campaign` (stored under ``OUT/campaigns``). Besides
-Jain's index over the whole run, each run reports the mean Jain's index over
+Each case at each queue size is a :class:`wlansim.campaign.Campaign` (stored under
+``OUT/campaigns``); :func:`run` returns one row per run (``tcp_runs``), which the claims
+read. Besides the per-station useful rates each run reports Jain's index over
 :data:`WINDOW_S`-second windows: DCF's TCP unfairness comes in lockout episodes that move
 from station to station, which a 5-minute average partly hides.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -39,13 +47,22 @@ import pandas as pd
 
 from wlansim.campaign import Campaign
 from wlansim.campaign.executors import run_scenario
+from wlansim.claims import (
+    PERCENT,
+    Claim,
+    Compare,
+    InRange,
+    NotRun,
+    Outcome,
+    Sample,
+    Scale,
+    Within,
+)
 from wlansim.models.fairness import jain_index
-from wlansim.reproduce import CAMPAIGNS_DIR
+from wlansim.reproduce import CAMPAIGNS_DIR, with_profile
 from wlansim.results import useful_rate
 
-#: frame error rate of stations 1-10 in Figs 1-2 (station 11: none)
-FER_OTHERS = 0.05
-#: the capture variant's reception parameters (the model's defaults, stated): every link
+#: the capture readings' reception parameters (the model's defaults, stated): every link
 #: at -60 dBm, so the SNR (34 dB) is far above what 11 Mb/s needs and only interference
 #: matters
 NOISE_FLOOR_DBM = -94.0
@@ -57,13 +74,24 @@ PSDU_BYTES = 1536
 #: probability with which station 11's data frame must survive one equal-power
 #: interferer for its antenna gain to count as "winning collisions through capture"
 CAPTURE_TARGET = 0.95
-#: the other gains of the capture sweep, dB (below the capture threshold: none; on its
-#: slope: partial); the main capture cases use :func:`capture_gain_db`
+#: the other gains of the capture readings, dB (below the capture threshold: none; on
+#: its slope: partial); :func:`capture_gain_db` is the third
 SWEEP_GAINS_DB = (3, 6)
+#: the frame error rates of stations 1-10 in the FER readings
+FERS = (0.02, 0.05, 0.10)
 #: window of the short-term Jain's index, seconds
 WINDOW_S = 10
+#: interface queue of every node, packets (Table 1: 10 at the interface, 10 in the driver)
 QUEUE = 10
+#: the queue sizes of the sensitivity sweep (Table 1: 10 + 10 used, 199 + 200 by default)
+SWEEP_QUEUES = (20, 200)
 PRESET = "ng2005-table2"
+#: test length and warm-up (the paper: 5-minute tests)
+DURATION = "300 s"
+WARMUP = "5 s"
+#: the paper's intrinsic run-to-run variation of a station's throughput (§3 and §5.2:
+#: "to within the intrinsic 10-15 % intra-test variation")
+INTRINSIC = 0.15
 
 #: the Linux 2.6.8 TCP of the test-bed, as far as wlansim models it
 TCP = {
@@ -74,31 +102,6 @@ TCP = {
     "min_rto": "200 ms",
     "initial_rto": "3 s",
     "delayed_ack": 2,
-}
-
-CASES = {
-    "fig1": "11 UDP uploads, station 11 at a slight advantage",
-    "fig2": "11 TCP uploads, station 11 at a slight advantage",
-    "fig1-capture": "11 UDP uploads, station 11 wins collisions by capture",
-    "fig2-capture": "11 TCP uploads, station 11 wins collisions by capture",
-    "fig6": "12 TCP uploads, 802.11b defaults",
-    "fig7": "6 TCP uploads + 6 TCP downloads, 802.11b defaults",
-    "fig8": "12 TCP uploads, Table 2 settings",
-    "fig9": "6 TCP uploads + 6 TCP downloads, Table 2 settings",
-}
-
-CLAIMS = {
-    "fig1": "Station 11 consistently performs better than the others (a slight advantage).",
-    "fig2": "With TCP, station 11's throughput is significantly greater: TCP's congestion "
-    "control magnifies its advantage.",
-    "fig1-capture": "(Fig 1, advantage by antenna gain and capture instead of frame errors)",
-    "fig2-capture": "(Fig 2, advantage by antenna gain and capture instead of frame errors)",
-    "fig6": "Gross unfairness between the 12 uploads: the AP gets 1/(n+1) of the "
-    "transmission opportunities for all the TCP ACKs.",
-    "fig7": "Uploads take far more than downloads (about n_u/(n_u+1) of the channel), and "
-    "the uploads are unfair among themselves.",
-    "fig8": "Fairness restored, to within the intrinsic 10-15% run-to-run variation.",
-    "fig9": "Fairness restored both within and between uploads and downloads.",
 }
 
 
@@ -118,8 +121,8 @@ def capture_probability(gain_db: float, interferers: int = 1) -> float:
 
 @functools.cache
 def capture_gain_db() -> int:
-    """Station 11's antenna gain in the capture cases: the smallest whole number of dB at
-    which its frame survives one equal-power interferer with probability at least
+    """The largest gain of the capture readings: the smallest whole number of dB at which
+    station 11's frame survives one equal-power interferer with probability at least
     :data:`CAPTURE_TARGET` (8 dB: 0.989; 7 dB gives 0.85, 6 dB 0.27, 5 dB 0.001)."""
     g = 0
     while capture_probability(g) < CAPTURE_TARGET:
@@ -127,61 +130,111 @@ def capture_gain_db() -> int:
     return g
 
 
-def variant_gain_db(case: str) -> float | None:
-    """Station 11's antenna gain of a capture case (None for the other cases)."""
-    _, _, variant = case.partition("-")
-    if not variant.startswith("capture"):
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """One reading of what gives the paper's station 11 its advantage: stations 1-10 lose
+    a fraction ``fer`` of their frames (both directions), or station 11 has an antenna
+    gain of ``gain_db`` under SINR reception with capture."""
+
+    fer: float | None = None
+    gain_db: float | None = None
+
+    @property
+    def id(self) -> str:
+        if self.fer is not None:
+            return f"fer-{100 * self.fer:g}"
+        return f"capture-{self.gain_db:g}db"
+
+    @property
+    def label(self) -> str:
+        if self.fer is not None:
+            return f"others' FER {100 * self.fer:g} %"
+        return f"capture, {self.gain_db:g} dB"
+
+
+@functools.cache
+def readings() -> tuple[Reading, ...]:
+    """Every reading run: the FERs of :data:`FERS`, then the gains of
+    :data:`SWEEP_GAINS_DB` and :func:`capture_gain_db`."""
+    gains = sorted({*SWEEP_GAINS_DB, capture_gain_db()})
+    return (*(Reading(fer=f) for f in FERS), *(Reading(gain_db=float(g)) for g in gains))
+
+
+def reading(case: str) -> Reading | None:
+    """The reading of a Figs 1-2 case (``fig2-capture-8db`` -> capture 8 dB), else None."""
+    fig, _, rid = case.partition("-")
+    if fig not in ("fig1", "fig2"):
         return None
-    tail = variant.removeprefix("capture").removeprefix("-")
-    return float(tail.removesuffix("db")) if tail else float(capture_gain_db())
+    for r in readings():
+        if r.id == rid:
+            return r
+    raise KeyError(f"unknown reading {rid!r} of case {case!r}")
 
 
-def sweep_cases(fig: str) -> dict[float, str]:
-    """Gain (dB) -> case name of the capture sweep of ``fig`` ("fig1" or "fig2")."""
-    cases = {float(g): f"{fig}-capture-{g}db" for g in SWEEP_GAINS_DB}
-    cases[float(capture_gain_db())] = f"{fig}-capture"
-    return dict(sorted(cases.items()))
+#: Section 5 cases: (uploads, downloads, Table 2 preset), and what the paper shows
+SECTION5 = {
+    "fig6": (12, 0, False),
+    "fig7": (6, 6, False),
+    "fig8": (12, 0, True),
+    "fig9": (6, 6, True),
+    "up3": (3, 0, False),
+    "mix-3-9": (3, 9, True),
+    "mix-9-3": (9, 3, True),
+}
+
+
+def describe(case: str) -> str:
+    """A case in words."""
+    r = reading(case)
+    if r is not None:
+        proto = "UDP" if case.startswith("fig1") else "TCP"
+        return f"11 {proto} uploads, station 11 at an advantage ({r.label})"
+    up, down, preset = SECTION5[case]
+    what = f"{up} TCP uploads" + (f" + {down} TCP downloads" if down else "")
+    return what + (", Table 2 settings" if preset else ", 802.11b defaults")
 
 
 def label(case: str) -> str:
-    """``fig2-capture`` -> ``Fig 2 (capture, 8 dB)``."""
-    fig, _, variant = case.partition("-")
-    name = fig.replace("fig", "Fig ")
-    gain = variant_gain_db(case)
-    return f"{name} (capture, {gain:g} dB)" if gain is not None else name
+    """``fig2-capture-8db`` -> ``Fig 2 (capture, 8 dB)``; ``mix-3-9`` -> ``3 up + 9 down``."""
+    r = reading(case)
+    if r is not None:
+        return f"Fig {case[3]} ({r.label})"
+    if case.startswith("fig"):
+        return f"Fig {case[3:]}"
+    up, down, _ = SECTION5[case]
+    return f"{up} up" + (f" + {down} down" if down else "")
 
 
-def scenario(case: str, duration: str = "300 s") -> dict:
-    """The scenario of one case (see the module docstring)."""
-    fig = case.partition("-")[0]
-    tcp = fig != "fig1"
-    gain = variant_gain_db(case)
-    if fig in ("fig1", "fig2"):
-        if gain is None:
-            groups = [
-                {"name": "sta", "count": 10, "fer": FER_OTHERS},
-                {"name": "sta11", "count": 1},
-            ]
+def scenario(case: str, duration: str = DURATION, queue: int = QUEUE) -> dict:
+    """The scenario of one case (see the module docstring); ``queue``: the interface
+    queue of every node, packets."""
+    r = reading(case)
+    tcp = not case.startswith("fig1")
+    if r is not None:
+        others: dict = {"name": "sta", "count": 10}
+        sta11: dict = {"name": "sta11", "count": 1}
+        if r.fer is not None:
+            others["fer"] = r.fer
         else:
-            groups = [
-                {"name": "sta", "count": 10},
-                {"name": "sta11", "count": 1, "antenna_gain_db": gain},
-            ]
+            sta11["antenna_gain_db"] = r.gain_db
+        groups = [others, sta11]
         flows = [("up", "uplink", "sta"), ("up11", "uplink", "sta11")]
-    elif case in ("fig6", "fig8"):
-        groups = [{"name": "up", "count": 12}]
-        flows = [("up", "uplink", "up")]
     else:
-        groups = [{"name": "up", "count": 6}, {"name": "down", "count": 6}]
-        flows = [("up", "uplink", "up"), ("down", "downlink", "down")]
+        up, down, _ = SECTION5[case]
+        if not down:
+            groups = [{"name": "up", "count": up}]
+            flows = [("up", "uplink", "up")]
+        else:
+            groups = [{"name": "up", "count": up}, {"name": "down", "count": down}]
+            flows = [("up", "uplink", "up"), ("down", "downlink", "down")]
     n = sum(g["count"] for g in groups)
     s = {
         "name": f"ng2005-{case}",
         "duration": duration,
-        "warmup": "5 s",
+        "warmup": WARMUP,
         "phy": {"standard": "802.11b", "data_rate": "11 Mb/s"},
-        "mac": {"rts_threshold": "off", "queue": QUEUE},
-        "ap": {"queue": QUEUE},
+        "mac": {"rts_threshold": "off", "queue": queue},
+        "ap": {"queue": queue},
         "stations": groups,
         "flows": [
             {"name": name, "direction": d, "stations": g, "protocol": "tcp" if tcp else "udp"}
@@ -193,9 +246,9 @@ def scenario(case: str, duration: str = "300 s") -> dict:
     if tcp:
         s["tcp"] = dict(TCP)
         s["servers"] = [{"name": "srv", "count": n, "delay": "0.1 ms"}]
-    if case in ("fig8", "fig9"):
+    if r is None and SECTION5[case][2]:
         s["qos"] = {"preset": PRESET}
-    if gain is not None:
+    if r is not None and r.gain_db is not None:
         s["channel"] = {
             "reception": {
                 "model": "sinr",
@@ -212,6 +265,13 @@ def windowed_jain(series: dict) -> float:
     per_flow = np.array([v for k, v in series["flow_throughput"].items() if k != "t_s"])
     js = [jain_index(w) for w in per_flow.T if w.sum() > 0]
     return float(np.mean(js)) if js else float("nan")
+
+
+def max_deviation(rates) -> float:
+    """The largest |x_i / mean − 1| over the stations' useful rates (NaN if all are 0)."""
+    x = np.asarray(rates, dtype=float)
+    m = x.mean() if x.size else 0.0
+    return float(np.max(np.abs(x / m - 1))) if m > 0 else float("nan")
 
 
 #: per-run counters of Figs 1-2, each as station 11's value (``NAME_11``) and the mean of
@@ -235,371 +295,783 @@ def _counters(out: dict) -> dict[str, list[float]]:
 
 
 def run_case(scenario: dict, seed: int) -> dict:
-    """Campaign run function: one simulation plus metrics ``station_1`` … (useful rate of
-    each station's flow, b/s, in station order), ``jain_window`` and, in Figs 1-2,
-    ``station11_advantage`` (station 11 over the mean of the others) and the
-    :data:`COUNTERS` of station 11 and of the others. The series is summarised, not
-    stored."""
+    """Campaign run function: one simulation plus the metrics the claims read:
+    ``station_1`` … (useful rate of each station's flow, b/s, in station order),
+    ``max_dev`` (:func:`max_deviation`; ``max_dev_up`` over the uploads alone),
+    ``jain_window``, ``up_total`` / ``down_total`` (b/s), ``ap_share`` (the AP's share of
+    the successful MAC transmissions), ``ap_attempt_share``, ``timeouts_per_flow`` and, in
+    Figs 1-2, ``station_11`` against ``others`` (the mean of stations 1-10),
+    ``advantage`` (their ratio) and the :data:`COUNTERS` of station 11 and of the others.
+    The series is summarised, not stored."""
     out = run_scenario(scenario, seed)
     m = out["metrics"]
-    rates = [useful_rate(f) for f in out["flows"]]
+    flows = out["flows"]
+    rates = [useful_rate(f) for f in flows]
     for i, r in enumerate(rates, start=1):
         m[f"station_{i}"] = r
+    up = [r for r, f in zip(rates, flows) if f["direction"] == "uplink"]
+    down = [r for r, f in zip(rates, flows) if f["direction"] == "downlink"]
+    m["max_dev"] = max_deviation(rates)
+    m["max_dev_up"] = max_deviation(up)
+    m["up_total"] = float(sum(up))
+    m["down_total"] = float(sum(down))
     m["jain_window"] = windowed_jain(out.pop("series"))
+    for counter, share in (("successes", "ap_share"), ("attempts", "ap_attempt_share")):
+        total = sum(n[counter] for n in out["nodes"])
+        ap = sum(n[counter] for n in out["nodes"] if n["role"] == "ap")
+        m[share] = ap / total if total else 0.0
+    m["timeouts_per_flow"] = m.get("timeouts", math.nan) / len(flows)
     if len(rates) == 11:
-        m["station11_advantage"] = rates[-1] / np.mean(rates[:-1])
+        m["others"] = float(np.mean(rates[:-1]))
+        m["advantage"] = rates[-1] / m["others"] if m["others"] > 0 else math.nan
         for k, v in _counters(out).items():
             m[f"{k}_11"] = v[-1]
             m[f"{k}_others"] = float(np.mean(v[:-1]))
-        attempts = {n["role"]: 0 for n in out["nodes"]}
-        for n in out["nodes"]:
-            attempts[n["role"]] += n["attempts"]
-        total = sum(attempts.values())
-        m["ap_attempt_share"] = attempts.get("ap", 0) / total if total else 0.0
     return out
 
 
-def simulate(
-    case: str, store: Path, reps: int, duration: str, jobs: int | None, progress: bool = False
-) -> dict:
-    """One case: per-station mean, min and max over the replications, and the case's
-    summary metrics (means over the replications)."""
-    c = Campaign(scenario(case, duration), None, reps=reps, store=store / case, run_fn=run_case)
-    c.run(jobs=jobs, progress=progress, label=f"ng2005 {case} runs")
-    runs = c.results()
-    runs = runs[runs["status"] == "ok"]
-    cols = sorted((k for k in runs.columns if k.startswith("station_")),
-                  key=lambda k: int(k.split("_")[1]))  # fmt: skip
-    per_station = runs[cols].agg(["mean", "min", "max"]).T
-    per_station.insert(0, "station", [int(k.split("_")[1]) for k in cols])
-    keys = ["jain_index", "jain_window", "up_down_ratio", "station11_advantage",
-            "throughput_bps", "timeouts", "ap_queue_drops_ack", "ap_attempt_share",
-            *(f"{k}_{who}" for k in COUNTERS for who in ("11", "others"))]  # fmt: skip
-    summary = {k: float(runs[k].mean()) for k in keys if k in runs}
-    if "station11_advantage" in runs:
-        adv = runs["station11_advantage"]
-        summary["station11_advantage_min"] = float(adv.min())
-        summary["station11_advantage_max"] = float(adv.max())
-        summary["station11_advantage_sd"] = float(adv.std(ddof=1)) if len(adv) > 1 else 0.0
-    return {"stations": per_station.reset_index(drop=True), "runs": len(runs), **summary}
+@dataclasses.dataclass(frozen=True)
+class Cases:
+    """What one run of the study simulates: per case, its queue sizes and replications."""
+
+    plan: dict[str, tuple[tuple[int, ...], int]]
+
+    @classmethod
+    def of(cls, quick: bool, main: bool) -> Cases:
+        """Full: every reading at 30 replications and every Section 5 case at 50 (the
+        TCP per-run spread is wide, Fig 9's heavy-tailed), and (``main``) Figs 6-9 at the
+        queues of :data:`SWEEP_QUEUES` too, 20 replications each. Quick: Figs 1-2 under the
+        readings ``fer-5`` and the largest capture gain, and Figs 6-9, 5 replications."""
+        if quick:
+            kept = ("fer-5", f"capture-{capture_gain_db()}db")
+            figs12 = [f"fig{k}-{rid}" for rid in kept for k in (1, 2)]
+            return cls({c: ((QUEUE,), 5) for c in (*figs12, "fig6", "fig7", "fig8", "fig9")})
+        plan = {f"fig{k}-{r.id}": ((QUEUE,), 30) for r in readings() for k in (1, 2)}
+        plan |= {c: ((QUEUE,), 50) for c in SECTION5}
+        if main:
+            for c in ("fig6", "fig7", "fig8", "fig9"):
+                plan[c] = ((QUEUE, *SWEEP_QUEUES), 50)
+        return cls(plan)
+
+    def reps(self, case: str, queue: int) -> int:
+        """Replications at (case, queue): the sweep's queues get 20."""
+        return self.plan[case][1] if queue == QUEUE else 20
+
+    def skips(self) -> list[str]:
+        out = []
+        every = [f"fig{k}-{r.id}" for r in readings() for k in (1, 2)] + list(SECTION5)
+        missing = [c for c in every if c not in self.plan]
+        if missing:
+            out.append("TCP cases " + ", ".join(label(c) for c in missing))
+        if not any(len(q) > 1 for q, _ in self.plan.values()):
+            out.append(
+                "the queue-size sweep (" + ", ".join(str(q) for q in SWEEP_QUEUES) + " packets)"
+            )
+        return out
 
 
-def plot(case: str, r: dict, path: Path) -> None:
+def run(
+    out: Path,
+    cases: Cases,
+    profile: str,
+    seed_base: int,
+    jobs: int | None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Run every (case, queue) of ``cases`` under ``profile``: one row per run with
+    ``case``, ``queue``, ``seed`` and the metrics of :func:`run_case`."""
+    frames = []
+    for case, (queues, _) in cases.plan.items():
+        for q in queues:
+            name = case if q == QUEUE else f"{case}-q{q}"
+            c = Campaign(
+                with_profile(scenario(case, DURATION, q), profile),
+                None,
+                reps=cases.reps(case, q),
+                store=out / CAMPAIGNS_DIR / name,
+                seed=seed_base,
+                run_fn=run_case,
+            )
+            c.run(jobs=jobs, progress=progress, label=f"ng2005 {name} runs")
+            runs = c.results()
+            runs = runs[runs["status"] == "ok"].drop(columns=["key", "rep", "status"])
+            keep = [
+                "seed",
+                *(k for k in runs.columns if k in RUN_COLUMNS or k.startswith("station_")),
+            ]
+            frames.append(runs[keep].assign(case=case, queue=q))
+    df = pd.concat(frames, ignore_index=True)
+    stations = sorted(
+        (k for k in df.columns if k.startswith("station_")), key=lambda k: int(k.split("_")[1])
+    )
+    rest = [k for k in RUN_COLUMNS if k in df.columns]
+    df = df[["case", "queue", "seed", *rest, *stations]]
+    # rates to whole b/s, the rest to 6 decimals: far below any interval, and the table
+    # (committed with the full run) stays small
+    rates = [*stations, "up_total", "down_total", "others"]
+    return df.round({k: 0 if k in rates else 6 for k in df.columns[3:]})
+
+
+#: the per-run columns kept in ``tcp_runs`` (besides ``station_i``)
+RUN_COLUMNS = (
+    "max_dev",
+    "max_dev_up",
+    "jain_index",
+    "jain_window",
+    "up_total",
+    "down_total",
+    "ap_share",
+    "ap_attempt_share",
+    "ap_queue_drops_ack",
+    "timeouts_per_flow",
+    "others",
+    "advantage",
+    *(f"{k}_{who}" for k in COUNTERS for who in ("11", "others")),
+)
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def runs_of(tables: dict, case: str, queue: int = QUEUE) -> pd.DataFrame:
+    """The runs of ``case`` at ``queue`` (raises NotRun if the plan did not run it)."""
+    df = tables["tcp_runs"]
+    sel = df[(df["case"] == case) & (df["queue"] == queue)]
+    if sel.empty:
+        raise NotRun(f"{label(case)} at a queue of {queue} packets was not run")
+    return sel
+
+
+def sample(df: pd.DataFrame, column: str) -> Sample:
+    return Sample.from_frame(df, column)
+
+
+def exact(value: float) -> Sample:
+    return Sample.exact_value(value)
+
+
+def excess(df: pd.DataFrame) -> Sample:
+    """Per run: station 11's throughput over the others' mean, less one."""
+    return Sample.of(list(df["advantage"] - 1), list(df["seed"]))
+
+
+def _ratio_of(df: pd.DataFrame, num: str, den: str) -> Sample:
+    return Sample.of(list(df[num] / (df[num] + df[den])), list(df["seed"]))
+
+
+POINTS = Scale(relative=False, unit="points", factor=100.0)
+TIMES = Scale(ratio=True, digits=2)
+
+
+def _per_run(df: pd.DataFrame, column: str, digits: int = 0) -> str:
+    return f"{df[column].mean():.{digits}f}"
+
+
+def _figs12_explain(r: Reading, figs: tuple[int, ...]) -> Callable[[dict, Outcome], str]:
+    """The counters behind a Figs 1-2 verdict: station 11 against the others in the
+    runs of ``figs`` (1: UDP, 2: TCP; means per run)."""
+
+    def explain(tables: dict, _: Outcome) -> str:
+        parts = []
+        for k in figs:
+            proto = "UDP" if k == 1 else "TCP"
+            try:
+                df = runs_of(tables, f"fig{k}-{r.id}")
+            except NotRun:
+                continue
+            a11, aot = df["attempts_11"].mean(), df["attempts_others"].mean()
+            text = (
+                f"{proto}: station 11 makes {a11 / aot:.2f}× the others' attempts, collides "
+                f"on {df['collision_prob_11'].mean():.1%} of them (the others: "
+                f"{df['collision_prob_others'].mean():.1%}) and captures "
+                f"{df['captures_11'].mean():.0f} frames per run"
+            )
+            if proto == "TCP":
+                text += (
+                    f"; timeouts per run {df['timeouts_11'].mean():.0f} (station 11) and "
+                    f"{df['timeouts_others'].mean():.0f} (each other station), the AP's "
+                    f"queue drops {df['ap_queue_drops_ack'].mean():.0f} TCP ACKs and makes "
+                    f"{df['ap_attempt_share'].mean():.0%} of the attempts"
+                )
+            parts.append(text)
+        return "Counters (means per run): " + "; ".join(parts) + "." if parts else ""
+
+    return explain
+
+
+def figs12_claims() -> list[Claim]:
+    """Figs 1-2 under every reading of station 11's advantage: three claims each."""
+    out = []
+    for r in readings():
+        udp, tcp = f"fig1-{r.id}", f"fig2-{r.id}"
+        out += [
+            Claim(
+                f"fig1/{r.id}",
+                f"§3, Fig 1 (reading: {r.label})",
+                "With 11 UDP uploads station 11 does slightly better than the others: its "
+                "throughput exceeds the others' mean by more than 0 and at most 30 %",
+                InRange(
+                    "station 11's excess over the mean of stations 1-10 (UDP)",
+                    0.0,
+                    0.3,
+                    scale=PERCENT,
+                ),
+                lambda t, c=udp: excess(runs_of(t, c)),
+                paper="slightly better, in every test",
+                explain=_figs12_explain(r, (1,)),
+            ),
+            Claim(
+                f"fig2/{r.id}",
+                f"§3, Fig 2 (reading: {r.label})",
+                "With 11 TCP uploads station 11's throughput is significantly greater than "
+                "the others'",
+                Compare("station 11 (TCP)", "the mean of stations 1-10 (TCP)", ">"),
+                lambda t, c=tcp: (
+                    sample(runs_of(t, c), "station_11"),
+                    sample(runs_of(t, c), "others"),
+                ),
+                paper="significantly greater",
+                explain=_figs12_explain(r, (2,)),
+            ),
+            Claim(
+                f"fig2-magnified/{r.id}",
+                f"§3, Figs 1-2 (reading: {r.label})",
+                "TCP's congestion control magnifies station 11's advantage: its throughput "
+                "over the others' mean is larger with TCP than with UDP",
+                Compare("station 11's advantage with TCP", "its advantage with UDP", ">"),
+                lambda t, u=udp, c=tcp: (
+                    sample(runs_of(t, c), "advantage"),
+                    sample(runs_of(t, u), "advantage"),
+                ),
+                paper="magnified",
+                explain=_figs12_explain(r, (1, 2)),
+            ),
+        ]
+    return out
+
+
+def _lockouts(cases: tuple[str, ...], queue: int) -> Callable[[dict, Outcome], str]:
+    """The counters behind a Section 5 verdict: ACKs the AP's queue drops, timeouts per
+    flow, the AP's share of the transmissions and Jain's index over 10 s windows."""
+
+    def explain(tables: dict, _: Outcome) -> str:
+        parts = []
+        for case in cases:
+            try:
+                df = runs_of(tables, case, queue)
+            except NotRun:
+                continue
+            parts.append(
+                f"{label(case)}: the AP's queue drops {_per_run(df, 'ap_queue_drops_ack')} "
+                f"TCP ACKs per run, each flow times out {_per_run(df, 'timeouts_per_flow')} "
+                f"times, the AP sends {df['ap_share'].mean():.0%} of the successful frames, "
+                f"Jain's index is {df['jain_index'].mean():.3f} over the run and "
+                f"{df['jain_window'].mean():.3f} over {WINDOW_S} s windows"
+            )
+        return "Counters (means per run): " + "; ".join(parts) + "." if parts else ""
+
+    return explain
+
+
+def section5_claims(queue: int = QUEUE) -> list[Claim]:
+    """The claims of Section 5 on the runs at interface queues of ``queue`` packets (the
+    study's claims use :data:`QUEUE`; the sensitivity sweep decides them again at the
+    other sizes)."""
+
+    def pair(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
+        return lambda t: (sample(runs_of(t, case, queue), a), sample(runs_of(t, case, queue), b))
+
+    def spread(cid: str, ref: str, text: str, case: str, op: str, paper: str,
+               col: str = "max_dev", among: str = "") -> Claim:  # fmt: skip
+        """A claim on the largest deviation of a flow from the mean against the paper's
+        intrinsic variation: above it (``>``, unfair) or below it (``<``, fair)."""
+        who = f"{among} ({label(case)}, {'Table 2' if SECTION5[case][2] else 'defaults'})"
+        return Claim(
+            cid,
+            ref,
+            text,
+            Compare(
+                f"the largest deviation of a flow's throughput from the mean{who}",
+                f"the paper's {100 * INTRINSIC:g} % intrinsic variation",
+                op,
+                scale=POINTS,
+            ),
+            lambda t: (sample(runs_of(t, case, queue), col), exact(INTRINSIC)),
+            paper=paper,
+            explain=_lockouts((case,), queue),
+        )
+
+    off = f"off the mean by more than {100 * INTRINSIC:g} %"
+    within = f"within {100 * INTRINSIC:g} % of the mean"
+    return [
+        spread(
+            "fig6-unfair", "§5.1, Fig 6",
+            f"12 TCP uploads with 802.11b defaults are unfair: some station's 5-minute "
+            f"throughput is {off} (the intrinsic variation)",
+            "fig6", ">", "poor performance, gross unfairness",
+        ),
+        Claim(
+            "fig6-ap-share",
+            "§5.1",
+            "With n = 12 uploads the AP wins only about 1/(n+1) of the transmissions "
+            "(within ±30 %)",
+            Within("the AP's share of the successful transmissions", "1/(n+1) = 1/13", 0.30),
+            lambda t: (sample(runs_of(t, "fig6", queue), "ap_share"), exact(1 / 13)),
+            kind="model vs simulation",
+            paper="1/(n+1) = 7.7 %",
+            explain=_lockouts(("fig6",), queue),
+        ),
+        spread(
+            "up3-unfair", "§5.1",
+            f"Even 3 competing TCP uploads (802.11b defaults) develop significant unfairness: "
+            f"some station {off}",
+            "up3", ">", "degraded with 3 uploads",
+        ),
+        Claim(
+            "fig7-up-down",
+            "§5.1, Fig 7",
+            "With defaults, 6 uploads take far more than 6 downloads (more than twice)",
+            Compare("the uploads' total goodput", "the downloads'", ">", margin=1.0, scale=TIMES),
+            pair("fig7", "up_total", "down_total"),
+            paper="gross unfairness between uploads and downloads",
+            explain=_lockouts(("fig7",), queue),
+        ),
+        Claim(
+            "fig7-down-share",
+            "§5.1, Fig 7",
+            "The downloads get roughly 1/(n_u+1) of the channel (within ±30 %)",
+            Within("the downloads' share of the goodput", "1/(n_u+1) = 1/7", 0.30),
+            lambda t: (
+                _ratio_of(runs_of(t, "fig7", queue), "down_total", "up_total"),
+                exact(1 / 7),
+            ),
+            kind="model vs simulation",
+            paper="1/(n_u+1) = 14 %",
+            explain=_lockouts(("fig7",), queue),
+        ),
+        spread(
+            "fig7-uploads-unfair", "§5.1, Fig 7",
+            f"With defaults the 6 uploads are also unfair among themselves: some upload {off}",
+            "fig7", ">", "unfairness within the uploads", "max_dev_up", " among the uploads",
+        ),
+        spread(
+            "fig8-fair", "§5.2, Fig 8",
+            "With the Table 2 settings the 12 uploads are fair to within the intrinsic 10-15 % "
+            f"variation: every station {within}",
+            "fig8", "<", "within 10-15 %",
+        ),
+        Claim(
+            "fig8-fairer",
+            "§5.2, Figs 6 and 8",
+            "Table 2 improves the 12 uploads' fairness over the defaults",
+            Compare("the largest deviation from the mean with Table 2", "with defaults", "<"),
+            lambda t: (
+                sample(runs_of(t, "fig8", queue), "max_dev"),
+                sample(runs_of(t, "fig6", queue), "max_dev"),
+            ),
+            paper="improved fairness",
+            explain=_lockouts(("fig6", "fig8"), queue),
+        ),
+        Claim(
+            "fig9-up-down",
+            "§5.2, Fig 9",
+            "With Table 2, 6 uploads and 6 downloads share fairly between them (totals "
+            f"within {100 * INTRINSIC:g} %)",
+            Within("the uploads' total goodput", "the downloads'", INTRINSIC),
+            pair("fig9", "up_total", "down_total"),
+            paper="fairness restored between uploads and downloads",
+            explain=_lockouts(("fig9",), queue),
+        ),
+        spread(
+            "fig9-fair", "§5.2, Fig 9",
+            f"With Table 2 every one of the 12 flows (uploads and downloads) is {within}",
+            "fig9", "<", "fairness restored within and between",
+        ),
+        *(
+            spread(
+                f"{case}-fair", "§5.2, text",
+                f"Table 2 is fair with unequal numbers of flows too ({label(case)}): every "
+                f"flow {within}",
+                case, "<", "similar levels of fairness",
+            )
+            for case in ("mix-3-9", "mix-9-3")
+        ),
+    ]  # fmt: skip
+
+
+def claims() -> list[Claim]:
+    return [*figs12_claims(), *section5_claims()]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _station_means(df: pd.DataFrame) -> pd.DataFrame:
+    """Per station: mean and 95 % CI half-width of the useful rate over the runs, Mb/s."""
+    from wlansim.claims import mean_interval
+
+    cols = [k for k in df.columns if k.startswith("station_") and df[k].notna().any()]
+    rows = []
+    for k in cols:
+        e = mean_interval(Sample.of(list(df[k] / 1e6)))
+        rows.append(
+            {
+                "station": int(k.split("_")[1]),
+                "mean": e.value,
+                "half": (e.high - e.low) / 2 if e.defined else 0.0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _bars(ax, df: pd.DataFrame, case: str, highlight: int | None = None) -> pd.DataFrame:
+    st = _station_means(df)
+    up, down = (11, 0) if reading(case) else SECTION5[case][:2]
+    colors = ["tab:blue"] * up + ["tab:orange"] * down
+    if highlight:
+        colors[highlight - 1] = "tab:red"
+    ax.bar(st["station"], st["mean"], yerr=st["half"], capsize=2, color=colors[: len(st)])
+    ax.set_xticks(st["station"])
+    ax.grid(True, axis="y", alpha=0.3)
+    return st
+
+
+def _bar_figure(tables: dict, case: str, path: Path) -> None:
+    """Per-station bars (mean, 95 % CI over the runs), with the paper's numbers overlaid:
+    the ±15 % band around the mean (Figs 8-9), the AP's 1/(n+1) share (Fig 6) and the
+    1/(n_u+1) download share (Fig 7)."""
     from matplotlib.figure import Figure
 
-    st = r["stations"]
-    f = Figure(figsize=(6, 3.6))
+    df = runs_of(tables, case)
+    f = Figure(figsize=(6.4, 3.8))
     ax = f.subplots()
-    mean = st["mean"] / 1e6
-    err = [mean - st["min"] / 1e6, st["max"] / 1e6 - mean]
-    colors = ["tab:blue"] * len(st)
-    if case in ("fig7", "fig9"):
-        colors = ["tab:blue"] * 6 + ["tab:orange"] * 6
-    ax.bar(st["station"], mean, yerr=err, capsize=2, color=colors)
-    ax.set_xticks(st["station"])
-    ax.set_xlabel("station" + (" (1-6 upload, 7-12 download)" if case in ("fig7", "fig9") else ""))
-    ax.set_ylabel(f"throughput (Mb/s), range over {r['runs']} runs")
-    ax.set_title(f"ng2005 {label(case)}: {CASES[case]}\n"
-                 f"Jain {r['jain_index']:.3f} (run), {r['jain_window']:.3f} "
-                 f"({WINDOW_S} s windows)", fontsize=9)  # fmt: skip
-    ax.grid(True, axis="y", alpha=0.3)
+    st = _bars(ax, df, case, 11 if reading(case) else None)
+    up, down, _ = SECTION5.get(case, (11, 0, False))
+    mean = st["mean"].mean()
+    note = ""
+    if case in ("fig8", "fig9", "mix-3-9", "mix-9-3"):
+        ax.axhspan(
+            mean * (1 - INTRINSIC),
+            mean * (1 + INTRINSIC),
+            color="grey",
+            alpha=0.15,
+            label=f"paper: within {100 * INTRINSIC:g} % of the mean",
+        )
+    if case == "fig6":
+        note = (
+            f"\nAP's share of the transmissions: {df['ap_share'].mean():.0%} "
+            f"(paper: 1/(n+1) = {1 / 13:.1%})"
+        )
+    if down:
+        total = st["mean"].sum()
+        if case == "fig7":
+            ax.hlines(
+                [total / (up + 1) / down, total * up / (up + 1) / up],
+                [up + 0.5, 0.5],
+                [up + down + 0.5, up + 0.5],
+                colors="k",
+                linestyles="--",
+                label="paper: n_u/(n_u+1) to the uploads, 1/(n_u+1) to the downloads",
+            )
+        ax.set_xlabel(f"station (1-{up} upload, {up + 1}-{up + down} download)")
+    else:
+        ax.set_xlabel("station")
+    ax.set_ylabel(f"throughput (Mb/s), mean and 95 % CI\nover {len(df)} runs")
+    ax.set_title(
+        f"ng2005 {label(case)}: {describe(case)}\nJain {df['jain_index'].mean():.3f} "
+        f"(run), {df['jain_window'].mean():.3f} ({WINDOW_S} s windows); largest deviation "
+        f"{df['max_dev'].mean():.0%}{note}",
+        fontsize=8,
+    )
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="upper right")
     f.tight_layout()
     f.savefig(path, dpi=120)
 
 
-def ours(case: str, r: dict) -> str:
-    """Our numbers for the paper's claim about ``case``."""
-    mean = r["stations"]["mean"]
-    spread = f"stations {mean.min() / 1e6:.2f}-{mean.max() / 1e6:.2f} Mb/s"
-    jain = f"Jain {r['jain_index']:.3f} (run), {r['jain_window']:.3f} ({WINDOW_S} s windows)"
-    if "station11_advantage" in r:
-        captures = ""
-        if variant_gain_db(case) is not None:
-            captures = (f"; captures per run: station 11 {r['captures_11']:.0f}, "
-                        f"the others {r['captures_others']:.0f}")  # fmt: skip
-        return (f"station 11 / mean of the others = {r['station11_advantage']:.2f} (runs: "
-                f"{r['station11_advantage_min']:.2f}-{r['station11_advantage_max']:.2f})"
-                f"{captures}; {jain}")  # fmt: skip
-    if case in ("fig7", "fig9"):
-        return f"up/down ratio {r['up_down_ratio']:.2f}; {jain}; {spread}"
-    return f"{jain}; {spread}; max deviation from the mean {_deviation(mean):.0%}"
-
-
-def _deviation(mean: pd.Series) -> float:
-    return float((mean / mean.mean() - 1).abs().max())
-
-
-def verdict(udp: dict, tcp: dict) -> tuple[str, str]:
-    """Whether TCP magnifies station 11's UDP advantage: a key (``every-run``,
-    ``mean``, ``within-spread``, ``reduced``) and its wording. Magnified "in every run"
-    when every TCP run beats the UDP mean (the paper's "significantly greater" over
-    repeated tests); otherwise judged by the 95 % confidence interval of the TCP mean."""
-    from scipy.stats import t as student
-
-    u, m, n = udp["station11_advantage"], tcp["station11_advantage"], tcp["runs"]
-    half = student.ppf(0.975, n - 1) * tcp["station11_advantage_sd"] / np.sqrt(n) if n > 1 else 0
-    ci = f"TCP mean {m:.2f} ± {half:.2f}"
-    if tcp["station11_advantage_min"] > u:
-        return "every-run", f"magnified in every run ({ci})"
-    if m - half > u:
-        return "mean", f"magnified on average ({ci}, above UDP's {u:.2f}), not in every run"
-    if m + half < u:
-        every = " in every run" if tcp["station11_advantage_max"] < u else ""
-        return "reduced", f"reduced{every} ({ci}, below UDP's {u:.2f})"
-    side = "larger" if m > u else "smaller"
-    return "within-spread", (
-        f"not significantly: {side} on average ({ci} against UDP's {u:.2f}), within the spread"
-    )
-
-
-def plot_gain(sweep: dict[float, tuple[dict, dict]], fer: tuple[dict, dict], path: Path) -> None:
-    """Station 11's advantage against its antenna gain (UDP and TCP, mean and range over
-    the runs), the FER variant as reference lines, and the capture probability."""
+def _readings_figure(tables: dict, fig: int, path: Path) -> None:
+    """Fig 1 or 2 under every reading: per-station bars, station 11 in red."""
     from matplotlib.figure import Figure
 
-    f = Figure(figsize=(6, 3.8))
-    ax = f.subplots()
-    gains = list(sweep)
-    for k, (proto, color) in enumerate((("UDP", "tab:blue"), ("TCP", "tab:orange"))):
-        rs = [sweep[g][k] for g in gains]
-        mean = np.array([r["station11_advantage"] for r in rs])
-        err = [mean - [r["station11_advantage_min"] for r in rs],
-               np.array([r["station11_advantage_max"] for r in rs]) - mean]  # fmt: skip
-        x = np.array(gains) + (k - 0.5) * 0.15
-        ax.errorbar(x, mean, yerr=err, fmt="o-", capsize=3, color=color,
-                    label=f"{proto}, capture")  # fmt: skip
-        ax.axhline(fer[k]["station11_advantage"], ls="--", color=color, lw=1,
-                   label=f"{proto}, others' FER {FER_OTHERS:.0%}")  # fmt: skip
-    ax.axhline(1.0, color="grey", lw=0.8)
-    ax.set_xlabel("station 11's antenna gain (dB)")
-    ax.set_ylabel("station 11 / mean of the others\n(mean, range over the runs)")
-    ax.grid(True, alpha=0.3)
-    twin = ax.twinx()
-    g = np.linspace(0, max(gains) + 1, 61)
-    twin.plot(g, [capture_probability(x) for x in g], ":", color="grey",
-              label="P(capture), one equal-power interferer")  # fmt: skip
+    shown = [r for r in readings() if not runs_of_or_empty(tables, f"fig{fig}-{r.id}").empty]
+    cols = 3
+    rows = max(1, math.ceil(len(shown) / cols))
+    f = Figure(figsize=(11, 3.2 * rows))
+    axes = np.atleast_1d(f.subplots(rows, cols, squeeze=False)).ravel()
+    for ax, r in zip(axes, shown):
+        df = runs_of(tables, f"fig{fig}-{r.id}")
+        _bars(ax, df, f"fig{fig}-{r.id}", highlight=11)
+        ax.set_title(f"{r.label}: station 11 / others {df['advantage'].mean():.2f}", fontsize=9)
+        ax.set_xlabel("station")
+        ax.set_ylabel("Mb/s (mean, 95 % CI)")
+    for ax in axes[len(shown) :]:
+        ax.set_visible(False)
+    proto = "UDP" if fig == 1 else "TCP"
+    f.suptitle(
+        f"ng2005 Fig {fig}: 11 {proto} uploads, station 11 (red) at an advantage, "
+        "under every reading of that advantage",
+        fontsize=10,
+    )
+    f.tight_layout()
+    f.savefig(path, dpi=110)
+
+
+def runs_of_or_empty(tables: dict, case: str, queue: int = QUEUE) -> pd.DataFrame:
+    try:
+        return runs_of(tables, case, queue)
+    except NotRun:
+        return tables["tcp_runs"].iloc[0:0]
+
+
+def _mean_ci(values) -> tuple[float, float]:
+    from wlansim.claims import mean_interval
+
+    e = mean_interval(Sample.of(list(values)))
+    return e.value, (e.high - e.low) / 2 if e.defined else 0.0
+
+
+def _advantage_figure(tables: dict, path: Path) -> None:
+    """Station 11's advantage (UDP and TCP, mean and 95 % CI) under every reading: the
+    capture readings against the gain (with the capture probability), the FER readings
+    against the others' FER."""
+    from matplotlib.figure import Figure
+
+    f = Figure(figsize=(10, 3.9))
+    ax_cap, ax_fer = f.subplots(1, 2)
+    for ax, kind in ((ax_cap, "gain_db"), (ax_fer, "fer")):
+        rs = [r for r in readings() if getattr(r, kind) is not None]
+        for k, (proto, color) in enumerate((("UDP", "tab:blue"), ("TCP", "tab:orange"))):
+            pts = []
+            for r in rs:
+                df = runs_of_or_empty(tables, f"fig{k + 1}-{r.id}")
+                if not df.empty:
+                    x = r.gain_db if kind == "gain_db" else 100 * r.fer
+                    pts.append((x, *_mean_ci(df["advantage"])))
+            if pts:
+                x, m, h = map(np.array, zip(*pts))
+                ax.errorbar(
+                    x + (k - 0.5) * 0.1, m, yerr=h, fmt="o-", capsize=3, color=color, label=proto
+                )
+        ax.axhline(1.0, color="grey", lw=0.8)
+        ax.axhspan(1.0, 1.3, color="green", alpha=0.08, label="'slight' (1, 1.3]")
+        ax.grid(True, alpha=0.3)
+        ax.set_ylabel("station 11 / mean of the others\n(mean, 95 % CI)")
+    ax_cap.set_xlabel("station 11's antenna gain (dB), SINR reception with capture")
+    ax_fer.set_xlabel("frame error rate of stations 1-10 (%)")
+    twin = ax_cap.twinx()
+    g = np.linspace(0, max(r.gain_db or 0 for r in readings()) + 1, 61)
+    twin.plot(
+        g,
+        [capture_probability(x) for x in g],
+        ":",
+        color="grey",
+        label="P(capture), one equal-power interferer",
+    )
     twin.set_ylim(0, 1.05)
     twin.set_ylabel("P(capture)", color="grey")
-    h1, l1 = ax.get_legend_handles_labels()
+    h1, l1 = ax_cap.get_legend_handles_labels()
     h2, l2 = twin.get_legend_handles_labels()
-    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper left")
-    ax.set_title("ng2005 Figs 1-2: station 11's advantage, frame errors vs capture", fontsize=9)
+    ax_cap.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper left")
+    ax_fer.legend(fontsize=7, loc="upper left")
+    f.suptitle("ng2005 Figs 1-2: station 11's advantage under every reading", fontsize=10)
     f.tight_layout()
     f.savefig(path, dpi=120)
 
 
-def _p(x: float) -> str:
-    return f"{x:.2f}" if x >= 0.005 else ("0" if x == 0 else "< 0.005")
+def _queue_figure(tables: dict, path: Path) -> None:
+    """The Section 5 quantities against the interface queue size (mean, 95 % CI)."""
+    from matplotlib.figure import Figure
 
-
-def _counter_cells(r: dict) -> str:
-    cells = [
-        f"{r['captures_11']:.0f} ({r['captures_others']:.0f})",
-        f"{r['collision_prob_11']:.3f} / {r['collision_prob_others']:.3f}",
-        f"{r['attempts_11'] / r['attempts_others']:.2f}",
-    ]
-    to = r.get("timeouts_11", float("nan"))
-    cells.append("—" if np.isnan(to) else f"{to:.0f} / {r['timeouts_others']:.0f}")
-    return " | ".join(cells)
-
-
-def comparison(results: dict) -> list[str]:
-    """The report's Figs 1-2 section: both variants, UDP vs TCP, with the counters."""
-    g = capture_gain_db()
-    fer = (results["fig1"], results["fig2"])
-    variants = {f"others' FER {FER_OTHERS:.0%}": fer}
-    for gain, case in sweep_cases("fig1").items():
-        main = " (**main**)" if gain == g else ""
-        variants[f"capture, {gain:g} dB{main}"] = (
-            results[case],
-            results[sweep_cases("fig2")[gain]],
-        )
-    keys = {name: verdict(*v) for name, v in variants.items()}
+    df = tables["tcp_runs"]
+    f = Figure(figsize=(6.4, 4))
+    ax = f.subplots()
     lines = [
-        "",
-        "### Figs 1-2: station 11's advantage by frame errors or by capture",
-        "",
-        f"Two ways to give station 11 its advantage. **FER**: stations 1-10 lose "
-        f"{FER_OTHERS:.0%} of their frames (both directions), station 11 none, reception "
-        '`none`. **Capture**: no frame errors; `[channel.reception] model = "sinr"` '
-        f"(every link {RX_POWER_DBM:g} dBm, noise {NOISE_FLOOR_DBM:g} dBm) and station 11 "
-        "with an antenna gain G: its frames reach the AP G dB stronger, and in a collision "
-        "the AP locks onto the strongest frame and decodes it at its SINR. G is the "
-        f"smallest whole dB at which station 11's {PSDU_BYTES}-byte 11 Mb/s frame survives "
-        f"one equal-power interferer with probability ≥ {CAPTURE_TARGET:.0%} "
-        f"(`models.error_rate.ppdu_success`): **{g} dB** (P = {capture_probability(g):.3f}; "
-        f"{g - 1} dB: {capture_probability(g - 1):.2f}; 6 dB: {capture_probability(6):.2f}; "
-        f"3 dB: {_p(capture_probability(3))}; against two interferers at {g} dB: "
-        f"{capture_probability(g, 2):.3f}). The sweep adds "
-        + ", ".join(f"{x} dB" for x in SWEEP_GAINS_DB)
-        + ". Station 11 / mean of the others: mean over the runs, range in brackets.",
-        "",
-        "| variant | UDP (Fig 1) | TCP (Fig 2) | TCP / UDP | does TCP magnify it? |",
-        "|---|---|---|---|---|",
+        ("fig6", "max_dev", "Fig 6 (defaults)"),
+        ("fig8", "max_dev", "Fig 8 (Table 2)"),
+        ("fig7", "max_dev_up", "Fig 7, among the uploads"),
+        ("fig9", "max_dev", "Fig 9 (Table 2)"),
     ]
-    for name, (udp, tcp) in variants.items():
-        cells = [
-            f"{r['station11_advantage']:.2f} ({r['station11_advantage_min']:.2f}-"
-            f"{r['station11_advantage_max']:.2f})"
-            for r in (udp, tcp)
-        ]
-        ratio = tcp["station11_advantage"] / udp["station11_advantage"]
-        lines.append(f"| {name} | {cells[0]} | {cells[1]} | {ratio:.2f} | {keys[name][1]} |")
+    for case, col, name in lines:
+        pts = [(q, *_mean_ci(g[col])) for q, g in df[df["case"] == case].groupby("queue")]
+        if pts:
+            x, m, h = map(np.array, zip(*pts))
+            ax.errorbar(x, 100 * m, yerr=100 * h, fmt="o-", capsize=3, label=name)
+    ax.axhline(100 * INTRINSIC, color="k", ls="--", lw=1, label="paper: 10-15 %")
+    ax.set_xscale("log")
+    ax.set_xlabel("interface queue of every node (packets)")
+    ax.set_ylabel("largest deviation of a station\nfrom the mean (%)")
+    ax.set_title(
+        "ng2005 §2 / §5: the queue size (paper: 10 packets; 'similar results for a "
+        "range of settings')",
+        fontsize=8,
+    )
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    f.tight_layout()
+    f.savefig(path, dpi=120)
+
+
+def plot(tables: dict, out: Path) -> list[str]:
+    """Every TCP figure the runs allow; returns the PNG names."""
+    files = []
+    df = tables["tcp_runs"]
+    for fig in (1, 2):
+        if any(c.startswith(f"fig{fig}-") for c in df["case"].unique()):
+            _readings_figure(tables, fig, out / f"fig{fig}.png")
+            files.append(f"fig{fig}.png")
+    top = f"capture-{capture_gain_db()}db"
+    for fig in (1, 2):
+        case = f"fig{fig}-{top}"
+        if not runs_of_or_empty(tables, case).empty:
+            _bar_figure(tables, case, out / f"fig{fig}-capture.png")
+            files.append(f"fig{fig}-capture.png")
+    if any(c.startswith("fig") and reading(c) for c in df["case"].unique()):
+        _advantage_figure(tables, out / "capture-gain.png")
+        files.append("capture-gain.png")
+    for case in SECTION5:
+        if not runs_of_or_empty(tables, case).empty:
+            name = f"{case}.png"
+            _bar_figure(tables, case, out / name)
+            files.append(name)
+    if df["queue"].nunique() > 1:
+        _queue_figure(tables, out / "queue-sweep.png")
+        files.append("queue-sweep.png")
+    return files
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _ci_cell(values, digits: int = 2, factor: float = 1.0) -> str:
+    m, h = _mean_ci(np.asarray(values, dtype=float) * factor)
+    return f"{m:.{digits}f} ± {h:.{digits}f}"
+
+
+def sections(tables: dict, verdicts_by_id: dict, decide: Callable) -> list[str]:
+    """The report's TCP sections: Figs 1-2 under every reading (with the counters),
+    Section 5 per case, and the queue-size sweep (the Section 5 claims decided again at
+    each size). ``decide(claims, tables)`` is the engine's :func:`decide_all`."""
+    df = tables["tcp_runs"]
+    lines = [
+        "### Figs 1-2: every reading of station 11's advantage",
+        "",
+        "The paper does not say what favoured its station 11 (§6 names antennas, node "
+        "placement, power levels and detection thresholds). Each reading below is run and "
+        "decided as claims of its own (ids `fig1/…`, `fig2/…`, `fig2-magnified/…`); none is "
+        "the study's choice. FER readings: stations 1-10 lose that fraction of their data "
+        "frames (both directions), station 11 none, reception `none`. Capture readings: no "
+        f'frame errors, `[channel.reception] model = "sinr"` (every link {RX_POWER_DBM:g} '
+        f"dBm, noise {NOISE_FLOOR_DBM:g} dBm) and station 11 with that antenna gain: the AP "
+        "locks onto the strongest of colliding frames and decodes it at its SINR. P(station "
+        f"11's {PSDU_BYTES}-byte frame survives one equal-power interferer): "
+        + ", ".join(
+            f"{g:g} dB {capture_probability(g):.3f}"
+            for g in sorted({*SWEEP_GAINS_DB, capture_gain_db(), 7})
+        )
+        + ". Station 11 / mean of stations 1-10: mean ± 95 % CI half-width over the runs.",
+        "",
+        "| reading | runs | UDP (Fig 1) | TCP (Fig 2) | fig1 | fig2 | fig2-magnified |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in readings():
+        u, t = runs_of_or_empty(tables, f"fig1-{r.id}"), runs_of_or_empty(tables, f"fig2-{r.id}")
+        if u.empty and t.empty:
+            continue
+        cells = [_ci_cell(x["advantage"]) if not x.empty else "not run" for x in (u, t)]
+        marks = [verdicts_by_id[f"{p}/{r.id}"].verdict for p in ("fig1", "fig2", "fig2-magnified")]
+        lines.append(
+            f"| {r.label} | {len(u)} + {len(t)} | {cells[0]} | {cells[1]} | "
+            + " | ".join(marks)
+            + " |"
+        )
     lines += [
         "",
-        "Counters (means per run; station 11 against the mean of stations 1-10): MAC "
-        "captures (the others' in brackets), collision probability (collisions per "
-        "attempt; frame errors not included), attempts of station 11 over the others', TCP "
-        "retransmission timeouts per flow.",
+        "Counters (means per run; station 11 against the mean of stations 1-10): attempts "
+        "of station 11 over the others', collision probability (collisions per attempt; "
+        "frame errors not included), MAC captures of station 11 (the others'), TCP "
+        "retransmission timeouts per flow, the AP's share of all attempts.",
         "",
-        "| variant | traffic | captures 11 (others) | collision prob. 11 / others | "
-        "attempts 11 / others | timeouts 11 / others |",
-        "|---|---|---|---|---|---|",
+        "| reading | traffic | attempts 11 / others | collision prob. 11 / others | "
+        "captures 11 (others) | timeouts 11 / others | AP attempt share |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for name, pair in variants.items():
-        for proto, r in zip(("UDP", "TCP"), pair):
-            lines.append(f"| {name} | {proto} | {_counter_cells(r)} |")
-    lines += ["", "![](capture-gain.png)", "", *conclusion(variants, keys, g)]
+    for r in readings():
+        for k, proto in ((1, "UDP"), (2, "TCP")):
+            x = runs_of_or_empty(tables, f"fig{k}-{r.id}")
+            if x.empty:
+                continue
+            to = x["timeouts_11"].mean()
+            lead = x["attempts_11"].mean() / x["attempts_others"].mean()
+            lines.append(
+                f"| {r.label} | {proto} | {lead:.2f} "
+                f"| {x['collision_prob_11'].mean():.3f} / {x['collision_prob_others'].mean():.3f} "
+                f"| {x['captures_11'].mean():.0f} ({x['captures_others'].mean():.0f}) | "
+                + ("—" if math.isnan(to) else f"{to:.0f} / {x['timeouts_others'].mean():.0f}")
+                + f" | {x['ap_attempt_share'].mean():.0%} |"
+            )
+    lines += [
+        "",
+        "### Section 5: per case",
+        "",
+        "Means ± 95 % CI half-widths over the runs (queues of "
+        f"{QUEUE} packets). Largest deviation: max over the flows of |x_i / mean − 1| in one "
+        "run. Up/down: the uploads' total goodput over the downloads'.",
+        "",
+        "| case | runs | largest deviation (%) | Jain (run) | Jain (10 s windows) | up/down | "
+        "AP share of transmissions | AP ACK drops / run | timeouts / flow / run |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for case in SECTION5:
+        x = runs_of_or_empty(tables, case)
+        if x.empty:
+            continue
+        ud = (x["up_total"] / x["down_total"]) if (x["down_total"] > 0).all() else None
+        lines.append(
+            f"| {label(case)}: {describe(case)} | {len(x)} | {_ci_cell(x['max_dev'], 1, 100)} | "
+            f"{_ci_cell(x['jain_index'], 3)} | {_ci_cell(x['jain_window'], 3)} | "
+            + (_ci_cell(ud) if ud is not None else "—")
+            + f" | {x['ap_share'].mean():.1%} | {x['ap_queue_drops_ack'].mean():.0f} | "
+            f"{x['timeouts_per_flow'].mean():.0f} |"
+        )
+    queues = sorted(df["queue"].unique())
+    if len(queues) > 1:
+        lines += _queue_section(tables, queues, decide)
     return lines
 
 
-def conclusion(variants: dict, keys: dict, g: int) -> list[str]:
-    """Which variant reproduces the paper's magnification, and why (from the runs):
-    ``variants`` maps a row name of :func:`comparison` to its (UDP, TCP) results."""
-    fer_name = f"others' FER {FER_OTHERS:.0%}"
-    cap_name = f"capture, {g} dB (**main**)"
-    fer_key, cap_key = keys[fer_name][0], keys[cap_name][0]
-    good = {"every-run": "reproduces", "mean": "reproduces on average only"}
-    (fu, ft), (cu, ct) = variants[fer_name], variants[cap_name]
-
-    def adv(r: dict) -> float:
-        return r["station11_advantage"]
-
-    def lead(r: dict) -> float:
-        return r["attempts_11"] / r["attempts_others"]
-
-    if fer_key in good and cap_key not in good:
-        who = (f"**The FER variant {good[fer_key]} the paper's magnification; the capture "
-               "variant does not**")  # fmt: skip
-    elif cap_key in good and fer_key not in good:
-        who = (f"**The capture variant {good[cap_key]} the paper's magnification; the FER "
-               "variant does not**")  # fmt: skip
-    elif fer_key in good and cap_key in good:
-        who = "**Both variants reproduce the paper's magnification**"
-    else:
-        closer = "FER" if adv(ft) / adv(fu) > adv(ct) / adv(cu) else "capture"
-        who = (f"**Neither variant reproduces the paper's magnification consistently; the "
-               f"{closer} variant comes closer**")  # fmt: skip
-    fewer = cu["collision_prob_others"] / max(ct["collision_prob_others"], 1e-9)
-    sweep = {name: v for name, v in variants.items() if name.startswith("capture")}
-    by_gain = ", ".join(
-        f"{name.split(',')[1].split('(')[0].strip()} {adv(u):.2f} → {adv(t):.2f}"
-        for name, (u, t) in sweep.items()
-    )
-    below = [(n, v) for n, v in sweep.items() if v[0]["captures_11"] == 0]
-    control = ""
-    if below:
-        name, (_, t) = below[0]
-        control = (f" With {name.split(',')[1].strip()} station 11 captures nothing and is "
-                   f"an ordinary station, yet its TCP ratio ranges over "
-                   f"{t['station11_advantage_min']:.2f}-{t['station11_advantage_max']:.2f}."
-                   )  # fmt: skip
-    return [
-        f"{who}: with frame errors station 11's advantage goes from {adv(fu):.2f} (UDP) to "
-        f"{adv(ft):.2f} (TCP), with capture at {g} dB from {adv(cu):.2f} to {adv(ct):.2f}. "
-        "Why, from the counters:",
-        "",
-        "- Capture wins only collisions, and TCP makes them rarer. With UDP all 11 "
-        f"stations are backlogged: the others collide on {cu['collision_prob_others']:.0%} "
-        f"of their attempts, station 11 captures {cu['captures_11']:.0f} frames per run and "
-        f"collides on only {cu['collision_prob_11']:.1%} (collisions with two or more "
-        "others at once), so it stays near CWmin while the others double their windows: "
-        f"it makes {lead(cu):.2f}× their attempts. With TCP the AP's {QUEUE}-packet queue "
-        f"holds every flow's ACKs and drops {ct['ap_queue_drops_ack']:.0f} of them per "
-        f"run, flows time out ({ct['timeouts_others']:.0f} timeouts per flow per run) and "
-        "few stations are backlogged at once: the others collide on only "
-        f"{ct['collision_prob_others']:.0%} ({fewer:.1f}× less often), station 11 "
-        f"captures {ct['captures_11']:.0f} frames per run "
-        f"({ct['captures_11'] / max(cu['captures_11'], 1):.0%} of its UDP count), and the "
-        f"AP makes {ct['ap_attempt_share']:.0%} of all attempts: a collision with the AP "
-        "cannot be won by capture (the AP does not receive while it transmits). Station "
-        f"11 still collides on {ct['collision_prob_11']:.1%} of its attempts (UDP: "
-        f"{cu['collision_prob_11']:.1%}) although collisions among stations are "
-        f"{fewer:.1f}× rarer: that residue is mostly collisions with the AP. Its attempt "
-        f"lead {'falls' if lead(ct) < lead(cu) else 'rises'} to {lead(ct):.2f}× and its "
-        f"advantage {'falls' if adv(ct) < adv(cu) else 'rises'} with it.",
-        "- A frame error rate is a fixed tax on every frame of the others, whatever the "
-        "contention: under TCP, where collisions are rarer (others "
-        f"{ft['collision_prob_others']:.0%} against {fu['collision_prob_others']:.0%} "
-        f"with UDP), the others' {FER_OTHERS:.0%} errors are a larger share of their "
-        "failed attempts (each doubles the window), and they also hit the TCP ACKs the AP "
-        f"sends them. Station 11's attempt lead "
-        f"{'grows' if lead(ft) > lead(fu) else 'falls'} from {lead(fu):.2f}× (UDP) to "
-        f"{lead(ft):.2f}× (TCP)"
-        + (" — the cross-layer direction the paper describes" if lead(ft) > lead(fu) else "")
-        + f", but the TCP ratio ranges over {ft['station11_advantage_min']:.2f}-"
-        f"{ft['station11_advantage_max']:.2f} from run to run.",
-        "- That per-run TCP spread is not station 11's: DCF's ACK lockouts pick their "
-        f"victims at random.{control} Station 11's advantage against its gain, UDP → TCP: "
-        f"{by_gain}. Only a gain on the slope of the error curve gives a UDP advantage as "
-        "slight as the paper's; with near-certain capture it is far from slight"
-        + (", and TCP shrinks it." if adv(ct) < adv(cu) else "."),
-    ]
-
-
-def reproduce(out: Path, quick: bool, jobs: int | None, progress: bool = False) -> list[str]:
-    """Run every case; write ``CASE.csv`` (per station), ``CASE.png`` (the cases of
-    :data:`CASES`), ``capture-gain.png`` and ``tcp_summary.csv`` (per case: Jain's
-    indices, up/down ratio, station 11's advantage and counters) to ``out``; return the
-    report's lines."""
-    # full: more replications than the paper's 4, as the TCP cases spread widely
-    reps, duration = (2, "60 s") if quick else (10, "300 s")
-    sweep = [c for fig in ("fig1", "fig2") for c in sweep_cases(fig).values() if c not in CASES]
-    results = {}
-    for case in [*CASES, *sweep]:
-        r = simulate(case, out / CAMPAIGNS_DIR, reps, duration, jobs, progress)
-        r["stations"].to_csv(out / f"{case}.csv", index=False)
-        if case in CASES:
-            plot(case, r, out / f"{case}.png")
-        results[case] = r
-    pd.DataFrame(
-        [{"case": c, **{k: v for k, v in r.items() if k != "stations"}} for c, r in results.items()]
-    ).to_csv(out / "tcp_summary.csv", index=False)
-    gains = {
-        g: (results[c], results[sweep_cases("fig2")[g]]) for g, c in sweep_cases("fig1").items()
-    }
-    plot_gain(gains, (results["fig1"], results["fig2"]), out / "capture-gain.png")
+def _queue_section(tables: dict, queues: list[int], decide: Callable) -> list[str]:
+    """The sensitivity sweep of the queue size: every Section 5 claim that the sweep's
+    cases measure, decided at each size by the same rule."""
+    swept = {c for c in tables["tcp_runs"].loc[tables["tcp_runs"]["queue"] != QUEUE, "case"]}
+    per_q = {q: {v.claim.id: v for v in decide(section5_claims(q), tables)} for q in queues}
+    ids = [c.id for c in section5_claims() if per_q[queues[-1]][c.id].verdict != "not run"]
     lines = [
-        "## ng2005 Sections 3 and 5 (TCP): per-station throughput, defaults vs Table 2",
         "",
-        f"{reps} replications of {duration} per case (5 s warm-up; the paper: 4 tests of 5 "
-        f"minutes); 802.11b 11 Mb/s, RTS/CTS off, {QUEUE}-packet interface queues, TCP "
-        "NewReno (MSS 1448 B, timestamps, 1 MB windows, min RTO 200 ms, initial RTO 3 s, "
-        "delayed ACK d = 2). Table 2 is the "
-        f'preset `[qos] preset = "{PRESET}"`: TCP pure ACKs in AC_VO, everything else in '
-        "AC_BE; AIFSN = 2 + ng2005's extra slots, CWmin = ng2005's − 1; AP ACKs AIFSN 2, "
-        "CWmin 3; AP data AIFSN 6, CWmin 31, TXOP = n_d exchanges; station ACKs AIFSN 2, "
-        "CWmin 31; station data AIFSN 6, CWmin 31. Figs 1-2: stations 1-10 lose "
-        f"{FER_OTHERS:.0%} of their frames to the channel, station 11 none; the capture "
-        f"variant gives station 11 a {capture_gain_db()} dB antenna gain under SINR "
-        "reception instead (below). Bars: mean per station, whiskers: range over the runs.",
+        "### Sensitivity: the interface queue",
         "",
-        "| figure | paper | wlansim |",
-        "|---|---|---|",
+        f"Table 1 gives 10 packets at the interface and 10 in the driver (defaults 199 and "
+        f"200); wlansim has one queue per node, {QUEUE} packets in every claim above. The "
+        'paper reports "similar results for a range of settings". The sweep runs '
+        + ", ".join(label(c) for c in sorted(swept))
+        + " at every size (runs per point: "
+        + ", ".join(f"{q} packets: {len(runs_of_or_empty(tables, 'fig6', q))}" for q in queues)
+        + ") and decides each Section 5 claim they measure again, by the same rule:",
+        "",
+        "| claim | " + " | ".join(f"queue {q}" for q in queues) + " |",
+        "|---|" + "---|" * len(queues),
     ]
-    for case in CASES:
-        lines.append(f"| {case} ![]({case}.png) | {CLAIMS[case]} | {ours(case, results[case])} |")
-    lines += comparison(results)
+    for cid in ids:
+        cells = []
+        for q in queues:
+            v = per_q[q][cid]
+            ours = v.row()["ours"]
+            cells.append(f"{v.verdict} ({ours})" if ours else v.verdict)
+        lines.append(f"| {cid} | " + " | ".join(cells) + " |")
+    changed = [cid for cid in ids if len({per_q[q][cid].verdict for q in queues}) > 1]
     lines += [
         "",
-        "Other differences and their causes:",
-        "",
-        "- The whole-run Jain's index of the default cases is higher than the paper's "
-        "words ('gross unfairness', 'sustained lockout') suggest: in our runs the lockouts "
-        "move from station to station, so each station's 5-minute average evens out; the "
-        f"{WINDOW_S} s windows show the unfairness. (The paper's bar heights are not in its "
-        "text, so only its claims are compared.)",
-        "- Linux 2.6.8 ran BIC with SACK; wlansim's senders run NewReno. The Table 2 "
-        "scheme does not depend on the congestion control (it restores ACK clocking).",
+        "Claims whose verdict changes with the queue: "
+        + (", ".join(f"`{c}`" for c in changed) if changed else "none")
+        + ". ![](queue-sweep.png)",
     ]
     return lines

@@ -29,6 +29,12 @@
 //!   reading, each later ACK held D itself, would add delay to them, which the sentence
 //!   excludes. The first ACK after t₀ + D opens a new window.
 //!
+//! - Whose state: Algorithm 1 and §IV.C name one set of variables at the AP (S, V, D,
+//!   subthresh, pkt_count), with no flow index, while pdelay is read per ACK from its own
+//!   flow's timestamps. [`Scope::Ap`] keeps that one set for every ACK the AP forwards
+//!   (a spike of one flow then holds the next ACK of any flow); [`Scope::Flow`] keeps one
+//!   set per TCP flow. Both are offered; with one flow they coincide.
+//!
 //! ACKs of one flow leave in arrival order (a release time never precedes the flow's
 //! previous one), are never dropped here, and wait in [`DelayInjection::held`] (the
 //! world's packet accounting counts them in flight).
@@ -42,6 +48,14 @@ pub enum ApEvent {
     Release(NodeId),
 }
 
+/// Whose state Algorithm 1 keeps (module comment): one set per TCP flow, or one for the AP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    #[default]
+    Flow,
+    Ap,
+}
+
 /// Parameters of Algorithm 1 (defaults: the paper's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -51,6 +65,7 @@ pub struct Params {
     pub delay_factor: f64,
     /// subthresh = D / (subthresh_packets · pkt_count); 5 in §IV.C.
     pub subthresh_packets: f64,
+    pub scope: Scope,
 }
 
 impl Default for Params {
@@ -61,11 +76,12 @@ impl Default for Params {
             c: 4.0,
             delay_factor: 1.5,
             subthresh_packets: 5.0,
+            scope: Scope::Flow,
         }
     }
 }
 
-/// One flow's state (times in ns, as f64 for the averages).
+/// The algorithm's state, a flow's or the AP's (times in ns, as f64 for the averages).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FlowState {
     /// S and V (eqs 1, 2); None before the first ACK.
@@ -91,6 +107,7 @@ impl FlowState {
 
 pub struct DelayInjection {
     pub params: Params,
+    /// One state per TCP flow ([`Scope::Flow`]), or the AP's one ([`Scope::Ap`]).
     pub flows: Vec<FlowState>,
     /// ACKs held at the AP with their release times, in arrival order.
     pub held: Vec<(Time, Packet)>,
@@ -103,9 +120,13 @@ pub struct DelayInjection {
 
 impl DelayInjection {
     pub fn new(params: Params, flows: usize) -> Self {
+        let states = match params.scope {
+            Scope::Flow => flows,
+            Scope::Ap => 1,
+        };
         DelayInjection {
             params,
-            flows: vec![FlowState::default(); flows],
+            flows: vec![FlowState::default(); states],
             held: Vec::new(),
             acks_delayed: 0,
             injected: 0,
@@ -113,11 +134,21 @@ impl DelayInjection {
         }
     }
 
+    /// Room for `flows` flows (flows opened during the run: emulation).
+    pub fn grow(&mut self, flows: usize) {
+        let n = flows.max(self.flows.len());
+        self.flows.resize(n, FlowState::default());
+    }
+
     /// Algorithm 1 for an ACK of `flow` reaching the AP at `now` with `pdelay`: when it
-    /// may leave (≥ now).
+    /// may leave (≥ now). The state is `flow`'s, or the AP's one under [`Scope::Ap`].
     pub fn release_time(&mut self, flow: u32, now: Time, pdelay: Time) -> Time {
         let p = &self.params;
-        let f = &mut self.flows[flow as usize];
+        let state = match p.scope {
+            Scope::Flow => flow as usize,
+            Scope::Ap => 0,
+        };
+        let f = &mut self.flows[state];
         let sample = pdelay as f64;
         let mut release = now;
         if let Some((s, v)) = f.sv {
@@ -240,6 +271,63 @@ mod tests {
         assert_eq!(di.flows[0].d, 0.0);
         assert_eq!(di.release_time(0, t, 45 * MS), t);
         assert_eq!(di.flows[0].pkt_count, 21);
+    }
+
+    /// §IV.C: subthresh = D/(5·pkt_count), pkt_count the ACKs between the last two spikes:
+    /// the i-th ACK after a spike is held D − (i − 1)·subthresh, the last hold is the
+    /// 5·pkt_count-th, and the ACK after it goes at once, whatever pkt_count; the next
+    /// spike sets D and subthresh afresh from its own pkt_count.
+    #[test]
+    fn subthresh_brings_the_hold_to_zero_after_five_pkt_counts_acks() {
+        for gap in [1u64, 3, 10, 40] {
+            let mut di = DelayInjection::new(Params::default(), 1);
+            let mut t = 0;
+            let mut ack = |di: &mut DelayInjection, pdelay| {
+                let r = di.release_time(0, t, pdelay);
+                let held = r - t;
+                t = r + MS; // the next ACK comes after this one left: a new window
+                held
+            };
+            assert_eq!(ack(&mut di, 40 * MS), 0); // initialises S, V
+            for _ in 0..gap {
+                assert_eq!(ack(&mut di, 40 * MS), 0); // D = 0: nothing held
+            }
+            assert_eq!(ack(&mut di, 340 * MS), 0); // a spike: D = 300/1.5 = 200 ms
+            let d0 = 200e6;
+            assert!((di.flows[0].d - d0).abs() < 1.0, "{}", di.flows[0].d);
+            let sub = d0 / (5 * gap) as f64;
+            for i in 1..=5 * gap {
+                let want = (d0 - (i - 1) as f64 * sub).round() as Time;
+                let held = ack(&mut di, 40 * MS);
+                assert!(
+                    held.abs_diff(want) <= 1,
+                    "gap {gap}, ACK {i}: {held} ≠ {want}"
+                );
+                assert!(held > 0, "gap {gap}, ACK {i} is still held");
+            }
+            assert_eq!(ack(&mut di, 40 * MS), 0, "gap {gap}: D reached 0");
+        }
+    }
+
+    /// Scope::Ap: one state for every ACK, so a spike of flow 0 holds the next ACK of
+    /// flow 1; Scope::Flow keeps them apart.
+    #[test]
+    fn ap_scope_shares_the_state_between_flows() {
+        for (scope, held) in [(Scope::Flow, false), (Scope::Ap, true)] {
+            let params = Params {
+                scope,
+                ..Params::default()
+            };
+            let mut di = DelayInjection::new(params, 2);
+            assert_eq!(di.flows.len(), if held { 1 } else { 2 });
+            for k in 0..5 {
+                di.release_time(0, k * MS, 40 * MS);
+                di.release_time(1, k * MS, 40 * MS);
+            }
+            assert_eq!(di.release_time(0, 10 * MS, 400 * MS), 10 * MS); // flow 0 spikes
+            let r = di.release_time(1, 11 * MS, 40 * MS);
+            assert_eq!(r > 11 * MS, held, "{scope:?}: flow 1 released at {r}");
+        }
     }
 
     #[test]

@@ -22,6 +22,11 @@ impl RwndClamp {
         }
     }
 
+    /// Room for `flows` flows (flows opened during the run: emulation).
+    pub fn grow(&mut self, flows: usize) {
+        self.last_seen.resize(flows.max(self.last_seen.len()), None);
+    }
+
     /// A packet of `flow` passes the AP at `now`.
     #[inline]
     pub fn observe(&mut self, flow: u32, now: Time) {

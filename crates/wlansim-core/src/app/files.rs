@@ -10,6 +10,10 @@ use super::distributions::Draw;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::Time;
 
+/// The largest file: 2^53 bytes, the largest size a scenario can give (`Bytes`); a drawn
+/// size above it is cut to it. Padded to whole segments it still fits in a u64.
+pub const MAX_FILE_BYTES: u64 = 1 << 53;
+
 /// One file's transfer: requested at `start`, last byte acknowledged at `end`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Session {
@@ -32,7 +36,7 @@ pub struct Session {
 pub enum FileSizes {
     /// These sizes, in order.
     List(Vec<u64>),
-    /// Drawn sizes (bytes, at least 1), `count` files or without end.
+    /// Drawn sizes (bytes, 1 to [`MAX_FILE_BYTES`]), `count` files or without end.
     Drawn { draw: Draw, count: Option<u64> },
 }
 
@@ -103,7 +107,7 @@ impl FileSequence {
                 if count.is_some_and(|c| self.requested >= c) {
                     return None;
                 }
-                draw.sample_whole(&mut self.size_rng, 1)
+                draw.sample_whole(&mut self.size_rng, 1, MAX_FILE_BYTES)
             }
         };
         let fresh = self.new_connection || self.requested == 0;
@@ -151,7 +155,7 @@ impl FileSequence {
 
     /// The think time before the next request.
     pub fn think(&mut self) -> Time {
-        self.think.sample_whole(&mut self.think_rng, 0)
+        self.think.sample_whole(&mut self.think_rng, 0, u64::MAX)
     }
 
     /// Files not finished: in transfer, or (with a list or a count) not yet requested.

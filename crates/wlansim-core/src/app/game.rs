@@ -4,6 +4,7 @@
 //! station, `"downlink"`). Defaults are janevski2009's (§3, after Palazzi et al.): client
 //! events of 42 B every 60 ms, server updates of 200 B every 50 ms, constant (ns-2's CBR
 //! with `random_` 0, the natural reading of the paper).
+use super::udp::MAX_MESSAGE_BYTES;
 use super::Draw;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
@@ -20,11 +21,18 @@ impl GameSource {
         GameSource { size, interval }
     }
 
-    /// The message sent now (bytes, at least 1) and the gap to the next one (at least
-    /// 1 ns).
+    /// The message sent now (bytes, 1 to [`MAX_MESSAGE_BYTES`]: a larger draw is cut)
+    /// and the gap to the next one (at least 1 ns).
     pub fn next(&self, rng: &mut Rng) -> (u32, Time) {
-        let bytes = self.size.sample_whole(rng, 1).min(u32::MAX as u64) as u32;
-        (bytes, self.interval.sample_whole(rng, 1))
+        let bytes = self.size.sample_whole(rng, 1, MAX_MESSAGE_BYTES as u64) as u32;
+        (bytes, self.interval.sample_whole(rng, 1, u64::MAX))
+    }
+
+    /// Mean message size (bytes, after the cut) and mean gap (ns): the source's offered
+    /// load.
+    pub fn means(&self) -> (f64, f64) {
+        let size = self.size.mean_below(MAX_MESSAGE_BYTES as f64).max(1.0);
+        (size, self.interval.mean_below(u64::MAX as f64).max(1.0))
     }
 }
 

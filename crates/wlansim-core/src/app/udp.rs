@@ -9,6 +9,16 @@ use crate::sim::time::Time;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// The largest message of a game or frame of a video trace: 16 MiB (a video frame is at
+/// most a few hundred kB, a game message a few hundred bytes). A drawn size above it is
+/// cut to it; a trace frame above it is refused.
+pub const MAX_MESSAGE_BYTES: u32 = 16 << 20;
+
+/// Packets of one message sent in one event: a larger message goes on in further events
+/// at the same time, so that the work of one event stays bounded (and a run checks for
+/// Ctrl-C in time however large the messages).
+pub const PACKETS_PER_EVENT: u32 = 256;
+
 /// When a UDP source sends (`flows.traffic`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -51,6 +61,8 @@ pub struct UdpSource {
     /// No packet is created from this time on.
     pub stop: Time,
     rng: Rng,
+    /// Bytes of the current message not yet cut into packets.
+    rest: u64,
 }
 
 impl UdpSource {
@@ -60,6 +72,7 @@ impl UdpSource {
             pattern,
             stop,
             rng,
+            rest: 0,
         }
     }
 
@@ -95,5 +108,24 @@ impl UdpSource {
             Pattern::Trace(t) => t.next_frame(),
         };
         Some((bytes, now.saturating_add(gap).max(now + 1)))
+    }
+
+    /// Cut `bytes` (a message [`next`](Self::next) gave) into packets: see
+    /// [`fragment`](Self::fragment).
+    pub fn start_message(&mut self, bytes: u32) {
+        self.rest = bytes as u64;
+    }
+
+    /// The payload of the current message's next packet: `payload_bytes`, the last one
+    /// the rest; None when the message is sent.
+    pub fn fragment(&mut self) -> Option<u32> {
+        let payload = self.rest.min(self.payload_bytes as u64) as u32;
+        self.rest -= payload as u64;
+        (payload > 0).then_some(payload)
+    }
+
+    /// Whether the current message still has bytes to send.
+    pub fn in_message(&self) -> bool {
+        self.rest > 0
     }
 }

@@ -29,7 +29,7 @@ pub mod shadowing;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
-pub use bursts::{BurstLink, BurstLinks, BurstParams};
+pub use bursts::{BurstLink, BurstLinks, BurstParams, BurstSpec};
 pub use hearing::{Hearing, Radio};
 pub use iid::IidLoss;
 pub use mobility::{Positions, Trajectory};

@@ -28,7 +28,7 @@ use super::contention::Contention;
 use super::entity::{AfterFailure, HeadFrame};
 use super::exchange::exchange_times;
 use super::ns2::MacRules;
-use super::Entity;
+use super::{Entity, MacStats};
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
@@ -117,6 +117,8 @@ pub(crate) struct Exchange {
     /// A colliding frame outlasted the captured exchange: the medium's last frame was
     /// not received correctly.
     pub tail: bool,
+    /// A later exchange of a TXOP (no medium access, no attempt counted).
+    pub burst: bool,
 }
 
 pub struct Mac {
@@ -325,10 +327,26 @@ impl Mac {
         }
     }
 
-    /// Statistics restart at `now` (the entities' counters are reset by the world).
+    /// Statistics restart at `now` (the end of the warm-up): every counter from zero,
+    /// except that the entities whose medium access is in progress keep the attempt they
+    /// counted, so that its outcome (counted when it ends) falls in the same window as
+    /// its attempt.
     pub fn reset_statistics(&mut self, now: Time) {
-        if let Some(s) = &mut self.spatial {
-            s.reset_statistics(now);
+        for e in &mut self.entities {
+            e.stats = MacStats::default();
+        }
+        let in_progress = match &mut self.spatial {
+            Some(s) => {
+                s.reset_statistics(now);
+                s.attempts_in_progress()
+            }
+            None if self.busy && !self.exchange.burst => self.transmitters.clone(),
+            None => Vec::new(),
+        };
+        for t in in_progress {
+            let e = &mut self.entities[t as usize];
+            e.stats.attempts = 1;
+            e.stats.retries = e.is_retry() as u64;
         }
         self.busy_time = 0;
         self.busy_since = now;
@@ -834,7 +852,10 @@ impl Mac {
                 if self.trace {
                     self.trace_attempt(t, start);
                 }
-                self.exchange = self.exchange_of(t, start, ex.txop_start, channel);
+                self.exchange = Exchange {
+                    burst: true,
+                    ..self.exchange_of(t, start, ex.txop_start, channel)
+                };
                 self.entities[t as usize].stats.burst_exchanges += 1;
                 sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
                 return;

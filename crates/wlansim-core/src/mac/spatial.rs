@@ -87,6 +87,8 @@ struct Exchange {
     received: Option<Time>,
     /// A frame of it was decoded although others overlapped it.
     captured: bool,
+    /// The next exchange of a TXOP (SIFS after the last), not a medium access.
+    burst: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -204,6 +206,13 @@ impl Spatial {
             s.view.reset_busy_time(now);
             s.nav_deferrals = 0;
         }
+    }
+
+    /// The entities whose exchange, begun by a medium access, is under way (their attempt
+    /// is counted; its outcome is not yet).
+    pub fn attempts_in_progress(&self) -> Vec<u32> {
+        let ex = self.nodes.iter().filter_map(|s| s.ex);
+        ex.filter(|ex| !ex.burst).map(|ex| ex.entity).collect()
     }
 
     /// Whether node `n` is taken by an exchange of its own (sending, awaiting an answer,
@@ -423,6 +432,7 @@ impl Spatial {
             answer: None,
             received: None,
             captured: false,
+            burst,
         });
         let out = Out {
             frame,

@@ -3,6 +3,7 @@
 //! and the maximum, instead of an allocation failure that aborts the process.
 use super::{Protocol, Scenario, ScenarioError, Traffic};
 use crate::net::Packet;
+use crate::phy::frame;
 use crate::stats::Histogram;
 
 /// Nodes of a run: the APs, routers, every station and every server.
@@ -16,11 +17,18 @@ pub const MAX_SERIES_VALUES: u64 = 10_000_000;
 /// Memory a run reserves when it is built (queues, TCP reassembly rings, per-flow
 /// histograms, series), estimated from the scenario.
 pub const MAX_MEMORY: u64 = 4 << 30;
-/// Offered load of one CBR or Poisson flow: far above any 802.11 PHY rate, and low enough
-/// that packets are at least a few nanoseconds apart.
+/// Offered load of one UDP flow (every source: CBR, Poisson, game, trace), IP bytes:
+/// far above any 802.11 PHY rate, and low enough that packets are at least a few
+/// nanoseconds apart.
 pub const MAX_FLOW_RATE: u64 = 10_000_000_000;
-/// Largest value of the PHY timing keys (slot, SIFS, DIFS, PLCP, propagation delay).
-pub const MAX_PHY_TIME: u64 = crate::sim::time::SECOND;
+/// Packets per second of one UDP flow: 10 Gb/s of full-size packets, some 60 times the
+/// frames any 802.11 PHY carries; each costs the simulator work even when a full queue
+/// drops it at once.
+pub const MAX_FLOW_PACKET_RATE: f64 = 1e6;
+/// Largest value of the PHY timing keys (slot, SIFS, DIFS, PLCP): 1 ms, five times the
+/// longest of any 802.11 PHY (the 192 µs long DSSS PLCP); a slot of seconds would make
+/// a single backoff last minutes.
+pub const MAX_PHY_TIME: u64 = crate::sim::time::MS;
 
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, message))
@@ -72,16 +80,52 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
             );
         }
         if let (Traffic::Cbr | Traffic::Poisson, Some(rate)) = (f.traffic, f.rate) {
+            let at = format!("flows[{i}].rate");
             if rate.0 > MAX_FLOW_RATE {
                 return err(
-                    format!("flows[{i}].rate"),
+                    at,
                     format!("{rate}: the offered load of a flow is at most 10 Gb/s"),
                 );
             }
+            let ip_bytes = f.udp_payload().0 + (frame::IP_HEADER + frame::UDP_HEADER) as u64;
+            let gap = 8.0 * ip_bytes as f64 / rate.0 as f64;
+            offered_load(&at, &format!("{rate}"), 1.0, ip_bytes as f64, gap)?;
         }
     }
     series(s, flows, nodes)?;
     memory(s, flows, nodes)
+}
+
+/// The offered load of a UDP source whose messages of `bytes` (IP bytes, mean) in
+/// `packets` (mean) come every `gap_s` seconds (mean) is within [`MAX_FLOW_RATE`] and
+/// [`MAX_FLOW_PACKET_RATE`]; `given` describes the source in the error, at key `at`.
+pub fn offered_load(
+    at: &str,
+    given: &str,
+    packets: f64,
+    bytes: f64,
+    gap_s: f64,
+) -> Result<(), ScenarioError> {
+    let (bps, pps) = (8.0 * bytes / gap_s, packets / gap_s);
+    if bps > MAX_FLOW_RATE as f64 || pps > MAX_FLOW_PACKET_RATE {
+        return err(
+            at,
+            format!(
+                "{given}: offers {:.4} Gb/s in {pps:.0} packets/s on average; a flow offers at most 10 Gb/s and {MAX_FLOW_PACKET_RATE:.0} packets/s",
+                bps / 1e9
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The mean offered load of a game or trace source, messages cut into packets of
+/// `payload` bytes: (packets, IP bytes) per message, given the mean message size.
+pub fn message_load(mean_bytes: f64, payload: u64) -> (f64, f64) {
+    // E[⌈X/P⌉] ≤ E[X]/P + 1: an upper bound, exact enough for a limit
+    let packets = mean_bytes / payload as f64 + 1.0;
+    let header = (frame::IP_HEADER + frame::UDP_HEADER) as f64;
+    (packets, mean_bytes + header * packets)
 }
 
 fn queues(s: &Scenario) -> Result<(), ScenarioError> {

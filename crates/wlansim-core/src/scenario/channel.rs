@@ -12,7 +12,7 @@
 //! bursts_downlink = { model = "gilbert-elliott", per = 0.2, burst_length = 10 }
 //! ```
 use super::{Scenario, ScenarioError, StationGroup};
-use crate::channel::BurstParams;
+use crate::channel::{BurstParams, BurstSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -105,7 +105,8 @@ pub enum BurstModel {
 }
 
 /// Bursty losses of data frames on one link direction (`channel::bursts`). Each link and
-/// direction has its own state and random stream; MAC control frames stay error-free.
+/// direction has its own state and random stream, unless `shared`; MAC control frames
+/// stay error-free.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BurstLoss {
@@ -129,9 +130,23 @@ pub struct BurstLoss {
     /// Gilbert–Elliott: mean sojourn in the Bad state, attempts, ≥ 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bad_frames: Option<f64>,
+    /// The station group's links in this direction share one loss process (one pattern
+    /// that every station's attempts move, as one error model at the AP's receiver would);
+    /// false (the default): each link has its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared: bool,
 }
 
 impl BurstLoss {
+    /// The model of group `group`'s links in direction `dir`, with the name of the
+    /// group's process when `shared`.
+    pub fn spec(&self, group: &str, dir: &str) -> BurstSpec {
+        BurstSpec {
+            params: self.params(),
+            shared: self.shared.then(|| format!("{group}/{dir}/shared")),
+        }
+    }
+
     /// The model with its defaults filled (validated tables only): a missing `per` is 0
     /// and `burst_length` 1; Gilbert–Elliott's state keys default to a Good state without
     /// errors and a Bad state that loses every frame, one attempt each.

@@ -1,9 +1,9 @@
 //! `[ap] delay_injection = { ... }` (also per `[[aps]]` entry): fotiadis2005's Algorithm 1
 //! at that AP (`ap::delay_injection`). `{}` runs the paper's parameters; each can be
-//! overridden. It reads pdelay from the ACKs' timestamp echo, so every TCP flow needs
+//! overridden, and `scope` says whose state it keeps (per flow by default, or the AP's). It reads pdelay from the ACKs' timestamp echo, so every TCP flow needs
 //! `tcp.timestamps = true`.
 use super::{Scenario, ScenarioError};
-use crate::ap::delay_injection::Params;
+use crate::ap::delay_injection::{Params, Scope};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +25,19 @@ pub struct DelayInjectionConfig {
     /// subthresh = D/(subthresh_packets · pkt_count), > 0; 5 (§IV.C).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subthresh_packets: Option<f64>,
+    /// Whose state (S, V, D, subthresh, pkt_count) the algorithm keeps: `flow` (one per
+    /// TCP flow, the default) or `ap` (one for every ACK the AP forwards, as Algorithm 1
+    /// is written: no flow index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<StateScope>,
+}
+
+/// `delay_injection.scope`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum StateScope {
+    Flow,
+    Ap,
 }
 
 impl DelayInjectionConfig {
@@ -36,6 +49,11 @@ impl DelayInjectionConfig {
             c: self.c.unwrap_or(d.c),
             delay_factor: self.delay_factor.unwrap_or(d.delay_factor),
             subthresh_packets: self.subthresh_packets.unwrap_or(d.subthresh_packets),
+            scope: match self.scope {
+                None => d.scope,
+                Some(StateScope::Flow) => Scope::Flow,
+                Some(StateScope::Ap) => Scope::Ap,
+            },
         }
     }
 }

@@ -4,6 +4,7 @@
 //! the key) and builds what [`FileSequence`](crate::app::FileSequence) draws from.
 use super::units::{Bytes, Duration};
 use super::ScenarioError;
+use crate::app::files::MAX_FILE_BYTES;
 use crate::app::{distributions::parse_values, Draw, FileSizes};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -98,11 +99,22 @@ fn err<T>(path: String, message: impl Into<String>) -> Result<T, ScenarioError> 
     Err(ScenarioError::new(path, message))
 }
 
-/// Values of the CSV file at `path` (key `at`).
-fn csv_values(path: &str, at: String) -> Result<Vec<f64>, ScenarioError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ScenarioError::new(at.clone(), format!("\"{path}\": {e}")))?;
-    parse_values(&text).map_err(|m| ScenarioError::new(at, format!("\"{path}\": {m}")))
+/// Values of the CSV file at `path` (key `at`), each at most `max`.
+fn csv_values(path: &str, at: String, max: f64) -> Result<Vec<f64>, ScenarioError> {
+    let content = super::inputs::read(path, &at)?;
+    let located = |m: String| ScenarioError::new(at.clone(), format!("\"{path}\": {m}"));
+    let text = std::str::from_utf8(&content).map_err(|e| {
+        located(format!(
+            "not UTF-8 text ({e}); expected numbers, one per line"
+        ))
+    })?;
+    let values = parse_values(text).map_err(located)?;
+    if let Some(v) = values.iter().find(|&&v| v > max) {
+        return Err(located(format!(
+            "the value {v} is above the maximum, {max}"
+        )));
+    }
+    Ok(values)
 }
 
 fn positive(v: u64, at: String, what: &str) -> Result<f64, ScenarioError> {
@@ -153,7 +165,7 @@ impl FilesConfig {
                     return err(key("count"), "0: at least 1 file (remove it for no limit)");
                 }
                 FileSizes::Drawn {
-                    draw: size_draw(d, &key("size"))?,
+                    draw: size_draw(d, &key("size"), MAX_FILE_BYTES, "a file")?,
                     count: self.count,
                 }
             }
@@ -187,26 +199,41 @@ pub(super) fn time_draw(
             Draw::exponential(m).map_err(|e| ScenarioError::new(key("mean"), e))?
         }
         ThinkDistribution::Empirical { csv } => {
-            let secs = csv_values(csv, key("csv"))?;
+            let secs = csv_values(csv, key("csv"), f64::MAX)?;
             let ns = secs.iter().map(|s| s * 1e9).collect();
             Draw::empirical(ns).map_err(|e| ScenarioError::new(key("csv"), e))?
         }
     })
 }
 
-/// The draw (bytes) of a size distribution at key `at`.
-pub(super) fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, ScenarioError> {
+/// The largest σ of a log-normal size: at σ = 10 the median is e^-50 of the mean, and
+/// beyond it the draws underflow to nothing or overflow to infinity.
+const MAX_LOG_NORMAL_SIGMA: f64 = 10.0;
+
+/// The draw (bytes) of a size distribution at key `at`; `what` (e.g. "a file") has at
+/// most `max` bytes: a parameter above it is refused, a draw above it is cut (by the
+/// component that draws).
+pub(super) fn size_draw(
+    d: &SizeDistribution,
+    at: &str,
+    max: u64,
+    what: &str,
+) -> Result<Draw, ScenarioError> {
     let key = |k: &str| format!("{at}.{k}");
     let located = |k: &str| {
         let path = key(k);
         move |m: String| ScenarioError::new(path, m)
     };
-    match d {
-        SizeDistribution::Fixed { value } => {
-            Ok(Draw::Fixed(positive(value.0, key("value"), "size")?))
+    let at_most = |b: Bytes, k: &str| -> Result<f64, ScenarioError> {
+        if b.0 > max {
+            return err(key(k), format!("{b}: {what} has at most {}", Bytes(max)));
         }
+        positive(b.0, key(k), if k == "value" { "size" } else { "mean size" })
+    };
+    match d {
+        SizeDistribution::Fixed { value } => Ok(Draw::Fixed(at_most(*value, "value")?)),
         SizeDistribution::Exponential { mean } => {
-            Draw::exponential(positive(mean.0, key("mean"), "mean size")?).map_err(located("mean"))
+            Draw::exponential(at_most(*mean, "mean")?).map_err(located("mean"))
         }
         SizeDistribution::Pareto { shape, mean, scale } => {
             if !(shape.is_finite() && *shape > 0.0) {
@@ -220,7 +247,15 @@ pub(super) fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, Scenario
                 (None, None) => {
                     return err(key("mean"), "missing: give the Pareto `mean` or `scale`")
                 }
-                (None, Some(s)) => positive(s.0, key("scale"), "Pareto scale")?,
+                (None, Some(s)) => {
+                    if s.0 > max {
+                        return err(
+                            key("scale"),
+                            format!("{s}: the least size of {what} is at most {}", Bytes(max)),
+                        );
+                    }
+                    positive(s.0, key("scale"), "Pareto scale")?
+                }
                 (Some(m), None) => {
                     if *shape <= 1.0 {
                         return err(
@@ -228,23 +263,24 @@ pub(super) fn size_draw(d: &SizeDistribution, at: &str) -> Result<Draw, Scenario
                             format!("{shape}: a Pareto mean exists only for shape > 1; give `scale` instead of `mean`"),
                         );
                     }
-                    Draw::pareto_scale(*shape, positive(m.0, key("mean"), "mean size")?)
+                    Draw::pareto_scale(*shape, at_most(*m, "mean")?)
                 }
             };
             Draw::pareto(*shape, scale).map_err(located("shape"))
         }
         SizeDistribution::LogNormal { mean, sigma } => {
-            if !(sigma.is_finite() && *sigma >= 0.0) {
+            if !(sigma.is_finite() && (0.0..=MAX_LOG_NORMAL_SIGMA).contains(sigma)) {
                 return err(
                     key("sigma"),
-                    format!("{sigma}: sigma is a finite number ≥ 0"),
+                    format!(
+                        "{sigma}: sigma (of ln size) is a number from 0 to {MAX_LOG_NORMAL_SIGMA}"
+                    ),
                 );
             }
-            Draw::log_normal(positive(mean.0, key("mean"), "mean size")?, *sigma)
-                .map_err(located("sigma"))
+            Draw::log_normal(at_most(*mean, "mean")?, *sigma).map_err(located("sigma"))
         }
         SizeDistribution::Empirical { csv } => {
-            Draw::empirical(csv_values(csv, key("csv"))?).map_err(located("csv"))
+            Draw::empirical(csv_values(csv, key("csv"), max as f64)?).map_err(located("csv"))
         }
     }
 }

@@ -12,6 +12,7 @@
 use super::files::{size_draw, time_draw};
 use super::units::{Bytes, Duration};
 use super::{Direction, ScenarioError, SizeDistribution, ThinkDistribution};
+use crate::app::udp::MAX_MESSAGE_BYTES;
 use crate::app::{Draw, GameSource};
 use crate::sim::time::MS;
 use schemars::JsonSchema;
@@ -47,7 +48,12 @@ impl GameConfig {
         let (size, interval) = defaults(direction);
         let size = match &self.size {
             None => Draw::Fixed(size.0 as f64),
-            Some(d) => size_draw(d, &format!("{at}.size"))?,
+            Some(d) => size_draw(
+                d,
+                &format!("{at}.size"),
+                MAX_MESSAGE_BYTES as u64,
+                "a game message",
+            )?,
         };
         let interval = match &self.interval {
             None => Draw::Fixed(interval.0 as f64),

@@ -8,8 +8,10 @@ pub mod channel;
 mod checks;
 pub mod delay_injection;
 pub mod drops;
+pub mod emulation;
 pub mod files;
 pub mod game;
+mod inputs;
 mod limits;
 pub mod mobility;
 pub mod model;
@@ -28,6 +30,7 @@ mod validate;
 
 pub use channel::{BurstLoss, BurstModel, ChannelConfig, LinkLoss};
 pub use drops::DropConfig;
+pub use emulation::{EmulatedGroup, EmulationConfig};
 pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
 pub use game::GameConfig;
 pub use limits::{RetryLimit, RtsThreshold};
@@ -35,12 +38,13 @@ pub use mobility::MobilityConfig;
 pub use model::{Model, Role};
 pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
-pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
+pub use tcp::{InitialWindow, SsthreshSpec, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use trace_source::{TraceConfig, TraceFormat, TraceStart};
 pub use units::{Bytes, Duration, Power, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
+use crate::net::RoutingAgent;
 use crate::phy::{Phy, Preamble, Standard};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -126,6 +130,12 @@ pub struct Scenario {
     /// 802.11 MAC); `[tcp] profile` and `[mac] profile` choose each part alone.
     #[serde(default, skip_serializing_if = "Profile::is_standard")]
     pub profile: Profile,
+    /// The routing agent of the wireless nodes, for the header it adds to the packets a
+    /// node originates (ns-2's `-adhocRouting`): `none` (the standard; ns-2's DumbAgent),
+    /// `dsdv` (20 bytes on every packet) or `aodv` (20 bytes on UDP packets, not TCP);
+    /// default `dsdv` under `profile = "ns2"`, else `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing_agent: Option<RoutingAgent>,
     /// The 802.11 PHY: standard, rates and timing (defaults from the standard).
     #[serde(default)]
     pub phy: PhyConfig,
@@ -173,6 +183,9 @@ pub struct Scenario {
     /// EDCA classifier and scenario-wide QoS options (see `qos`).
     #[serde(default, skip_serializing_if = "QosConfig::is_default")]
     pub qos: QosConfig,
+    /// Real hosts in network namespaces, for `wlansim emulate` (see `emulation`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emulation: Option<EmulationConfig>,
 }
 
 /// A time series the run can record, sampled every `output.series_interval` after warm-up.
@@ -747,21 +760,43 @@ impl FlowConfig {
     }
 }
 
-fn located<E: fmt::Display>(err: serde_path_to_error::Error<E>) -> ScenarioError {
-    let path = err.path().to_string();
-    let message = err.into_inner().to_string();
-    if let Some((path, message)) = schema::missing(&path, &message) {
-        return ScenarioError::new(path, message);
-    }
-    let message = schema::explain(&path, &message, None);
-    ScenarioError::new(path, message)
-}
-
 impl Scenario {
     /// Parse and validate a TOML scenario.
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::new(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(located)?;
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            // The document as data, to quote the value given (when the text parses).
+            let doc = toml::from_str::<toml::Value>(text)
+                .ok()
+                .and_then(|v| serde_json::to_value(v).ok());
+            // or, when the text does not parse as a whole, what starts where the error is
+            let kind = inner
+                .span()
+                .and_then(|span| match text.get(span.start..)?.chars().next() {
+                    Some('[') => Some("an array"),
+                    Some('{') => Some("a table"),
+                    _ => None,
+                });
+            let (path, message) = schema::parse_error(&path, inner.message(), doc.as_ref(), kind);
+            // Where in the text: the line and column (not the line itself, which may be
+            // megabytes long).
+            let message = match inner.span() {
+                Some(span) => {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                    if path.is_empty() || path == "." {
+                        format!("TOML parse error at line {line}, column {column}: {message}")
+                    } else {
+                        format!("{message} (line {line}, column {column})")
+                    }
+                }
+                None => message,
+            };
+            ScenarioError::new(path, message)
+        })?;
         scenario.checked()
     }
 
@@ -774,18 +809,15 @@ impl Scenario {
             // value found there is quoted instead.
             let path = e.path().to_string();
             let inner = e.into_inner();
-            let given = schema::json_token_at(text, inner.line(), inner.column());
+            let token = schema::json_token_at(text, inner.line(), inner.column());
             let mut message = inner.to_string();
             if let Some(at) = message.rfind(" at line ") {
                 message.truncate(at);
             }
-            if let Some((path, message)) = schema::missing(&path, &message) {
-                return ScenarioError::new(path, message);
-            }
-            ScenarioError::new(
-                path.clone(),
-                schema::explain(&path, &message, given.as_deref()),
-            )
+            let doc = serde_json::from_str::<serde_json::Value>(text).ok();
+            let (path, message) =
+                schema::parse_error(&path, &message, doc.as_ref(), token.as_deref());
+            ScenarioError::new(path, message)
         })?;
         scenario.checked()
     }
@@ -843,6 +875,17 @@ impl Scenario {
             Profile::Ns2 => TcpProfile::Ns2,
         };
         TcpSettings::config(self.tcp.as_ref(), self.flows[i].tcp.as_ref(), default)
+    }
+
+    /// The routing agent of the wireless nodes: `routing_agent`, else the profile's. ns-2's
+    /// wired-cum-wireless scenarios, as the seed studies built theirs, need a routing
+    /// agent at the base stations and the mobiles, and ns-2's example of them
+    /// (`tcl/ex/wired-cum-wireless-sim.tcl`) runs DSDV: so does the ns2 profile.
+    pub fn routing_agent(&self) -> RoutingAgent {
+        self.routing_agent.unwrap_or(match self.profile {
+            Profile::Standard => RoutingAgent::None,
+            Profile::Ns2 => RoutingAgent::Dsdv,
+        })
     }
 
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.

@@ -11,9 +11,9 @@ use super::Power;
 use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use super::{EdcaConfig, StationGroup};
 use crate::channel::power::watts;
-use crate::channel::{BurstParams, Radio, Trajectory};
+use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::{AccessCategory, AccessParams, MacRules};
-use crate::net::NodeId;
+use crate::net::{Kind, NodeId};
 use crate::phy::{cca, channels, frame, LinkRates, Phy};
 use crate::sim::time::Time;
 use crate::tcp::{header_bytes, TcpConfig};
@@ -68,7 +68,7 @@ pub struct NodeSpec {
     /// replaces them.
     pub fer: (f64, f64),
     /// A station's (uplink, downlink) burst loss models.
-    pub bursts: (Option<BurstParams>, Option<BurstParams>),
+    pub bursts: (Option<BurstSpec>, Option<BurstSpec>),
     /// The rates of a station's link with its AP.
     pub rates: Option<LinkRates>,
     /// Where a wireless node is over time (metres); None when no position is given, and
@@ -105,8 +105,11 @@ pub struct FlowSpec<'s> {
     pub dst: NodeId,
     /// The connection's configuration (TCP flows).
     pub tcp: Option<TcpConfig>,
-    /// IP bytes of a full-sized data packet.
+    /// IP bytes of a full-sized data packet, as its transport sizes it.
     pub ip_bytes: u32,
+    /// Bytes the routing agent adds to the packets each end originates (`net::
+    /// routing_agent`): [data at `src`, TCP's reverse packets at `dst`].
+    pub origin_header: [u32; 2],
 }
 
 /// A validated scenario, resolved.
@@ -175,7 +178,10 @@ impl<'s> Model<'s> {
         for g in &s.stations {
             let access = m.access(g.queue.unwrap_or(s.mac.queue), None, g.qos, g.edca.as_ref());
             let (up, down) = s.channel.group_bursts(g);
-            let bursts = (up.map(|b| b.params()), down.map(|b| b.params()));
+            let bursts = (
+                up.map(|b| b.spec(&g.name, "uplink")),
+                down.map(|b| b.spec(&g.name, "downlink")),
+            );
             let mut fer = s.channel.group_fer(g);
             if bursts.0.is_some() {
                 fer.0 = 0.0;
@@ -193,7 +199,7 @@ impl<'s> Model<'s> {
                         bss: Some(ap),
                         access: Some(access.clone()),
                         fer,
-                        bursts,
+                        bursts: bursts.clone(),
                         rates: Some(rates),
                         trajectory: g.position.map(|p| match &g.mobility {
                             Some(m) => m.trajectory(p),
@@ -247,6 +253,7 @@ impl<'s> Model<'s> {
                 queue: l.queue,
             });
         }
+        let routing_agent = s.routing_agent();
         for (fi, f) in s.flows.iter().enumerate() {
             let members = |groups: &[StationGroup], name: &str| {
                 let k = groups.iter().position(|g| g.name == name);
@@ -299,6 +306,11 @@ impl<'s> Model<'s> {
                         ),
                     ));
                 }
+                let kind = if tcp.is_some() { Kind::Tcp } else { Kind::Udp };
+                let agent = |node: NodeId| match m.nodes[node as usize].access {
+                    Some(_) => routing_agent.origin_header_bytes(kind),
+                    None => 0,
+                };
                 m.flows.push(FlowSpec {
                     name,
                     spec: fi as u32,
@@ -307,6 +319,7 @@ impl<'s> Model<'s> {
                     dst,
                     tcp: tcp.clone(),
                     ip_bytes,
+                    origin_header: [agent(src), agent(dst)],
                 });
             }
         }

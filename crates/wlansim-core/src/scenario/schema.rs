@@ -3,7 +3,7 @@
 //! string with a pattern, or a number where one is accepted. The same schema tells an
 //! error message what a key allows.
 use super::limits::{RetryLimit, RtsThreshold};
-use super::tcp::WindowSpec;
+use super::tcp::{SsthreshSpec, WindowSpec};
 use super::units::{Bytes, Duration, Power, Rate, Speed};
 use super::Scenario;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -147,6 +147,23 @@ impl JsonSchema for WindowSpec {
     }
 }
 
+impl JsonSchema for SsthreshSpec {
+    fn schema_name() -> Cow<'static, str> {
+        "InitialSsthresh".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An initial slow-start threshold: an integer number of segments (at least 2), a size string (\"20000 B\"), \"rwnd\" (the advertised window) or \"unlimited\".",
+            "x-unit": "segments or size",
+            "anyOf": [
+                { "type": "integer", "minimum": 2 },
+                { "type": "string", "pattern": bytes_pattern() },
+                { "enum": ["rwnd", "unlimited"] }
+            ]
+        })
+    }
+}
+
 /// The access categories as scenario files name them (the schema of
 /// [`AccessCategory`](crate::mac::AccessCategory)).
 #[derive(JsonSchema)]
@@ -172,35 +189,77 @@ pub fn json_schema() -> Value {
     schema
 }
 
-/// The schema of the value at `path` (`stations[0].count`), following references.
-fn node_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
-    let mut node = resolve(root, root);
+/// The schema of the value at `path` (`stations[0].count`), following references; a key
+/// of a tagged choice of tables (`{ distribution = "...", ... }`) is looked up in each
+/// alternative, and a tag key gives the choice of its constants.
+fn node_at(root: &Value, path: &str) -> Option<Value> {
+    let mut node = resolve(root, root).clone();
     for part in split_path(path) {
-        node = match part {
-            Part::Key(k) => node.get("properties")?.get(k)?,
-            Part::Index => node.get("items")?,
+        let next = match part {
+            Part::Key(k) => match node.get("properties").and_then(|p| p.get(k)) {
+                Some(n) => n.clone(),
+                None => in_alternatives(root, &node, k)?,
+            },
+            Part::Index(_) => node.get("items")?.clone(),
         };
-        node = resolve(root, node);
+        node = resolve(root, &next).clone();
     }
     Some(node)
 }
 
+/// Key `k` of the tables a `oneOf` offers: its schema in the first that has it, or, for
+/// the tag (a constant in each), the choice of the constants.
+fn in_alternatives(root: &Value, node: &Value, k: &str) -> Option<Value> {
+    let alts = node
+        .get("oneOf")
+        .or_else(|| node.get("anyOf"))?
+        .as_array()?;
+    let found: Vec<&Value> = alts
+        .iter()
+        .filter_map(|a| resolve(root, a).get("properties")?.get(k))
+        .collect();
+    let consts: Vec<Value> = found
+        .iter()
+        .filter_map(|n| n.get("const").cloned())
+        .collect();
+    if !consts.is_empty() && consts.len() == found.len() {
+        return Some(serde_json::json!({ "enum": consts }));
+    }
+    found.first().map(|n| (*n).clone())
+}
+
+/// "a table with `tag` one of ..." for a tagged choice of tables.
+fn tagged_tables(node: &Value) -> Option<String> {
+    let alts = node.get("oneOf")?.as_array()?;
+    let first = alts.first()?.get("properties")?.as_object()?;
+    let (tag, _) = first.iter().find(|(_, v)| v.get("const").is_some())?;
+    let names: Vec<String> = alts
+        .iter()
+        .filter_map(|a| Some(a.get("properties")?.get(tag)?.get("const")?.to_string()))
+        .collect();
+    Some(format!(
+        "a table {{ {tag} = ... }} with {tag} one of {}",
+        names.join(", ")
+    ))
+}
+
 enum Part<'a> {
     Key(&'a str),
-    Index,
+    /// An array element (its index, when the path gives a number).
+    Index(Option<usize>),
 }
 
 fn split_path(path: &str) -> Vec<Part<'_>> {
     let mut parts = Vec::new();
     for piece in path.split('.').filter(|p| !p.is_empty() && *p != "?") {
-        match piece.find('[') {
-            Some(i) => {
-                if i > 0 {
-                    parts.push(Part::Key(&piece[..i]));
-                }
-                parts.extend(piece.matches('[').map(|_| Part::Index));
-            }
-            None => parts.push(Part::Key(piece)),
+        let (key, indices) = piece
+            .split_once('[')
+            .map_or((piece, ""), |(k, _)| (k, &piece[k.len()..]));
+        if !key.is_empty() {
+            parts.push(Part::Key(key));
+        }
+        for index in indices.split('[').filter(|i| !i.is_empty()) {
+            parts.push(Part::Index(index.trim_end_matches(']').parse().ok()));
         }
     }
     parts
@@ -254,11 +313,104 @@ fn choices(node: &Value) -> Option<String> {
     (!names.is_empty()).then(|| format!("one of {}", names.join(", ")))
 }
 
+fn schema_root() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(json_schema)
+}
+
+/// What the value at `path` of a scenario document is when it is an array or a table
+/// (a scalar is quoted from the text instead: the document may have rounded it, e.g.
+/// 2^64 to 1.8446744073709552e+19).
+fn kind_at(doc: &Value, path: &str) -> Option<&'static str> {
+    let mut v = doc;
+    for part in split_path(path) {
+        v = match part {
+            Part::Key(k) => v.get(k)?,
+            Part::Index(i) => v.get(i?)?,
+        };
+    }
+    match v {
+        Value::Array(_) => Some("an array"),
+        Value::Object(_) => Some("a table"),
+        _ => None,
+    }
+}
+
+/// Whether the schema `node` takes an array.
+fn accepts_array(root: &Value, node: &Value) -> bool {
+    let node = resolve(root, node);
+    let typed = |t: &Value| {
+        t == "array"
+            || t.as_array()
+                .is_some_and(|ts| ts.iter().any(|t| t == "array"))
+    };
+    node.get("items").is_some()
+        || node.get("type").is_some_and(typed)
+        || ["oneOf", "anyOf"].iter().any(|k| {
+            node.get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|alts| alts.iter().any(|a| accepts_array(root, a)))
+        })
+}
+
+/// The key at which `path` steps into an array where the schema takes none (`phy[0]` of
+/// `phy = [1]`): the deserialiser then reports the array's first element, where the
+/// mistake is the array itself.
+fn array_in_place_of(path: &str) -> Option<String> {
+    let root = schema_root();
+    let mut node = resolve(root, root).clone();
+    let mut at = String::new();
+    for part in split_path(path) {
+        match part {
+            Part::Key(k) => {
+                let next = match node.get("properties").and_then(|p| p.get(k)) {
+                    Some(n) => n.clone(),
+                    None => in_alternatives(root, &node, k)?,
+                };
+                node = resolve(root, &next).clone();
+                at = if at.is_empty() {
+                    k.to_string()
+                } else {
+                    format!("{at}.{k}")
+                };
+            }
+            Part::Index(i) => {
+                if !accepts_array(root, &node) {
+                    return (!at.is_empty()).then_some(at);
+                }
+                node = resolve(root, node.get("items")?).clone();
+                at = format!("{at}[{}]", i?);
+            }
+        }
+    }
+    None
+}
+
+/// A deserialiser's error at `path` as (key path, message): the value given (found in
+/// `doc`, the document, when it parses; else `token`, the text there) and what the key
+/// allows, from the schema.
+pub fn parse_error(
+    path: &str,
+    message: &str,
+    doc: Option<&Value>,
+    token: Option<&str>,
+) -> (String, String) {
+    if let Some(at) = array_in_place_of(path) {
+        let expected = allowed_at(&at).unwrap_or_else(|| "a single value".into());
+        return (at, format!("an array is not allowed; expected {expected}"));
+    }
+    if let Some(found) = missing(path, message) {
+        return found;
+    }
+    let given = doc.and_then(|d| kind_at(d, path)).or(token);
+    (path.to_string(), explain(path, message, given))
+}
+
 /// What the schema allows at `path`, in words (None when the path is not in the schema).
 pub fn allowed_at(path: &str) -> Option<String> {
-    static SCHEMA: OnceLock<Value> = OnceLock::new();
-    let root = SCHEMA.get_or_init(json_schema);
+    let root = schema_root();
     let node = node_at(root, path)?;
+    let node = &node;
     if node.get("x-unit").is_some() {
         let d = node.get("description")?.as_str()?;
         let d = d.split_once(": ").map_or(d, |(_, rest)| rest);
@@ -268,7 +420,7 @@ pub fn allowed_at(path: &str) -> Option<String> {
         }
         return Some(d);
     }
-    if let Some(c) = choices(node) {
+    if let Some(c) = choices(node).or_else(|| tagged_tables(node)) {
         return Some(c);
     }
     // An optional value's type is ["integer", "null"]: the first non-null one counts.
@@ -378,9 +530,12 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
             };
             let expected = allowed().unwrap_or_else(|| "another value".into());
             *line = format!("{value} is not allowed{note}; expected {expected}");
+        } else if l.starts_with("recursion limit exceeded") {
+            *line = "arrays or tables nested too deeply (a scenario needs a few levels)".into();
         } else if l == "wanted string or table" || l == "wanted exactly 1 element" {
             let expected = allowed().unwrap_or_else(|| "a string".into());
-            *line = format!("this value is not allowed; expected {expected}");
+            let value = given.unwrap_or("this value");
+            *line = format!("{value} is not allowed; expected {expected}");
         }
     }
     lines.join("\n")
@@ -416,8 +571,11 @@ pub fn json_token_at(text: &str, line: usize, column: usize) -> Option<String> {
     if start < chars.len() && !is_tok(chars[start]) && start > 0 && is_tok(chars[start - 1]) {
         start -= 1;
     }
-    if start >= chars.len() || !is_tok(chars[start]) {
-        return None;
+    match chars.get(start) {
+        Some('[') => return Some("an array".into()),
+        Some('{') => return Some("a table".into()),
+        Some(&c) if is_tok(c) => {}
+        _ => return None,
     }
     let mut a = start;
     while a > 0 && is_tok(chars[a - 1]) {

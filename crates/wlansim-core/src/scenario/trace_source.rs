@@ -13,6 +13,7 @@
 //! ```
 use super::ScenarioError;
 use crate::app::trace_source::{parse, Format, Frame};
+use crate::app::udp::MAX_MESSAGE_BYTES;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -88,10 +89,21 @@ impl TraceConfig {
             (TraceFormat::Frames, None) => Format::Frames,
             (TraceFormat::Ns2, None) => Format::Ns2,
         };
-        let content = std::fs::read(&self.file)
-            .map_err(|e| ScenarioError::new(key("file"), format!("\"{}\": {e}", self.file)))?;
-        let frames = parse(&content, format)
-            .map_err(|m| ScenarioError::new(key("file"), format!("\"{}\": {m}", self.file)))?;
+        let content = super::inputs::read(&self.file, &key("file"))?;
+        let located =
+            |m: String| ScenarioError::new(key("file"), format!("\"{}\": {m}", self.file));
+        let frames = parse(&content, format).map_err(located)?;
+        if let Some((k, f)) = frames
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.bytes > MAX_MESSAGE_BYTES)
+        {
+            return Err(located(format!(
+                "frame {} has {} B; a frame is at most {MAX_MESSAGE_BYTES} B (16 MiB)",
+                k + 1,
+                f.bytes
+            )));
+        }
         Ok(frames.into())
     }
 }

@@ -1,7 +1,9 @@
 //! Checks that need more than one value, or a range: each failure names its key path, the
 //! value and what is allowed.
+use super::bounds;
 use super::checks::{contention_window, reference, short_preamble_rate, standard_rate};
 use super::{FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
+use crate::net::Kind;
 use crate::phy::{frame, Preamble, Standard};
 use std::collections::HashSet;
 
@@ -44,6 +46,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     super::radio::validate(s)?;
     super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
+    super::emulation::validate(s)?;
     if let super::PacketsOutput::Flows(names) = &s.output.packets {
         let flows: Vec<&str> = s.flows.iter().map(|f| f.name.as_str()).collect();
         for (i, name) in names.iter().enumerate() {
@@ -247,17 +250,36 @@ fn phy(s: &Scenario) -> Result<(), ScenarioError> {
         ("sifs", s.phy.sifs),
         ("difs", s.phy.difs),
         ("plcp", s.phy.plcp),
-        ("propagation_delay", s.phy.propagation_delay),
     ] {
-        if let Some(d) = given.filter(|d| d.0 > super::bounds::MAX_PHY_TIME) {
+        if let Some(d) = given.filter(|d| d.0 > bounds::MAX_PHY_TIME) {
             return err(
                 format!("phy.{key}"),
-                format!("{d}: a PHY timing value is at most 1 s"),
+                format!(
+                    "{d}: a PHY timing value is at most 1 ms (every 802.11 PHY's is below 200 us)"
+                ),
             );
         }
     }
     if resolved.slot == 0 {
         return err("phy.slot", "0 s: the slot time must be positive");
+    }
+    // 802.11-2012 9.3.2.8: ACKTimeout = SIFS + slot + PHY-RX-START delay, so the ACK's
+    // round trip (twice the propagation delay) fits in a slot (aSlotTime includes
+    // aAirPropagationTime, 9.3.7); beyond it every exchange would time out.
+    if 2 * resolved.propagation_delay > resolved.slot {
+        let key = if s.phy.propagation_delay.is_some() || s.phy.slot.is_none() {
+            "phy.propagation_delay"
+        } else {
+            "phy.slot"
+        };
+        return err(
+            key,
+            format!(
+                "propagation delay {} with a slot of {}: the round trip (twice the delay) must fit in a slot, or the ACK would come after the ACK timeout (SIFS + slot + PLCP, 802.11-2012 9.3.2.8); at most half the slot",
+                super::units::Duration(resolved.propagation_delay),
+                super::units::Duration(resolved.slot)
+            ),
+        );
     }
     if resolved.sifs == 0 {
         return err("phy.sifs", "0 s: SIFS must be positive");
@@ -337,14 +359,18 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
         }
         peer(s, f, &at)?;
         match f.protocol {
-            Protocol::Udp => udp_flow(f, &at)?,
+            Protocol::Udp => udp_flow(s, f, &at)?,
             Protocol::Tcp => tcp_flow(s, i, f, &at)?,
         }
     }
     if let Some(t) = &s.tcp {
         // Scenario-wide defaults must be valid on their own, even without TCP flows.
         let cfg = super::TcpSettings::config(Some(t), None, super::TcpProfile::Standard);
-        tcp_config(&cfg, "tcp")?;
+        tcp_config(
+            &cfg,
+            "tcp",
+            s.routing_agent().origin_header_bytes(Kind::Tcp),
+        )?;
         thresholds_need_dynamic(&cfg, &[(Some(t), "tcp".into())])?;
     }
     Ok(())
@@ -387,7 +413,11 @@ fn peer(s: &Scenario, f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(),
     Ok(())
 }
 
-fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+fn udp_flow(
+    s: &Scenario,
+    f: &FlowConfig,
+    at: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
     for (key, set) in [
         ("bytes", f.bytes.is_some()),
         ("files", f.files.is_some()),
@@ -442,17 +472,17 @@ fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioE
                 "missing: traffic = \"trace\" needs `trace = { file = \"...\" }`",
             )
         }
-        (Traffic::Game, Some(g), _) => {
-            g.source(f.direction, &at("game"))?;
+        (_, Some(_), _) if f.traffic != Traffic::Game => {
+            return err(at("game"), "only with traffic = \"game\"")
         }
-        (Traffic::Trace, _, Some(t)) => {
-            t.frames(&at("trace"))?;
+        (_, _, Some(_)) if f.traffic != Traffic::Trace => {
+            return err(at("trace"), "only with traffic = \"trace\"")
         }
-        (_, Some(_), _) => return err(at("game"), "only with traffic = \"game\""),
-        (_, _, Some(_)) => return err(at("trace"), "only with traffic = \"trace\""),
         _ => {}
     }
-    let max_payload = MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER) as u64;
+    let agent = s.routing_agent().origin_header_bytes(Kind::Udp);
+    let max_payload =
+        MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER + agent) as u64;
     let size = f.udp_payload();
     if size.0 == 0 || size.0 > max_payload {
         return err(
@@ -461,6 +491,36 @@ fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioE
                 "{size}: a UDP payload is 1 to {max_payload} B (an MSDU is at most {MAX_MSDU} B)"
             ),
         );
+    }
+    // The sources that set their own pace: their mean offered load.
+    match (f.traffic, &f.game, &f.trace) {
+        (Traffic::Game, Some(g), _) => {
+            let (bytes, gap) = g.source(f.direction, &at("game"))?.means();
+            let (packets, ip_bytes) = bounds::message_load(bytes, size.0);
+            let given = format!("messages of {bytes:.0} B every {} s", gap / 1e9);
+            bounds::offered_load(&at("game"), &given, packets, ip_bytes, gap / 1e9)?;
+        }
+        (Traffic::Trace, _, Some(t)) => {
+            let frames = t.frames(&at("trace"))?;
+            let span: u64 = frames.iter().map(|x| x.gap).sum();
+            let bytes = frames.iter().map(|x| x.bytes as f64).sum::<f64>() / frames.len() as f64;
+            let packets = frames
+                .iter()
+                .map(|x| (x.bytes as u64).div_ceil(size.0) as f64)
+                .sum::<f64>()
+                / frames.len() as f64;
+            let header = (frame::IP_HEADER + frame::UDP_HEADER) as f64;
+            let gap = span as f64 / 1e9 / frames.len() as f64;
+            let given = format!("{} frames of {bytes:.0} B every {gap} s", frames.len());
+            bounds::offered_load(
+                &at("trace.file"),
+                &given,
+                packets,
+                bytes + header * packets,
+                gap,
+            )?;
+        }
+        _ => {}
     }
     if let Some(stop) = f.stop {
         if stop <= f.start {
@@ -517,7 +577,11 @@ fn tcp_flow(
         );
     }
     let cfg = s.tcp_config(i);
-    tcp_config(&cfg, &at("tcp"))?;
+    tcp_config(
+        &cfg,
+        &at("tcp"),
+        s.routing_agent().origin_header_bytes(Kind::Tcp),
+    )?;
     thresholds_need_dynamic(
         &cfg,
         &[(f.tcp.as_ref(), at("tcp")), (s.tcp.as_ref(), "tcp".into())],
@@ -550,10 +614,12 @@ fn thresholds_need_dynamic(
 }
 
 /// [`TcpConfig::validate`](crate::tcp::TcpConfig::validate) plus the frame-size limit.
-fn tcp_config(cfg: &crate::tcp::TcpConfig, path: &str) -> Result<(), ScenarioError> {
+/// `agent`: the bytes the scenario's routing agent adds to a TCP packet a wireless node
+/// originates.
+fn tcp_config(cfg: &crate::tcp::TcpConfig, path: &str, agent: u32) -> Result<(), ScenarioError> {
     cfg.validate()
         .or_else(|m| err(path, m.trim_start_matches("tcp.").to_string()))?;
-    let max_mss = MAX_MSDU - (frame::LLC_SNAP + crate::tcp::header_bytes(cfg)) as u64;
+    let max_mss = MAX_MSDU - (frame::LLC_SNAP + crate::tcp::header_bytes(cfg) + agent) as u64;
     if cfg.mss as u64 > max_mss {
         return err(
             format!("{path}.mss"),

@@ -116,6 +116,17 @@ impl<E: Slotted> EventQueue<E> {
         }
     }
 
+    /// Time of the earliest pending event, if any.
+    pub fn next_time(&self) -> Option<Time> {
+        let slots = self.slots.iter().flatten().map(|e| e.at);
+        self.heap
+            .peek()
+            .map(|e| e.at)
+            .into_iter()
+            .chain(slots)
+            .min()
+    }
+
     /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
     /// advancing the clock.
     #[inline]

@@ -76,13 +76,15 @@ impl Trace {
         }
     }
 
+    /// `real`: the packet's bytes when it is a real one (emulation), which the captures
+    /// write instead of headers made from its fields.
     #[inline]
-    pub fn emit(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+    pub fn emit(&mut self, t: Time, event: TraceEvent, p: &Packet, real: Option<&[u8]>) {
         if let Some(rec) = &mut self.packets {
             rec.event(t, event, p);
         }
         if let Some(cap) = &mut self.pcap {
-            cap.event(t, event, p);
+            cap.event(t, event, p, real);
         }
     }
 }

@@ -40,6 +40,11 @@ pub struct PacketRecord {
     pub dropped: Option<(DropReason, NodeId)>,
 }
 
+/// Records a run reports at most: each costs a few hundred bytes here and about a kilobyte
+/// as a row in Python, so a million of them fill a few GB. A run that would report more
+/// stops with an error naming `output.packets` (see [`PacketRecorder::full`]).
+pub const MAX_RECORDS: usize = 1_000_000;
+
 pub struct PacketRecorder {
     /// Per flow: whether its packets are recorded.
     selected: Vec<bool>,
@@ -60,6 +65,17 @@ impl PacketRecorder {
     /// The measurement window starts: forget the fates seen so far.
     pub fn on_statistics_reset(&mut self) {
         self.done.clear();
+    }
+
+    /// Whether [`MAX_RECORDS`] fates are recorded: later ones are not kept.
+    pub fn full(&self) -> bool {
+        self.done.len() >= MAX_RECORDS
+    }
+
+    fn finish(&mut self, rec: PacketRecord) {
+        if !self.full() {
+            self.done.push(rec);
+        }
     }
 
     pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet) {
@@ -112,12 +128,12 @@ impl PacketRecorder {
             TraceEvent::Dropped { node, reason } => {
                 let mut rec = self.open.remove(&key).expect("an open record");
                 rec.dropped = Some((reason, node));
-                self.done.push(rec);
+                self.finish(rec);
             }
             TraceEvent::Delivered { .. } => {
                 let mut rec = self.open.remove(&key).expect("an open record");
                 rec.delivered = Some(t);
-                self.done.push(rec);
+                self.finish(rec);
             }
         }
     }

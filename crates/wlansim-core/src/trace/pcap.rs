@@ -28,7 +28,7 @@
 use super::TraceEvent;
 use crate::net::{Kind, NodeId, Packet};
 use crate::sim::time::Time;
-use etherparse::{IpNumber, Ipv4Header, TcpHeader, TcpOptionElement, UdpHeader};
+use etherparse::{IpNumber, Ipv4Header, Ipv4Options, TcpHeader, TcpOptionElement, UdpHeader};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, Endianness, TsResolution};
 use std::collections::HashMap;
@@ -122,6 +122,8 @@ struct Pending {
     packet: Packet,
     retry: bool,
     seqnum: u16,
+    /// The packet's real bytes (emulation).
+    real: Option<Box<[u8]>>,
 }
 
 type Writer = PcapWriter<BufWriter<File>>;
@@ -230,7 +232,9 @@ impl PcapRecorder {
         })
     }
 
-    pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+    /// `real`: the packet's own bytes (emulation), written instead of headers made from
+    /// its fields.
+    pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet, real: Option<&[u8]>) {
         match event {
             TraceEvent::TxStart {
                 node,
@@ -245,6 +249,7 @@ impl PcapRecorder {
                     packet: *p,
                     retry,
                     seqnum,
+                    real: real.map(Box::from),
                 });
             }
             TraceEvent::TxStart {
@@ -252,7 +257,7 @@ impl PcapRecorder {
                 to,
                 air: false,
                 ..
-            } => self.write_wired(t, node, to, p),
+            } => self.write_wired(t, node, to, p, real),
             TraceEvent::TxFailed { node, .. } => {
                 if let Some(i) = self.pending.iter().position(|x| x.node == node) {
                     let x = self.pending.swap_remove(i);
@@ -343,7 +348,7 @@ impl PcapRecorder {
         b.extend_from_slice(&(x.seqnum << 4).to_le_bytes());
         b.extend_from_slice(&LLC_SNAP_IPV4);
         debug_assert_eq!(b.len(), RADIOTAP_LEN + WLAN_HEADER_LEN + 8);
-        let orig_len = self.write_ip(p);
+        let orig_len = self.write_ip(p, x.real.as_deref());
         self.write(file, x.t, orig_len);
     }
 
@@ -382,7 +387,7 @@ impl PcapRecorder {
         self.write(file, t, len);
     }
 
-    fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet) {
+    fn write_wired(&mut self, t: Time, from: NodeId, to: NodeId, p: &Packet, real: Option<&[u8]>) {
         let Some(&file) = self.link_file.get(&(from, to)) else {
             return;
         };
@@ -391,13 +396,18 @@ impl PcapRecorder {
         b.extend_from_slice(&mac_address(to));
         b.extend_from_slice(&mac_address(from));
         b.extend_from_slice(&[0x08, 0x00]);
-        let orig_len = self.write_ip(p);
+        let orig_len = self.write_ip(p, real);
         self.write(file, t, orig_len);
     }
 
     /// Append the IPv4 datagram of `p` (headers, then its zero-filled payload up to the
-    /// snaplen) to the buffer; its whole length (uncut).
-    fn write_ip(&mut self, p: &Packet) -> usize {
+    /// snaplen; or its `real` bytes) to the buffer; its whole length (uncut).
+    fn write_ip(&mut self, p: &Packet, real: Option<&[u8]>) -> usize {
+        if let Some(real) = real {
+            let room = (self.snaplen as usize).saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&real[..real.len().min(room)]);
+            return self.buf.len() - real.len().min(room) + real.len();
+        }
         let payload = (p.payload_bytes as usize).min(MAX_IP - 60);
         let (src, dst) = (ip_address(p.src), ip_address(p.dst));
         let tcp = match (p.kind, self.flows[p.flow as usize]) {
@@ -409,7 +419,11 @@ impl PcapRecorder {
             None => (IpNumber::UDP, UdpHeader::LEN),
         };
         let l4_len = l4_header + payload;
-        let ip = match ip_header(l4_len as u16, protocol, src, dst) {
+        // Bytes the packet carries beyond its IPv4 and transport headers: the header ns-2's
+        // routing agent adds (`net::routing_agent`), written as IPv4 NOP options so that
+        // the captured frame is as long as the one on the air.
+        let extra = (p.header_bytes as usize).saturating_sub(Ipv4Header::MIN_LEN + l4_header);
+        let ip = match ip_header(l4_len as u16, protocol, src, dst, extra) {
             Ok(ip) => ip,
             Err(e) => {
                 self.error.get_or_insert(e);
@@ -478,13 +492,21 @@ fn ones_complement_sum(bytes: &[u8], src: [u8; 4], dst: [u8; 4], extra: u32) -> 
     sum as u16
 }
 
+/// An IPv4 header with `options` bytes of NOP options (a multiple of 4, at most 40).
 fn ip_header(
     payload_len: u16,
     protocol: IpNumber,
     src: [u8; 4],
     dst: [u8; 4],
+    options: usize,
 ) -> Result<Ipv4Header, String> {
     let mut ip = Ipv4Header::new(payload_len, 64, protocol, src, dst).map_err(|e| e.to_string())?;
+    if options > 0 {
+        // RFC 791: option type 1, No Operation.
+        ip.options = Ipv4Options::try_from(&[1u8; 40][..options]).map_err(|e| e.to_string())?;
+        ip.set_payload_len(payload_len as usize)
+            .map_err(|e| e.to_string())?;
+    }
     ip.dont_fragment = true;
     ip.header_checksum = ip.calc_header_checksum();
     Ok(ip)

@@ -11,7 +11,7 @@ use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::trace_source::Frame;
 use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
 use crate::channel::receiver::Rule;
-use crate::channel::{BurstLink, BurstLinks, Channel, Hearing, IidLoss, LinkBudget, Positions};
+use crate::channel::{BurstLinks, Channel, Hearing, IidLoss, LinkBudget, Positions};
 use crate::channel::{Ppdu, Radio, Reception, Shadowing};
 use crate::mac::beacon::beacon_times;
 use crate::mac::{AccessParams, Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
@@ -268,8 +268,10 @@ impl World {
                 tcp,
                 udp,
                 start: f.start.0,
+                origin_header: x.origin_header,
                 acct: Default::default(),
                 stats: FlowStats::default(),
+                external: None,
             });
         }
 
@@ -375,20 +377,11 @@ impl World {
         let n_entities = mac.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
         let bursts = bursty.then(|| {
-            let link =
-                |x: &NodeSpec, dir: &str, b| BurstLink::new(seed, &format!("{}/{dir}", x.name), b);
-            BurstLinks {
-                up: m
-                    .nodes
-                    .iter()
-                    .map(|x| x.bursts.0.map(|b| link(x, "uplink", b)))
-                    .collect(),
-                down: m
-                    .nodes
-                    .iter()
-                    .map(|x| x.bursts.1.map(|b| link(x, "downlink", b)))
-                    .collect(),
-            }
+            let nodes = m.nodes.iter();
+            BurstLinks::new(
+                seed,
+                nodes.map(|x| (x.name.as_str(), x.bursts.0.as_ref(), x.bursts.1.as_ref())),
+            )
         });
         let budget = LinkBudget::new(
             s.channel.propagation.as_ref().map(|p| p.params()),
@@ -474,6 +467,7 @@ impl World {
             warmup: s.warmup.0,
             end: s.duration.0,
             seed,
+            edge: None,
         })
     }
 }

@@ -108,8 +108,11 @@ impl World {
         };
         clamp.observe(p.flow, now);
         if p.reverse {
-            let c = self.flows[p.flow as usize].tcp.expect("a TCP flow");
-            p.seg.rwnd = clamp.clamp(now, p.seg.rwnd, self.conns[c as usize].mss);
+            let mss = self.segment_size(p.flow);
+            let clamp = self.rwnd_clamp[node as usize]
+                .as_ref()
+                .expect("checked above");
+            p.seg.rwnd = clamp.clamp(now, p.seg.rwnd, mss);
         }
     }
 }

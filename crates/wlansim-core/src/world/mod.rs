@@ -10,6 +10,7 @@
 mod build;
 mod drops;
 mod edca;
+mod external;
 mod forward;
 mod report;
 mod series;
@@ -30,6 +31,8 @@ use crate::tcp::TimerKind;
 use crate::trace::{DropReason, Trace, TraceEvent};
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
+
+pub use external::{Egress, ExternalFlow};
 
 /// Why a run could not produce results.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +66,8 @@ impl From<ScenarioError> for SimError {
 pub enum Event {
     /// Channel access on the wireless medium.
     Mac(MacEvent),
-    /// A CBR or Poisson source generates its next packet.
+    /// A UDP source's next message comes (or the current one goes on: at most
+    /// `app::udp::PACKETS_PER_EVENT` packets per event).
     Arrival(u32),
     /// A flow starts.
     SourceStart(u32),
@@ -175,9 +179,14 @@ pub struct Flow {
     /// The source of a UDP flow.
     pub udp: Option<UdpSource>,
     pub start: Time,
+    /// Bytes the routing agent of the originating node adds to the flow's packets
+    /// ([forward, reverse], as `acct`; `net::routing_agent`).
+    pub origin_header: [u32; 2],
     /// [forward, reverse]: UDP and TCP sender → receiver; TCP receiver → sender.
     pub acct: [Accounting; 2],
     pub stats: FlowStats,
+    /// A flow of an external endpoint (`external.rs`), opened when its first packet came.
+    pub external: Option<external::ExternalInfo>,
 }
 
 impl Flow {
@@ -195,11 +204,12 @@ impl Flow {
     }
 
     /// `p` reached its destination `delay` after it was created. Data with payload counts
-    /// as delivered, with its delay.
-    fn on_delivered(&mut self, p: &Packet, delay: Time) {
+    /// as delivered, with its delay (and apart when it was created before `warmup`).
+    fn on_delivered(&mut self, p: &Packet, delay: Time, warmup: Time) {
         self.acct[p.reverse as usize].delivered += 1;
         if !p.reverse && p.payload_bytes > 0 {
             self.stats.counts.delivered_packets += 1;
+            self.stats.counts.delivered_from_warmup += u64::from(p.created < warmup);
             self.stats.counts.delivered_bytes += p.payload_bytes as u64;
             self.stats.delay.record(delay);
             self.stats.jitter.record(delay);
@@ -240,6 +250,8 @@ pub struct World {
     warmup: Time,
     end: Time,
     seed: u64,
+    /// The edge towards external endpoints (emulation); None in a simulation.
+    edge: Option<Box<external::Edge>>,
 }
 
 impl Node {
@@ -264,37 +276,49 @@ impl World {
     pub fn run_with(mut self, progress: &mut dyn FnMut(f64) -> bool) -> Result<Results, SimError> {
         let wall = std::time::Instant::now();
         while let Some((now, event)) = self.events.pop_before(self.end) {
-            if self.events.processed().is_multiple_of(PROGRESS_EVERY)
-                && !progress(now as f64 / self.end as f64)
-            {
-                return Err(SimError::Interrupted);
+            if self.events.processed().is_multiple_of(PROGRESS_EVERY) {
+                if !progress(now as f64 / self.end as f64) {
+                    return Err(SimError::Interrupted);
+                }
+                self.check_records(now)?;
             }
-            match event {
-                Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
-                Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
-                Event::Mac(event) => self.on_spatial(now, event),
-                Event::Arrival(flow) => self.on_arrival(now, flow),
-                Event::SourceStart(flow) => self.on_source_start(now, flow),
-                Event::TcpTimer(flow, kind, generation, epoch) => {
-                    self.on_tcp_timer(now, flow, kind, generation, epoch)
-                }
-                Event::NextFile(flow) => self.request_file(now, flow),
-                Event::Wire(WireEvent::TraceStart(link)) => {
-                    let p = *self.wires.starting_at(link, now);
-                    self.trace_wire_start(now, link, &p);
-                }
-                Event::Wire(WireEvent::Arrival(link)) => {
-                    let (node, p) = self.wires.arrival(link);
-                    self.trace(now, TraceEvent::Received { node }, &p);
-                    self.receive(now, now, node, p);
-                }
-                Event::WarmupEnd => self.reset_statistics(now),
-                Event::Sample => self.on_sample(now),
-                Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
-                Event::Beacon(i) => self.on_beacon(now, i),
-            }
+            self.dispatch(now, event);
         }
+        self.finish(wall.elapsed().as_secs_f64())
+    }
+
+    /// Hand `event`, due at `now`, to the component that owns it.
+    fn dispatch(&mut self, now: Time, event: Event) {
+        match event {
+            Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
+            Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
+            Event::Mac(event) => self.on_spatial(now, event),
+            Event::Arrival(flow) => self.on_arrival(now, flow),
+            Event::SourceStart(flow) => self.on_source_start(now, flow),
+            Event::TcpTimer(flow, kind, generation, epoch) => {
+                self.on_tcp_timer(now, flow, kind, generation, epoch)
+            }
+            Event::NextFile(flow) => self.request_file(now, flow),
+            Event::Wire(WireEvent::TraceStart(link)) => {
+                let p = *self.wires.starting_at(link, now);
+                self.trace_wire_start(now, link, &p);
+            }
+            Event::Wire(WireEvent::Arrival(link)) => {
+                let (node, p) = self.wires.arrival(link);
+                self.trace(now, TraceEvent::Received { node }, &p);
+                self.receive(now, now, node, p);
+            }
+            Event::WarmupEnd => self.reset_statistics(now),
+            Event::Sample => self.on_sample(now),
+            Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
+            Event::Beacon(i) => self.on_beacon(now, i),
+        }
+    }
+
+    /// The end of the run: the accounting check, the captures closed, the report.
+    fn finish(mut self, wall_s: f64) -> Result<Results, SimError> {
         self.check_accounting()?;
+        self.check_records(self.end)?;
         if let Some(Trace {
             pcap: Some(cap), ..
         }) = &mut self.trace
@@ -302,7 +326,7 @@ impl World {
             cap.finish()
                 .map_err(|e| SimError::Scenario(ScenarioError::new("output.pcap", e)))?;
         }
-        Ok(self.report(wall.elapsed().as_secs_f64()))
+        Ok(self.report(wall_s))
     }
 
     /// A TBTT: the AP queues its Beacon (skipped while the last one still waits) and the
@@ -383,11 +407,32 @@ impl World {
         self.mac.restore_outcomes(outcomes);
     }
 
+    /// Stop a run whose per-packet records of the measurement window (at `now`) passed
+    /// their limit, rather than fill the memory.
+    fn check_records(&self, now: Time) -> Result<(), SimError> {
+        let full = self
+            .trace
+            .as_ref()
+            .and_then(|t| t.packets.as_ref())
+            .is_some_and(|r| r.full());
+        if full && now >= self.warmup {
+            return Err(SimError::Scenario(ScenarioError::new(
+                "output.packets",
+                format!(
+                    "more than {} packets to record: record fewer flows (a list of their names), or run a shorter time",
+                    crate::trace::packets::MAX_RECORDS
+                ),
+            )));
+        }
+        Ok(())
+    }
+
     /// Report `event` to the trace hook's consumers, if any.
     #[inline]
     fn trace(&mut self, t: Time, event: TraceEvent, p: &Packet) {
         if let Some(trace) = &mut self.trace {
-            trace.emit(t, event, p);
+            let real = self.edge.as_ref().and_then(|e| e.bytes(p));
+            trace.emit(t, event, p, real);
         }
     }
 

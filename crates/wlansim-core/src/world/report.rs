@@ -77,7 +77,7 @@ impl World {
                 let s = &f.stats;
                 FlowResult {
                     name: f.name.clone(),
-                    protocol: if f.tcp.is_some() { "tcp" } else { "udp" },
+                    protocol: World::protocol(f),
                     direction: f.direction,
                     src: self.nodes[f.src as usize].name.clone(),
                     dst: self.nodes[f.dst as usize].name.clone(),

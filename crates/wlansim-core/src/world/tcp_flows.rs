@@ -185,7 +185,7 @@ impl World {
 
     /// `p` reached its endpoint.
     pub(super) fn tcp_arrive(&mut self, now: Time, p: Packet) {
-        self.flows[p.flow as usize].on_delivered(&p, now - p.created);
+        self.flows[p.flow as usize].on_delivered(&p, now - p.created, self.warmup);
         let port = if p.reverse { p.dport } else { p.sport };
         if port != self.conn(p.flow).port() {
             return; // a packet of an earlier connection: no socket takes it
@@ -212,7 +212,7 @@ impl World {
         } else {
             (f.src, f.dst)
         };
-        let header_bytes = c.header_bytes;
+        let header_bytes = c.header_bytes + f.origin_header[from_receiver as usize];
         let (sport, dport) = if from_receiver {
             (SERVER_PORT, c.port())
         } else {

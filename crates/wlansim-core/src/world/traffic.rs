@@ -4,7 +4,7 @@
 //! count from the start and are zeroed at the end of the warm-up; the accounting counters
 //! never are.
 use super::{Event, World};
-use crate::mac::MacStats;
+use crate::app::udp::PACKETS_PER_EVENT;
 use crate::net::{Kind, Packet};
 use crate::sim::time::Time;
 use crate::trace::{DropReason, TraceEvent};
@@ -32,21 +32,33 @@ impl World {
 
     /// A message of a CBR, Poisson, game or trace source comes: sent as packets of the
     /// flow's `packet_size`, the last one carrying the rest (none for an empty message).
+    /// At most `PACKETS_PER_EVENT` packets per event: a larger message goes on in an
+    /// event at the same time (its next message is at least 1 ns later).
     pub(super) fn on_arrival(&mut self, now: Time, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let source = f.udp.as_mut().expect("a UDP flow");
-        let Some((bytes, next)) = source.next(now) else {
-            return;
-        };
-        let fragment = source.payload_bytes;
+        if !source.in_message() {
+            let Some((bytes, next)) = source.next(now) else {
+                return;
+            };
+            self.events.schedule(next, Event::Arrival(flow));
+            source.start_message(bytes);
+        }
         let src = f.src;
-        self.events.schedule(next, Event::Arrival(flow));
-        let (full, rest) = (bytes / fragment, bytes % fragment);
-        for payload in
-            std::iter::repeat_n(fragment, full as usize).chain((rest > 0).then_some(rest))
-        {
+        for _ in 0..PACKETS_PER_EVENT {
+            let source = self.flows[flow as usize].udp.as_mut().expect("a UDP flow");
+            let Some(payload) = source.fragment() else {
+                return;
+            };
             let p = self.generate(now, flow, payload);
             self.forward(now, src, p);
+        }
+        if self.flows[flow as usize]
+            .udp
+            .as_ref()
+            .is_some_and(|u| u.in_message())
+        {
+            self.events.schedule(now, Event::Arrival(flow));
         }
     }
 
@@ -54,7 +66,8 @@ impl World {
     fn generate(&mut self, now: Time, flow: u32, payload: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
         let seq = f.on_generated(false, payload);
-        let p = Packet::udp(flow, seq, payload, f.src, f.dst, now);
+        let mut p = Packet::udp(flow, seq, payload, f.src, f.dst, now);
+        p.header_bytes += f.origin_header[0];
         self.trace(now, TraceEvent::Created { node: p.src }, &p);
         p
     }
@@ -100,11 +113,14 @@ impl World {
     /// (the delay of a UDP packet counts to there). A TCP segment goes to its endpoint,
     /// which acts when the exchange is over.
     pub(super) fn arrive(&mut self, now: Time, at: Time, p: Packet) {
+        if self.deliver_external(now, &p) {
+            return;
+        }
         let node = p.dst;
         match p.kind {
             Kind::Udp => {
                 self.trace(at, TraceEvent::Delivered { node }, &p);
-                self.flows[p.flow as usize].on_delivered(&p, at - p.created);
+                self.flows[p.flow as usize].on_delivered(&p, at - p.created, self.warmup);
             }
             Kind::Tcp => {
                 self.trace(now, TraceEvent::Delivered { node }, &p);
@@ -114,18 +130,21 @@ impl World {
     }
 
     pub(super) fn count_queue_drop(&mut self, p: &Packet) {
+        self.forget(p);
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_queue += 1;
         f.stats.counts.dropped_queue += 1;
     }
 
     pub(super) fn count_scripted_drop(&mut self, p: &Packet) {
+        self.forget(p);
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_scripted += 1;
         f.stats.counts.dropped_scripted += 1;
     }
 
     pub(super) fn count_retry_drop(&mut self, p: &Packet) {
+        self.forget(p);
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_retry += 1;
         f.stats.counts.dropped_retry += 1;
@@ -133,9 +152,6 @@ impl World {
 
     /// End of the warm-up: statistics restart from zero (accounting does not).
     pub(super) fn reset_statistics(&mut self, now: Time) {
-        for e in &mut self.mac.entities {
-            e.stats = MacStats::default();
-        }
         self.mac.reset_statistics(now);
         for f in &mut self.flows {
             f.stats.clear();

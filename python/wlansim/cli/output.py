@@ -1,0 +1,112 @@
+"""What the command line prints: strict JSON documents and human-readable tables.
+
+JSON: ``--json`` prints RFC 8259 JSON, which strict parsers (jq, JavaScript, Go) read: a
+value that is undefined (NaN, e.g. a confidence interval of too few samples) or infinite
+is ``null``, never the ``NaN``/``Infinity`` tokens Python's `json` writes by default.
+
+Tables: a column named after its unit is shown in the unit a reader expects, with the
+unit in the header: ``throughput_bps`` as ``throughput (Mb/s)``, ``delay_mean_s`` as
+``delay_mean (ms)``; other numbers with at most six significant digits and no exponent
+below 10^15 (``6100000`` rather than ``6.1e+06``). Missing values print as ``-``.
+pandas is not needed (so that `wlansim run` and `wlansim results` start fast).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+#: column suffix -> (scale, unit shown in the header)
+UNITS = {
+    "_bps": (1e-6, "Mb/s"),
+    "_s": (1e3, "ms"),
+    "_bytes": (1.0, "B"),
+    "_dbm": (1.0, "dBm"),
+    "_m": (1.0, "m"),
+}
+
+
+def strict(value: Any) -> Any:
+    """`value` with every non-finite float (at any depth) replaced by None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {k: strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict(v) for v in value]
+    return value
+
+
+def json_dumps(value: Any, **kwargs: Any) -> str:
+    """Strict JSON text of `value` (undefined numbers as null)."""
+    return json.dumps(strict(value), allow_nan=False, **kwargs)
+
+
+def unit_of(column: str) -> tuple[str, float, str] | None:
+    """``(name without the suffix, scale, unit)`` of a column named after its unit."""
+    for suffix, (scale, unit) in UNITS.items():
+        if column.endswith(suffix) and len(column) > len(suffix):
+            return column[: -len(suffix)], scale, unit
+    return None
+
+
+def number(value: Any, digits: int = 6) -> str:
+    """A number for a table: integers as they are, other values with at most `digits`
+    significant digits in positional notation (an exponent only beyond 10^15 or below
+    10^-4), missing values as ``-``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if value == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(value)))
+    if magnitude >= 15 or magnitude < -4:
+        return f"{value:.{digits - 1}e}"
+    decimals = max(0, digits - 1 - magnitude)
+    text = f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def format_table(
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    headers: Mapping[str, str] | None = None,
+    scaled: bool = True,
+) -> str:
+    """Rows as a right-aligned text table: a numeric column named after its unit in that
+    unit (see `UNITS`; not with ``scaled=False``), with the unit in its header; ``headers``
+    renames columns. Text columns are left-aligned."""
+    headers = dict(headers or {})
+    cells: list[list[str]] = []
+    names: list[str] = []
+    numeric: list[bool] = []
+    for c in columns:
+        values = [row.get(c) for row in rows]
+        is_number = all(
+            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values
+        ) and any(v is not None for v in values)
+        unit = unit_of(c) if scaled and is_number else None
+        if unit is not None:
+            name, scale, label = unit
+            values = [None if v is None else v * scale for v in values]
+            names.append(headers.get(c, f"{name} ({label})"))
+        else:
+            names.append(headers.get(c, c))
+        cells.append([number(v) for v in values])
+        numeric.append(is_number)
+    widths = [max([len(n)] + [len(v) for v in col]) for n, col in zip(names, cells)]
+
+    def line(items: Sequence[str]) -> str:
+        parts = [x.rjust(w) if num else x.ljust(w) for x, w, num in zip(items, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(names)]
+    out.extend(line([col[i] for col in cells]) for i in range(len(rows)))
+    return "\n".join(out)

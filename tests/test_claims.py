@@ -1,0 +1,180 @@
+"""The verdict engine (wlansim.claims): intervals against scipy's tests, each rule's
+verdicts on both sides of its threshold, sentences that follow the numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from wlansim import claims as cl
+from wlansim.claims import (
+    Best,
+    Claim,
+    Compare,
+    Every,
+    InRange,
+    NotRun,
+    Sample,
+    Scale,
+    Trend,
+    Within,
+)
+
+RNG = np.random.default_rng(7)
+
+
+def sample(mean, sd, n=10, seeds=None, rng=RNG):
+    return Sample.of(list(rng.normal(mean, sd, n)), seeds or list(range(1, n + 1)))
+
+
+def test_paired_difference_interval_is_the_paired_t_test():
+    a = sample(10, 1)
+    b = Sample.of([v - 0.4 + RNG.normal(0, 0.3) for v in a.values], a.seeds)
+    e = cl.difference(a, b)
+    t = stats.ttest_rel(a.values, b.values)
+    assert (e.low > 0 or e.high < 0) == (t.pvalue < 0.05)
+    assert e.value == pytest.approx(np.mean(np.subtract(a.values, b.values)))
+
+
+def test_unpaired_difference_is_welch():
+    a, b = sample(10, 1, seeds=list(range(10))), sample(11, 2, seeds=list(range(50, 60)))
+    assert not a.paired_with(b)
+    e = cl.difference(a, b)
+    t = stats.ttest_ind(a.values, b.values, equal_var=False)
+    assert (e.low > 0 or e.high < 0) == (t.pvalue < 0.05)
+
+
+def test_relative_interval_of_a_ratio_of_means_covers_the_truth():
+    # 400 experiments of 10 paired runs each: the 95 % interval of A/B - 1 covers the
+    # true 10 % about 95 % of the time
+    rng = np.random.default_rng(3)
+    hits = 0
+    for _ in range(400):
+        common = rng.normal(0, 5, 10)
+        b = Sample.of(list(100 + common + rng.normal(0, 2, 10)), list(range(10)))
+        a = Sample.of(list(110 + 1.1 * common + rng.normal(0, 2, 10)), list(range(10)))
+        e = cl.relative(a, b)
+        hits += e.low <= 0.10 <= e.high
+    assert 0.91 <= hits / 400 <= 0.99
+
+
+def test_exact_values_have_zero_width_and_nan_runs_are_dropped():
+    e = cl.relative(Sample.exact_value(2.0), Sample.exact_value(1.0))
+    assert (e.value, e.low, e.high) == (1.0, 1.0, 1.0)
+    s = Sample.of([1.0, math.nan, 3.0], [1, 2, 3])
+    assert s.values == (1.0, 3.0) and s.seeds == (1, 3) and s.dropped == 1
+
+
+RULES = [
+    Compare("A", "B"),
+    Compare("A", "B", op="<"),
+    Compare("A", "B", margin=0.2),
+    Compare("A", "B", op="<", margin=-0.1),
+    Compare("A", "B", margin=99, scale=Scale(ratio=True)),
+    Compare("A", "B", scale=Scale(relative=False, unit="ms", factor=1e3)),
+    Within("A", "B", tol=0.05),
+    Within("A", "B", tol=2.0, scale=Scale(relative=False, unit="pkt/s")),
+    InRange("A", 9, 12),
+    Trend("delay", "W*", "up"),
+    Trend("delay", "W*", "down", margin=-0.1),
+    Trend("delay", "W*", "flat", tol=0.05),
+    Trend("delay", "W*", "up", scale=Scale(relative=False, unit="s")),
+    Best("goodput", "sack"),
+    Best("delay", "d=4", higher=False),
+    Every(Compare("A", "B"), "PER"),
+    Every(Within("A", "B", tol=0.1), "n"),
+]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.describe()[:60])
+def test_every_rule_flips_its_verdict_and_its_sentence(rule):
+    holds, fails = rule.examples()
+    c = Claim("x", "Fig 1", "claim", rule, measure=lambda t: t)
+    v1, v2 = c.decide(holds), c.decide(fails)
+    assert v1.verdict == "holds", v1.sentence
+    assert v2.verdict == "does not hold", v2.sentence
+    assert v1.sentence != v2.sentence
+    assert v1.sentence.startswith("holds") and v2.sentence.startswith("does not hold")
+
+
+def test_overlapping_intervals_are_undecided_and_say_how_many_runs_would_decide():
+    a = Sample.of([100, 104, 98, 103, 101], [1, 2, 3, 4, 5])
+    b = Sample.of([101, 99, 102, 98, 100], [1, 2, 3, 4, 5])
+    out = Compare("A", "B").evaluate((a, b))
+    assert out.verdict == "undecided"
+    assert "runs per point would decide it" in out.phrase
+
+
+def test_not_run_and_model_property_are_labelled():
+    def skipped(_):
+        raise NotRun("quick mode runs n = 1 only")
+
+    v = Claim("x", "Fig 4", "c", Compare("A", "B"), measure=skipped).decide(None)
+    assert v.verdict == "not run" and "quick mode" in v.sentence
+    m = Claim(
+        "m",
+        "Fig 4",
+        "eq 10 above eq 9",
+        Compare("eq 10", "eq 9"),
+        measure=lambda _: (Sample.exact_value(2.0), Sample.exact_value(1.0)),
+        kind="model property",
+    ).decide(None)
+    assert m.verdict == "holds" and "property of the models" in m.sentence
+    with pytest.raises(ValueError, match="kind"):
+        Claim("k", "r", "t", Compare("A", "B"), measure=lambda _: None, kind="opinion")
+
+
+def test_trend_pairs_by_seed_when_every_point_has_the_same_seeds():
+    rng = np.random.default_rng(1)
+    seed_level = rng.normal(0, 20, 6)  # large per-seed offsets shared by every x
+    pts = [
+        (x, Sample.of(list(100 + 2 * x + seed_level + rng.normal(0, 0.5, 6)), list(range(6))))
+        for x in range(5)
+    ]
+    paired = Trend("y", "x", "up").evaluate(pts)
+    assert paired.verdict == "holds"
+    unpaired = [(x, Sample.of(list(s.values), None)) for x, s in pts]
+    assert Trend("y", "x", "up").evaluate(unpaired).verdict == "undecided"
+
+
+def test_best_is_beaten_when_another_option_is_significantly_better():
+    opts = {
+        "sack": Sample.of([10, 10.1, 9.9, 10, 10.05], [1, 2, 3, 4, 5]),
+        "reno": Sample.of([11, 11.1, 10.9, 11, 11.05], [1, 2, 3, 4, 5]),
+        "vegas": Sample.of([9, 9.1, 8.9, 9, 9.05], [1, 2, 3, 4, 5]),
+    }
+    out = Best("goodput", "sack").evaluate(opts)
+    assert out.verdict == "does not hold" and "reno" in out.phrase
+    assert Best("goodput", "reno").evaluate(opts).verdict == "holds"
+    with pytest.raises(NotRun):
+        Best("goodput", "tahoe").evaluate(opts)
+
+
+def test_claims_csv_round_trip_and_contradictions(tmp_path):
+    c = Claim("a", "Fig 1", "A above B", Compare("A", "B"), measure=lambda t: t, paper="+5 %")
+    holds, fails = c.rule.examples()
+    mine, other = [c.decide(holds)], [c.decide(fails)]
+    path = cl.write_csv(tmp_path / "claims.csv", mine, "standard", other, "ns2")
+    rows = cl.read_csv(path)
+    assert rows[0]["verdict"] == "holds" and rows[0]["other_verdict"] == "does not hold"
+    assert rows[0]["paper"] == "+5 %" and rows[0]["profile"] == "standard"
+    assert cl.contradicts("holds", "does not hold")
+    assert not cl.contradicts("holds", "undecided") and not cl.contradicts("not run", "holds")
+    md = "\n".join(cl.markdown(mine, other, "ns2"))
+    assert "| a | Fig 1 |" in md and "under `ns2`" in md and "holds 1" in md
+    with pytest.raises(ValueError, match="duplicate"):
+        cl.decide_all([c, c], holds)
+
+
+def test_every_point_must_hold_with_bonferroni_intervals():
+    good = (Sample.of([110, 111, 109, 110.5], [1, 2, 3, 4]), Sample.of([100] * 4, [1, 2, 3, 4]))
+    bad = (Sample.of([90, 91, 89, 90.5], [1, 2, 3, 4]), Sample.of([100] * 4, [1, 2, 3, 4]))
+    rule = Every(Compare("A", "B"), "PER")
+    assert rule.evaluate({10: good, 20: good}).verdict == "holds"
+    out = rule.evaluate({10: good, 20: bad})
+    assert out.verdict == "does not hold" and "not at 20" in out.phrase
+    with pytest.raises(NotRun):
+        rule.evaluate({})

@@ -1,0 +1,101 @@
+"""Every study's claims as data: each claim's verdict can fail (its rule flips on both
+sides), and no quick-mode verdict contradicts the committed full run's claims.csv."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wlansim import claims as cl
+from wlansim.reproduce import NAMES, study
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = ROOT / "docs" / "reproductions"
+
+
+def _claims(name):
+    module = study(name)
+    return getattr(module, "CLAIMS", None) if hasattr(module, "PARAMETERS") else None
+
+
+CASES = [(name, c) for name in NAMES for c in (_claims(name) or [])]
+
+
+@pytest.mark.parametrize("name,claim", CASES, ids=[f"{n}:{c.id}" for n, c in CASES])
+def test_every_claim_can_hold_and_can_fail(name, claim):
+    holds, fails = claim.rule.examples()
+    a, b = claim.judge(holds), claim.judge(fails)
+    assert a.verdict == "holds", a.phrase
+    assert b.verdict == "does not hold", b.phrase
+    assert a.phrase != b.phrase
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_quick_verdicts_never_contradict_the_committed_full_run(name, quick_reproduction):
+    if _claims(name) is None:
+        pytest.skip(f"{name} does not declare its claims as data yet")
+    committed = COMMITTED / name / "claims.csv"
+    assert committed.is_file(), f"run `wlansim reproduce {name} --out {committed.parent}`"
+    full = {r["id"]: r for r in cl.read_csv(committed)}
+    quick = cl.read_csv(quick_reproduction(name) / "claims.csv")
+    ids = [c.id for c in _claims(name)]
+    assert sorted(full) == sorted(ids), "claims.csv is stale: regenerate the full run"
+    clashes = [
+        f"{r['id']}: quick {r['verdict']} ({r['sentence']}), full {full[r['id']]['verdict']}"
+        for r in quick
+        if cl.contradicts(r["verdict"], full[r["id"]]["verdict"])
+    ]
+    assert not clashes, "\n".join(clashes)
+
+
+def test_the_readme_quotes_only_verdicts_of_the_committed_claims():
+    import subprocess
+    import sys
+
+    readme = (ROOT / "README.md").read_text()
+    for name in NAMES:
+        if (COMMITTED / name / "claims.csv").is_file():
+            assert f"<!-- claims:{name} -->" in readme, f"README has no claims block for {name}"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "readme_claims.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_index_counts_each_studys_verdicts(quick_reproduction, tmp_path):
+    from wlansim.reproduce import write_index
+
+    done = [n for n in NAMES if _claims(n) is not None]
+    index = write_index(tmp_path, {n: quick_reproduction(n) for n in done}, 12.0).read_text()
+    assert "Quick run (`wlansim reproduce all --quick`)" in index
+    for name in done:
+        rows = cl.read_csv(quick_reproduction(name) / "claims.csv")
+        holds = sum(r["verdict"] == "holds" for r in rows)
+        line = next(x for x in index.splitlines() if x.startswith(f"| {name} |"))
+        assert f"| {holds} |" in line and "report.md" in line and "not run" in line
+
+
+def test_claims_diff_names_each_contradiction(tmp_path):
+    import subprocess
+    import sys
+
+    def folder(name, verdicts):
+        d = tmp_path / name / "study"
+        d.mkdir(parents=True)
+        rows = ["id,verdict", *(f"{i},{v}" for i, v in verdicts.items())]
+        (d / "claims.csv").write_text("\n".join(rows) + "\n")
+        return tmp_path / name
+
+    a = folder("a", {"x": "holds", "y": "undecided", "z": "does not hold"})
+    b = folder("b", {"x": "holds", "y": "holds", "z": "does not hold"})
+    c = folder("c", {"x": "does not hold", "y": "undecided", "z": "does not hold"})
+    script = str(ROOT / "scripts" / "claims_diff.py")
+    same = subprocess.run([sys.executable, script, a, b], capture_output=True, text=True)
+    assert same.returncode == 0, same.stdout
+    assert "2 of 3 verdicts the same, 1 to or from undecided, 0 contradictions" in same.stdout
+    flip = subprocess.run([sys.executable, script, a, c], capture_output=True, text=True)
+    assert flip.returncode == 1
+    assert "x: holds / does not hold" in flip.stdout
