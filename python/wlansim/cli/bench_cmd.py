@@ -83,7 +83,7 @@ def run_grid(args) -> int:
 
     rows = grid_costs()
     if args.json:
-        print(json.dumps(rows))
+        print(json_dumps(rows))
         return 0
     print("BSS grids of 10 saturated stations each (spatial medium), 20 s, seed 1, one run")
     print(
