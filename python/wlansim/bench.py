@@ -7,6 +7,7 @@ reported, never asserted.
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import subprocess
@@ -81,7 +82,70 @@ def cases() -> dict[str, dict]:
         # janevski2009's home network: two BSSs, movie and chat traces, a game, an FTP
         # download, shadowing (the example scenario of a checkout).
         "janevski-home-110s": load(str(SCENARIOS / "janevski2009-home.toml")),
+        # The spatial medium: 30 BSSs of 10 saturated stations on channels 1, 6, 11 over
+        # 300 m x 300 m; neighbouring BSSs sense but do not decode each other.
+        "spatial-30bss-10sta-3ch-60s": bss_grid(30, duration="60 s"),
     }
+
+
+#: ns-2's log-distance model at an indoor exponent without shadowing: with ns-2's
+#: thresholds a frame is decoded up to 43 m and sensed up to 106 m.
+GRID_PROPAGATION = {"model": "shadowing", "path_loss_exponent": 3.5, "sigma_db": 0.0}
+#: Width and depth of a BSS's cell in the grid (30 BSSs: 6 x 5 cells over 300 m x 300 m).
+GRID_CELL_M = (50.0, 60.0)
+
+
+def bss_grid(n: int, *, duration: str, stations: int = 10, medium: str = "auto") -> dict:
+    """`n` BSSs of `stations` saturated uploading stations each (1000-byte IP packets,
+    802.11b at 11 Mb/s), their APs at the centres of 50 m x 60 m cells in a grid
+    (6 x 5 cells for 30), on channels 1, 6 and 11 in turn so that side neighbours differ;
+    a BSS's stations stand 10 m from its AP."""
+    cols = max(1, round(math.sqrt(n * GRID_CELL_M[1] / GRID_CELL_M[0])))
+    aps, groups, flows = [], [], []
+    for i in range(n):
+        row, col = divmod(i, cols)
+        x, y = (col + 0.5) * GRID_CELL_M[0], (row + 0.5) * GRID_CELL_M[1]
+        aps.append({"name": f"ap{i}", "position": [x, y], "channel": (1, 6, 11)[(col + row) % 3]})
+        groups.append({"name": f"s{i}", "ap": f"ap{i}", "count": stations,
+                       "position": [x + 8.0, y + 6.0]})  # fmt: skip
+        flows.append({"name": f"up{i}", "direction": "uplink", "stations": f"s{i}",
+                      "traffic": "saturated", "packet_size": "972 B"})  # fmt: skip
+    return {
+        "name": f"bss-grid-{n}",
+        "duration": duration,
+        "warmup": "1 s",
+        "phy": {"standard": "802.11b"},
+        "aps": aps,
+        "stations": groups,
+        "flows": flows,
+        "channel": {"propagation": dict(GRID_PROPAGATION), "medium": medium},
+    }
+
+
+def grid_costs(sizes: tuple[int, ...] = (1, 3, 10, 30, 100), duration: str = "20 s") -> list[dict]:
+    """Per number of BSSs of :func:`bss_grid` on the spatial medium (forced for one BSS):
+    events, frames sent, wall time of the event loop and the cost per event and per
+    frame, beside the 20-station single cell on the shared medium."""
+    rows = []
+    cases = [("single cell, 20 stations", saturated_cell(20, "basic", duration=duration))]
+    cases += [(f"{n} BSSs", bss_grid(n, duration=duration, medium="spatial")) for n in sizes]
+    for name, scenario in cases:
+        r = run(scenario, seed=1)
+        wall, events = r.meta["wall_s"], r.meta["events"]
+        frames = int(r.nodes["attempts"].sum() + r.nodes["successes"].sum())
+        rows.append(
+            {
+                "case": name,
+                "medium": r.meta["medium"],
+                "nodes": len(r.nodes),
+                "events": events,
+                "wall_s": wall,
+                "events_per_s": events / wall,
+                "ns_per_event": wall / events * 1e9,
+                "ns_per_frame": wall / frames * 1e9,
+            }
+        )
+    return rows
 
 
 def _tcp_cell(variant: str) -> dict:

@@ -32,8 +32,11 @@ class Results:
       retry_drops, queue_drops, frames_data/frames_ack delivered by kind,
       queue_drops_data/queue_drops_ack, internal_collisions, burst_exchanges, frame_errors,
       control_errors (RTS, CTS or ACK lost to shadowing), captures (exchanges received
-      out of a collision under SINR reception), collision_probability); a QoS node's row
-      sums its access categories.
+      out of a collision under SINR reception), hidden_collisions (collisions with a
+      frame that did not start together with its own: a hidden terminal),
+      collision_probability, channel, cs_busy_s (time its carrier sense was busy, own
+      transmissions included), nav_deferrals (frames whose NAV made it defer beyond what
+      it sensed)); a QoS node's row sums its access categories.
     - `access_categories`: one row per access category of each QoS node (node, ac and the
       same counters); empty without EDCA.
     - `packets`, `packet_hops`: on request (`[output] packets = true` or a list of flow
@@ -48,7 +51,9 @@ class Results:
       session delay with its 95 % CI (batch means, :mod:`wlansim.session_stats`).
     - `bss`: one row per BSS (ap, ssid, stations, uplink_bps and downlink_bps: the useful
       rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
-    - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version.
+    - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version, medium
+      ("shared": one collision domain; "spatial": carrier sense, NAV and reception per
+      node).
     - `metrics`: scalar summary used by campaigns.
 
     The tables are built on first access (pandas is imported then).

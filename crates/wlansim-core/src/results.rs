@@ -79,6 +79,14 @@ pub struct NodeResult {
     pub mac: MacStats,
     /// Measured conditional collision probability: collisions / attempts.
     pub collision_probability: Option<f64>,
+    /// Its channel.
+    pub channel: u16,
+    /// Time its physical carrier sense was busy (its own transmissions included), s; on
+    /// the shared medium the time every exchange held the medium, the same for every node.
+    pub cs_busy_s: f64,
+    /// Frames it decoded, addressed to others, whose Duration made it defer beyond what it
+    /// sensed (virtual carrier sense; spatial medium only).
+    pub nav_deferrals: u64,
 }
 
 /// MAC counters of one access category of a QoS node.
@@ -210,6 +218,9 @@ pub struct Meta {
     pub wall_s: f64,
     pub seed: u64,
     pub version: &'static str,
+    /// The medium the run used: "shared" (one collision domain) or "spatial" (carrier
+    /// sense, NAV and reception per node).
+    pub medium: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -4,8 +4,10 @@
 //!   every error names a key path (or, for broken TOML, a line) and no raw type name;
 //!   every accepted scenario resolves to a scenario that parses back to the same one;
 //! - the event loop on small random valid scenarios: no panic, the packet accounting
-//!   invariant holds (checked by every run), and the same seed gives the same results.
-//!
+//!   invariant holds (checked by every run), and the same seed gives the same results;
+//! - the same on random geometries (positions, moving stations, thresholds, antenna
+//!   gains, channels, reception models, the ns-2 profile; the spatial medium forced or
+//!   chosen);
 //! - the operators that found issue 28's bugs: values nested deeply, sizes and rates near
 //!   the caps, special files as inputs, every size and time distribution at extreme
 //!   parameters, per-AP options on some APs only, warm-ups that end mid-exchange: no
@@ -37,6 +39,7 @@ const EXAMPLES: [&str; 8] = [
 const MUTATED_CASES: u32 = 20_000;
 const TEXT_CASES: u32 = 10_000;
 const RUN_CASES: u32 = 500;
+const GEOMETRY_CASES: u32 = 1000;
 
 /// A fixed seed, so `make test` tries the same cases every time (set PROPTEST_RNG_SEED to
 /// explore others).
@@ -441,6 +444,125 @@ proptest! {
         let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
         let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
         // An accounting failure is an Err(Invariant) here.
+        prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
+        let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
+        prop_assert_eq!(comparable(&first.unwrap()), comparable(&second.unwrap()), "{}", text);
+    }
+}
+
+/// A random geometry on the spatial medium: APs and station groups at random positions
+/// (some moving), random thresholds, channels, reception models, profiles, RTS/CTS, EDCA
+/// and beacons.
+fn random_geometry() -> impl Strategy<Value = String> {
+    let ap = (
+        (0.0f64..300.0, 0.0f64..300.0),
+        0usize..3,                     // channel
+        prop::option::of(-95i32..-40), // rx threshold, dBm
+        prop::option::of(-95i32..-40), // cs threshold, dBm
+        any::<bool>(),                 // beacons
+        any::<bool>(),                 // qos
+    );
+    let group = (
+        (0.0f64..300.0, 0.0f64..300.0),
+        1u32..4,                                                      // count
+        prop::option::of(((0.0f64..300.0, 0.0f64..300.0), 1u32..40)), // waypoint, speed
+        prop::option::of(-95i32..-40),                                // rx threshold
+        prop::option::of(-95i32..-40),                                // cs threshold
+        -10i32..10,                                                   // antenna gain
+        any::<bool>(),                                                // qos
+    );
+    let flow = (any::<bool>(), any::<bool>(), 0u8..3, 1u32..3000); // tcp, up, traffic, kb/s
+    (
+        prop::collection::vec(ap, 1..4),
+        prop::collection::vec(group, 1..5),
+        prop::collection::vec(flow, 1..5),
+        (2.0f64..4.5, 0.0f64..6.0),   // path-loss exponent, sigma
+        0u8..3,                       // reception
+        (any::<bool>(), any::<bool>(), any::<bool>()), // rts, ns2 profile, force spatial
+        300u32..1500,                 // duration, ms
+    )
+        .prop_map(|(aps, groups, flows, (beta, sigma), reception, (rts, ns2, spatial), dur)| {
+            let channel = |c: usize| [1, 6, 11][c];
+            let mut t = format!("duration = \"{dur} ms\"\nwarmup = \"100 ms\"\n");
+            if ns2 {
+                t += "profile = \"ns2\"\n";
+            }
+            if rts {
+                t += "[mac]\nrts_threshold = 0\n";
+            }
+            for (i, ((x, y), c, rx, cs, beacons, qos)) in aps.iter().enumerate() {
+                t += &format!(
+                    "[[aps]]\nname = \"ap{i}\"\nposition = [{x}, {y}]\nchannel = {}\nqos = {qos}\n",
+                    channel(*c)
+                );
+                if let Some(rx) = rx {
+                    t += &format!("rx_threshold = \"{rx} dBm\"\n");
+                }
+                if let Some(cs) = cs {
+                    t += &format!("cs_threshold = \"{cs} dBm\"\n");
+                }
+                if *beacons {
+                    t += "beacon_interval = \"102.4 ms\"\n";
+                }
+            }
+            for (i, ((x, y), count, moves, rx, cs, gain, qos)) in groups.iter().enumerate() {
+                t += &format!(
+                    "[[stations]]\nname = \"g{i}\"\nap = \"ap{}\"\ncount = {count}\nposition = [{x}, {y}]\nantenna_gain_db = {gain}\nqos = {qos}\n",
+                    i % aps.len()
+                );
+                if let Some(rx) = rx {
+                    t += &format!("rx_threshold = \"{rx} dBm\"\n");
+                }
+                if let Some(cs) = cs {
+                    t += &format!("cs_threshold = \"{cs} dBm\"\n");
+                }
+                if let Some(((wx, wy), speed)) = moves {
+                    t += &format!("mobility = {{ speed = \"{speed} m/s\", waypoints = [[{wx}, {wy}]] }}\n");
+                }
+            }
+            t += "[[servers]]\nname = \"srv\"\nvia = \"ap0\"\n";
+            for (i, (tcp, up, traffic, rate)) in flows.into_iter().enumerate() {
+                let dir = if up { "uplink" } else { "downlink" };
+                t += &format!(
+                    "[[flows]]\nname = \"f{i}\"\ndirection = \"{dir}\"\nstations = \"g{}\"\n",
+                    i % groups.len()
+                );
+                if tcp {
+                    t += "protocol = \"tcp\"\nserver = \"srv\"\n";
+                } else {
+                    match traffic {
+                        0 => {}
+                        1 => t += &format!("traffic = \"cbr\"\nrate = \"{rate} kb/s\"\nserver = \"srv\"\n"),
+                        _ => t += &format!("traffic = \"poisson\"\nrate = \"{rate} kb/s\"\nserver = \"srv\"\n"),
+                    }
+                }
+            }
+            // Servers hang off ap0: the other APs reach them through a router.
+            t += "[[routers]]\nname = \"r\"\n";
+            for i in 0..aps.len() {
+                t += &format!("[[links]]\na = \"r\"\nb = \"ap{i}\"\n");
+            }
+            let model = ["none", "threshold", "sinr"][reception as usize];
+            t += &format!(
+                "[channel]\nmedium = \"{}\"\n[channel.propagation]\nmodel = \"shadowing\"\npath_loss_exponent = {beta}\nsigma_db = {sigma}\n[channel.reception]\nmodel = \"{model}\"\n",
+                if spatial { "spatial" } else { "auto" }
+            );
+            t
+        })
+}
+
+proptest! {
+    #![proptest_config(config(GEOMETRY_CASES))]
+    #[test]
+    fn random_geometries_never_panic_and_keep_accounting(
+        text in random_geometry(),
+        seed in any::<u64>(),
+    ) {
+        let s = Scenario::from_toml(&text);
+        prop_assert!(s.is_ok(), "generated scenario refused: {:?}\n{text}", s.err());
+        let s = s.unwrap();
+        let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
+        let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
         prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
         let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
         prop_assert_eq!(comparable(&first.unwrap()), comparable(&second.unwrap()), "{}", text);

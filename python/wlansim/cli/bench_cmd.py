@@ -1,5 +1,6 @@
 """`wlansim bench [--json]`: the benchmark suite (see wlansim.bench);
-`wlansim bench --startup`: whole-process start-up times of the command line."""
+`wlansim bench --startup`: whole-process start-up times of the command line;
+`wlansim bench --grid`: the spatial medium's cost against the number of BSSs."""
 
 from __future__ import annotations
 
@@ -22,12 +23,20 @@ def register(subparsers) -> None:
         "model bianchi, results, and run of every example scenario (wall median, min, max "
         "and CPU median of --repeat runs, default 10; run it from the repository root)",
     )
+    p.add_argument(
+        "--grid",
+        action="store_true",
+        help="the cost of the spatial medium per event and per frame for grids of 1, 3, 10, "
+        "30 and 100 BSSs of 10 saturated stations (20 s each), beside the 20-station cell",
+    )
     p.set_defaults(func=run_bench)
 
 
 def run_bench(args) -> int:
     if args.startup:
         return run_startup(args)
+    if args.grid:
+        return run_grid(args)
     from wlansim.bench import run_benchmarks
 
     args.repeat = max(1, args.repeat or 3)
@@ -65,5 +74,26 @@ def run_startup(args) -> int:
         print(
             f"{r['name']:56} {r['median_s']:7.3f} {r['min_s']:7.3f} {r['max_s']:7.3f} "
             f"{r['cpu_median_s']:7.3f} {r['target_s']:7.1f}"
+        )
+    return 0
+
+
+def run_grid(args) -> int:
+    from wlansim.bench import grid_costs
+
+    rows = grid_costs()
+    if args.json:
+        print(json_dumps(rows))
+        return 0
+    print("BSS grids of 10 saturated stations each (spatial medium), 20 s, seed 1, one run")
+    print(
+        f"{'case':26} {'medium':>8} {'nodes':>6} {'events':>10} {'wall s':>8} "
+        f"{'events/s':>10} {'ns/event':>9} {'ns/frame':>9}"
+    )
+    for r in rows:
+        print(
+            f"{r['case']:26} {r['medium']:>8} {r['nodes']:6d} {r['events']:10d} "
+            f"{r['wall_s']:8.3f} {r['events_per_s']:10.3g} {r['ns_per_event']:9.0f} "
+            f"{r['ns_per_frame']:9.0f}"
         )
     return 0

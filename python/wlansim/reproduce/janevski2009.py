@@ -145,8 +145,8 @@ def place(s: dict, n1_bs: str, distance_m: float, mobile: bool) -> None:
     4 m/s from the FTP's start and stands there (ns-2's setdest; no hand-off in ns-2.28).
 
     Every pair of nodes lies within the carrier-sense range of ns-2's defaults (about
-    423 m with β 2.7), so the layout is one collision domain as given: no coordinate is
-    moved to fit wlansim's single medium."""
+    423 m with β 2.7), so the layout is one collision domain as given (the runs use the
+    shared medium)."""
     if n1_bs not in BS_POSITIONS:
         raise ValueError(f"n1_bs {n1_bs!r}: one of {', '.join(BS_POSITIONS)}")
     for ap in s["aps"]:
@@ -1513,15 +1513,15 @@ def _geometry_lines() -> list[str]:
         "## Geometry",
         "",
         "Every node's position, its BS and n3's path are set in one place, "
-        "`janevski2009.place` (the scenario builder). No coordinate is adjusted to fit "
-        f"wlansim's single collision domain: the farthest pair of nodes, {far:.0f} m apart, "
+        "`janevski2009.place` (the scenario builder), and no coordinate is adjusted: the "
+        f"farthest pair of nodes, {far:.0f} m apart, "
         f"lies inside the median carrier-sense range of {cs_m:.0f} m (ns-2's CSThresh_ with "
-        f"β {radio.path_loss_exponent:g}), so the carrier-sense check "
-        "(`scenario/propagation.rs` `carrier_sense`) passes as laid out. A medium with "
-        "carrier sense per node would change how frames below the receive threshold are "
-        f"heard (n3 at {max(DISTANCES)} m receives a frame with probability {p100:.2f}): "
-        "today such a frame is lost only at its addressee, and every other node defers as "
-        "after a failed exchange.",
+        f"β {radio.path_loss_exponent:g}), so every node senses every other and the runs "
+        "use the shared medium (`meta.medium`; a node beyond that range would put them on "
+        "the spatial medium, carrier sense per node). On the shared medium a frame below "
+        f"the receive threshold (n3 at {max(DISTANCES)} m receives a frame with probability "
+        f"{p100:.2f}) is lost only at its addressee, and every other node defers as after a "
+        "failed exchange.",
         "",
     ]
 

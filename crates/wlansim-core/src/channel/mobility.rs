@@ -61,6 +61,19 @@ impl Trajectory {
         }
     }
 
+    /// Whether the node ever moves.
+    pub fn moves(&self) -> bool {
+        !self.legs.is_empty()
+    }
+
+    /// Where the node stands and every point where its path turns or ends.
+    pub fn points(&self) -> Vec<[f64; 2]> {
+        std::iter::once(self.start)
+            .chain(self.legs.iter().skip(1).map(|l| l.from))
+            .chain((!self.legs.is_empty()).then_some(self.end))
+            .collect()
+    }
+
     /// The node's position (metres) at `now`.
     #[inline]
     pub fn at(&self, now: Time) -> [f64; 2] {
@@ -107,6 +120,22 @@ impl Positions {
     pub fn distance(&self, a: usize, b: usize, now: Time) -> Option<f64> {
         let (p, q) = (self.at(a, now)?, self.at(b, now)?);
         Some((p[0] - q[0]).hypot(p[1] - q[1]))
+    }
+
+    /// Whether node `i` ever moves.
+    pub fn moves(&self, i: usize) -> bool {
+        self.nodes
+            .get(i)
+            .is_some_and(|t| t.as_ref().is_some_and(Trajectory::moves))
+    }
+
+    /// Where node `i` stands and every point where its path turns or ends (none without
+    /// a position).
+    pub fn points(&self, i: usize) -> Vec<[f64; 2]> {
+        self.nodes
+            .get(i)
+            .and_then(|t| t.as_ref())
+            .map_or_else(Vec::new, Trajectory::points)
     }
 
     pub fn len(&self) -> usize {

@@ -19,16 +19,21 @@ pub mod bursts;
 pub mod consecutive_burst;
 pub mod error_rate;
 pub mod gilbert_elliott;
+pub mod hearing;
 pub mod iid;
 pub mod mobility;
+pub mod power;
+pub mod receiver;
 pub mod reception;
 pub mod shadowing;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
 pub use bursts::{BurstLink, BurstLinks, BurstParams, BurstSpec};
+pub use hearing::{Hearing, Radio};
 pub use iid::IidLoss;
 pub use mobility::{Positions, Trajectory};
+pub use power::LinkBudget;
 pub use reception::{Ppdu, Reception};
 pub use shadowing::{Shadowing, ShadowingParams};
 
@@ -57,6 +62,10 @@ pub struct Channel {
     pub positions: Positions,
     /// Reception by SINR; None: any overlap destroys every frame in it.
     pub reception: Option<Reception>,
+    /// Received powers (`power.rs`).
+    pub budget: LinkBudget,
+    /// Who hears whom; the spatial medium's only (`hearing.rs`).
+    pub hearing: Option<Hearing>,
 }
 
 impl Channel {
@@ -66,6 +75,7 @@ impl Channel {
         shadowing: Option<(Shadowing, bool)>,
         positions: Positions,
         reception: Option<Reception>,
+        budget: LinkBudget,
     ) -> Self {
         let shadow_control = shadowing.as_ref().is_some_and(|s| s.1);
         Channel {
@@ -75,7 +85,33 @@ impl Channel {
             shadow_control,
             positions,
             reception,
+            budget,
+            hearing: None,
         }
+    }
+
+    /// The nodes that hear a frame `tx` sends at `now`, with their powers (spatial medium).
+    #[inline]
+    pub fn heard_by(&self, tx: NodeId, now: Time, out: &mut Vec<(NodeId, f64)>) {
+        let hearing = self.hearing.as_ref().expect("the spatial medium's hearing");
+        hearing.heard_by(&self.budget, &self.positions, tx, now, out);
+    }
+
+    /// Node `n`'s radio (spatial medium).
+    #[inline]
+    pub fn radio(&self, n: NodeId) -> &Radio {
+        self.hearing
+            .as_ref()
+            .expect("the spatial medium's hearing")
+            .radio(n)
+    }
+
+    /// Whether the addressee's reception of a frame is decided by the shadowing draw
+    /// (`[channel.propagation]`): the spatial medium then lets it lock onto any frame it
+    /// hears from its link partner and leaves the verdict to the draw.
+    #[inline]
+    pub fn draws_reception(&self) -> bool {
+        self.shadowing.is_some()
     }
 
     /// Whether an exchange asks about each of its frames (control frames can be lost, or
@@ -85,10 +121,10 @@ impl Channel {
         self.shadow_control || self.reception.is_some()
     }
 
-    /// Power (W) at `rx` of a frame from `tx` at `now` (SINR reception only).
+    /// Power (W) at `rx` of a frame from `tx` at `now`.
+    #[inline]
     pub fn power_w(&self, tx: NodeId, rx: NodeId, now: Time) -> f64 {
-        let r = self.reception.as_ref().expect("SINR reception");
-        r.power_w(&self.positions, tx, rx, now)
+        self.budget.power_w(&self.positions, tx, rx, now)
     }
 
     /// Whether `rx` decodes `frame` from `tx` at `now` over `interference_w` of
@@ -105,7 +141,7 @@ impl Channel {
         let Some(r) = &mut self.reception else {
             return true;
         };
-        let power = r.power_w(&self.positions, tx, rx, now);
+        let power = self.budget.power_w(&self.positions, tx, rx, now);
         r.decodes(rx, frame, power, interference_w)
     }
 

@@ -10,9 +10,9 @@
 //!
 //! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`): Pt_ 0.28183815 W, freq_ 914 MHz,
 //! L_ 1, Gt_ = Gr_ = 1, RXThresh_ 3.652e-10 W, pathlossExp_ 2, std_db_ 4, dist0_ 1 m.
-//! The distance is the nodes' at the frame's time (`mobility.rs`); every node hears every
-//! other (one collision domain: the carrier-sense threshold is not applied), and a draw
-//! decides only whether the frame's addressee receives it. The channel asks for every
+//! The distance is the nodes' at the frame's time (`mobility.rs`), and a draw decides
+//! only whether the frame's addressee receives it (against its own receive threshold);
+//! who senses and hears a frame otherwise follows the median power (`hearing.rs`). The channel asks for every
 //! frame of an exchange, RTS, CTS and ACK included, as ns-2 does, unless
 //! `control_frames = false` (`channel/mod.rs`, `mac/medium.rs` `exchange_of`).
 use crate::net::NodeId;
@@ -50,27 +50,33 @@ pub struct Shadowing {
     /// Per receiving node: the stream of its draws (`<node>/shadowing`). The losses are
     /// counted with every other channel loss (the nodes' `frame_errors`).
     rng: Vec<Rng>,
+    /// Per receiving node: its receive threshold, W (`rx_threshold`, by default the
+    /// model's `rx_threshold_w`).
+    rx_w: Vec<f64>,
 }
 
 impl Shadowing {
-    /// Per node, in node order: its name (which keys its stream).
+    /// Per node, in node order: its name (which keys its stream) and receive threshold.
     pub fn new<'a>(
         seed: u64,
         params: ShadowingParams,
-        nodes: impl Iterator<Item = &'a str>,
+        nodes: impl Iterator<Item = (&'a str, f64)>,
     ) -> Self {
-        let rng = nodes
-            .map(|name| Rng::named(seed, StreamKind::Channel, &format!("{name}/shadowing")))
-            .collect();
-        Shadowing { params, rng }
+        let (rng, rx_w) = nodes
+            .map(|(name, rx_w)| {
+                let rng = Rng::named(seed, StreamKind::Channel, &format!("{name}/shadowing"));
+                (rng, rx_w)
+            })
+            .unzip();
+        Shadowing { params, rng, rx_w }
     }
 
-    /// Whether a data frame received by `rx` from `distance` metres arrives below the
+    /// Whether a data frame received by `rx` from `distance` metres arrives below its
     /// receive threshold.
     #[inline]
     pub fn frame_lost(&mut self, distance: f64, rx: NodeId) -> bool {
         let p = &self.params;
-        let margin = p.mean_power_dbw(distance) - 10.0 * p.rx_threshold_w.log10();
+        let margin = p.mean_power_dbw(distance) - 10.0 * self.rx_w[rx as usize].log10();
         let x: f64 = StandardNormal.sample(&mut self.rng[rx as usize]);
         margin + p.sigma_db * x < 0.0
     }
@@ -104,7 +110,8 @@ mod tests {
     #[test]
     fn loss_rate_follows_the_normal_tail() {
         // At 100 m, β = 2.7: margin 3.2 dB, σ = 4 dB: lost with P = Q(0.80) ≈ 0.211.
-        let mut s = Shadowing::new(1, ns2(2.7), ["ap", "sta"].into_iter());
+        let nodes = [("ap", 3.652e-10), ("sta", 3.652e-10)];
+        let mut s = Shadowing::new(1, ns2(2.7), nodes.into_iter());
         let n = 100_000;
         let lost = (0..n).filter(|_| s.frame_lost(100.0, 0)).count() as f64 / n as f64;
         assert!((lost - 0.2113).abs() < 0.005, "{lost}");

@@ -118,6 +118,78 @@ impl Backoff {
         self.counter -= counted.min(self.counter as Time) as u32;
     }
 
+    /// The medium turns busy at `t` for this entity (9.3.4.3): true when its counter
+    /// reaches zero at this very slot boundary with a frame to send (it transmits, as
+    /// the others whose slot boundary this is); otherwise the backoff freezes, and a
+    /// post-backoff whose counter reached zero after its countdown started is complete
+    /// (the entity may then access the medium at once when a frame arrives after AIFS of
+    /// idle medium).
+    #[inline]
+    pub fn on_busy(&mut self, has_frame: bool, t: Time, slot: Time) -> bool {
+        if !self.pending {
+            return false;
+        }
+        if has_frame && self.expiry(slot) == t {
+            return true;
+        }
+        self.freeze_busy(has_frame, t, slot);
+        false
+    }
+
+    /// [`Backoff::on_busy`] for an entity that may not transmit at `t` even if its counter
+    /// reaches zero there (its node is busy with a frame of its own): it freezes.
+    #[inline]
+    pub fn freeze_busy(&mut self, has_frame: bool, t: Time, slot: Time) {
+        self.freeze(t, slot);
+        if self.counter == 0 && self.countdown_start <= t && !has_frame {
+            self.pending = false;
+        }
+    }
+
+    /// A frame reaches the entity's empty queue at `now` (9.3.4.2, 9.3.4.3; ns-2's rule
+    /// in `mac/ns2.rs`); `busy`: the medium is busy for it. Returns whether its countdown
+    /// now starts at a time of its own (`now` or `now` + AIFS) rather than where its view
+    /// of the medium puts it.
+    pub fn on_frame_arrival(
+        &mut self,
+        now: Time,
+        busy: bool,
+        aifs: Time,
+        slot: Time,
+        rules: MacRules,
+    ) -> bool {
+        if busy {
+            // A frame that finds the medium busy waits for a backoff; a backoff already
+            // running keeps going.
+            if !self.pending {
+                self.draw();
+            }
+            false
+        } else if self.pending && self.expiry(slot) <= now {
+            // The post-backoff ran out while the medium stayed idle: send at once.
+            self.counter = 0;
+            self.countdown_start = now;
+            true
+        } else if self.pending {
+            false
+        } else if now >= self.countdown_start && !rules.immediate_access() {
+            // ns-2: DIFS/AIFS from now, then a backoff.
+            self.countdown_start = now + aifs;
+            self.draw();
+            true
+        } else if now >= self.countdown_start {
+            // Idle for at least AIFS and no backoff pending: immediate access.
+            self.counter = 0;
+            self.countdown_start = now;
+            self.pending = true;
+            true
+        } else {
+            // Still inside the IFS after a busy period: back off.
+            self.draw();
+            false
+        }
+    }
+
     /// A successful exchange: CW back to CWmin, retry counters cleared (9.3.4.3), and a new
     /// backoff drawn (backoff after every transmission).
     pub fn on_success(&mut self, cw_min: u32) {

@@ -305,15 +305,10 @@ impl Contention {
             let e = self.aside[i];
             let ent = &mut entities[e as usize];
             let has_frame = ent.has_frame();
-            let b = &mut ent.backoff;
-            if b.pending && has_frame && b.expiry(slot) == now {
+            if ent.backoff.on_busy(has_frame, now, slot) {
                 self.place[e as usize] = Place::Out;
                 transmitters.push(e);
                 continue;
-            }
-            b.freeze(now, slot);
-            if b.counter == 0 && b.countdown_start <= now && !has_frame {
-                b.pending = false; // post-backoff complete
             }
             self.place[e as usize] = Place::Idle;
             self.join(e, &entities[e as usize]);

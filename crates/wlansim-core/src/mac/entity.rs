@@ -53,6 +53,9 @@ pub struct MacStats {
     /// Exchanges that succeeded although another frame started with theirs: captured
     /// by the receiver (SINR reception).
     pub captures: u64,
+    /// Collisions (counted in `collisions`) with a frame that did not start at the same
+    /// instant: one sender did not sense the other (a hidden terminal; spatial medium).
+    pub hidden_collisions: u64,
 }
 
 impl MacStats {
@@ -72,6 +75,7 @@ impl MacStats {
         self.frame_errors += o.frame_errors;
         self.control_errors += o.control_errors;
         self.captures += o.captures;
+        self.hidden_collisions += o.hidden_collisions;
     }
 
     /// Count a frame delivered.

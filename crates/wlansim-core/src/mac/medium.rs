@@ -38,10 +38,22 @@ use crate::sim::time::Time;
 /// The MAC's own events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MacEvent {
-    /// The earliest backoff expiry; stale unless the generation matches.
+    /// Shared medium: the earliest backoff expiry; stale unless the generation matches.
     Grant(u64),
-    /// The current frame exchange (or collision) is over.
+    /// Shared medium: the current frame exchange (or collision) is over.
     ExchangeEnd,
+    /// Spatial medium (`mac/spatial.rs`): a node's earliest backoff expiry (node,
+    /// generation).
+    Access(NodeId, u32),
+    /// Spatial medium: a node sends what it owes (an answer SIFS after a reception, its
+    /// data frame after a CTS, the next exchange of its TXOP).
+    Send(NodeId),
+    /// Spatial medium: a transmission's signal reaches the nodes that hear it.
+    SignalStart(u32),
+    /// Spatial medium: a transmission's signal leaves them.
+    SignalEnd(u32),
+    /// Spatial medium: a sender's CTSTimeout/ACKTimeout (node, generation).
+    Timeout(NodeId, u32),
 }
 
 /// What the MAC hands back to the world, in the order it happened.
@@ -120,7 +132,7 @@ pub struct Mac {
     /// ([`MacRules::after_error`]).
     eifs: Vec<Time>,
     /// Standard or ns-2 rules where they differ (`mac/ns2.rs`).
-    rules: MacRules,
+    pub(super) rules: MacRules,
     busy: bool,
     generation: u64,
     pub(crate) exchange: Exchange,
@@ -134,6 +146,13 @@ pub struct Mac {
     outcomes: Vec<MacOutcome>,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
+    /// The spatial medium, when the run has one (`mac/spatial.rs`); None: the shared
+    /// medium above.
+    pub(crate) spatial: Option<Box<super::spatial::Spatial>>,
+    /// Shared medium: time the medium was busy (exchanges, from their start to their
+    /// end) since statistics started at `busy_since`.
+    busy_time: Time,
+    busy_since: Time,
     /// Run the linear reference scan instead of [`Contention`] (tests only).
     #[cfg(test)]
     reference: bool,
@@ -175,6 +194,9 @@ impl Mac {
             contention,
             outcomes: Vec::with_capacity(2 * n),
             trace: false,
+            spatial: None,
+            busy_time: 0,
+            busy_since: 0,
             #[cfg(test)]
             reference: false,
         }
@@ -238,9 +260,96 @@ impl Mac {
         }
         if was_empty {
             self.new_head(entity);
-            self.frame_ready(now, entity, sched);
+            if self.spatial.is_none() {
+                self.frame_ready(now, entity, sched);
+            } else {
+                let mut spatial = self.spatial.take().expect("the spatial medium");
+                spatial.frame_ready(self, now, entity, sched);
+                self.spatial = Some(spatial);
+            }
         }
         Ok(())
+    }
+
+    /// Run on the spatial medium (`mac/spatial.rs`), deciding receptions by `rule`;
+    /// `nodes`: how many nodes the run has; `beacon_ppdu`: per entity, the Beacon it
+    /// sends, if any.
+    pub fn use_spatial(
+        &mut self,
+        nodes: usize,
+        rule: crate::channel::receiver::Rule,
+        beacon_ppdu: Vec<Option<crate::channel::Ppdu>>,
+    ) {
+        self.spatial = Some(Box::new(super::spatial::Spatial::new(
+            self,
+            nodes,
+            rule,
+            beacon_ppdu,
+        )));
+    }
+
+    /// Which medium runs: "shared" or "spatial".
+    pub fn medium_name(&self) -> &'static str {
+        if self.spatial.is_some() {
+            "spatial"
+        } else {
+            "shared"
+        }
+    }
+
+    /// A spatial medium's event at `now` ([`MacEvent::Access`] … [`MacEvent::Timeout`]).
+    pub fn spatial_event<S: Schedule<MacEvent>>(
+        &mut self,
+        now: Time,
+        event: MacEvent,
+        channel: &mut Channel,
+        sched: &mut S,
+    ) {
+        let mut spatial = self.spatial.take().expect("the spatial medium");
+        spatial.handle(self, now, event, channel, sched);
+        self.spatial = Some(spatial);
+    }
+
+    /// After the world handled the outcomes of a spatial medium's event: the successful
+    /// TXOP holders go on or back off (`Spatial::settle`).
+    pub fn spatial_settle<S: Schedule<MacEvent>>(&mut self, now: Time, sched: &mut S) {
+        let mut spatial = self.spatial.take().expect("the spatial medium");
+        spatial.settle(self, now, sched);
+        self.spatial = Some(spatial);
+    }
+
+    /// Node `n`'s carrier-sense busy time and NAV deferrals since statistics started (the
+    /// shared medium: the time its exchanges held the medium, for every node; no NAV).
+    pub fn node_counters(&self, n: NodeId) -> (Time, u64) {
+        match &self.spatial {
+            Some(s) => s.node_counters(n),
+            None => (self.busy_time, 0),
+        }
+    }
+
+    /// Statistics restart at `now` (the end of the warm-up): every counter from zero,
+    /// except that the entities whose medium access is in progress keep the attempt they
+    /// counted, so that its outcome (counted when it ends) falls in the same window as
+    /// its attempt.
+    pub fn reset_statistics(&mut self, now: Time) {
+        for e in &mut self.entities {
+            e.stats = MacStats::default();
+        }
+        let in_progress = match &mut self.spatial {
+            Some(s) => {
+                s.reset_statistics(now);
+                s.attempts_in_progress()
+            }
+            None if self.busy && !self.exchange.burst => self.transmitters.clone(),
+            None => Vec::new(),
+        };
+        for t in in_progress {
+            let e = &mut self.entities[t as usize];
+            e.stats.attempts = 1;
+            e.stats.retries = e.is_retry() as u64;
+        }
+        self.busy_time = 0;
+        self.busy_since = now;
     }
 
     /// (Re)schedule the access grant at the earliest backoff expiry among entities that
@@ -278,43 +387,14 @@ impl Mac {
         }
     }
 
-    /// The backoff of entity `e` when a frame reaches its empty queue at `now` (9.3.4.3,
-    /// and ns-2's rule in `mac/ns2.rs`); whether its countdown now starts at a time of its
-    /// own rather than its class's.
+    /// The backoff of entity `e` when a frame reaches its empty queue at `now`
+    /// ([`super::Backoff::on_frame_arrival`]); whether its countdown now starts at a time
+    /// of its own rather than its class's.
     fn backoff_on_arrival(&mut self, now: Time, e: u32) -> bool {
-        let slot = self.phy.slot;
-        let aifs = self.entities[e as usize].params.aifs;
-        let b = &mut self.entities[e as usize].backoff;
-        if self.busy {
-            // A frame that finds the medium busy waits for a backoff; a backoff already
-            // running keeps going.
-            if !b.pending {
-                b.draw();
-            }
-            false
-        } else if b.pending && b.expiry(slot) <= now {
-            // The post-backoff ran out while the medium stayed idle: send at once.
-            b.counter = 0;
-            b.countdown_start = now;
-            true
-        } else if b.pending {
-            false
-        } else if now >= b.countdown_start && !self.rules.immediate_access() {
-            // ns-2: DIFS/AIFS from now, then a backoff.
-            b.countdown_start = now + aifs;
-            b.draw();
-            true
-        } else if now >= b.countdown_start {
-            // Idle for at least AIFS and no backoff pending: immediate access.
-            b.counter = 0;
-            b.countdown_start = now;
-            b.pending = true;
-            true
-        } else {
-            // Still inside the IFS after a busy period: back off.
-            b.draw();
-            false
-        }
+        let ent = &mut self.entities[e as usize];
+        let aifs = ent.params.aifs;
+        ent.backoff
+            .on_frame_arrival(now, self.busy, aifs, self.phy.slot, self.rules)
     }
 
     /// [`MacEvent::Grant`] at `now`: every entity whose counter reaches zero with a frame
@@ -340,13 +420,9 @@ impl Mac {
         }
         let delta = self.phy.propagation_delay;
         let mut busy = 0;
-        for &t in &self.transmitters {
-            let e = &mut self.entities[t as usize];
-            e.backoff.pending = false;
-            e.stats.attempts += 1;
-            if e.is_retry() {
-                e.stats.retries += 1;
-            }
+        for k in 0..self.transmitters.len() {
+            let t = self.transmitters[k];
+            self.count_attempt(t);
             busy = busy.max(self.head_exchange(t).first_frame);
         }
         if self.trace {
@@ -366,6 +442,17 @@ impl Mac {
             }
         };
         sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+    }
+
+    /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted.
+    #[inline]
+    pub(super) fn count_attempt(&mut self, t: u32) {
+        let e = &mut self.entities[t as usize];
+        e.backoff.pending = false;
+        e.stats.attempts += 1;
+        if e.is_retry() {
+            e.stats.retries += 1;
+        }
     }
 
     /// The entities whose backoff expires at `now` (in entity order) transmit; every other
@@ -392,7 +479,7 @@ impl Mac {
         }
     }
 
-    fn trace_attempt(&mut self, t: u32, at: Time) {
+    pub(super) fn trace_attempt(&mut self, t: u32, at: Time) {
         let e = &self.entities[t as usize];
         if e.beacon.is_some() {
             return; // beacons are not packets of the network layer
@@ -554,29 +641,81 @@ impl Mac {
         }
     }
 
+    /// A failed attempt of entity `t`, counted by its cause: the frame of the exchange the
+    /// channel's loss models lost (`loss`), or else a collision (`hidden`: with a frame
+    /// whose sender it did not sense). A data frame its receiver got at `received` (only
+    /// the answer was lost) is delivered then, once (the sender's later copies are
+    /// duplicates). `long_frame`: a data frame sent after RTS/CTS, counted against the
+    /// long retry limit; an RTS, or a frame sent without one, against the short one
+    /// (9.3.4.4).
+    pub(super) fn attempt_failed(
+        &mut self,
+        t: u32,
+        loss: ChannelLoss,
+        hidden: bool,
+        received: Option<Time>,
+        long_frame: bool,
+    ) {
+        let stats = &mut self.entities[t as usize].stats;
+        match loss {
+            ChannelLoss::None => {
+                stats.collisions += 1;
+                stats.hidden_collisions += u64::from(hidden);
+            }
+            ChannelLoss::Data => stats.frame_errors += 1,
+            ChannelLoss::Rts | ChannelLoss::Cts | ChannelLoss::Ack => stats.control_errors += 1,
+        }
+        if let Some(at) = received {
+            self.deliver_unacknowledged(t, at);
+        }
+        let e = &self.entities[t as usize];
+        if self.trace && e.beacon.is_none() {
+            self.outcomes.push(MacOutcome::Failed {
+                node: e.node,
+                packet: *e.queue.head().expect("has frame"),
+                lost: loss != ChannelLoss::None,
+            });
+        }
+        self.fail(t, long_frame);
+    }
+
     /// 9.19.2.3: when EDCAFs of one node reach the same slot boundary, the highest AC
     /// transmits; each lower one behaves as after a collision on the medium (CW doubles,
     /// its short retry count grows, a frame at the retry limit is discarded). Transmitters
     /// are in entity order, so a node's ACs are adjacent, highest last.
     fn resolve_internal_collisions(&mut self) {
+        let (mut transmitters, mut losers) = (
+            std::mem::take(&mut self.transmitters),
+            std::mem::take(&mut self.losers),
+        );
+        self.internal_collisions(&mut transmitters, &mut losers);
+        (self.transmitters, self.losers) = (transmitters, losers);
+    }
+
+    /// [`Mac::resolve_internal_collisions`] over `transmitters` (in entity order): the
+    /// outranked go to `losers`.
+    pub(super) fn internal_collisions(
+        &mut self,
+        transmitters: &mut Vec<u32>,
+        losers: &mut Vec<u32>,
+    ) {
         let mut kept = 0;
-        for i in 0..self.transmitters.len() {
-            let t = self.transmitters[i];
+        for i in 0..transmitters.len() {
+            let t = transmitters[i];
             let node = self.entities[t as usize].node;
-            let outranked = self
-                .transmitters
+            let outranked = transmitters
                 .get(i + 1)
                 .is_some_and(|&n| self.entities[n as usize].node == node);
             if outranked {
                 self.entities[t as usize].stats.internal_collisions += 1;
                 self.fail(t, false);
-                self.losers.push(t);
+                losers.push(t);
             } else {
-                self.transmitters[kept] = t;
+                transmitters[kept] = t;
                 kept += 1;
             }
         }
-        self.transmitters.truncate(kept);
+        transmitters.truncate(kept);
     }
 
     /// A failed attempt of entity `t` (9.3.4.4): counted against the retry limit; at the
@@ -585,7 +724,7 @@ impl Mac {
         let e = &mut self.entities[t as usize];
         if e.beacon.is_some() {
             // Its sender cannot tell a collided broadcast frame: done, not retried.
-            return self.broadcast_done(t, true);
+            return self.broadcast_done(t, true, self.exchange.start);
         }
         if e.on_failure(long_frame) == AfterFailure::Drop {
             let delivered = e.head.is_some_and(|h| h.delivered);
@@ -602,11 +741,11 @@ impl Mac {
 
     /// Entity `t`'s frame was acknowledged. Outside a TXOP a new backoff is drawn at once
     /// (9.3.4.3); inside one, CW resets and the backoff waits for the TXOP's end.
-    fn succeed(&mut self, t: u32, delivered_at: Time) {
+    pub(super) fn succeed(&mut self, t: u32, delivered_at: Time) {
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;
         if e.beacon.is_some() {
-            return self.broadcast_done(t, false);
+            return self.broadcast_done(t, false, self.exchange.start);
         }
         if e.params.txop_limit == 0 {
             e.backoff.on_success(e.params.cw_min);
@@ -626,13 +765,14 @@ impl Mac {
         self.outcomes.push(MacOutcome::Vacated(t));
     }
 
-    /// A Beacon left the air (alone or in a collision): a new backoff, the next frame.
-    fn broadcast_done(&mut self, t: u32, collided: bool) {
+    /// A Beacon sent at `at` left the air (alone or in a collision): a new backoff, the
+    /// next frame.
+    pub(super) fn broadcast_done(&mut self, t: u32, collided: bool, at: Time) {
         let e = &mut self.entities[t as usize];
         e.backoff.on_success(e.params.cw_min);
         e.queue.pop().expect("a beacon was queued");
         if self.trace {
-            let (node, at) = (e.node, self.exchange.start);
+            let node = e.node;
             self.outcomes
                 .push(MacOutcome::Beacon { node, at, collided });
         }
@@ -644,6 +784,7 @@ impl Mac {
     /// world then handles the outcomes and calls [`Mac::exchange_done`].
     pub fn exchange_end(&mut self, now: Time) {
         let ex = self.exchange;
+        self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a
             // collision); a TXOP holder's next step waits for `exchange_done`.
@@ -667,68 +808,29 @@ impl Mac {
             let e = &mut self.entities[t as usize];
             // The captured exchange's own loss; the other transmitters collided.
             let loss = if k == 0 { ex.loss } else { ChannelLoss::None };
-            // A collided or lost RTS (or its lost CTS) counts against the short retry
-            // limit, like a short frame; a data frame sent after RTS/CTS whose ACK did not
-            // come back against the long one (9.3.4.4).
-            let (own_end, long_frame) = match loss {
-                ChannelLoss::None => {
-                    e.stats.collisions += 1;
-                    (ex.start + times.first_frame, false)
+            let own_end = match loss {
+                ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => {
+                    ex.start + times.first_frame
                 }
-                ChannelLoss::Rts | ChannelLoss::Cts => {
-                    e.stats.control_errors += 1;
-                    (ex.start + times.first_frame, false)
-                }
-                ChannelLoss::Data => {
-                    e.stats.frame_errors += 1;
-                    (ex.data_end - delta, times.rts)
-                }
-                ChannelLoss::Ack => {
-                    e.stats.control_errors += 1;
-                    (ex.data_end - delta, times.rts)
-                }
+                ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - delta,
             };
-            // The receiver got the data frame of an exchange whose ACK was lost: it is
-            // delivered now, once (the sender's later copies are duplicates).
-            if loss == ChannelLoss::Ack {
-                self.deliver_unacknowledged(t, ex.data_end);
-            }
-            let e = &mut self.entities[t as usize];
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
-            // heard the tail of a longer colliding frame it also defers EIFS after it.
-            let after_timeout = own_end + self.phy.response_timeout() + e.params.aifs;
-            let heard_longer = own_end + delta < now && !correct_end;
-            let after_medium = if self.rules.transmitter_defers_eifs(heard_longer) {
+            // received the tail of a colliding frame in error it also defers EIFS after
+            // it.
+            let aifs = e.params.aifs;
+            let after_timeout = own_end + self.phy.response_timeout() + aifs;
+            let errored_tail = self.rules.tail_is_errored(now, own_end, delta)
+                && (!correct_end || self.rules.eifs_outlasts_correct_frames());
+            let after_medium = if errored_tail {
                 now + self.eifs[t as usize]
             } else {
-                now + e.params.aifs
+                now + aifs
             };
             e.backoff.countdown_start = after_timeout.max(after_medium);
-            if self.trace && e.beacon.is_none() {
-                let e = &self.entities[t as usize];
-                self.outcomes.push(MacOutcome::Failed {
-                    node: e.node,
-                    packet: *e.queue.head().expect("has frame"),
-                    lost: loss != ChannelLoss::None,
-                });
-            }
-            self.fail(t, long_frame);
-        }
-    }
-
-    /// Statistics restart (the end of the warm-up): every counter from zero, except that
-    /// the transmitters of a medium access in progress keep the attempt they counted, so
-    /// that its outcome (counted when it ends) falls in the same window as its attempt.
-    pub fn reset_statistics(&mut self) {
-        for e in &mut self.entities {
-            e.stats = MacStats::default();
-        }
-        if self.busy && !self.exchange.burst {
-            for &t in &self.transmitters {
-                let e = &mut self.entities[t as usize];
-                e.stats.attempts = 1;
-                e.stats.retries = e.is_retry() as u64;
-            }
+            let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
+            // The receiver got the data frame of an exchange whose ACK was lost.
+            let received = (loss == ChannelLoss::Ack).then_some(ex.data_end);
+            self.attempt_failed(t, loss, false, received, long_frame);
         }
     }
 
@@ -746,21 +848,17 @@ impl Mac {
         let t = self.transmitters[0];
         let e = &self.entities[t as usize];
         if ex.success && e.params.txop_limit > 0 {
-            if e.has_frame() && !ex.captured {
-                let span = self.head_exchange(t).end;
-                let start = now + self.phy.sifs;
-                if start + span - ex.txop_start <= e.params.txop_limit {
-                    if self.trace {
-                        self.trace_attempt(t, start);
-                    }
-                    self.exchange = Exchange {
-                        burst: true,
-                        ..self.exchange_of(t, start, ex.txop_start, channel)
-                    };
-                    self.entities[t as usize].stats.burst_exchanges += 1;
-                    sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
-                    return;
+            if let Some(start) = self.txop_next(t, now, ex.txop_start, ex.captured) {
+                if self.trace {
+                    self.trace_attempt(t, start);
                 }
+                self.exchange = Exchange {
+                    burst: true,
+                    ..self.exchange_of(t, start, ex.txop_start, channel)
+                };
+                self.entities[t as usize].stats.burst_exchanges += 1;
+                sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+                return;
             }
             // The TXOP ends: one backoff for the whole TXOP, and every entity counts
             // from AIFS after it.
@@ -774,6 +872,26 @@ impl Mac {
         self.return_transmitters(ex.success);
         self.transmitters.clear();
         self.schedule_grant(now, sched);
+    }
+
+    /// When entity `t`, whose exchange in a TXOP that began at `txop_start` succeeded at
+    /// `now`, sends its next frame: SIFS later if it has one and the whole next exchange
+    /// (with its ACK) still fits in the TXOP limit (9.19.2.4). No burst follows an
+    /// exchange captured out of a collision.
+    pub(super) fn txop_next(
+        &self,
+        t: u32,
+        now: Time,
+        txop_start: Time,
+        captured: bool,
+    ) -> Option<Time> {
+        let e = &self.entities[t as usize];
+        if !e.has_frame() || captured {
+            return None;
+        }
+        let start = now + self.phy.sifs;
+        let span = self.head_exchange(t).end;
+        (start + span - txop_start <= e.params.txop_limit).then_some(start)
     }
 
     /// Every entity counts idle slots from AIFS after `end` (`correct`) or from

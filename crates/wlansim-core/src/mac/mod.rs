@@ -3,13 +3,16 @@
 pub mod backoff;
 pub mod beacon;
 mod capture;
+pub mod carrier_sense;
 pub mod classifier;
 pub(crate) mod contention;
 pub mod edca;
 pub mod entity;
 pub mod exchange;
 pub mod medium;
+pub mod nav;
 pub mod ns2;
+pub(crate) mod spatial;
 
 pub use backoff::{Backoff, SlotRule};
 pub use classifier::{Classifier, PacketInfo};

@@ -58,13 +58,75 @@ impl MacRules {
         }
     }
 
-    /// Whether a transmitter of a collision defers [`MacRules::after_error`] after the
-    /// collision's end even when its own frame ended last. Standard: only if it heard the
-    /// tail of a longer frame. ns-2: always, since a frame arriving while the node
-    /// transmits is received as errored (`Mac802_11::recv`: `if (tx_active_ && …)
-    /// hdr->error() = 1`) and so sets the NAV to EIFS like any other errored frame.
-    pub fn transmitter_defers_eifs(self, heard_longer_frame: bool) -> bool {
-        heard_longer_frame || self == MacRules::Ns2
+    /// Whether a node whose own transmission ended at `own_end` received in error a frame
+    /// that overlapped it and ended (at the node) at `frame_end`, and so defers
+    /// [`MacRules::after_error`] after it. Standard: when it heard the tail of a longer
+    /// frame, one that outlasts its own by more than the propagation delay `delta`. ns-2:
+    /// whenever the frame ends after its transmission, since a frame arriving while the
+    /// node transmits is received as errored (`Mac802_11::recv`: `if (tx_active_ && …)
+    /// hdr->error() = 1`) and, unless the node still transmits when it ends
+    /// (`recv_timer`: a silent discard then), sets the NAV to EIFS like any other errored
+    /// frame (`>=`: the reception and the transmission timers of ns-2 firing at one
+    /// instant, the reception counts).
+    #[inline]
+    pub fn tail_is_errored(self, frame_end: Time, own_end: Time, delta: Time) -> bool {
+        match self {
+            MacRules::Standard => frame_end > own_end + delta,
+            MacRules::Ns2 => frame_end >= own_end,
+        }
+    }
+
+    /// Whether the EIFS after a frame received in error still holds after a later frame
+    /// is received correctly. Standard: no, the node resynchronises on the correct frame
+    /// and uses DIFS/AIFS again (9.3.7). ns-2: yes, the errored frame set the NAV to EIFS
+    /// (`recv_timer`: `set_nav(usec(phymib_.getEIFS()))`), and a NAV is only ever
+    /// extended (`set_nav`).
+    #[inline]
+    pub fn eifs_outlasts_correct_frames(self) -> bool {
+        self == MacRules::Ns2
+    }
+
+    /// The part of [`MacRules::after_error`] beyond the AIFS: how long after an errored
+    /// reception an entity waits before its AIFS (standard: EIFS − DIFS; ns-2: EIFS).
+    pub fn eifs_hold(self, phy: &Phy) -> Time {
+        self.after_error(phy, 0)
+    }
+
+    /// Whether a node locks onto (and so is kept busy by) a frame it senses but cannot
+    /// decode: below its receive threshold, or arriving while it transmits. Standard: no,
+    /// it detects no preamble then, and only energy detection can hold the medium busy.
+    /// ns-2: yes, `WirelessPhy::sendUp` passes a packet between `CSThresh_` and
+    /// `RXThresh_` up marked as errored and `Mac802_11::recv` receives it (`pktRx_`) like
+    /// any other, as it does a packet that arrives while it transmits.
+    #[inline]
+    pub fn locks_undecodable(self) -> bool {
+        self == MacRules::Ns2
+    }
+
+    /// When a frame arriving at `now` for `duration` is ignored because the frame being
+    /// received is at least the capture threshold stronger: ns-2 sets the NAV to EIFS plus
+    /// its duration (`Mac802_11::capture`: `set_nav(usec(phymib_.getEIFS() + txtime(p)))`),
+    /// so the node defers as after an errored frame; the standard keeps no such rule.
+    #[inline]
+    pub fn capture_nav(self, phy: &Phy, now: Time, duration: Time) -> Option<Time> {
+        (self == MacRules::Ns2).then(|| now + phy.eifs() + duration)
+    }
+
+    /// Whether the addressee of an RTS answers with a CTS SIFS later. Standard: when its
+    /// NAV is idle (802.11-2016 10.3.2.7). ns-2: when its medium is idle altogether, no
+    /// reception under way either (`Mac802_11::check_pktCTRL`: `if(!is_idle())` discard).
+    #[inline]
+    pub fn answers_rts(self, nav_busy: bool, receiving: bool) -> bool {
+        !nav_busy && (self != MacRules::Ns2 || !receiving)
+    }
+
+    /// Whether the sender of an answered RTS sends its data frame SIFS after the CTS only
+    /// if its medium is idle then. Standard: it sends regardless (9.3.2.6). ns-2: if busy,
+    /// it backs off with a doubled window instead, its retry counts untouched
+    /// (`Mac802_11::check_pktTx`: `if(! is_idle())` `inc_cw()`, backoff).
+    #[inline]
+    pub fn data_after_cts_needs_idle(self) -> bool {
+        self == MacRules::Ns2
     }
 
     /// Whether a frame that finds the medium idle for DIFS/AIFS and no backoff pending

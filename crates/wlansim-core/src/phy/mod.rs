@@ -3,6 +3,8 @@
 //! Presets follow the standard (IEEE 802.11-2012): clause 17 (HR/DSSS, 802.11b), clause 18
 //! (OFDM, 802.11a) and clause 19 (ERP, 802.11g). Every value can be overridden from the
 //! scenario; DIFS is derived as SIFS + 2·slot (9.3.7) unless set explicitly.
+pub mod cca;
+pub mod channels;
 mod presets;
 pub mod rates;
 

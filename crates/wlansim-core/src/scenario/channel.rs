@@ -35,9 +35,32 @@ pub struct ChannelConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub propagation: Option<super::propagation::PropagationConfig>,
     /// How receivers decide they got a frame: `none` (any overlap destroys every frame
-    /// in it) or `sinr` (error curves at each frame's SINR, capture of the strongest).
+    /// in it), `threshold` (ns-2's capture threshold) or `sinr` (error curves at each
+    /// frame's SINR, capture of the strongest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reception: Option<super::reception::ReceptionConfig>,
+    /// The medium: `auto` (one shared medium where every node senses every other on one
+    /// channel and reception is `none` or `sinr`, else carrier sense, NAV and reception
+    /// per node) or `spatial` (per node always). The run's `meta.medium` says which.
+    #[serde(default, skip_serializing_if = "Medium::is_auto")]
+    pub medium: Medium,
+}
+
+/// Which medium a run uses (`[channel] medium`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Medium {
+    /// Shared where the geometry allows it, spatial otherwise.
+    #[default]
+    Auto,
+    /// Carrier sense, NAV and reception per node, whatever the geometry.
+    Spatial,
+}
+
+impl Medium {
+    fn is_auto(&self) -> bool {
+        *self == Medium::Auto
+    }
 }
 
 /// The loss of the links between the stations of a group and their AP.

@@ -19,6 +19,7 @@ pub mod presets;
 mod profile;
 pub mod propagation;
 pub mod qos;
+mod radio;
 mod rates;
 pub mod reception;
 pub mod schema;
@@ -39,7 +40,7 @@ pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
 pub use tcp::{InitialWindow, SsthreshSpec, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use trace_source::{TraceConfig, TraceFormat, TraceStart};
-pub use units::{Bytes, Duration, Rate, Speed};
+pub use units::{Bytes, Duration, Power, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
@@ -144,7 +145,7 @@ pub struct Scenario {
     /// The access point of a one-BSS scenario: sugar for a single `[[aps]]` entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap: Option<ApConfig>,
-    /// The access points, each its own BSS; all share one channel (one collision domain).
+    /// The access points, each its own BSS on its `channel`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aps: Vec<ApConfig>,
     /// The scenario was written with the one-AP `[ap]` table (so are its resolved form and
@@ -450,6 +451,21 @@ pub struct ApConfig {
     /// Where the AP stands, [x, y] in metres; needed by `[channel.propagation]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<[f64; 2]>,
+    /// The BSS's channel, a number of its standard's band (2.4 GHz: 1-13; 5 GHz: 36, 40,
+    /// …, 165); its stations use it too. Default: 1 (802.11b/g), 36 (802.11a). BSSs on
+    /// channels that do not overlap never interact; 2.4 GHz channels fewer than 5 apart
+    /// (whose spectra overlap) are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<u16>,
+    /// Antenna gain of the AP, dB (0): frames from and to it arrive this much stronger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub antenna_gain_db: Option<f64>,
+    /// Carrier-sense threshold of the AP (see `stations.cs_threshold`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs_threshold: Option<Power>,
+    /// Receive threshold of the AP (see `stations.rx_threshold`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_threshold: Option<Power>,
     /// The AP's transmit buffer B, in packets, shared by every downlink packet (TCP data
     /// and TCP ACKs alike, as in pilosof2003); with `ack_queue`, the data queue T.
     #[serde(default = "default_queue")]
@@ -507,6 +523,10 @@ impl Default for ApConfig {
             name: default_ap_name(),
             ssid: None,
             position: None,
+            channel: None,
+            antenna_gain_db: None,
+            cs_threshold: None,
+            rx_threshold: None,
             queue: default_queue(),
             ack_queue: None,
             rwnd_clamp: false,
@@ -634,9 +654,21 @@ pub struct StationGroup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mobility: Option<MobilityConfig>,
     /// Antenna gain of these stations, dB (0): frames from and to them arrive this much
-    /// stronger under `[channel.reception] model = "sinr"`.
+    /// stronger (received powers: carrier sense, reception).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub antenna_gain_db: Option<f64>,
+    /// Carrier-sense threshold (energy detection): a signal at least this strong keeps the
+    /// medium busy even when the station is not receiving it (ns-2 `CSThresh_`). Default:
+    /// `channel.propagation.cs_threshold_w`, else the PHY's CCA level (−62 dBm OFDM; DSSS
+    /// −80 dBm above 100 mW of transmit power).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs_threshold: Option<Power>,
+    /// Receive threshold (preamble detection): the weakest frame the station locks onto,
+    /// senses busy for its length and may decode (ns-2 `RXThresh_`). Default:
+    /// `channel.propagation.rx_threshold_w`, else `channel.reception.sensitivity_dbm` with
+    /// `sinr`, else the PHY's minimum sensitivity (−82 dBm OFDM, −80 dBm DSSS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_threshold: Option<Power>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

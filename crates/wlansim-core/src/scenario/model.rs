@@ -6,12 +6,15 @@
 //! their TCP configuration. Checks that need the whole topology (a flow to itself, a
 //! saturated source on a wired node) are made here. `world/build.rs` turns a [`Model`]
 //! into components; it resolves no name and applies no default of its own.
+use super::reception::ReceptionModel;
+use super::Power;
 use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use super::{EdcaConfig, StationGroup};
-use crate::channel::{BurstSpec, Trajectory};
+use crate::channel::power::watts;
+use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::{AccessCategory, AccessParams, MacRules};
 use crate::net::{Kind, NodeId};
-use crate::phy::{frame, LinkRates, Phy};
+use crate::phy::{cca, channels, frame, LinkRates, Phy};
 use crate::sim::time::Time;
 use crate::tcp::{header_bytes, TcpConfig};
 use std::collections::HashMap;
@@ -71,8 +74,10 @@ pub struct NodeSpec {
     /// Where a wireless node is over time (metres); None when no position is given, and
     /// for wired nodes.
     pub trajectory: Option<Trajectory>,
-    /// Antenna gain, dB (stations' `antenna_gain_db`; 0 elsewhere).
+    /// Antenna gain, dB (`antenna_gain_db` of an AP or a station group; 0 elsewhere).
     pub antenna_gain_db: f64,
+    /// Its channel and thresholds (a wired node has no channel).
+    pub radio: Radio,
     /// An AP's beacons (`beacon_interval`); None: it sends none.
     pub beacon: Option<crate::mac::beacon::BeaconSpec>,
 }
@@ -146,15 +151,25 @@ impl<'s> Model<'s> {
             rates: None,
             trajectory: None,
             antenna_gain_db: 0.0,
+            radio: Radio {
+                channel: None,
+                rx_w: f64::INFINITY,
+                cs_w: f64::INFINITY,
+            },
             beacon: None,
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
             let access = m.access(ap.queue, ap.ack_queue, ap.qos, ap.edca.as_ref());
+            let channel = ap
+                .channel
+                .unwrap_or(channels::default_channel(m.phy.standard));
             m.add(NodeSpec {
                 bss: Some(id),
                 access: Some(access),
                 trajectory: ap.position.map(Trajectory::fixed),
+                antenna_gain_db: ap.antenna_gain_db.unwrap_or(0.0),
+                radio: m.radio(channel, ap.rx_threshold, ap.cs_threshold),
                 beacon: s.beacons(&m.phy, ap),
                 ..wired(ap.name.clone(), Role::AccessPoint)
             });
@@ -175,6 +190,8 @@ impl<'s> Model<'s> {
                 fer.1 = 0.0;
             }
             let ap = m.id(s.ap_of(g));
+            let channel = m.nodes[ap as usize].radio.channel.expect("an AP's channel");
+            let radio = m.radio(channel, g.rx_threshold, g.cs_threshold);
             let rates = s.link_rates(&m.phy, g);
             let ids: Vec<NodeId> = (0..g.count)
                 .map(|i| {
@@ -189,6 +206,7 @@ impl<'s> Model<'s> {
                             None => Trajectory::fixed(p),
                         }),
                         antenna_gain_db: g.antenna_gain_db.unwrap_or(0.0),
+                        radio,
                         ..wired(format!("{}-{i}", g.name), Role::Station)
                     })
                 })
@@ -306,6 +324,36 @@ impl<'s> Model<'s> {
             }
         }
         Ok(m)
+    }
+
+    /// A wireless node's radio on `channel`: its thresholds (W) as given, else
+    /// `[channel.propagation]`'s (ns-2's `RXThresh_`, `CSThresh_`), else (receive) the SINR
+    /// model's sensitivity, else the standard's CCA levels (`phy/cca.rs`).
+    fn radio(&self, channel: u16, rx: Option<Power>, cs: Option<Power>) -> Radio {
+        let c = &self.scenario.channel;
+        let tx_power = c
+            .propagation
+            .as_ref()
+            .map_or(0.281_838_15, |p| p.tx_power_w);
+        let (rx_dbm, cs_dbm) = cca::thresholds_dbm(self.phy.modulation, tx_power);
+        let sinr = c
+            .reception
+            .as_ref()
+            .filter(|r| r.model == ReceptionModel::Sinr)
+            .map(|r| watts(r.sensitivity_dbm));
+        let propagation = c.propagation.as_ref();
+        Radio {
+            channel: Some(channel),
+            rx_w: rx.map(|p| p.0).unwrap_or_else(|| {
+                propagation
+                    .map(|p| p.rx_threshold_w)
+                    .or(sinr)
+                    .unwrap_or_else(|| watts(rx_dbm))
+            }),
+            cs_w: cs
+                .map(|p| p.0)
+                .unwrap_or_else(|| propagation.map_or_else(|| watts(cs_dbm), |p| p.cs_threshold_w)),
+        }
     }
 
     /// The id of the node called `name` (validated scenarios name existing nodes only).

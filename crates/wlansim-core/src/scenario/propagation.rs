@@ -47,13 +47,12 @@ pub struct PropagationConfig {
     /// Standard deviation σ of the shadowing term, dB (ns-2 `std_db_`: 4).
     #[serde(default = "default_sigma")]
     pub sigma_db: f64,
-    /// Receive threshold, W (ns-2 `RXThresh_`: 3.652e-10).
+    /// Receive threshold, W (ns-2 `RXThresh_`: 3.652e-10): the default `rx_threshold` of
+    /// every AP and station, which the per-frame draw compares with.
     #[serde(default = "default_rx_threshold")]
     pub rx_threshold_w: f64,
-    /// Carrier-sense threshold, W (ns-2 `CSThresh_`: 1.559e-11): wlansim models one
-    /// collision domain, so every two nodes must stay within the distance at which the
-    /// mean received power reaches it (checked at the scenario's positions and
-    /// waypoints).
+    /// Carrier-sense threshold, W (ns-2 `CSThresh_`: 1.559e-11): the default
+    /// `cs_threshold` of every AP and station; at most `rx_threshold_w`.
     #[serde(default = "default_cs_threshold")]
     pub cs_threshold_w: f64,
     /// Draw for RTS, CTS and ACK frames too (each its own draw at its receiver, as ns-2
@@ -157,6 +156,15 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             return Err(ScenarioError::new(at(key), format!("{v}: {allowed}")));
         }
     }
+    if p.cs_threshold_w > p.rx_threshold_w {
+        return Err(ScenarioError::new(
+            "channel.propagation.cs_threshold_w",
+            format!(
+                "{}: the carrier-sense threshold is at most the receive threshold ({} W)",
+                p.cs_threshold_w, p.rx_threshold_w
+            ),
+        ));
+    }
     let missing = s
         .aps
         .iter()
@@ -178,59 +186,6 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                  metres) for every AP and station group"
             ),
         ));
-    }
-    Ok(())
-}
-
-/// One collision domain: every two nodes (at their positions and waypoints: the farthest
-/// two points of two straight paths are among their ends) are within carrier-sense range,
-/// where the mean received power reaches `cs_threshold_w`. Beyond it ns-2 (and a real
-/// radio) would not sense the other's frames: hidden nodes, which wlansim does not model.
-pub fn carrier_sense(s: &Scenario) -> Result<(), ScenarioError> {
-    let Some(p) = &s.channel.propagation else {
-        return Ok(());
-    };
-    if p.cs_threshold_w > p.rx_threshold_w {
-        return Err(ScenarioError::new(
-            "channel.propagation.cs_threshold_w",
-            format!(
-                "{}: the carrier-sense threshold is at most the receive threshold ({} W)",
-                p.cs_threshold_w, p.rx_threshold_w
-            ),
-        ));
-    }
-    let params = p.params();
-    let sensed = |d: f64| params.mean_power_dbw(d) >= 10.0 * p.cs_threshold_w.log10();
-    // (key, name, every point the node stands at or passes through)
-    let mut nodes: Vec<(String, &str, Vec<[f64; 2]>)> = Vec::new();
-    for (i, ap) in s.aps.iter().enumerate() {
-        let points = ap.position.into_iter().collect();
-        nodes.push((format!("aps[{i}].position"), &ap.name, points));
-    }
-    for (i, g) in s.stations.iter().enumerate() {
-        let mut points: Vec<[f64; 2]> = g.position.into_iter().collect();
-        if let Some(m) = &g.mobility {
-            points.extend(&m.waypoints);
-        }
-        nodes.push((format!("stations[{i}].position"), &g.name, points));
-    }
-    for (a, (_, name_a, pa)) in nodes.iter().enumerate() {
-        for (key, name_b, pb) in &nodes[a + 1..] {
-            for x in pa {
-                for y in pb {
-                    let d = (x[0] - y[0]).hypot(x[1] - y[1]);
-                    if !sensed(d) {
-                        return Err(ScenarioError::new(
-                            key.clone(),
-                            format!(
-                                "\"{name_b}\" comes {d:.0} m from \"{name_a}\", where the mean received power is below cs_threshold_w ({} W): they would not sense each other, but wlansim models one collision domain; bring them closer, or lower channel.propagation.cs_threshold_w",
-                                p.cs_threshold_w
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
     }
     Ok(())
 }

@@ -14,6 +14,7 @@
 //! ```
 use super::{Scenario, ScenarioError};
 use crate::channel::error_rate::Mode;
+use crate::channel::receiver::Rule;
 use crate::channel::reception::ReceptionParams;
 use crate::phy::{LinkRates, Modulation};
 use schemars::JsonSchema;
@@ -29,6 +30,11 @@ pub enum ReceptionModel {
     /// Each frame is received with the probability the PHY's error curves give at its
     /// SINR; a receiver locks onto the strongest of frames that arrive together.
     Sinr,
+    /// ns-2's capture rule: a frame survives every frame overlapping it at its receiver
+    /// that is at least `capture_threshold_db` weaker (`CPThresh_`); the receiver locks
+    /// onto the first (of frames that arrive together, the strongest) and a later frame
+    /// never takes over. Per receiver, so it runs on the spatial medium.
+    Threshold,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -51,6 +57,14 @@ pub struct ReceptionConfig {
     /// curves decide the fate of frames alone on the air.
     #[serde(default = "default_capture")]
     pub capture: bool,
+    /// `threshold`: how much stronger (dB) a frame must be than each frame overlapping it
+    /// to survive (ns-2's `CPThresh_`, 10).
+    #[serde(default = "default_capture_threshold")]
+    pub capture_threshold_db: f64,
+}
+
+fn default_capture_threshold() -> f64 {
+    10.0
 }
 
 fn default_capture() -> bool {
@@ -60,14 +74,30 @@ fn default_capture() -> bool {
 fn default_noise() -> f64 {
     -94.0
 }
+/// Every link's received power between nodes without a position, dBm.
+pub const DEFAULT_RX_POWER_DBM: f64 = -60.0;
+
 fn default_rx_power() -> f64 {
-    -60.0
+    DEFAULT_RX_POWER_DBM
 }
 fn default_sensitivity() -> f64 {
     -82.0
 }
 
 impl ReceptionConfig {
+    /// How the spatial medium's receivers decide (`channel/receiver.rs`).
+    pub fn rule(&self) -> Rule {
+        match self.model {
+            ReceptionModel::None => Rule::Overlap,
+            ReceptionModel::Sinr => Rule::Sinr {
+                capture: self.capture,
+            },
+            ReceptionModel::Threshold => Rule::Threshold {
+                ratio: 10f64.powf(self.capture_threshold_db / 10.0),
+            },
+        }
+    }
+
     /// The SINR model's parameters; None for `model = "none"`.
     pub fn params(&self) -> Option<ReceptionParams> {
         (self.model == ReceptionModel::Sinr).then_some(ReceptionParams {
@@ -82,6 +112,13 @@ impl ReceptionConfig {
 /// Finite powers; antenna gains finite and within ±60 dB.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(r) = &s.channel.reception {
+        let cp = r.capture_threshold_db;
+        if !cp.is_finite() || !(0.0..=100.0).contains(&cp) {
+            return Err(ScenarioError::new(
+                "channel.reception.capture_threshold_db",
+                format!("{cp}: a power ratio in dB within [0, 100]"),
+            ));
+        }
         for (k, v) in [
             ("noise_floor_dbm", r.noise_floor_dbm),
             ("rx_power_dbm", r.rx_power_dbm),
@@ -95,11 +132,22 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             }
         }
     }
-    for (i, g) in s.stations.iter().enumerate() {
-        if let Some(gain) = g.antenna_gain_db {
+    let gains = s
+        .aps
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (format!("aps[{i}].antenna_gain_db"), a.antenna_gain_db))
+        .chain(
+            s.stations
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (format!("stations[{i}].antenna_gain_db"), g.antenna_gain_db)),
+        );
+    for (key, gain) in gains {
+        if let Some(gain) = gain {
             if !gain.is_finite() || gain.abs() > 60.0 {
                 return Err(ScenarioError::new(
-                    format!("stations[{i}].antenna_gain_db"),
+                    key,
                     format!("{gain}: a gain in dB within [-60, 60]"),
                 ));
             }

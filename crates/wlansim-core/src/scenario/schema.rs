@@ -4,7 +4,7 @@
 //! error message what a key allows.
 use super::limits::{RetryLimit, RtsThreshold};
 use super::tcp::{SsthreshSpec, WindowSpec};
-use super::units::{Bytes, Duration, Rate, Speed};
+use super::units::{Bytes, Duration, Power, Rate, Speed};
 use super::Scenario;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::Value;
@@ -60,6 +60,21 @@ impl JsonSchema for Speed {
             "type": "string",
             "pattern": pattern("m/s|km/h"),
             "examples": ["4 m/s", "14.4 km/h"]
+        })
+    }
+}
+
+impl JsonSchema for Power {
+    fn schema_name() -> Cow<'static, str> {
+        "Power".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": format!("Power: {}.", Power::ALLOWED),
+            "x-unit": "power",
+            "type": "string",
+            "pattern": format!(r"^\s*[+-]?{NUMBER}\s*(dBm|mW|W)\s*$"),
+            "examples": ["-82 dBm", "3.652e-10 W"]
         })
     }
 }

@@ -1,5 +1,5 @@
 //! Unit-bearing scenario values: durations ("10 ms"), rates ("11 Mb/s"), sizes ("1500 B"),
-//! speeds ("4 m/s").
+//! speeds ("4 m/s"), powers ("-82 dBm", "3.652e-10 W").
 //!
 //! Values are written with their unit so a scenario reads without the docs; sizes may also
 //! be bare integers (bytes). Each type serialises back to a canonical string, which is what
@@ -263,6 +263,68 @@ impl<'de> Deserialize<'de> for Speed {
     }
 }
 
+/// A received power (a threshold), stored in watts; written in dBm or W.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Power(pub f64);
+
+impl Power {
+    pub const ALLOWED: &'static str =
+        "a power with a unit: dBm, mW or W (e.g. \"-82 dBm\", \"3.652e-10 W\"); from -200 to 60 dBm";
+
+    pub fn parse(text: &str) -> Result<Power, String> {
+        let bad = || format!("\"{text}\" is not a power; expected {}", Self::ALLOWED);
+        let (value, unit) = split_number(text).ok_or_else(bad)?;
+        let w = match unit {
+            "dBm" => 10f64.powf((value - 30.0) / 10.0),
+            "mW" => value * 1e-3,
+            "W" => value,
+            _ => {
+                return Err(format!(
+                    "\"{text}\" has no valid unit; expected {}",
+                    Self::ALLOWED
+                ))
+            }
+        };
+        let dbm = 10.0 * w.log10() + 30.0;
+        if !(w > 0.0 && (-200.0..=60.0).contains(&dbm)) {
+            return Err(format!(
+                "\"{text}\" is out of range; expected {}",
+                Self::ALLOWED
+            ));
+        }
+        Ok(Power(w))
+    }
+
+    pub fn dbm(self) -> f64 {
+        10.0 * self.0.log10() + 30.0
+    }
+}
+
+impl fmt::Display for Power {
+    /// In watts, with the shortest exponent form that reads back to the same value.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{:e} W", self.0)
+    }
+}
+
+impl Serialize for Power {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Power {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(text) => Power::parse(&text).map_err(de::Error::custom),
+            other => Err(de::Error::custom(format!(
+                "{other} has no unit; expected {}",
+                Self::ALLOWED
+            ))),
+        }
+    }
+}
+
 macro_rules! string_unit_serde {
     ($ty:ident, $expecting:literal, int_is_bytes = $int_ok:literal, zero_ok = $zero_ok:literal) => {
         impl Serialize for $ty {
@@ -354,6 +416,18 @@ mod tests {
         for bad in ["4", "0 m/s", "-1 m/s", "4 mph", "2000 m/s"] {
             assert!(Speed::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn parses_powers() {
+        assert!((Power::parse("-82 dBm").unwrap().dbm() + 82.0).abs() < 1e-9);
+        assert_eq!(Power::parse("3.652e-10 W"), Ok(Power(3.652e-10)));
+        assert!((Power::parse("1 mW").unwrap().0 - 1e-3).abs() < 1e-18);
+        for bad in ["-82", "0 W", "-1 W", "-250 dBm", "3 dB"] {
+            assert!(Power::parse(bad).is_err(), "{bad}");
+        }
+        let p = Power::parse("-62 dBm").unwrap();
+        assert_eq!(Power::parse(&p.to_string()), Ok(p));
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     super::propagation::validate(s)?;
     super::reception::validate(s)?;
     super::mobility::validate(s)?;
-    super::propagation::carrier_sense(s)?;
+    super::radio::validate(s)?;
     super::delay_injection::validate(s)?;
     super::drops::validate(s)?;
     super::emulation::validate(s)?;

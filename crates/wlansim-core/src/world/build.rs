@@ -10,11 +10,14 @@ use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::{DelayInjection, RwndClamp};
 use crate::app::trace_source::Frame;
 use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
-use crate::channel::{BurstLinks, Channel, IidLoss, Positions, Reception, Shadowing};
+use crate::channel::receiver::Rule;
+use crate::channel::{BurstLinks, Channel, Hearing, IidLoss, LinkBudget, Positions};
+use crate::channel::{Ppdu, Radio, Reception, Shadowing};
 use crate::mac::beacon::beacon_times;
 use crate::mac::{AccessParams, Backoff, Entity, Mac, MacRules, MacStats, PacketInfo, SlotRule};
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::phy::Phy;
+use crate::scenario::channel::Medium;
 use crate::scenario::model::NodeSpec;
 use crate::scenario::{Model, PcapPer, Scenario, ScenarioError, TraceStart};
 use crate::sim::event::EventQueue;
@@ -381,22 +384,70 @@ impl World {
                 nodes.map(|x| (x.name.as_str(), x.bursts.0.as_ref(), x.bursts.1.as_ref())),
             )
         });
-        let channel = Channel::new(
+        let budget = LinkBudget::new(
+            s.channel.propagation.as_ref().map(|p| p.params()),
+            s.channel
+                .reception
+                .as_ref()
+                .map_or(crate::scenario::reception::DEFAULT_RX_POWER_DBM, |r| {
+                    r.rx_power_dbm
+                }),
+            m.nodes.iter().map(|x| x.antenna_gain_db),
+        );
+        let mut channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
             bursts,
             s.channel.propagation.as_ref().map(|p| {
-                let names = m.nodes.iter().map(|x| x.name.as_str());
-                (Shadowing::new(seed, p.params(), names), p.control_frames)
+                let nodes = m.nodes.iter().map(|x| (x.name.as_str(), x.radio.rx_w));
+                (Shadowing::new(seed, p.params(), nodes), p.control_frames)
             }),
             Positions::new(m.nodes.iter().map(|x| x.trajectory.clone()).collect()),
             reception(seed, s, &m)?,
+            budget,
         );
+        // The medium (ARCHITECTURE.md): shared where every node decodes every other on one
+        // channel and the reception model has no per-receiver rule, spatial otherwise.
+        let radios: Vec<Radio> = m.nodes.iter().map(|x| x.radio).collect();
+        let hearing = Hearing::new(radios, &channel.budget, &channel.positions);
+        let rule = s
+            .channel
+            .reception
+            .as_ref()
+            .map_or(Rule::Overlap, |r| r.rule());
+        let spatial = match s.channel.medium {
+            Medium::Spatial => true,
+            Medium::Auto => {
+                matches!(rule, Rule::Threshold { .. })
+                    || !hearing.everyone_hears(&channel.budget, &channel.positions)
+            }
+        };
+        if spatial {
+            let beacon_ppdu = mac
+                .entities
+                .iter()
+                .map(|e| {
+                    let spec = m.nodes[e.node as usize].beacon.as_ref();
+                    spec.filter(|_| e.beacon.is_some()).map(|b| Ppdu {
+                        rate: b.rate,
+                        bytes: b.mpdu_bytes(),
+                        short_preamble: mac.phy.short_preamble(b.plcp),
+                    })
+                })
+                .collect();
+            mac.use_spatial(m.nodes.len(), rule, beacon_ppdu);
+            channel.hearing = Some(hearing);
+        }
         Ok(World {
             mac,
             nodes: n.nodes,
             beacons: n.beacons,
             channel,
             flows,
+            channels: m
+                .nodes
+                .iter()
+                .map(|x| x.radio.channel.unwrap_or(0))
+                .collect(),
             ssids: s
                 .aps
                 .iter()
@@ -505,7 +556,6 @@ fn reception(seed: u64, s: &Scenario, m: &Model) -> Result<Option<Reception>, Sc
         seed,
         params,
         modulation,
-        s.channel.propagation.as_ref().map(|p| p.params()),
-        m.nodes.iter().map(|x| (x.name.as_str(), x.antenna_gain_db)),
+        m.nodes.iter().map(|x| x.name.as_str()),
     )))
 }

@@ -224,6 +224,8 @@ pub struct World {
     pub flows: Vec<Flow>,
     /// Per AP (the APs are nodes 0..): its BSS's SSID.
     ssids: Vec<String>,
+    /// Per node: its channel (0 for a wired node).
+    channels: Vec<u16>,
     wires: Wires,
     routes: Routes,
     /// TCP connections (see `Flow::tcp`).
@@ -290,6 +292,7 @@ impl World {
         match event {
             Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
             Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
+            Event::Mac(event) => self.on_spatial(now, event),
             Event::Arrival(flow) => self.on_arrival(now, flow),
             Event::SourceStart(flow) => self.on_source_start(now, flow),
             Event::TcpTimer(flow, kind, generation, epoch) => {
@@ -305,7 +308,7 @@ impl World {
                 self.trace(now, TraceEvent::Received { node }, &p);
                 self.receive(now, now, node, p);
             }
-            Event::WarmupEnd => self.reset_statistics(),
+            Event::WarmupEnd => self.reset_statistics(now),
             Event::Sample => self.on_sample(now),
             Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
             Event::Beacon(i) => self.on_beacon(now, i),
@@ -346,6 +349,14 @@ impl World {
         self.handle_mac_outcomes(now);
         self.mac
             .exchange_done(now, &mut self.channel, &mut self.events);
+    }
+
+    /// An event of the spatial medium; then its outcomes, then what waits for them.
+    fn on_spatial(&mut self, now: Time, event: MacEvent) {
+        self.mac
+            .spatial_event(now, event, &mut self.channel, &mut self.events);
+        self.handle_mac_outcomes(now);
+        self.mac.spatial_settle(now, &mut self.events);
     }
 
     /// What the MAC delivered, dropped or vacated, in order.

@@ -101,6 +101,7 @@ impl World {
                 for e in n.entities_in(&self.mac.entities) {
                     mac.add(&e.stats);
                 }
+                let (busy, nav_deferrals) = self.mac.node_counters(id as NodeId);
                 NodeResult {
                     name: n.name.clone(),
                     role: n.role.name(),
@@ -108,6 +109,9 @@ impl World {
                     ip_address: crate::trace::pcap::ip_string(id as NodeId),
                     collision_probability: collision_probability(&mac),
                     mac,
+                    channel: self.channels[id],
+                    cs_busy_s: to_secs(busy),
+                    nav_deferrals,
                 }
             })
             .collect();
@@ -145,6 +149,7 @@ impl World {
                 wall_s,
                 seed: self.seed,
                 version: env!("CARGO_PKG_VERSION"),
+                medium: self.mac.medium_name(),
             },
         }
     }

@@ -151,8 +151,8 @@ impl World {
     }
 
     /// End of the warm-up: statistics restart from zero (accounting does not).
-    pub(super) fn reset_statistics(&mut self) {
-        self.mac.reset_statistics();
+    pub(super) fn reset_statistics(&mut self, now: Time) {
+        self.mac.reset_statistics(now);
         for f in &mut self.flows {
             f.stats.clear();
         }

@@ -33,17 +33,9 @@ impl Mac {
     pub(super) fn reference_select_transmitters(&mut self, now: Time) {
         let slot = self.phy.slot;
         for (i, e) in self.entities.iter_mut().enumerate() {
-            let b = &mut e.backoff;
-            if !b.pending {
-                continue;
-            }
-            if !e.queue.is_empty() && b.expiry(slot) == now {
+            let has_frame = !e.queue.is_empty();
+            if e.backoff.on_busy(has_frame, now, slot) {
                 self.transmitters.push(i as u32);
-                continue;
-            }
-            b.freeze(now, slot);
-            if b.counter == 0 && b.countdown_start <= now && e.queue.is_empty() {
-                b.pending = false;
             }
         }
     }

@@ -1,0 +1,277 @@
+//! Who hears whom: which nodes a transmission reaches at or above their floor (the lower
+//! of their carrier-sense and receive thresholds), on the same channel, and with what
+//! power. Below its floor a node neither senses a frame nor counts it as interference,
+//! as in ns-2 (`WirelessPhy::sendUp` drops a packet below `CSThresh_`).
+//!
+//! The cost of a transmission grows with the nodes that hear it, not with the network:
+//! - a node that does not move has, from the start, the list of the static nodes that
+//!   hear it, with their powers (found through a grid over positions whose cells are as
+//!   wide as the farthest any frame reaches);
+//! - a moving transmitter looks up the static nodes in the 3 × 3 cells around where it is
+//!   at the frame's time;
+//! - moving receivers are checked one by one at the frame's time (there are few).
+//!
+//! [`Hearing::everyone_hears`] says whether every wireless node hears every other at
+//! every point of their paths on one channel: then the MAC keeps one shared medium (as
+//! wlansim did before it had the spatial one, and as a scenario within carrier-sense
+//! range of ns-2's `CSThresh_` runs in ns-2).
+use super::power::LinkBudget;
+use super::Positions;
+use crate::net::NodeId;
+use crate::sim::time::Time;
+
+/// What the hearing of one node is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Radio {
+    /// Its channel; None for a wired node, which hears nothing.
+    pub channel: Option<u16>,
+    /// The weakest frame it locks onto (preamble detection, `rx_threshold`), W.
+    pub rx_w: f64,
+    /// The weakest signal that makes its medium busy when not locked onto it
+    /// (`cs_threshold`), W.
+    pub cs_w: f64,
+}
+
+impl Radio {
+    /// The weakest signal the node notices at all.
+    #[inline]
+    pub fn floor_w(&self) -> f64 {
+        self.rx_w.min(self.cs_w)
+    }
+}
+
+/// Static nodes in square cells of a side at least the reach of any frame.
+struct Grid {
+    cell: f64,
+    x0: f64,
+    y0: f64,
+    nx: i64,
+    ny: i64,
+    cells: Vec<Vec<NodeId>>,
+}
+
+impl Grid {
+    fn new(cell: f64, nodes: &[(NodeId, [f64; 2])]) -> Grid {
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for &(_, p) in nodes {
+            (x0, y0, x1, y1) = (x0.min(p[0]), y0.min(p[1]), x1.max(p[0]), y1.max(p[1]));
+        }
+        if nodes.is_empty() {
+            (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0);
+        }
+        // One cell when the reach spans everything (or is infinite).
+        let span = (x1 - x0).max(y1 - y0);
+        let cell = if cell.is_finite() && cell > 0.0 && cell < span {
+            cell
+        } else {
+            span.max(1.0) * 2.0
+        };
+        let count = |extent: f64| (extent / cell).floor() as i64 + 1;
+        let (nx, ny) = (count(x1 - x0), count(y1 - y0));
+        let mut cells = vec![Vec::new(); (nx * ny) as usize];
+        let mut grid = Grid {
+            cell,
+            x0,
+            y0,
+            nx,
+            ny,
+            cells: Vec::new(),
+        };
+        for &(n, p) in nodes {
+            let (i, j) = grid.cell_of(p);
+            cells[(j * nx + i) as usize].push(n);
+        }
+        grid.cells = cells;
+        grid
+    }
+
+    fn cell_of(&self, p: [f64; 2]) -> (i64, i64) {
+        (
+            ((p[0] - self.x0) / self.cell).floor() as i64,
+            ((p[1] - self.y0) / self.cell).floor() as i64,
+        )
+    }
+
+    /// Every node in the cells around `p` (its own and the eight next to it).
+    fn near(&self, p: [f64; 2], mut visit: impl FnMut(NodeId)) {
+        let (i, j) = self.cell_of(p);
+        for jj in (j - 1).max(0)..=(j + 1).min(self.ny - 1) {
+            for ii in (i - 1).max(0)..=(i + 1).min(self.nx - 1) {
+                for &n in &self.cells[(jj * self.nx + ii) as usize] {
+                    visit(n);
+                }
+            }
+        }
+    }
+}
+
+pub struct Hearing {
+    radios: Vec<Radio>,
+    /// Per node that does not move: the static nodes that hear it and their powers, in
+    /// node order.
+    lists: Vec<Vec<(NodeId, f64)>>,
+    moving: Vec<bool>,
+    /// The wireless nodes that move.
+    mobile: Vec<NodeId>,
+    grid: Grid,
+}
+
+impl Hearing {
+    /// Per node, its radio; `positions` says where each is and which move.
+    pub fn new(radios: Vec<Radio>, budget: &LinkBudget, positions: &Positions) -> Hearing {
+        let n = radios.len();
+        let wireless = |i: usize| radios[i].channel.is_some();
+        let moving: Vec<bool> = (0..n).map(|i| positions.moves(i)).collect();
+        let mobile = (0..n)
+            .filter(|&i| wireless(i) && moving[i])
+            .map(|i| i as NodeId)
+            .collect();
+        let floor = radios
+            .iter()
+            .filter(|r| r.channel.is_some())
+            .map(Radio::floor_w)
+            .fold(f64::INFINITY, f64::min);
+        let placed: Vec<(NodeId, [f64; 2])> = (0..n)
+            .filter(|&i| wireless(i) && !moving[i])
+            .map(|i| (i as NodeId, positions.at(i, 0).unwrap_or([0.0, 0.0])))
+            .collect();
+        let reach = if budget.has_path() {
+            budget.range_m(floor)
+        } else {
+            f64::INFINITY
+        };
+        let grid = Grid::new(reach, &placed);
+        let mut hearing = Hearing {
+            radios,
+            lists: vec![Vec::new(); n],
+            moving,
+            mobile,
+            grid,
+        };
+        for &(a, p) in &placed {
+            let mut list = Vec::new();
+            hearing.grid.near(p, |b| {
+                if let Some(power) = hearing.hears(budget, positions, a, b, 0) {
+                    list.push((b, power));
+                }
+            });
+            list.sort_unstable_by_key(|&(b, _)| b);
+            hearing.lists[a as usize] = list;
+        }
+        hearing
+    }
+
+    pub fn radio(&self, n: NodeId) -> &Radio {
+        &self.radios[n as usize]
+    }
+
+    /// The power at which `rx` hears a frame of `tx` at `now`, if it hears it at all.
+    #[inline]
+    fn hears(
+        &self,
+        budget: &LinkBudget,
+        positions: &Positions,
+        tx: NodeId,
+        rx: NodeId,
+        now: Time,
+    ) -> Option<f64> {
+        let r = &self.radios[rx as usize];
+        if tx == rx || r.channel.is_none() || r.channel != self.radios[tx as usize].channel {
+            return None;
+        }
+        let p = budget.power_w(positions, tx, rx, now);
+        (p >= r.floor_w()).then_some(p)
+    }
+
+    /// The nodes that hear a frame `tx` sends at `now`, with their powers, into `out`
+    /// (cleared first): static ones in node order, then moving ones.
+    pub fn heard_by(
+        &self,
+        budget: &LinkBudget,
+        positions: &Positions,
+        tx: NodeId,
+        now: Time,
+        out: &mut Vec<(NodeId, f64)>,
+    ) {
+        out.clear();
+        if self.radios[tx as usize].channel.is_none() {
+            return;
+        }
+        if self.moving[tx as usize] {
+            let at = positions.at(tx as usize, now).unwrap_or([0.0, 0.0]);
+            self.grid.near(at, |b| {
+                if let Some(p) = self.hears(budget, positions, tx, b, now) {
+                    out.push((b, p));
+                }
+            });
+            out.sort_unstable_by_key(|&(b, _)| b);
+        } else {
+            out.extend_from_slice(&self.lists[tx as usize]);
+        }
+        for &m in &self.mobile {
+            if let Some(p) = self.hears(budget, positions, tx, m, now) {
+                out.push((m, p));
+            }
+        }
+    }
+
+    /// Whether every wireless node hears (at or above its floor) every other's frames on
+    /// one channel, at every point of their paths: the farthest two nodes on two straight
+    /// legs are at the legs' ends, and power falls with distance.
+    pub fn everyone_hears(&self, budget: &LinkBudget, positions: &Positions) -> bool {
+        let nodes: Vec<usize> = (0..self.radios.len())
+            .filter(|&i| self.radios[i].channel.is_some())
+            .collect();
+        let Some(&first) = nodes.first() else {
+            return true;
+        };
+        let channel = self.radios[first].channel;
+        if nodes.iter().any(|&i| self.radios[i].channel != channel) {
+            return false;
+        }
+        let points: Vec<Vec<[f64; 2]>> = nodes.iter().map(|&i| positions.points(i)).collect();
+        let placed = budget.has_path() && points.iter().all(|p| !p.is_empty());
+        // Quick acceptance, in one pass: the weakest gains and the highest receive
+        // threshold at the bounding box's diagonal (or at the one power of every link).
+        let diagonal = placed.then(|| {
+            let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+            for p in points.iter().flatten() {
+                (x0, y0, x1, y1) = (x0.min(p[0]), y0.min(p[1]), x1.max(p[0]), y1.max(p[1]));
+            }
+            (x1 - x0).hypot(y1 - y0)
+        });
+        let highest = nodes
+            .iter()
+            .map(|&i| self.radios[i].floor_w())
+            .fold(0.0, f64::max);
+        let g = budget.min_gain();
+        if budget.link_w(diagonal) * g * g >= highest {
+            return true;
+        }
+        let power =
+            |a: usize, b: usize, d: Option<f64>| budget.power_at(a as NodeId, b as NodeId, d);
+        if !placed {
+            return nodes.iter().all(|&a| {
+                nodes
+                    .iter()
+                    .all(|&b| a == b || power(a, b, None) >= self.radios[b].floor_w())
+            });
+        }
+        for (ia, &a) in nodes.iter().enumerate() {
+            for (ib, &b) in nodes.iter().enumerate() {
+                if a == b {
+                    continue;
+                }
+                let floor = self.radios[b].floor_w();
+                for p in &points[ia] {
+                    for q in &points[ib] {
+                        if power(a, b, Some((p[0] - q[0]).hypot(p[1] - q[1]))) < floor {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,137 @@
+//! Received power of a frame: the link budget every distance-aware part of the channel
+//! asks (SINR decoding, carrier sense, who hears whom).
+//!
+//! Between two positioned nodes with `[channel.propagation]`: the path-loss model's median
+//! power at their distance (`shadowing.rs` `ShadowingParams::mean_power_dbw`; its
+//! per-frame shadowing draw stays a loss of its own, at the addressee); otherwise one
+//! power for every link (`[channel.reception] rx_power_dbm`, −60 dBm by default). Plus
+//! both ends' antenna gains.
+use super::{Positions, ShadowingParams};
+use crate::net::NodeId;
+use crate::sim::time::Time;
+
+/// dBm → W.
+pub fn watts(dbm: f64) -> f64 {
+    10f64.powf((dbm - 30.0) / 10.0)
+}
+
+pub struct LinkBudget {
+    /// The median path loss when the scenario has `[channel.propagation]`.
+    path: Option<ShadowingParams>,
+    /// The power of a link between nodes without positions (no gains).
+    flat_w: f64,
+    /// Per node: its antenna gain as a power factor.
+    gain: Vec<f64>,
+}
+
+impl LinkBudget {
+    /// `gains_db`: per node, in node order.
+    pub fn new(
+        path: Option<ShadowingParams>,
+        flat_dbm: f64,
+        gains_db: impl Iterator<Item = f64>,
+    ) -> LinkBudget {
+        LinkBudget {
+            path,
+            flat_w: watts(flat_dbm),
+            gain: gains_db.map(|g| 10f64.powf(g / 10.0)).collect(),
+        }
+    }
+
+    /// Power (W) at `rx` of a frame sent by `tx` at `now`.
+    #[inline]
+    pub fn power_w(&self, positions: &Positions, tx: NodeId, rx: NodeId, now: Time) -> f64 {
+        let d = match &self.path {
+            Some(_) => positions.distance(tx as usize, rx as usize, now),
+            None => None,
+        };
+        self.power_at(tx, rx, d)
+    }
+
+    /// Power (W) at `rx` of a frame from `tx` `d` metres away (None: no position).
+    #[inline]
+    pub fn power_at(&self, tx: NodeId, rx: NodeId, d: Option<f64>) -> f64 {
+        self.link_w(d) * self.gain[tx as usize] * self.gain[rx as usize]
+    }
+
+    /// The power of a link `d` metres long between antennas without gain.
+    #[inline]
+    pub fn link_w(&self, d: Option<f64>) -> f64 {
+        match (&self.path, d) {
+            (Some(p), Some(d)) => 10f64.powf(p.mean_power_dbw(d) / 10.0),
+            _ => self.flat_w,
+        }
+    }
+
+    /// Whether the power depends on distance (a path-loss model is given).
+    pub fn has_path(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// The largest antenna gain of any node, as a power factor.
+    pub fn max_gain(&self) -> f64 {
+        self.gain.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// The smallest antenna gain of any node, as a power factor.
+    pub fn min_gain(&self) -> f64 {
+        self.gain.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    /// The distance beyond which no frame arrives at `floor_w` or above, whoever sends and
+    /// receives it (infinite without a path-loss model or when the path loss does not
+    /// grow with distance).
+    pub fn range_m(&self, floor_w: f64) -> f64 {
+        let Some(p) = &self.path else {
+            return f64::INFINITY;
+        };
+        let g = self.max_gain();
+        // mean_power_dbw(d) = P(d0) − 10 β log10(d / d0) beyond d0.
+        let at_d0 = p.mean_power_dbw(p.reference_distance_m) + 10.0 * (g * g).log10();
+        let margin_db = at_d0 - 10.0 * floor_w.log10();
+        if p.path_loss_exponent <= 0.0 {
+            return if margin_db >= 0.0 { f64::INFINITY } else { 0.0 };
+        }
+        let d = p.reference_distance_m * 10f64.powf(margin_db / (10.0 * p.path_loss_exponent));
+        // A hair beyond, so that rounding never excludes a node at the edge (every
+        // candidate's power is checked exactly afterwards).
+        d.max(p.reference_distance_m) * (1.0 + 1e-9) + 1e-6
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::Trajectory;
+
+    #[test]
+    fn the_range_is_where_the_median_power_meets_the_floor() {
+        let path = ShadowingParams {
+            tx_power_w: 0.281_838_15,
+            frequency_mhz: 914.0,
+            reference_distance_m: 1.0,
+            path_loss_exponent: 2.7,
+            sigma_db: 4.0,
+            rx_threshold_w: 3.652e-10,
+        };
+        let b = LinkBudget::new(Some(path), -60.0, [0.0, 3.0].into_iter());
+        let floor = 1.559e-11;
+        let r = b.range_m(floor);
+        // With the 3 dB antenna at both ends: 6 dB more than ns-2's 423 m reach.
+        let pos = Positions::new(vec![
+            Some(Trajectory::fixed([0.0, 0.0])),
+            Some(Trajectory::fixed([r * 0.999, 0.0])),
+        ]);
+        assert!(b.power_w(&pos, 1, 1, 0) > 0.0);
+        let mid = 10f64.powf(path.mean_power_dbw(r * (1.0 - 1e-6)) / 10.0) * 2.0 * 2.0;
+        assert!(mid >= floor * 0.999_999 && mid < floor * 1.01, "{mid}");
+        assert!(
+            (r / (423.0 * 10f64.powf(6.0 / 27.0)) - 1.0).abs() < 0.01,
+            "{r}"
+        );
+        // No path model: the one power reaches everywhere.
+        let flat = LinkBudget::new(None, -60.0, [0.0, 0.0].into_iter());
+        assert_eq!(flat.range_m(floor), f64::INFINITY);
+        assert!((flat.power_at(0, 1, Some(1e6)) - watts(-60.0)).abs() < 1e-20);
+    }
+}

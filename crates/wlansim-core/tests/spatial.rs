@@ -1,0 +1,189 @@
+//! The spatial medium (ARCHITECTURE.md, "The medium: shared or spatial"): carrier sense,
+//! NAV and reception per node; channels.
+mod common;
+use common::*;
+use wlansim_core::{Results, Scenario};
+
+/// `n` saturated stations uploading 1000-byte UDP packets, on the medium `medium`.
+fn cell(n: u32, mac: &str, medium: &str, duration: &str) -> Scenario {
+    Scenario::from_toml(&format!(
+        r#"
+duration = "{duration}"
+warmup = "1 s"
+[mac]
+{mac}
+[channel]
+medium = "{medium}"
+[[stations]]
+name = "sta"
+count = {n}
+[[flows]]
+name = "f"
+stations = "sta"
+direction = "uplink"
+packet_size = "1000 B"
+"#
+    ))
+    .expect("valid scenario")
+}
+
+fn collision_probability(r: &Results) -> f64 {
+    sum(r, |n| n.mac.collisions) as f64 / sum(r, |n| n.mac.attempts) as f64
+}
+
+/// In one collision domain the spatial medium has the shared one's collisions (at the same
+/// slot boundaries) and deferrals: throughput and collision probability agree.
+#[test]
+fn in_one_collision_domain_the_spatial_medium_is_the_shared_one() {
+    for mac in ["", "rts_threshold = 0"] {
+        let (mut shared, mut spatial, mut p_shared, mut p_spatial) = (0.0, 0.0, 0.0, 0.0);
+        for seed in 1..=3 {
+            let a = run(&cell(10, mac, "auto", "20 s"), seed);
+            let b = run(&cell(10, mac, "spatial", "20 s"), seed);
+            assert_eq!((a.meta.medium, b.meta.medium), ("shared", "spatial"));
+            shared += total_throughput(&a);
+            spatial += total_throughput(&b);
+            p_shared += collision_probability(&a);
+            p_spatial += collision_probability(&b);
+            assert_eq!(sum(&b, |n| n.mac.hidden_collisions), 0, "{mac}");
+        }
+        assert!(
+            (spatial / shared - 1.0).abs() < 0.01,
+            "{mac}: {spatial} vs {shared}"
+        );
+        assert!(
+            (p_spatial - p_shared).abs() / 3.0 < 0.01,
+            "{mac}: p {p_spatial} vs {p_shared}"
+        );
+    }
+}
+
+/// Two saturated stations 200 m apart with the AP halfway: each decodes the AP (−47 dBm)
+/// but not the other (−53 dBm, below both thresholds of −50 dBm). `extra`: more TOML.
+fn hidden_pair(mac: &str, extra: &str) -> Scenario {
+    Scenario::from_toml(&format!(
+        r#"
+duration = "20 s"
+warmup = "1 s"
+[phy]
+standard = "802.11b"
+data_rate = "2 Mb/s"
+[mac]
+{mac}
+[ap]
+position = [0, 0]
+[[stations]]
+name = "left"
+position = [-100, 0]
+[[stations]]
+name = "right"
+position = [100, 0]
+[[flows]]
+name = "l"
+stations = "left"
+direction = "uplink"
+packet_size = "1000 B"
+[[flows]]
+name = "r"
+stations = "right"
+direction = "uplink"
+packet_size = "1000 B"
+[channel.propagation]
+model = "shadowing"
+sigma_db = 0
+path_loss_exponent = 2
+rx_threshold_w = 1e-8
+cs_threshold_w = 1e-8
+{extra}
+"#
+    ))
+    .expect("valid scenario")
+}
+
+#[test]
+fn hidden_stations_collide_at_the_ap_and_rts_cts_recovers() {
+    let basic = run(&hidden_pair("", ""), 1);
+    let rts = run(&hidden_pair("rts_threshold = 0", ""), 1);
+    assert_eq!(basic.meta.medium, "spatial");
+    let (b, r) = (total_throughput(&basic), total_throughput(&rts));
+    // Basic access collapses: most data frames overlap the other's at the AP.
+    assert!(
+        collision_probability(&basic) > 0.5,
+        "{}",
+        collision_probability(&basic)
+    );
+    assert!(sum(&basic, |n| n.mac.hidden_collisions) > 1000);
+    // RTS/CTS: the AP's CTS, which both decode, holds the other station off.
+    assert!(r > 2.0 * b, "rts {r} vs basic {b}");
+    let nav: u64 = rts.nodes.iter().map(|n| n.nav_deferrals).sum();
+    assert!(nav > 1000, "{nav}");
+    // Accounting holds and the runs are deterministic.
+    let again = run(&hidden_pair("", ""), 1);
+    assert_eq!(basic.flows, again.flows);
+}
+
+#[test]
+fn bsss_on_channels_that_do_not_overlap_do_not_interact() {
+    let three = |channels: [u16; 3]| {
+        let aps: String = channels
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("[[aps]]\nname = \"ap{i}\"\nchannel = {c}\n"))
+            .collect();
+        let groups: String = (0..3)
+            .map(|i| {
+                format!(
+                    "[[stations]]\nname = \"s{i}\"\nap = \"ap{i}\"\ncount = 5\n\
+                     [[flows]]\nname = \"f{i}\"\nstations = \"s{i}\"\ndirection = \"uplink\"\n\
+                     packet_size = \"1000 B\"\n"
+                )
+            })
+            .collect();
+        Scenario::from_toml(&format!(
+            "duration = \"20 s\"\nwarmup = \"1 s\"\n{aps}{groups}"
+        ))
+        .expect("valid scenario")
+    };
+    let lone = total_throughput(&run(&cell(5, "", "auto", "20 s"), 1));
+    let apart = run(&three([1, 6, 11]), 1);
+    assert_eq!(apart.meta.medium, "spatial");
+    for b in &apart.bss {
+        assert!(
+            (b.uplink_bps / lone - 1.0).abs() < 0.02,
+            "{}: {} vs a lone cell's {lone}",
+            b.ap,
+            b.uplink_bps
+        );
+    }
+    // The same three on one channel share it: one cell of 15 stations.
+    let shared = run(&three([1, 1, 1]), 1);
+    assert_eq!(shared.meta.medium, "shared");
+    let fifteen = total_throughput(&run(&cell(15, "", "auto", "20 s"), 1));
+    assert!((total_throughput(&shared) / fifteen - 1.0).abs() < 0.03);
+    assert_eq!(
+        apart.nodes.iter().map(|n| n.channel).max(),
+        Some(11),
+        "nodes report their channel"
+    );
+}
+
+#[test]
+fn overlapping_and_foreign_channels_are_refused() {
+    let err = |text: &str| Scenario::from_toml(text).unwrap_err();
+    let base = "duration = \"1 s\"\n[[stations]]\nname = \"s\"\nap = \"a\"\n";
+    let e = err(&format!(
+        "{base}[[aps]]\nname = \"a\"\nchannel = 1\n[[aps]]\nname = \"b\"\nchannel = 3\n"
+    ));
+    assert_eq!(e.path, "aps[1].channel");
+    assert!(e.message.contains("overlap"), "{}", e.message);
+    let e = err(&format!("{base}[[aps]]\nname = \"a\"\nchannel = 36\n"));
+    assert!(
+        e.message.contains("not a channel of 802.11b"),
+        "{}",
+        e.message
+    );
+    let e = err(&format!(
+        "{base}[[aps]]\nname = \"a\"\nrx_threshold = \"-82 dB\"\n"
+    ));
+    assert!(e.message.contains("dBm"), "{}", e.message);
+}
