@@ -76,3 +76,26 @@ def test_the_index_counts_each_studys_verdicts(quick_reproduction, tmp_path):
         holds = sum(r["verdict"] == "holds" for r in rows)
         line = next(x for x in index.splitlines() if x.startswith(f"| {name} |"))
         assert f"| {holds} |" in line and "report.md" in line and "not run" in line
+
+
+def test_claims_diff_names_each_contradiction(tmp_path):
+    import subprocess
+    import sys
+
+    def folder(name, verdicts):
+        d = tmp_path / name / "study"
+        d.mkdir(parents=True)
+        rows = ["id,verdict", *(f"{i},{v}" for i, v in verdicts.items())]
+        (d / "claims.csv").write_text("\n".join(rows) + "\n")
+        return tmp_path / name
+
+    a = folder("a", {"x": "holds", "y": "undecided", "z": "does not hold"})
+    b = folder("b", {"x": "holds", "y": "holds", "z": "does not hold"})
+    c = folder("c", {"x": "does not hold", "y": "undecided", "z": "does not hold"})
+    script = str(ROOT / "scripts" / "claims_diff.py")
+    same = subprocess.run([sys.executable, script, a, b], capture_output=True, text=True)
+    assert same.returncode == 0, same.stdout
+    assert "2 of 3 verdicts the same, 1 to or from undecided, 0 contradictions" in same.stdout
+    flip = subprocess.run([sys.executable, script, a, c], capture_output=True, text=True)
+    assert flip.returncode == 1
+    assert "x: holds / does not hold" in flip.stdout

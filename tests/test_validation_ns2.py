@@ -28,6 +28,60 @@ def test_the_tcl_script_carries_the_cells_parameters():
     s = v.udp_uplink_scenario(v.Cell(5, True, 2, queue=20), 30.0, 2.0)
     assert s["profile"] == "ns2" and s["mac"] == {"rts_threshold": 0, "queue": 20}
     assert s["flows"][0]["packet_size"] == "972 B"
+    # ns-2's DumbAgent adds no header: wlansim's routing agent matches it.
+    assert s["routing_agent"] == "none" and "-adhocRouting DumbAgent" in tcl
+
+
+def test_tcp_scripts_start_each_flow_at_its_own_time_and_trace_drops():
+    ups, downs = v.tcp_starts(2)
+    assert ups == pytest.approx([0.1, 0.11]) and downs == pytest.approx([0.22, 0.23])
+    tcl = v.tcp_updown_tcl(20, 70.0, 10.0, seed=3, k=2)
+    assert '$ns at 0.23 "$dn3_ftp start"' in tcl and f"open {v.TRACE_FILE} w" in tcl
+    s = v.tcp_updown_scenario(20, 70.0, 10.0, k=2)
+    assert [f["start"] for f in s["flows"]] == ["0.1 s", "0.11 s", "0.22 s", "0.23 s"]
+    assert v._flow_label("down1-0") == "down-1" and v._flow_label("up0-0") == "up-0"
+    # With a wired host: DSDV, hierarchical addresses, the agents on the host.
+    wired = v.tcp_updown_tcl(20, 70.0, 10.0, seed=3, k=2, host=True)
+    for text in ("-adhocRouting DSDV", "-wiredRouting ON", "set host [$ns node 0.0.0]",
+                 "set s3 [$ns node 1.0.4]", "$ns attach-agent $host $dn3"):  # fmt: skip
+        assert text in wired
+    # The window case sets the class default before making the agent (ssthresh_ = window_).
+    w = v.window_case_tcl(128, 25, 30.0, 0.1, seed=1)
+    assert w.index("Agent/TCP set window_ 128") < w.index("[new Agent/TCP/Newreno]")
+    assert v.window_case_scenario(128, 25, 30.0, 0.1)["flows"][0]["tcp"] == {"rwnd": 128}
+
+
+def test_drop_lines_of_the_wireless_trace_are_parsed():
+    trace = (
+        "D 10.254025000 _0_ IFQ  --- 88 cbr 1000 [0 2 0 800] ------- [0:3 2:1 32 0] [39] 0 0\n"
+        "M 10.3 0 (50.00, 50.00, 0.00), (50.00, 50.00), 0.00\n"
+        "D 11.5 _3_ MAC  RET 91 ack 94 [0 1 0 800] ------- [3:0 0:0 32 0] [32 0] 0 0\n"
+    )
+    assert v._drops(trace) == [
+        v.Drop(10.254025, 0, "IFQ", "cbr", 1000),
+        v.Drop(11.5, 3, "MAC", "ack", 94),
+    ]
+
+
+def test_permutation_test_and_ratio_of_means():
+    same = [10.0, 11.0, 9.0, 10.5]
+    p = v.permutation_p(same, [1.0, 1.1, 0.9, 1.0], same, [1.0, 1.1, 0.9, 1.0])
+    assert p == 1.0
+    # Ratios of 10 against 20 in every run: the observed split is the most extreme one
+    # (and its mirror), 2 of the 70 relabellings of 4 + 4 runs.
+    p = v.permutation_p([10.0] * 4, [1.0] * 4, [20.0] * 4, [1.0] * 4)
+    assert p == pytest.approx(2 / 70)
+    runs = [
+        {"sim": sim, "k": 2, "buffer": 20, "seed": seed, "up_pkts": up, "down_pkts": down,
+         "up_timeouts": 0, "down_timeouts": 3}
+        for sim, ratio in (("ns2", 100.0), ("wlansim", 110.0))
+        for seed, (up, down) in enumerate([(480.0, 4.8 * 100 / ratio), (482.0, 0.0)], 1)
+    ]  # fmt: skip
+    row = v.summarize_tcp_point(runs)
+    assert row["ns2_ratio"] == pytest.approx(962 / 4.8)
+    assert row["ratio_diff_pct"] == pytest.approx(10.0)
+    assert row["starving"] and row["ns2_down_timeouts"] == 3
+    assert row["ns2_ratio_lo"] <= row["ns2_ratio"] <= row["ns2_ratio_hi"]
 
 
 def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys):
@@ -72,6 +126,41 @@ def test_one_upload_and_one_download_match_ns2():
 
 
 @pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+def test_newreno_with_a_window_the_queue_cannot_hold_matches_ns2():
+    """The large-window case (`wlansim validate ns2` runs windows 128 and 390 with 10
+    seeds of 60 s): window 128, IFQ 25, CBR through the same queue, 2 seeds of 30 s from
+    the start. Goodput within 5 %, and the TCP's drops at the AP and retransmissions
+    within 15 % of ns-2's (before the ssthresh of a timeout in recovery was taken without
+    the inflation, they were 13-19 % above ns-2's over 8 seeds)."""
+    (row,) = v.compare_window_case([128], [1, 2], duration_s=30.1, warmup_s=0.1)
+    assert abs(row["goodput_diff_pct"]) < 5.0, row
+    for key in ("ap_drops", "rexmits"):
+        assert abs(row[f"wlansim_{key}"] / row[f"ns2_{key}"] - 1) < 0.15, (key, row)
+    assert row["ns2_timeouts"] > 0 and row["wlansim_timeouts"] > 0, row
+
+
+@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+def test_dsdv_sizes_bring_the_totals_closer_to_ns2():
+    """ns-2 with DSDV and a wired host behind the AP against wlansim with routing_agent
+    dsdv and none, at one point (k = 1, B = 50: no loss, the totals set by the airtime):
+    DSDV's 20 bytes on the stations' packets bring wlansim within 0.3 %; without them it
+    carries about 0.5 % more."""
+    (row,) = v.compare_sizes([(1, 50)], [1])
+    assert abs(row["dsdv_diff_pct"]) < 0.3, row
+    assert row["none_diff_pct"] > abs(row["dsdv_diff_pct"]) + 0.2, row
+
+
+@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+def test_speed_times_both_at_the_same_goodput():
+    s = v.speed(n=5, duration_s=20.0, runs=1)
+    assert s["ns2_pkts"] == pytest.approx(s["wlansim_pkts"], rel=0.02)
+    assert s["ns2_interval_s"] == pytest.approx(5 / (v.SPEED_LOAD_FACTOR * s["wlansim_pkts"]))
+    for key in ("run_wall_ratio", "process_wall_ratio", "run_cpu_ratio", "process_cpu_ratio"):
+        assert s[key] > 0
+    assert len(s["load_before"].split()) == 3
+
+
+@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_an_interface_queue_of_b_holds_b_packets_in_both_simulators():
     """A burst of 20 packets into an idle station with a queue of B: ns-2.35 delivers B
     (its drop-tail queue keeps B − 1 behind the frame in the MAC), and so does wlansim."""
@@ -93,3 +182,37 @@ def test_series_summary_leaves_out_srtt_before_the_first_sample():
     srtt_ms, rto_ms, active = v._series_summary(rows, "down", k=1)
     assert srtt_ms == pytest.approx(110.0) and active == pytest.approx(0.5)
     assert rto_ms == pytest.approx(300.0)
+
+
+def test_agreement_is_decided_by_the_claims_engine():
+    """`validate ns2` decides its agreement statements with `wlansim.claims`: synthetic
+    runs that agree within the tolerances hold, a 50 % gap in the window case's timeouts
+    does not, and starving grid points are left out of the per-direction claims."""
+    import pandas as pd
+
+    from wlansim import claims as cl
+
+    def both(points, key, column, ns2, ours):
+        return [{key: p, "sim": sim, "seed": s, column: base * (1 + 0.001 * s)}
+                for p in points for sim, base in (("ns2", ns2), ("wlansim", ours))
+                for s in range(1, 6)]  # fmt: skip
+
+    udp = pd.DataFrame(both(["n=1", "n=10"], "cell", "pkts", 600.0, 601.0))
+    window = pd.DataFrame(
+        [{**r, "timeouts": r["goodput_mbps"] * (10 if r["sim"] == "ns2" else 15)}
+         for r in both([128], "window", "goodput_mbps", 1.0, 1.01)]
+    )  # fmt: skip
+    tcp = pd.DataFrame(
+        [{"k": k, "buffer": 20, "sim": sim, "seed": s, "starving": k == 2,
+          "up_pkts": 300.0 + s, "down_pkts": (1.0 if k == 2 and sim == "ns2" else 100.0) + s}
+         for k in (1, 2) for sim in ("ns2", "wlansim") for s in range(1, 6)]
+    )  # fmt: skip
+    verdicts = cl.decide_all(v.ns2_claims(), {"runs": {"udp": udp, "window": window, "tcp": tcp}})
+    by = {x.claim.id: x.verdict for x in verdicts}
+    assert by == {
+        "ns2.udp": "holds",
+        "ns2.window-goodput": "holds",
+        "ns2.window-timeouts": "does not hold",
+        "ns2.tcp-uploads": "holds",
+        "ns2.tcp-downloads": "holds",
+    }, [x.sentence for x in verdicts]

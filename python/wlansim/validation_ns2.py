@@ -69,6 +69,9 @@ UDP_IP_HEADER = 28
 WARMUP_S = 10.0
 #: ns-2's CBR interval that saturates every cell compared here (16 Mb/s of 1000 B).
 SATURATING_INTERVAL_S = 0.0005
+#: The scripts' nodes run ns-2's DumbAgent, which adds no header of its own: wlansim's
+#: ``routing_agent`` matching it (the ns2 profile's default is DSDV's 20 bytes).
+DUMB_AGENT = "none"
 
 
 def ns_binary() -> str | None:
@@ -104,6 +107,7 @@ def udp_uplink_scenario(cell: Cell, duration_s: float, warmup_s: float) -> dict:
     return {
         "name": f"ns2-match-{cell.n}-{'rts' if cell.rts else 'basic'}-{cell.control_rate_mbps}",
         "profile": "ns2",
+        "routing_agent": DUMB_AGENT,
         "duration": f"{duration_s} s",
         "warmup": f"{warmup_s} s",
         "phy": {
@@ -125,12 +129,54 @@ def udp_uplink_scenario(cell: Cell, duration_s: float, warmup_s: float) -> dict:
     }
 
 
-def _preamble(seed: int, nodes: int, cell: Cell, ap_queue: int) -> str:
+#: The file an ns-2 script writes its trace to, in the directory it runs in
+#: (:func:`_run_ns2`). With every trace flag off ns-2's wireless nodes still trace their
+#: drops (interface queue, ARP, MAC), and only those; ns-2 refuses to build a wireless
+#: node without a trace file.
+TRACE_FILE = "trace.tr"
+
+
+#: ns-2's wired host behind the AP in the wired-cum-wireless scripts (:func:`_preamble`
+#: with `host`): its link, as wlansim's host link in :func:`tcp_updown_scenario`.
+HOST_LINK = "10Gb 1us"
+
+
+def _preamble(
+    seed: int,
+    nodes: int,
+    cell: Cell,
+    ap_queue: int,
+    trace: bool = False,
+    host: bool = False,
+) -> str:
     """The common head of a script: simulator, 802.11 parameters of `cell`, the node
-    configuration (interface queue `ap_queue` for the AP, created here as `$ap`)."""
+    configuration (interface queue `ap_queue` for the AP, created here as `$ap`; `nodes`
+    wireless nodes in all). The wireless nodes are ad hoc nodes with ns-2's DumbAgent
+    (no header of its own), or with `host` a base station and its mobiles running DSDV
+    (20 bytes on every packet a node originates, `dsdv/dsdv.cc` `DSDV_Agent::recv`) with
+    a wired node `$host` behind the AP (:data:`HOST_LINK`; hierarchical addresses, as
+    ns-2's `tcl/ex/wired-cum-wireless-sim.tcl`); place the mobiles with :func:`_place`'s
+    `address`.
+    With `trace` the drops go to :data:`TRACE_FILE`, else to /dev/null."""
+    target = TRACE_FILE if trace else "/dev/null"
+    addressing = (
+        "$ns node-config -addressType hierarchical\nAddrParams set domain_num_ 2\n"
+        f"AddrParams set cluster_num_ {{1 1}}\nAddrParams set nodes_num_ {{1 {nodes}}}\n"
+        if host
+        else ""
+    )
+    routing = "DSDV" if host else "DumbAgent"
+    wired = "-wiredRouting ON " if host else ""
+    ap = _place("ap", 50.0, 50.0, "1.0.0" if host else None)
+    if host:
+        ap = (
+            f"set host [$ns node 0.0.0]\n{ap}$ns node-config -wiredRouting OFF\n"
+            f"$ns duplex-link $host $ap {HOST_LINK} DropTail\n"
+            "$ns queue-limit $host $ap 1000\n$ns queue-limit $ap $host 1000\n"
+        )
     return f"""$defaultRNG seed {seed}
 set ns [new Simulator]
-set tf [open /dev/null w]
+{addressing}set tf [open {target} w]
 $ns trace-all $tf
 set topo [new Topography]
 $topo load_flatgrid 100 100
@@ -138,19 +184,27 @@ create-god {nodes}
 Mac/802_11 set dataRate_ {cell.data_rate_mbps}Mb
 Mac/802_11 set basicRate_ {cell.control_rate_mbps}Mb
 Mac/802_11 set RTSThreshold_ {0 if cell.rts else 3000}
-$ns node-config -adhocRouting DumbAgent -llType LL -macType Mac/802_11 \\
+$ns node-config -adhocRouting {routing} -llType LL -macType Mac/802_11 \\
     -ifqType Queue/DropTail/PriQueue -ifqLen {ap_queue} -antType Antenna/OmniAntenna \\
     -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
-    -channel [new Channel/WirelessChannel] -topoInstance $topo \\
+    -channel [new Channel/WirelessChannel] -topoInstance $topo {wired}\\
     -agentTrace OFF -routerTrace OFF -macTrace OFF -movementTrace OFF
-{_place("ap", 50.0, 50.0)}"""
+{ap}"""
 
 
-def _place(var: str, x: float, y: float) -> str:
-    """A static node `$var` at (x, y)."""
+def _place(var: str, x: float, y: float, address: str | None = None) -> str:
+    """A static node `$var` at (x, y); with a hierarchical `address` ("1.0.3"), made at
+    that address and, unless it is the AP itself ("1.0.0"), attached to `$ap` as its
+    base station."""
+    node = f"[$ns node {address}]" if address else "[$ns node]"
+    base = (
+        f"${var} base-station [AddrParams addr2id [$ap node-addr]]\n"
+        if address and address != "1.0.0"
+        else ""
+    )
     return (
-        f"set {var} [$ns node]\n${var} random-motion 0\n"
-        f"${var} set X_ {x:.6f}\n${var} set Y_ {y:.6f}\n${var} set Z_ 0\n"
+        f"set {var} {node}\n${var} random-motion 0\n"
+        f"${var} set X_ {x:.6f}\n${var} set Y_ {y:.6f}\n${var} set Z_ 0\n{base}"
     )
 
 
@@ -183,9 +237,15 @@ def _arp_prime(name: str, src: str, dst: str, at: float) -> str:
     )
 
 
-def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) -> str:
+def udp_uplink_tcl(
+    cell: Cell,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    interval_s: float = SATURATING_INTERVAL_S,
+) -> str:
     """The ns-2 side of `cell`: a Tcl script that prints `packets N` (received after the
-    warm-up) when it ends."""
+    warm-up) when it ends; each station offers a packet every `interval_s`."""
     stations = []
     for i in range(1, cell.n + 1):
         angle = 2 * math.pi * (i - 1) / cell.n
@@ -196,7 +256,7 @@ def udp_uplink_tcl(cell: Cell, duration_s: float, warmup_s: float, seed: int) ->
             f"$ns connect $u({i}) $sink\n"
             f"set c({i}) [new Application/Traffic/CBR]\n"
             f"$c({i}) set packetSize_ {cell.ip_bytes}\n"
-            f"$c({i}) set interval_ {SATURATING_INTERVAL_S}\n"
+            f"$c({i}) set interval_ {interval_s:.9g}\n"
             f'$c({i}) attach-agent $u({i})\n$ns at 0.{i:04d} "$c({i}) start"\n'
         )
     return f"""# ns-2.35 script written by wlansim (validation_ns2.py): {cell.label}
@@ -250,6 +310,7 @@ def buffer_check_scenario(buffer: int) -> dict:
     return {
         "name": f"ns2-match-burst-b{buffer}",
         "profile": "ns2",
+        "routing_agent": DUMB_AGENT,
         "duration": "5 s",
         "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
         "mac": {"rts_threshold": "off", "queue": buffer},
@@ -273,7 +334,7 @@ def compare_buffer(buffers: list[int]) -> list[dict]:
         rows.append(
             {
                 "buffer": b,
-                "ns2_delivered": int(re.search(r"^packets (\d+)$", out, re.MULTILINE).group(1)),
+                "ns2_delivered": _packets(out),
                 "wlansim_offered": int(flows["offered_packets"].sum()),
                 "wlansim_delivered": int(flows["delivered_packets"].sum()),
             }
@@ -281,29 +342,74 @@ def compare_buffer(buffers: list[int]) -> list[dict]:
     return rows
 
 
-def _run_ns2_text(script: str) -> str:
-    """Run an ns-2 script; what it printed."""
+@dataclass(frozen=True)
+class Ns2Run:
+    """What an ns-2 script printed, the drops it traced (:data:`TRACE_FILE`, when it
+    wrote one), and its wall-clock and CPU seconds."""
+
+    stdout: str
+    drops: list[Drop]
+    wall_s: float
+    cpu_s: float
+
+
+@dataclass(frozen=True)
+class Drop:
+    """A drop line of ns-2's wireless trace (`D 12.3 _0_ IFQ --- 91 tcp 1040 ...`): its
+    time, node, layer (IFQ, MAC, RTR, ARP), packet type (tcp, ack, cbr, ...) and size."""
+
+    t: float
+    node: int
+    layer: str
+    kind: str
+    size: int
+
+
+def _drops(trace: str) -> list[Drop]:
+    """The drop lines of an ns-2 wireless trace (old format, `cmu-trace.cc` `format_mac`
+    and its neighbours: event, time, _node_, layer, reason, uid, type, size)."""
+    drops = []
+    for line in trace.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0] == "D":
+            drops.append(Drop(float(f[1]), int(f[2].strip("_")), f[3], f[6], int(f[7])))
+    return drops
+
+
+def _run_ns2(script: str) -> Ns2Run:
+    """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`."""
+    import resource
+
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(INSTALL_HINT)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "cell.tcl"
         path.write_text(script)
+        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
         out = subprocess.run([ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600)
+        wall = time.perf_counter() - t0
+        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        trace = Path(d) / TRACE_FILE
+        drops = _drops(trace.read_text()) if trace.exists() else []
     if out.returncode != 0:
         raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
-    return out.stdout
+    cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    return Ns2Run(out.stdout, drops, wall, cpu)
 
 
-def run_ns2(script: str) -> tuple[int, float]:
-    """Run an ns-2 script of a UDP cell; the packets it printed and the wall time."""
-    t0 = time.perf_counter()
-    out = _run_ns2_text(script)
-    wall = time.perf_counter() - t0
+def _run_ns2_text(script: str) -> str:
+    """Run an ns-2 script; what it printed."""
+    return _run_ns2(script).stdout
+
+
+def _packets(out: str) -> int:
+    """The `packets N` line a UDP script printed."""
     m = re.search(r"^packets (\d+)$", out, re.MULTILINE)
     if m is None:
         raise RuntimeError(f"ns-2 printed no packet count:\n{out}")
-    return int(m.group(1)), wall
+    return int(m.group(1))
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -317,18 +423,28 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
 
 
 def compare_udp_uplink(
-    cells: list[Cell], seeds: list[int], duration_s: float = 40.0, warmup_s: float = WARMUP_S
+    cells: list[Cell],
+    seeds: list[int],
+    duration_s: float = 40.0,
+    warmup_s: float = WARMUP_S,
+    runs: list[dict] | None = None,
 ) -> list[dict]:
     """Per cell: packets per second of the measurement window by ns-2 and by wlansim
-    (profile ns2), means and 95 % intervals over `seeds`."""
+    (profile ns2), means and 95 % intervals over `seeds`. When `runs` is a list, every
+    run's row (cell, simulator, seed, packets per second) is appended to it."""
     rows = []
     window = duration_s - warmup_s
     for cell in cells:
         ns2 = [
-            run_ns2(udp_uplink_tcl(cell, duration_s, warmup_s, seed))[0] / window for seed in seeds
+            _packets(_run_ns2_text(udp_uplink_tcl(cell, duration_s, warmup_s, seed))) / window
+            for seed in seeds
         ]
         s = udp_uplink_scenario(cell, duration_s, warmup_s)
         ours = [wlansim.run(s, seed=seed).metrics["delivered_packets"] / window for seed in seeds]
+        if runs is not None:
+            runs.extend({"cell": cell.label, "sim": sim, "seed": seed, "pkts": x}
+                        for sim, xs in (("ns2", ns2), ("wlansim", ours))
+                        for seed, x in zip(seeds, xs))  # fmt: skip
         (m2, c2), (m1, c1) = _mean_ci(ns2), _mean_ci(ours)
         rows.append(
             {
@@ -345,83 +461,155 @@ def compare_udp_uplink(
     return rows
 
 
-def wall_clock(n: int = 20, duration_s: float = 100.0) -> dict:
-    """Wall-clock seconds of both simulators on the saturated `n`-station basic cell:
-    ns-2's whole process, and wlansim's event loop (in-process), its whole run through
-    the Python API (building, running, reporting) and a whole Python process that imports
-    wlansim and runs the scenario."""
+#: The offered load of ns-2's stations in :func:`speed`, in multiples of a station's
+#: share of the saturated cell's throughput: enough to keep every queue full, without
+#: the cost of making and dropping packets far beyond it.
+SPEED_LOAD_FACTOR = 4.0
+
+
+def load_average() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`), or "?"."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
+    """Time both simulators on the saturated `n`-station basic cell (802.11b 11 Mb/s,
+    control frames at 1 Mb/s, 1000-byte IP packets, queue 50), `duration_s` simulated:
+    ns-2 at its cheapest saturating configuration (each station offers
+    :data:`SPEED_LOAD_FACTOR` times its share of the cell's throughput, every trace flag
+    off and the trace file, which ns-2's wireless nodes need, on /dev/null), wlansim
+    in-process (`wlansim.run`, building, running and reporting) and as a whole process (a
+    Python interpreter that imports wlansim and runs the scenario). `runs` rounds, each
+    running the three in turn; wall-clock and CPU seconds of every run (ns-2's and the
+    process's from the children's resource usage), their medians, the ratios of the
+    medians, the packets per second each delivered after the warm-up (they must agree:
+    the same goodput), and the load average before and after."""
+    import resource
+
     cell = Cell(n=n, rts=False, control_rate_mbps=1)
-    _, ns2_wall = run_ns2(udp_uplink_tcl(cell, duration_s, WARMUP_S, 1))
+    window = duration_s - WARMUP_S
     s = udp_uplink_scenario(cell, duration_s, WARMUP_S)
-    t0 = time.perf_counter()
-    r = wlansim.run(s, seed=1)
-    whole = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]))",
-         json.dumps(s)],
-        check=True,
-    )  # fmt: skip
-    process = time.perf_counter() - t0
-    return {
-        "ns2_s": ns2_wall,
-        "wlansim_loop_s": r.meta["wall_s"],
-        "wlansim_run_s": whole,
-        "wlansim_process_s": process,
-    }
+    ours_pkts = wlansim.run(s, seed=1).metrics["delivered_packets"] / window
+    interval = 1.0 / (SPEED_LOAD_FACTOR * ours_pkts / n)
+    script = udp_uplink_tcl(cell, duration_s, WARMUP_S, 1, interval)
+    command = [sys.executable, "-c",
+               "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]), seed=1)",
+               json.dumps(s)]  # fmt: skip
+    load_before = load_average()
+    times: dict[str, list[float]] = {}
+    ns2_pkts = 0.0
+    for _ in range(runs):
+        run = _run_ns2(script)
+        ns2_pkts = _packets(run.stdout) / window
+        times.setdefault("ns2_wall_s", []).append(run.wall_s)
+        times.setdefault("ns2_cpu_s", []).append(run.cpu_s)
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        wlansim.run(s, seed=1)
+        times.setdefault("run_wall_s", []).append(time.perf_counter() - t0)
+        times.setdefault("run_cpu_s", []).append(time.process_time() - cpu0)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(command, check=True)
+        times.setdefault("process_wall_s", []).append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.setdefault("process_cpu_s", []).append(
+            (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        )
+    out: dict = {"n": n, "duration_s": duration_s, "runs": runs,
+                 "ns2_interval_s": interval, "ns2_pkts": ns2_pkts, "wlansim_pkts": ours_pkts,
+                 "load_before": load_before, "load_after": load_average()}  # fmt: skip
+    for key, xs in times.items():
+        out[key] = statistics.median(xs)
+        out[f"{key}_all"] = xs
+    for clock in ("wall", "cpu"):
+        for side in ("run", "process"):
+            out[f"{side}_{clock}_ratio"] = out[f"ns2_{clock}_s"] / out[f"{side}_{clock}_s"]
+    return out
 
 
-def tcp_updown_scenario(buffer: int, duration_s: float, warmup_s: float, k: int = 1) -> dict:
+def tcp_starts(k: int) -> tuple[list[float], list[float]]:
+    """Start times (s) of the `k` uploads and the `k` downloads, each its own, as the Tcl
+    starts them (uploads from 0.1 s, then downloads from 0.2 s, 10 ms apart)."""
+    return [0.1 + 0.01 * i for i in range(k)], [0.2 + 0.01 * (k + i) for i in range(k)]
+
+
+def tcp_updown_scenario(
+    buffer: int, duration_s: float, warmup_s: float, k: int = 1, routing_agent: str = DUMB_AGENT
+) -> dict:
     """The wlansim side of the TCP case: `k` uploads and `k` downloads, one per station,
-    between the stations and a host behind the AP, AP buffer `buffer`, profile ns2
-    (NewReno, 1000-byte segments, window 20, an ACK per segment). The host's link
-    (10 Gb/s, 1 µs) stands for ns-2's endpoints on the AP node itself: it adds about 2 µs
-    per packet."""
+    each starting at its own time (:func:`tcp_starts`), between the stations and a host
+    behind the AP, AP buffer `buffer`, profile ns2 (NewReno, 1000-byte segments, window
+    20, an ACK per segment). The host's link (10 Gb/s, 1 µs) stands for ns-2's endpoints
+    on the AP node itself: it adds about 2 µs per packet. Flow `upI` (`downI`) of station
+    group `uI` (`dI`) is reported as `upI-0`: :func:`_flow_label` names it `up-I`."""
+    ups, downs = tcp_starts(k)
+    flows = [
+        {"name": f"up{i}", "protocol": "tcp", "direction": "uplink", "stations": f"u{i}",
+         "server": "h", "start": f"{t:.6g} s"}
+        for i, t in enumerate(ups)
+    ] + [
+        {"name": f"down{i}", "protocol": "tcp", "direction": "downlink", "stations": f"d{i}",
+         "server": "h", "start": f"{t:.6g} s"}
+        for i, t in enumerate(downs)
+    ]  # fmt: skip
     return {
         "name": f"ns2-match-tcp-{k}up-{k}down-b{buffer}",
         "profile": "ns2",
+        "routing_agent": routing_agent,
         "duration": f"{duration_s} s",
         "warmup": f"{warmup_s} s",
         "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
         "mac": {"rts_threshold": "off", "queue": 50},
         "ap": {"queue": buffer},
-        "stations": [{"name": "u", "count": k}, {"name": "d", "count": k}],
+        "stations": [{"name": f"u{i}"} for i in range(k)] + [{"name": f"d{i}"} for i in range(k)],
         "servers": [{"name": "h", "rate": "10 Gb/s", "delay": "1 us"}],
-        "flows": [
-            {"name": "up", "protocol": "tcp", "direction": "uplink", "stations": "u",
-             "server": "h"},
-            {"name": "down", "protocol": "tcp", "direction": "downlink", "stations": "d",
-             "server": "h"},
-        ],
-    }  # fmt: skip
+        "flows": flows,
+    }
 
 
-def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k: int = 1) -> str:
+def _flow_label(name: str) -> str:
+    """A wlansim flow of :func:`tcp_updown_scenario` (`up3-0`) as the Tcl names it
+    (`up-3`)."""
+    return re.sub(r"^(up|down)(\d+)-0$", r"\1-\2", name)
+
+
+def tcp_updown_tcl(
+    buffer: int, duration_s: float, warmup_s: float, seed: int, k: int = 1, host: bool = False
+) -> str:
     """The ns-2 side: `Agent/TCP/Newreno` + FTP at each of `k` upload stations towards a
     `TCPSink` on the AP node, and from the AP node towards each of `k` download stations
-    (stations on a circle of 10 m; at 10 ms one UDP packet from the AP to each download
-    station resolves ns-2's ARP first, `_arp_prime`); the AP's interface queue holds
-    `buffer` (its data
-    towards the download stations and its ACKs towards the upload stations share it, as
-    at wlansim's AP), the stations' 50. Prints, summed over each direction's flows, what
-    changed between the warm-up's end and the run's: packets acknowledged
+    (stations on a circle of 10 m; every flow starts at its own time, :func:`tcp_starts`;
+    at 10 ms one UDP packet from the AP to each download station resolves ns-2's ARP
+    first, `_arp_prime`); the AP's interface queue holds `buffer` (its data towards the
+    download stations and its ACKs towards the upload stations share it, as at wlansim's
+    AP), the stations' 50; the drops go to :data:`TRACE_FILE`. Prints, summed over each
+    direction's flows, what changed between the warm-up's end and the run's: packets
+    acknowledged
     (`up-packets N`, ns-2's `ack_`), timeouts (`nrexmit_`), window cuts (`ncwndcuts_`)
     and retransmitted packets (`nrexmitpack_`), e.g. `down-timeouts N`. Every second
     from the warm-up's end it also prints, per flow, its smoothed RTT (`srtt_` in ticks
     of `tcpTick_`, shifted by `T_SRTT_BITS`), its retransmission timeout (worked out from
     `srtt_`, `rttvar_` and `backoff_` as `TcpAgent::rtt_timeout` does) and its highest
-    ACK (`ack_`): `sample T FLOW SRTT_S RTO_S ACK`."""
+    ACK (`ack_`): `sample T FLOW SRTT_S RTO_S ACK`. With `host` the endpoints sit on a
+    wired host behind the AP, as wlansim's, and the wireless nodes run DSDV
+    (:func:`_preamble`; the AP is then node 1 of the trace, the host node 0)."""
     cell = Cell(n=2 * k, rts=False, control_rate_mbps=1)
+    ups, downs = tcp_starts(k)
+    end = "host" if host else "ap"
     flows = []
     for i in range(2 * k):
         angle = 2 * math.pi * i / (2 * k)
         station = f"s{i}"
-        flows.append(_place(station, 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)))
+        x, y = 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)
+        flows.append(_place(station, x, y, f"1.0.{i + 1}" if host else None))
         if i < k:
-            flows.append(_tcp_transfer(f"up{i}", station, "ap", 0.1 + 0.01 * i))
+            flows.append(_tcp_transfer(f"up{i}", station, end, ups[i]))
         else:
-            flows.append(_arp_prime(f"arp{i}", "ap", station, 0.01 + 0.001 * i))
-            flows.append(_tcp_transfer(f"dn{i}", "ap", station, 0.2 + 0.01 * i))
+            flows.append(_arp_prime(f"arp{i}", end, station, 0.01 + 0.001 * i))
+            flows.append(_tcp_transfer(f"dn{i}", end, station, downs[i - k]))
     agents = " ".join(f"up $up{i}" if i < k else f"down $dn{i}" for i in range(2 * k))
     # Flows named as wlansim names them (up-0.., down-0..) for the series; sampled every
     # second from the warm-up's end, the last second before the run's end included (as
@@ -430,7 +618,7 @@ def tcp_updown_tcl(buffer: int, duration_s: float, warmup_s: float, seed: int, k
     last = math.ceil(duration_s) - 1
     schedule = "".join(f'$ns at {t:g} "sample"\n' for t in range(math.ceil(warmup_s), last + 1))
     return f"""# ns-2.35 script by wlansim (validation_ns2.py): TCP {k} up + {k} down, B = {buffer}
-{_preamble(seed, 2 * k + 1, cell, buffer)}$ns node-config -ifqLen 50
+{_preamble(seed, 2 * k + 1, cell, buffer, trace=True, host=host)}$ns node-config -ifqLen 50
 {"".join(flows)}set marks {{}}
 proc counters {{}} {{
     global {" ".join(f"up{i}" if i < k else f"dn{i}" for i in range(2 * k))}
@@ -524,8 +712,8 @@ def _wlansim_series(result) -> list[dict]:
     rows = []
     for flow in (name for name in srtt if name != "t_s"):
         for t, value, timeout, bps in zip(srtt["t_s"], srtt[flow], rto[flow], rate[flow]):
-            rows.append({"t_s": t, "flow": flow, "srtt_s": value, "rto_s": timeout,
-                         "active": bps > 0})  # fmt: skip
+            rows.append({"t_s": t, "flow": _flow_label(flow), "srtt_s": value,
+                         "rto_s": timeout, "active": bps > 0})  # fmt: skip
     return rows
 
 
@@ -549,6 +737,168 @@ def _series_summary(rows: list[dict], direction: str, k: int) -> tuple[float, fl
 # was not a timeout) and retransmitted segments (`nrexmitpack_`).
 TCP_COUNTERS = (("timeouts", "timeouts"), ("fast_retransmits", "fast_retransmits"),
                 ("rexmits", "retransmissions"))  # fmt: skip
+#: A point is in the starvation regime when either simulator's up/down ratio of means
+#: exceeds this: the downloads get under 2 % of the packets (the issue's starving
+#: points have ratios of 10² to 10⁴; where both share, the ratio is at most about 20).
+STARVATION_RATIO = 50.0
+
+
+def _ap_drops(drops: list[Drop], warmup_s: float) -> dict[str, int]:
+    """ns-2's drops at the AP's interface queue (node 0) after the warm-up: the
+    downloads' data (`tcp`) and the uploads' ACKs (`ack`)."""
+    at_ap = [d for d in drops if d.node == 0 and d.layer == "IFQ" and d.t >= warmup_s]
+    return {
+        "down": sum(d.kind == "tcp" for d in at_ap),
+        "up": sum(d.kind == "ack" for d in at_ap),
+    }
+
+
+def tcp_updown_runs(
+    buffer: int,
+    seeds: list[int],
+    duration_s: float = 70.0,
+    warmup_s: float = WARMUP_S,
+    k: int = 1,
+    series: list[dict] | None = None,
+) -> list[dict]:
+    """One row per simulator and seed of the TCP case (`k` uploads, `k` downloads, AP
+    buffer `buffer`): each direction's packets per second (summed over its flows),
+    timeouts, fast retransmits and retransmitted segments per run (:data:`TCP_COUNTERS`),
+    drops at the AP (the downloads' data, the uploads' ACKs), mean SRTT and RTO (ms) and
+    flows active per second. When `series` is a list, each flow's per-second SRTT, RTO
+    and activity are appended to it (with `sim`, `k`, `buffer` and `seed`)."""
+    rows = []
+    window = duration_s - warmup_s
+    for seed in seeds:
+        run = _run_ns2(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k))
+        c = _ns2_counters(run.stdout)
+        scenario = tcp_updown_scenario(buffer, duration_s, warmup_s, k)
+        scenario["output"] = {"series": ["srtt", "rto", "flow_throughput"],
+                              "series_interval": "1 s"}  # fmt: skip
+        r = wlansim.run(scenario, seed=seed)
+        flows = r.flows.assign(label=r.flows["name"].map(_flow_label))
+        ap = r.nodes.set_index("name").loc["ap"]
+        ns2_drops = _ap_drops(run.drops, warmup_s)
+        ours_drops = {"down": ap["queue_drops_data"], "up": ap["queue_drops_ack"]}
+        per_second = {"ns2": _ns2_series(_ns2_samples(run.stdout)), "wlansim": _wlansim_series(r)}
+        for sim in ("ns2", "wlansim"):
+            row: dict = {"sim": sim, "k": k, "buffer": buffer, "seed": seed}
+            for d in ("up", "down"):
+                if sim == "ns2":
+                    row[f"{d}_pkts"] = c[f"{d}-packets"] / window
+                    counts = {key: c[f"{d}-{key}"] for key in ("timeouts", "rexmits")}
+                    counts["fast_retransmits"] = c[f"{d}-cuts"] - c[f"{d}-timeouts"]
+                else:
+                    ours = flows[flows["label"].str.startswith(f"{d}-")]
+                    row[f"{d}_pkts"] = ours["goodput_bps"].sum() / 8000.0
+                    counts = {key: ours[column].sum() for key, column in TCP_COUNTERS}
+                for key, _ in TCP_COUNTERS:
+                    row[f"{d}_{key}"] = int(counts[key])
+                row[f"{d}_ap_drops"] = int((ns2_drops if sim == "ns2" else ours_drops)[d])
+                srtt_ms, rto_ms, active = _series_summary(per_second[sim], d, k)
+                row.update({f"{d}_srtt_ms": srtt_ms, f"{d}_rto_ms": rto_ms,
+                            f"{d}_active": active})  # fmt: skip
+            rows.append(row)
+            if series is not None:
+                common = {"sim": sim, "k": k, "buffer": buffer, "seed": seed}
+                series.extend({**common, **x} for x in per_second[sim])
+    return rows
+
+
+def _ratio_of_means(up, down):
+    """Σup / Σdown over the seeds (axis −1): the ratio of the mean rates; inf when the
+    downloads delivered nothing."""
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.sum(up, axis=-1) / np.sum(down, axis=-1)
+
+
+def _bootstrap(up: list[float], down: list[float], draws: int, rng):
+    """`draws` ratios of means of seeds resampled with replacement (a percentile
+    bootstrap over seeds)."""
+    import numpy as np
+
+    up, down = np.asarray(up), np.asarray(down)
+    idx = rng.integers(0, len(up), size=(draws, len(up)))
+    return _ratio_of_means(up[idx], down[idx])
+
+
+def permutation_p(
+    a_up: list[float], a_down: list[float], b_up: list[float], b_down: list[float]
+) -> float:
+    """Two-sided permutation test of equal up/down ratios of means between two samples
+    of runs (each run a pair (up, down)): the statistic is |log R_a − log R_b|; under the
+    null hypothesis the runs are exchangeable between the samples, so the p-value is the
+    share of the relabellings whose statistic reaches the observed one. Every relabelling
+    when there are at most 200 000 (10 + 10 runs: 184 756), else 20 000 drawn with a
+    fixed seed. Runs whose downloads delivered nothing count as they are (a ratio of
+    means stays finite while some run of a sample delivered)."""
+    import itertools
+
+    import numpy as np
+
+    up = np.asarray([*a_up, *b_up], dtype=float)
+    down = np.asarray([*a_down, *b_down], dtype=float)
+    n, na = len(up), len(a_up)
+    if math.comb(n, na) <= 200_000:
+        members = np.zeros((math.comb(n, na), n), dtype=bool)
+        for row, chosen in enumerate(itertools.combinations(range(n), na)):
+            members[row, list(chosen)] = True
+    else:
+        rng = np.random.default_rng(0)
+        members = np.zeros((20_000, n), dtype=bool)
+        for row in members:
+            row[rng.choice(n, na, replace=False)] = True
+
+    def statistic(m):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ra = (m * up).sum(-1) / (m * down).sum(-1)
+            rb = (~m * up).sum(-1) / (~m * down).sum(-1)
+            return np.abs(np.log(ra) - np.log(rb))
+
+    observed = statistic(np.arange(n) < na)
+    stats = statistic(members)
+    return float(np.mean(stats >= observed - 1e-12))
+
+
+def summarize_tcp_point(runs: list[dict]) -> dict:
+    """One point of the TCP grid from its runs (:func:`tcp_updown_runs`): per simulator
+    the mean packets per second of each direction with 95 % intervals (Student t), the
+    up/down ratio of means with a 95 % bootstrap interval over the seeds (4000 draws,
+    fixed seed), the difference of the ratios (%) with its interval and the permutation
+    test's p-value (:func:`permutation_p`), the difference of the totals (%), whether
+    the point is in the starvation regime (:data:`STARVATION_RATIO`), and the mean per
+    run of every counter."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    by = {sim: [r for r in runs if r["sim"] == sim] for sim in ("ns2", "wlansim")}
+    row: dict = {"k": runs[0]["k"], "buffer": runs[0]["buffer"], "seeds": len(by["ns2"])}
+    boot = {}
+    for sim, rs in by.items():
+        up, down = [r["up_pkts"] for r in rs], [r["down_pkts"] for r in rs]
+        for d, xs in (("up", up), ("down", down)):
+            row[f"{sim}_{d}"], row[f"{sim}_{d}_ci95"] = _mean_ci(xs)
+        row[f"{sim}_ratio"] = float(_ratio_of_means(up, down))
+        boot[sim] = _bootstrap(up, down, 4000, rng)
+        lo, hi = np.quantile(boot[sim], [0.025, 0.975], method="inverted_cdf")
+        row[f"{sim}_ratio_lo"], row[f"{sim}_ratio_hi"] = float(lo), float(hi)
+        for key in [k for k in rs[0] if k.startswith(("up_", "down_")) and k[-4:] != "pkts"]:
+            row[f"{sim}_{key}"] = statistics.fmean(r[key] for r in rs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = 100 * (boot["wlansim"] / boot["ns2"] - 1)
+    row["ratio_diff_pct"] = 100 * (row["wlansim_ratio"] / row["ns2_ratio"] - 1)
+    lo, hi = np.quantile(rel[~np.isnan(rel)], [0.025, 0.975], method="inverted_cdf")
+    row["ratio_diff_lo"], row["ratio_diff_hi"] = float(lo), float(hi)
+    row["p_value"] = permutation_p(
+        *([r[f"{d}_pkts"] for r in by[sim]] for sim in ("wlansim", "ns2") for d in ("up", "down"))
+    )
+    row["total_diff_pct"] = 100 * (
+        (row["wlansim_up"] + row["wlansim_down"]) / (row["ns2_up"] + row["ns2_down"]) - 1
+    )
+    row["starving"] = bool(max(row["ns2_ratio"], row["wlansim_ratio"]) > STARVATION_RATIO)
+    return row
 
 
 def compare_tcp_updown(
@@ -558,66 +908,248 @@ def compare_tcp_updown(
     warmup_s: float = WARMUP_S,
     k: int = 1,
     series: list[dict] | None = None,
+    runs: list[dict] | None = None,
 ) -> list[dict]:
-    """Per AP buffer, with `k` uploads and `k` downloads: each direction's packets per
-    second (summed over its flows) by ns-2 and by wlansim, the up/down ratio and the total
-    (means over `seeds`, 95 % intervals), and per direction the mean timeouts, fast
-    retransmits and retransmitted segments per run, the mean SRTT (`..._srtt_ms`), the
-    mean RTO (`..._rto_ms`) and the mean number of its flows active per second
-    (`..._active`). When `series` is a
-    list, each flow's per-second SRTT and activity of every run are appended to it (one
-    dict per flow and second, with `sim`, `k`, `buffer` and `seed`)."""
+    """Per AP buffer, with `k` uploads and `k` downloads: :func:`summarize_tcp_point` of
+    the runs of :func:`tcp_updown_runs` over `seeds`. When `runs` is a list, every run's
+    row is appended to it; `series` as in :func:`tcp_updown_runs`."""
+    rows = []
+    for b in buffers:
+        point = tcp_updown_runs(b, seeds, duration_s, warmup_s, k, series)
+        if runs is not None:
+            runs.extend(point)
+        rows.append(summarize_tcp_point(point))
+    return rows
+
+
+def compare_sizes(
+    points: list[tuple[int, int]],
+    seeds: list[int],
+    duration_s: float = 70.0,
+    warmup_s: float = WARMUP_S,
+) -> list[dict]:
+    """ns-2's frame sizes under a routing agent: per point (k, B) of the TCP case, the
+    total packets per second (both directions) of ns-2 with DSDV, its endpoints on a wired
+    host behind the AP (:func:`tcp_updown_tcl` with `host`: the stations' packets carry
+    DSDV's 20 bytes, the host's do not), of wlansim with ``routing_agent = "dsdv"`` (the
+    ns2 profile's default) and with ``"none"`` (20 bytes short on every upload segment
+    and download ACK); means over `seeds` and the differences (%) from ns-2."""
     rows = []
     window = duration_s - warmup_s
-    for b in buffers:
-        rates: dict[str, list[float]] = {}
-        counts: dict[str, float] = {}
+    for k, b in points:
+        totals: dict[str, list[float]] = {}
         for seed in seeds:
-            tcl = tcp_updown_tcl(b, duration_s, warmup_s, seed, k)
-            out = _run_ns2_text(tcl)
-            c = _ns2_counters(out)
-            scenario = tcp_updown_scenario(b, duration_s, warmup_s, k)
-            scenario["output"] = {
-                "series": ["srtt", "rto", "flow_throughput"],
-                "series_interval": "1 s",
-            }
-            r = wlansim.run(scenario, seed=seed)
-            f = r.flows
-            runs = {"ns2": _ns2_series(_ns2_samples(out)), "wlansim": _wlansim_series(r)}
-            for sim, per_second in runs.items():
-                for direction in ("up", "down"):
-                    srtt_ms, rto_ms, active = _series_summary(per_second, direction, k)
-                    for name, value in (("srtt_ms", srtt_ms), ("rto_ms", rto_ms),
-                                        ("active", active)):  # fmt: skip
-                        key = f"{sim}_{direction}_{name}"
-                        counts[key] = counts.get(key, 0.0) + value / len(seeds)
-                if series is not None:
-                    common = {"sim": sim, "k": k, "buffer": b, "seed": seed}
-                    series.extend({**common, **row} for row in per_second)
-            for flow in ("up", "down"):
-                c[f"{flow}-fast_retransmits"] = c[f"{flow}-cuts"] - c[f"{flow}-timeouts"]
-                rates.setdefault(f"ns2_{flow}", []).append(c[f"{flow}-packets"] / window)
-                ours = f[f["name"].str.startswith(f"{flow}-")]
-                rates.setdefault(f"wlansim_{flow}", []).append(ours["goodput_bps"].sum() / 8000.0)
-                for key, column in TCP_COUNTERS:
-                    for sim, value in (
-                        ("ns2", c[f"{flow}-{key}"]),
-                        ("wlansim", ours[column].sum()),
-                    ):
-                        name = f"{sim}_{flow}_{key}"
-                        counts[name] = counts.get(name, 0.0) + float(value) / len(seeds)
-        row: dict = {"k": k, "buffer": b}
-        for name, xs in rates.items():
-            row[name], row[f"{name}_ci95"] = _mean_ci(xs)
-        ns2_ratio = row["ns2_up"] / row["ns2_down"]
-        ours_ratio = row["wlansim_up"] / row["wlansim_down"]
-        row["ratio_diff_pct"] = 100 * (ours_ratio / ns2_ratio - 1)
-        row["total_diff_pct"] = 100 * (
-            (row["wlansim_up"] + row["wlansim_down"]) / (row["ns2_up"] + row["ns2_down"]) - 1
-        )
-        row.update(counts)
+            c = _ns2_counters(_run_ns2_text(tcp_updown_tcl(b, duration_s, warmup_s, seed, k, True)))
+            totals.setdefault("ns2", []).append((c["up-packets"] + c["down-packets"]) / window)
+            for agent in ("dsdv", DUMB_AGENT):
+                r = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s, k, agent), seed=seed)
+                totals.setdefault(agent, []).append(r.flows["goodput_bps"].sum() / 8000.0)
+        row = {"k": k, "buffer": b, "ns2_dsdv": statistics.fmean(totals["ns2"])}
+        for agent in ("dsdv", DUMB_AGENT):
+            row[f"wlansim_{agent}"] = statistics.fmean(totals[agent])
+            row[f"{agent}_diff_pct"] = 100 * (row[f"wlansim_{agent}"] / row["ns2_dsdv"] - 1)
         rows.append(row)
     return rows
+
+
+#: The large-window case: a NewReno download whose window the path and the AP's queue
+#: cannot hold, beside a CBR download at this rate through the same queue (1000-byte IP
+#: packets), so that the TCP loses several packets per window (partial ACKs, timeouts).
+WINDOW_CASE_CBR_MBPS = 3.0
+
+
+def window_case_scenario(
+    window: int,
+    ifq: int,
+    duration_s: float,
+    warmup_s: float,
+    cbr_mbps: float = WINDOW_CASE_CBR_MBPS,
+) -> dict:
+    """The wlansim side of the large-window case: a host behind the AP (as in
+    :func:`tcp_updown_scenario`) sends a NewReno download of window `window` to station
+    `s0` from 0.2 s and CBR at `cbr_mbps` to `s1` from 0.15 s; the AP's queue holds
+    `ifq`. The initial ssthresh follows the window (the profile's "rwnd")."""
+    return {
+        "name": f"ns2-match-window-{window}-ifq{ifq}",
+        "profile": "ns2",
+        "routing_agent": DUMB_AGENT,
+        "duration": f"{duration_s} s",
+        "warmup": f"{warmup_s} s",
+        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
+        "mac": {"rts_threshold": "off", "queue": 50},
+        "ap": {"queue": ifq},
+        "stations": [{"name": "s0"}, {"name": "s1"}],
+        "servers": [{"name": "h", "rate": "10 Gb/s", "delay": "1 us"}],
+        "flows": [
+            {"name": "tcp", "protocol": "tcp", "direction": "downlink", "stations": "s0",
+             "server": "h", "start": "0.2 s", "tcp": {"rwnd": window}},
+            {"name": "cbr", "direction": "downlink", "stations": "s1", "server": "h",
+             "traffic": "cbr", "rate": f"{cbr_mbps} Mb/s",
+             "packet_size": f"{1000 - UDP_IP_HEADER} B", "start": "0.15 s"},
+        ],
+    }  # fmt: skip
+
+
+def window_case_tcl(
+    window: int,
+    ifq: int,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    cbr_mbps: float = WINDOW_CASE_CBR_MBPS,
+) -> str:
+    """The ns-2 side: `Agent/TCP/Newreno` on the AP node to a `TCPSink` on `s0` from
+    0.2 s and CBR (`packetSize_` 1000, `rate_` `cbr_mbps`) to a `LossMonitor` on `s1`
+    from 0.15 s, ARP primed at 10 ms; the AP's `ifqLen_` is `ifq`. The window is set
+    with `Agent/TCP set window_` before the agent is made, so that `TcpAgent::reset`
+    starts ssthresh_ at it (a per-agent `$tcp set window_` on a wireless node would leave
+    ssthresh_ at 20: `TcpConfig::ns2_compat` in the core). Prints `ssthresh0 N` at
+    0.1 s, then, between the warm-up's end and the run's, `tcp-packets` (`ack_`),
+    `tcp-timeouts` (`nrexmit_`), `tcp-cuts` (`ncwndcuts_`), `tcp-rexmits`
+    (`nrexmitpack_`) and `cbr-packets` (received); the drops go to :data:`TRACE_FILE`."""
+    cell = Cell(n=2, rts=False, control_rate_mbps=1)
+    arp = _arp_prime("arp0", "ap", "s0", 0.01) + _arp_prime("arp1", "ap", "s1", 0.011)
+    return f"""# ns-2.35 script by wlansim (validation_ns2.py): NewReno window {window}, IFQ {ifq}
+{_preamble(seed, 3, cell, ifq, trace=True)}$ns node-config -ifqLen 50
+{_place("s0", 60.0, 50.0)}{_place("s1", 40.0, 50.0)}{arp}Agent/TCP set window_ {window}
+{_tcp_transfer("tcp", "ap", "s0", 0.2)}set cbr [new Agent/UDP]
+$ns attach-agent $ap $cbr
+set cbr_sink [new Agent/LossMonitor]
+$ns attach-agent $s1 $cbr_sink
+$ns connect $cbr $cbr_sink
+set cbr_app [new Application/Traffic/CBR]
+$cbr_app set packetSize_ 1000
+$cbr_app set rate_ {cbr_mbps}Mb
+$cbr_app attach-agent $cbr
+$ns at 0.15 "$cbr_app start"
+proc counters {{}} {{
+    global tcp cbr_sink
+    return [list tcp-packets [$tcp set ack_] tcp-timeouts [$tcp set nrexmit_] \\
+        tcp-cuts [$tcp set ncwndcuts_] tcp-rexmits [$tcp set nrexmitpack_] \\
+        cbr-packets [$cbr_sink set npkts_]]
+}}
+set marks {{}}
+proc mark {{}} {{ global marks; set marks [counters] }}
+proc finish {{}} {{
+    global marks
+    array set m0 $marks
+    foreach {{k v}} [counters] {{ puts "$k [expr $v - $m0($k)]" }}
+    exit 0
+}}
+proc show_ssthresh {{}} {{ global tcp; puts "ssthresh0 [$tcp set ssthresh_]" }}
+$ns at 0.1 "show_ssthresh"
+$ns at {warmup_s} "mark"
+$ns at {duration_s} "finish"
+$ns run
+"""
+
+
+def compare_window_case(
+    windows: list[int],
+    seeds: list[int],
+    ifq: int = 25,
+    duration_s: float = 70.0,
+    warmup_s: float = WARMUP_S,
+    cbr_mbps: float = WINDOW_CASE_CBR_MBPS,
+    runs: list[dict] | None = None,
+) -> list[dict]:
+    """Per window: the NewReno download's goodput (Mb/s, 95 % intervals), timeouts,
+    retransmitted segments and drops at the AP per run (means over `seeds`), and the
+    CBR's packets per second, by ns-2 and by wlansim, with the differences (%) of
+    goodput and timeouts. When `runs` is a list, every run's row is appended to it."""
+    rows = []
+    window_s = duration_s - warmup_s
+    for w in windows:
+        mine = []
+        for seed in seeds:
+            run = _run_ns2(window_case_tcl(w, ifq, duration_s, warmup_s, seed, cbr_mbps))
+            c = _ns2_counters(run.stdout)
+            at_ap = [d for d in run.drops if d.node == 0 and d.layer == "IFQ" and d.t >= warmup_s]
+            mine.append({"sim": "ns2", "window": w, "ifq": ifq, "seed": seed,
+                         "goodput_mbps": c["tcp-packets"] * 8e-3 / window_s,
+                         "timeouts": c["tcp-timeouts"], "rexmits": c["tcp-rexmits"],
+                         "fast_retransmits": c["tcp-cuts"] - c["tcp-timeouts"],
+                         "ap_drops": sum(d.kind == "tcp" for d in at_ap),
+                         "cbr_pkts": c["cbr-packets"] / window_s})  # fmt: skip
+            f = wlansim.run(window_case_scenario(w, ifq, duration_s, warmup_s, cbr_mbps), seed=seed)
+            t = f.flows.set_index("name").loc["tcp-0"]
+            cbr = f.flows.set_index("name").loc["cbr-0"]
+            mine.append({"sim": "wlansim", "window": w, "ifq": ifq, "seed": seed,
+                         "goodput_mbps": t["goodput_bps"] / 1e6,
+                         "timeouts": int(t["timeouts"]), "rexmits": int(t["retransmissions"]),
+                         "fast_retransmits": int(t["fast_retransmits"]),
+                         "ap_drops": int(t["dropped_queue"]),
+                         "cbr_pkts": cbr["delivered_packets"] / window_s})  # fmt: skip
+        if runs is not None:
+            runs.extend(mine)
+        row: dict = {"window": w, "ifq": ifq, "seeds": len(seeds)}
+        for sim in ("ns2", "wlansim"):
+            rs = [r for r in mine if r["sim"] == sim]
+            row[f"{sim}_mbps"], row[f"{sim}_mbps_ci95"] = _mean_ci([r["goodput_mbps"] for r in rs])
+            for key in ("timeouts", "fast_retransmits", "rexmits", "ap_drops", "cbr_pkts"):
+                row[f"{sim}_{key}"] = statistics.fmean(r[key] for r in rs)
+        row["goodput_diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns2_mbps"] - 1)
+        row["timeouts_diff_pct"] = 100 * (
+            row["wlansim_timeouts"] / row["ns2_timeouts"] - 1 if row["ns2_timeouts"] else math.nan
+        )
+        rows.append(row)
+    return rows
+
+
+def _sides(runs, column: str):
+    """(wlansim, ns-2) samples of `column` in `runs` (a table of both simulators' runs).
+    Unpaired: the two simulators share seed numbers, not random streams."""
+    from wlansim.claims import NotRun, Sample
+
+    if len(runs) == 0:
+        raise NotRun("not run")
+    return tuple(Sample.of(list(runs.loc[runs["sim"] == sim, column]))
+                 for sim in ("wlansim", "ns2"))  # fmt: skip
+
+
+def _per(runs, key: str, column: str) -> dict:
+    """{point: (wlansim, ns-2) samples of `column`} per value of `key`."""
+    return {p: _sides(runs[runs[key] == p], column) for p in dict.fromkeys(runs[key])}
+
+
+def ns2_claims() -> list:
+    """The agreement statements of `wlansim validate ns2`, as claim records for the
+    shared verdict engine (`wlansim.claims`): decided on the tables ``udp`` (per-run
+    packets per second of every cell), ``window`` (the large-window case's runs) and
+    ``tcp`` (the TCP grid's runs, with a ``starving`` column per point). The grid's
+    up/down ratio of means and its permutation test are summarised beside them
+    (:func:`summarize_tcp_point`): a ratio of means is not a mean of runs, so where
+    neither starves the claim is on what sets the ratio, each direction's rate."""
+    from wlansim.claims import Claim, Every, Within
+
+    def sharing(t, direction):
+        g = t["runs"]["tcp"]
+        g = g[~g["starving"]].assign(point=lambda d: "k=" + d["k"].astype(str) + " B="
+                                     + d["buffer"].astype(str))  # fmt: skip
+        return _per(g, "point", f"{direction}_pkts")
+
+    return [
+        Claim("ns2.udp", "issue 27: acceptance",
+              "saturated UDP uplink: wlansim's packets/s within 0.5 % of ns-2.35's in every "
+              "cell (ns-2's capture on)",
+              Every(Within("wlansim's packets/s", "ns-2's", tol=0.005), "cell"),
+              lambda t: _per(t["runs"]["udp"], "cell", "pkts")),
+        Claim("ns2.window-goodput", "issue 27: acceptance",
+              "NewReno at windows the queue cannot hold (IFQ 25): goodput within 5 % of ns-2's",
+              Every(Within("wlansim's goodput", "ns-2's", tol=0.05), "window"),
+              lambda t: _per(t["runs"]["window"], "window", "goodput_mbps")),
+        Claim("ns2.window-timeouts", "issue 27: acceptance",
+              "NewReno at windows the queue cannot hold (IFQ 25): timeouts per run within "
+              "30 % of ns-2's",
+              Every(Within("wlansim's timeouts per run", "ns-2's", tol=0.30), "window"),
+              lambda t: _per(t["runs"]["window"], "window", "timeouts")),
+        *[Claim(f"ns2.tcp-{d}loads", "issue 27: acceptance",
+                f"k uploads + k downloads, where neither simulator starves: the {d}loads' "
+                "packets/s within 10 % of ns-2's",
+                Every(Within(f"wlansim's {d}loads", "ns-2's", tol=0.10), "point"),
+                lambda t, d=d: sharing(t, d))
+          for d in ("up", "down")],
+    ]  # fmt: skip
 
 
 def cells(quick: bool) -> list[Cell]:

@@ -168,3 +168,45 @@ fn no_capture_changes_no_result() {
     assert_eq!(with.nodes, without.nodes);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// ns-2's DSDV puts 20 bytes on every packet a wireless node originates
+/// (`routing_agent = "dsdv"`): the captures carry them as IPv4 NOP options, so that a
+/// station's frames (to the DS) have a 40-byte IPv4 header and the frames the APs forward
+/// from the wired side (from the DS) a 20-byte one; tshark reads them as options.
+#[test]
+fn dsdv_bytes_appear_as_ipv4_options_on_what_stations_send() {
+    let dir = temp_dir("dsdv");
+    let mut s = scenario(&dir, "");
+    s.routing_agent = Some(wlansim_core::net::RoutingAgent::Dsdv);
+    simulate(&s, None).unwrap();
+    let (mut to_ds, mut from_ds) = (0, 0);
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let (link, frames) = read_pcap(&entry.unwrap().path());
+        if link != RADIOTAP {
+            continue; // a wired link's capture
+        }
+        for p in frames {
+            let rt = u16::from_le_bytes([p.data[2], p.data[3]]) as usize;
+            let (fc0, fc1) = (p.data[rt], p.data[rt + 1]);
+            if fc0 & 0x0c != 0x08 {
+                continue; // not a data frame (a Beacon)
+            }
+            let ip = rt + 24 + 8; // 802.11 data header, LLC/SNAP
+            let ihl = (p.data[ip] & 0x0f) as usize * 4;
+            match fc1 & 0x03 {
+                0x01 => {
+                    assert_eq!(ihl, 40, "a station's frame");
+                    assert!(p.data[ip + 20..ip + 40].iter().all(|&b| b == 1), "NOP");
+                    to_ds += 1;
+                }
+                0x02 => {
+                    assert_eq!(ihl, 20, "a frame the AP forwards");
+                    from_ds += 1;
+                }
+                _ => panic!("a data frame neither to nor from the DS"),
+            }
+        }
+    }
+    assert!(to_ds > 100 && from_ds > 100, "{to_ds} {from_ds}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

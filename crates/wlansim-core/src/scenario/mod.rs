@@ -37,12 +37,13 @@ pub use mobility::MobilityConfig;
 pub use model::{Model, Role};
 pub use profile::Profile;
 pub use qos::{AcConfig, EdcaConfig, QosConfig, RuleConfig};
-pub use tcp::{InitialWindow, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
+pub use tcp::{InitialWindow, SsthreshSpec, TcpProfile, TcpSettings, TcpVariant, WindowSpec};
 pub use trace_source::{TraceConfig, TraceFormat, TraceStart};
 pub use units::{Bytes, Duration, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
+use crate::net::RoutingAgent;
 use crate::phy::{Phy, Preamble, Standard};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -128,6 +129,12 @@ pub struct Scenario {
     /// 802.11 MAC); `[tcp] profile` and `[mac] profile` choose each part alone.
     #[serde(default, skip_serializing_if = "Profile::is_standard")]
     pub profile: Profile,
+    /// The routing agent of the wireless nodes, for the header it adds to the packets a
+    /// node originates (ns-2's `-adhocRouting`): `none` (the standard; ns-2's DumbAgent),
+    /// `dsdv` (20 bytes on every packet) or `aodv` (20 bytes on UDP packets, not TCP);
+    /// default `dsdv` under `profile = "ns2"`, else `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing_agent: Option<RoutingAgent>,
     /// The 802.11 PHY: standard, rates and timing (defaults from the standard).
     #[serde(default)]
     pub phy: PhyConfig,
@@ -836,6 +843,17 @@ impl Scenario {
             Profile::Ns2 => TcpProfile::Ns2,
         };
         TcpSettings::config(self.tcp.as_ref(), self.flows[i].tcp.as_ref(), default)
+    }
+
+    /// The routing agent of the wireless nodes: `routing_agent`, else the profile's. ns-2's
+    /// wired-cum-wireless scenarios, as the seed studies built theirs, need a routing
+    /// agent at the base stations and the mobiles, and ns-2's example of them
+    /// (`tcl/ex/wired-cum-wireless-sim.tcl`) runs DSDV: so does the ns2 profile.
+    pub fn routing_agent(&self) -> RoutingAgent {
+        self.routing_agent.unwrap_or(match self.profile {
+            Profile::Standard => RoutingAgent::None,
+            Profile::Ns2 => RoutingAgent::Dsdv,
+        })
     }
 
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.

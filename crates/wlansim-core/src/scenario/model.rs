@@ -10,7 +10,7 @@ use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traff
 use super::{EdcaConfig, StationGroup};
 use crate::channel::{BurstSpec, Trajectory};
 use crate::mac::{AccessCategory, AccessParams, MacRules};
-use crate::net::NodeId;
+use crate::net::{Kind, NodeId};
 use crate::phy::{frame, LinkRates, Phy};
 use crate::sim::time::Time;
 use crate::tcp::{header_bytes, TcpConfig};
@@ -100,8 +100,11 @@ pub struct FlowSpec<'s> {
     pub dst: NodeId,
     /// The connection's configuration (TCP flows).
     pub tcp: Option<TcpConfig>,
-    /// IP bytes of a full-sized data packet.
+    /// IP bytes of a full-sized data packet, as its transport sizes it.
     pub ip_bytes: u32,
+    /// Bytes the routing agent adds to the packets each end originates (`net::
+    /// routing_agent`): [data at `src`, TCP's reverse packets at `dst`].
+    pub origin_header: [u32; 2],
 }
 
 /// A validated scenario, resolved.
@@ -232,6 +235,7 @@ impl<'s> Model<'s> {
                 queue: l.queue,
             });
         }
+        let routing_agent = s.routing_agent();
         for (fi, f) in s.flows.iter().enumerate() {
             let members = |groups: &[StationGroup], name: &str| {
                 let k = groups.iter().position(|g| g.name == name);
@@ -284,6 +288,11 @@ impl<'s> Model<'s> {
                         ),
                     ));
                 }
+                let kind = if tcp.is_some() { Kind::Tcp } else { Kind::Udp };
+                let agent = |node: NodeId| match m.nodes[node as usize].access {
+                    Some(_) => routing_agent.origin_header_bytes(kind),
+                    None => 0,
+                };
                 m.flows.push(FlowSpec {
                     name,
                     spec: fi as u32,
@@ -292,6 +301,7 @@ impl<'s> Model<'s> {
                     dst,
                     tcp: tcp.clone(),
                     ip_bytes,
+                    origin_header: [agent(src), agent(dst)],
                 });
             }
         }

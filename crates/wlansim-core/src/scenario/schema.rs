@@ -3,7 +3,7 @@
 //! string with a pattern, or a number where one is accepted. The same schema tells an
 //! error message what a key allows.
 use super::limits::{RetryLimit, RtsThreshold};
-use super::tcp::WindowSpec;
+use super::tcp::{SsthreshSpec, WindowSpec};
 use super::units::{Bytes, Duration, Rate, Speed};
 use super::Scenario;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -127,6 +127,23 @@ impl JsonSchema for WindowSpec {
             "anyOf": [
                 { "type": "integer", "minimum": 1 },
                 { "type": "string", "pattern": bytes_pattern() }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for SsthreshSpec {
+    fn schema_name() -> Cow<'static, str> {
+        "InitialSsthresh".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An initial slow-start threshold: an integer number of segments (at least 2), a size string (\"20000 B\"), \"rwnd\" (the advertised window) or \"unlimited\".",
+            "x-unit": "segments or size",
+            "anyOf": [
+                { "type": "integer", "minimum": 2 },
+                { "type": "string", "pattern": bytes_pattern() },
+                { "enum": ["rwnd", "unlimited"] }
             ]
         })
     }

@@ -2,7 +2,7 @@
 //! (`standard` or `ns2-compat`, see [`TcpConfig`]) and field-by-field overrides. The flow's
 //! table wins over the scenario's, which wins over the profile.
 use super::units::{Bytes, Duration};
-use crate::tcp::{DelayedAckPolicy, TcpConfig, Variant, Window};
+use crate::tcp::{DelayedAckPolicy, InitialSsthresh, TcpConfig, Variant, Window};
 use schemars::JsonSchema;
 use schemars::{json_schema, Schema, SchemaGenerator};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
@@ -86,6 +86,62 @@ impl<'de> Deserialize<'de> for WindowSpec {
                 Bytes::parse(v)
                     .map(|b| WindowSpec(Window::Bytes(b.0)))
                     .map_err(E::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `tcp.initial_ssthresh`: a number of segments, a size ("20000 B"), "rwnd" (the
+/// advertised window, as ns-2 starts it) or "unlimited" (RFC 5681).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SsthreshSpec(pub InitialSsthresh);
+
+impl Serialize for SsthreshSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            InitialSsthresh::Window(w) => WindowSpec(w).serialize(s),
+            InitialSsthresh::Rwnd => s.serialize_str("rwnd"),
+            InitialSsthresh::Unlimited => s.serialize_str("unlimited"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SsthreshSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = SsthreshSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "a number of segments (at least 2), a size in bytes (\"20000 B\"), \"rwnd\" \
+                     or \"unlimited\"",
+                )
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<SsthreshSpec, E> {
+                Ok(SsthreshSpec(InitialSsthresh::Window(Window::Segments(v))))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<SsthreshSpec, E> {
+                match u64::try_from(v) {
+                    Ok(v) => self.visit_u64(v),
+                    Err(_) => Err(E::custom(format!(
+                        "{v} is negative; an initial ssthresh is at least 2 segments, a size, \
+                         \"rwnd\" or \"unlimited\""
+                    ))),
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<SsthreshSpec, E> {
+                match v.trim() {
+                    "rwnd" => Ok(SsthreshSpec(InitialSsthresh::Rwnd)),
+                    "unlimited" => Ok(SsthreshSpec(InitialSsthresh::Unlimited)),
+                    _ => Bytes::parse(v)
+                        .map(|b| SsthreshSpec(InitialSsthresh::Window(Window::Bytes(b.0))))
+                        .map_err(|e| {
+                            E::custom(format!(
+                                "{e}; or \"rwnd\" (the advertised window) or \"unlimited\""
+                            ))
+                        }),
+                }
             }
         }
         d.deserialize_any(V)
@@ -186,6 +242,11 @@ pub struct TcpSettings {
     /// delayed-ACK count (1 with the dynamic scheme), as miorandi2004 §4.3 sets it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_window: Option<InitialWindow>,
+    /// Initial slow-start threshold: segments (at least 2), a size ("20000 B"), "rwnd"
+    /// (the advertised window: ns-2's `ssthresh_ = window_`) or "unlimited" (RFC 5681);
+    /// standard "unlimited", ns2-compat and ns2 "rwnd".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ssthresh: Option<SsthreshSpec>,
     /// RTO before any RTT sample (standard 1 s, ns2-compat 3 s); positive, ≤ max_rto.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_rto: Option<Duration>,
@@ -288,6 +349,9 @@ impl TcpSettings {
         }
         if let Some(InitialWindow::Segments(v)) = self.initial_window {
             c.initial_window = Some(v);
+        }
+        if let Some(v) = self.initial_ssthresh {
+            c.initial_ssthresh = v.0;
         }
         for (field, v) in [
             (&mut c.initial_rto, self.initial_rto),
@@ -398,5 +462,52 @@ mod tests {
         ] {
             assert!(toml::from_str::<TcpSettings>(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn initial_ssthresh_takes_rwnd_segments_bytes_or_unlimited() {
+        let cfg = |text: &str, profile| TcpSettings::config(Some(&settings(text)), None, profile);
+        // The ns2 profiles follow rwnd (ns-2: ssthresh_ = window_), the standard is unlimited.
+        assert_eq!(
+            cfg("rwnd = 42", TcpProfile::Ns2).initial_ssthresh_bytes(),
+            42_000
+        );
+        assert_eq!(
+            cfg("rwnd = 42", TcpProfile::Ns2Compat).initial_ssthresh_bytes(),
+            42_000
+        );
+        assert_eq!(
+            cfg("", TcpProfile::Standard).initial_ssthresh_bytes(),
+            u64::MAX
+        );
+        let pairs = [
+            ("initial_ssthresh = \"rwnd\"\nrwnd = \"64 kB\"", 64_000),
+            ("initial_ssthresh = 20\nrwnd = 42", 20_000),
+            ("initial_ssthresh = \"30000 B\"", 30_000),
+            ("initial_ssthresh = \"unlimited\"", u64::MAX),
+        ];
+        for (text, bytes) in pairs {
+            assert_eq!(
+                cfg(text, TcpProfile::Ns2).initial_ssthresh_bytes(),
+                bytes,
+                "{text}"
+            );
+        }
+        for (bad, needle) in [
+            ("initial_ssthresh = \"half\"", "\"rwnd\""),
+            ("initial_ssthresh = -3", "negative"),
+            ("initial_ssthresh = true", "\"unlimited\""),
+        ] {
+            let err = toml::from_str::<TcpSettings>(bad).unwrap_err().to_string();
+            assert!(err.contains(needle), "{bad}: {err}");
+        }
+        // Below two segments: the configuration names the key, the value and the rule.
+        let err = cfg("initial_ssthresh = 1", TcpProfile::Ns2)
+            .validate()
+            .unwrap_err();
+        assert!(
+            err.contains("tcp.initial_ssthresh") && err.contains("2 segments"),
+            "{err}"
+        );
     }
 }

@@ -3,6 +3,7 @@
 use super::bounds;
 use super::checks::{contention_window, reference, short_preamble_rate, standard_rate};
 use super::{FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
+use crate::net::Kind;
 use crate::phy::{frame, Preamble, Standard};
 use std::collections::HashSet;
 
@@ -358,14 +359,18 @@ fn flows(s: &Scenario) -> Result<(), ScenarioError> {
         }
         peer(s, f, &at)?;
         match f.protocol {
-            Protocol::Udp => udp_flow(f, &at)?,
+            Protocol::Udp => udp_flow(s, f, &at)?,
             Protocol::Tcp => tcp_flow(s, i, f, &at)?,
         }
     }
     if let Some(t) = &s.tcp {
         // Scenario-wide defaults must be valid on their own, even without TCP flows.
         let cfg = super::TcpSettings::config(Some(t), None, super::TcpProfile::Standard);
-        tcp_config(&cfg, "tcp")?;
+        tcp_config(
+            &cfg,
+            "tcp",
+            s.routing_agent().origin_header_bytes(Kind::Tcp),
+        )?;
         thresholds_need_dynamic(&cfg, &[(Some(t), "tcp".into())])?;
     }
     Ok(())
@@ -408,7 +413,11 @@ fn peer(s: &Scenario, f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(),
     Ok(())
 }
 
-fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+fn udp_flow(
+    s: &Scenario,
+    f: &FlowConfig,
+    at: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
     for (key, set) in [
         ("bytes", f.bytes.is_some()),
         ("files", f.files.is_some()),
@@ -471,7 +480,9 @@ fn udp_flow(f: &FlowConfig, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioE
         }
         _ => {}
     }
-    let max_payload = MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER) as u64;
+    let agent = s.routing_agent().origin_header_bytes(Kind::Udp);
+    let max_payload =
+        MAX_MSDU - (frame::LLC_SNAP + frame::IP_HEADER + frame::UDP_HEADER + agent) as u64;
     let size = f.udp_payload();
     if size.0 == 0 || size.0 > max_payload {
         return err(
@@ -566,7 +577,11 @@ fn tcp_flow(
         );
     }
     let cfg = s.tcp_config(i);
-    tcp_config(&cfg, &at("tcp"))?;
+    tcp_config(
+        &cfg,
+        &at("tcp"),
+        s.routing_agent().origin_header_bytes(Kind::Tcp),
+    )?;
     thresholds_need_dynamic(
         &cfg,
         &[(f.tcp.as_ref(), at("tcp")), (s.tcp.as_ref(), "tcp".into())],
@@ -599,10 +614,12 @@ fn thresholds_need_dynamic(
 }
 
 /// [`TcpConfig::validate`](crate::tcp::TcpConfig::validate) plus the frame-size limit.
-fn tcp_config(cfg: &crate::tcp::TcpConfig, path: &str) -> Result<(), ScenarioError> {
+/// `agent`: the bytes the scenario's routing agent adds to a TCP packet a wireless node
+/// originates.
+fn tcp_config(cfg: &crate::tcp::TcpConfig, path: &str, agent: u32) -> Result<(), ScenarioError> {
     cfg.validate()
         .or_else(|m| err(path, m.trim_start_matches("tcp.").to_string()))?;
-    let max_mss = MAX_MSDU - (frame::LLC_SNAP + crate::tcp::header_bytes(cfg)) as u64;
+    let max_mss = MAX_MSDU - (frame::LLC_SNAP + crate::tcp::header_bytes(cfg) + agent) as u64;
     if cfg.mss as u64 > max_mss {
         return err(
             format!("{path}.mss"),

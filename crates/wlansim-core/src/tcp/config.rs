@@ -24,6 +24,18 @@ impl Window {
     }
 }
 
+/// The initial slow-start threshold (`tcp.initial_ssthresh`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InitialSsthresh {
+    /// Arbitrarily high (RFC 5681 §3.1: "may be arbitrarily high").
+    Unlimited,
+    /// The advertised window `rwnd`, as ns-2.35 starts it: `TcpAgent::reset` (`tcp/tcp.cc`)
+    /// sets `ssthresh_ = int(wnd_)`, the agent's `window_`.
+    Rwnd,
+    /// A fixed value.
+    Window(Window),
+}
+
 /// When the receiver sends ACKs for in-order data. Out-of-order segments, duplicates and
 /// segments filling a hole are always ACKed at once (RFC 5681 §4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,8 +102,8 @@ pub struct TcpConfig {
     /// Initial congestion window in segments; `None` = RFC 3390 / RFC 5681 §3.1:
     /// min(4·MSS, max(2·MSS, 4380 bytes)).
     pub initial_window: Option<u32>,
-    /// Initial slow-start threshold; `None` = arbitrarily high (RFC 5681 §3.1).
-    pub initial_ssthresh: Option<Window>,
+    /// Initial slow-start threshold.
+    pub initial_ssthresh: InitialSsthresh,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681 §3.2: 3).
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit: one new segment for each of the first two duplicate ACKs
@@ -146,7 +158,7 @@ impl Default for TcpConfig {
             mss: 1460,
             rwnd: Window::Bytes(65_535),
             initial_window: None,
-            initial_ssthresh: None,
+            initial_ssthresh: InitialSsthresh::Unlimited,
             dupack_threshold: 3,
             limited_transmit: true,
             byte_counting: false,
@@ -171,20 +183,30 @@ impl TcpConfig {
     /// ns-2 (2.35) defaults, as used by the seed studies' simulations. Values from
     /// `tcl/lib/ns-default.tcl` of ns-2.35:
     /// `Agent/TCP set packetSize_ 1000` (payload bytes → mss),
-    /// `window_ 20` (packets → rwnd; ns-2 also sets `ssthresh_ = int(wnd_)` in
-    /// `TcpAgent::reset`, tcp.cc), `windowInit_ 2`, `numdupacks_ 3`,
+    /// `window_ 20` (packets → rwnd), `windowInit_ 2`, `numdupacks_ 3`,
     /// `singledup_ 1` (limited transmit), `tcpTick_ 0.01` (G = 10 ms),
     /// `rtxcur_init_ 3.0` (initial RTO 3 s), `minrto_ 0.2`, `maxrto_ 60`,
     /// `timestamps_ false`; `Agent/TCPSink` ACKs every packet (d = 1);
     /// `Agent/TCPSink/DelAck set interval_ 100ms` (τ; used when d > 1 is chosen).
     /// The variant is left at the default (NewReno): ns-2 selects it by agent class
     /// (Agent/TCP = Tahoe, /Reno, /Newreno), so scenarios set it explicitly.
+    ///
+    /// The initial ssthresh is the window ([`InitialSsthresh::Rwnd`]): `TcpAgent::reset`
+    /// (`tcp/tcp.cc`) sets `ssthresh_ = int(wnd_)`. It runs when the agent is created
+    /// (tclcl's `TclClass::create_shadow` → `TcpAgent::delay_bind_init_all` → `reset()`,
+    /// with `window_` as the class default of the moment, `Agent/TCP set window_ W`), and
+    /// again at `$ns run` for agents on wired nodes (`Node instproc reset` in
+    /// `tcl/lib/ns-node.tcl`); `Node/MobileNode instproc reset` (`ns-mobilenode.tcl`)
+    /// does not reset its agents. So a window set per agent (`$tcp set window_ W`) after
+    /// `new` on a wireless node leaves ssthresh_ at the class default (20): measured with
+    /// ns-2.35, window 42 set so gives ssthresh_ 20, `Agent/TCP set window_ 64` before
+    /// `new` gives 64. Such a script is matched with `initial_ssthresh = 20`.
     pub fn ns2_compat() -> Self {
         TcpConfig {
             mss: 1000,
             rwnd: Window::Segments(20),
             initial_window: Some(2),
-            initial_ssthresh: Some(Window::Segments(20)),
+            initial_ssthresh: InitialSsthresh::Rwnd,
             dupack_threshold: 3,
             limited_transmit: true,
             byte_counting: false,
@@ -241,8 +263,9 @@ impl TcpConfig {
     /// Initial ssthresh in bytes (`u64::MAX` = unlimited).
     pub fn initial_ssthresh_bytes(&self) -> u64 {
         match self.initial_ssthresh {
-            Some(w) => w.bytes(self.mss),
-            None => u64::MAX,
+            InitialSsthresh::Window(w) => w.bytes(self.mss),
+            InitialSsthresh::Rwnd => self.rwnd_bytes(),
+            InitialSsthresh::Unlimited => u64::MAX,
         }
     }
 
@@ -269,10 +292,14 @@ impl TcpConfig {
                 ));
             }
         }
-        if let Some(w) = self.initial_ssthresh {
-            if w.bytes(self.mss) < 2 * self.mss as u64 {
+        if let InitialSsthresh::Window(w) = self.initial_ssthresh {
+            let bytes = w.bytes(self.mss);
+            if bytes < 2 * self.mss as u64 || bytes > MAX_WINDOW_BYTES {
                 return Err(format!(
-                    "tcp.initial_ssthresh = {w:?}: must be at least 2 segments ({} bytes)",
+                    "tcp.initial_ssthresh = {w:?} ({bytes} bytes with mss {}): must be at least \
+                     2 segments ({} bytes) and at most {MAX_WINDOW_BYTES} bytes; or \"rwnd\" \
+                     or \"unlimited\"",
+                    self.mss,
                     2 * self.mss
                 ));
             }

@@ -49,7 +49,7 @@ pub mod vegas;
 #[cfg(test)]
 mod tests;
 
-pub use config::{DelayedAckPolicy, SenderRules, TcpConfig, Window};
+pub use config::{DelayedAckPolicy, InitialSsthresh, SenderRules, TcpConfig, Window};
 pub use cubic::CubicParams;
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use sack::SackOption;

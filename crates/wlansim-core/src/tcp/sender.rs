@@ -678,10 +678,12 @@ impl TcpSender {
             });
         }
         if self.cfg.sender_rules == SenderRules::Ns2 {
-            // ns-2: at every timeout, from the window (`tcp/ns2_rto.rs`).
+            // ns-2: at every timeout, from the window without the duplicate-ACK inflation
+            // (`tcp/ns2_window.rs`).
             self.cc
                 .on_congestion_event(self.snd_max - self.snd_una, true);
-            self.cc.ssthresh = ns2_window::halved_ssthresh(self.cc.cwnd, self.peer_rwnd, mss);
+            let cwnd = self.cc.cwnd.saturating_sub(self.dupwnd);
+            self.cc.ssthresh = ns2_window::halved_ssthresh(cwnd, self.peer_rwnd, mss);
         } else if self.consecutive_timeouts == 0 {
             // RFC 5681 eq. 4, only for the first timeout of a segment.
             let flight = self.snd_max - self.snd_una;
@@ -873,7 +875,14 @@ impl TcpSender {
         if seq < self.snd_max {
             self.stats.retransmissions += 1;
             self.stats.retransmitted_bytes += len;
-            self.timed = None; // Karn: no sample across a retransmission
+            // Karn: no sample across a retransmission. ns-2 stops timing only at timeouts
+            // and fast retransmits (`tcp/tcp.cc` `reset_rtx_timer`), so that the segment
+            // timed during a recovery gives its sample at the end (`TcpAgent::newack`);
+            // the segments retransmitted meanwhile lie below it.
+            let below_timed = self.timed.is_some_and(|(end, _)| seq + len < end);
+            if self.cfg.sender_rules != SenderRules::Ns2 || !below_timed {
+                self.timed = None;
+            }
         } else if self.timed.is_none() {
             self.timed = Some((seq + len, now));
         }

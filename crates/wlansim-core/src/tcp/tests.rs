@@ -603,7 +603,7 @@ fn congestion_avoidance_adds_about_one_mss_per_rtt() {
     let mss = 1460u64;
     let cfg = TcpConfig {
         initial_window: Some(4),
-        initial_ssthresh: Some(Window::Segments(4)),
+        initial_ssthresh: InitialSsthresh::Window(Window::Segments(4)),
         ..cfg_ack_every()
     };
     let mut net = Net::new(&cfg, None, 50 * MS);
@@ -637,7 +637,7 @@ fn byte_counting_versus_per_ack_growth_with_delayed_acks() {
         let cfg = TcpConfig {
             mss: mss as u32,
             initial_window: Some(10),
-            initial_ssthresh: Some(Window::Segments(10)),
+            initial_ssthresh: InitialSsthresh::Window(Window::Segments(10)),
             byte_counting: abc,
             delayed_ack_count: 2,
             rwnd: Window::Bytes(1 << 30),
@@ -1393,6 +1393,46 @@ fn ns2_profile_transfer_acks_every_segment() {
     assert_eq!(net.data_sent().iter().filter(|d| d.0 == 20 * MS).count(), 2);
 }
 
+/// ns-2 starts ssthresh_ at the window (`TcpAgent::reset`: `ssthresh_ = int(wnd_)`), so the
+/// ns2 profiles slow-start up to rwnd, whatever rwnd is: with a 64-packet window over a
+/// lossless path whose ACK clock allows it, cwnd doubles each RTT past ns-2's default
+/// window of 20 and reaches 64 before congestion avoidance. A fixed initial ssthresh
+/// (here 20) stops the doubling at 20.
+#[test]
+fn ns2_profile_initial_ssthresh_follows_rwnd() {
+    for cfg in [TcpConfig::ns2_compat(), TcpConfig::ns2()] {
+        assert_eq!(cfg.initial_ssthresh, InitialSsthresh::Rwnd);
+        for w in [5u64, 20, 42, 128] {
+            let c = cfg.clone().with_rwnd_segments(w);
+            assert_eq!(c.initial_ssthresh_bytes(), w * 1000, "rwnd {w}");
+            assert_eq!(
+                super::cc::CongestionControl::new(&c).ssthresh,
+                w * 1000,
+                "rwnd {w}"
+            );
+        }
+    }
+    // cwnd at the end of each 20 ms round of a bulk transfer (one-way 10 ms, no queue).
+    let rounds = |ssthresh: InitialSsthresh| {
+        let cfg = TcpConfig {
+            initial_ssthresh: ssthresh,
+            ..TcpConfig::ns2().with_rwnd_segments(64)
+        };
+        let mut net = Net::new(&cfg, None, 10 * MS);
+        net.start();
+        net.run_until(200 * MS);
+        let cwnd_at = |t: Time| net.snaps.iter().rfind(|s| s.t <= t).unwrap().cwnd / 1000;
+        (1..=8)
+            .map(|k| cwnd_at(k * 20 * MS + 5 * MS))
+            .collect::<Vec<_>>()
+    };
+    let follows = rounds(InitialSsthresh::Rwnd);
+    assert_eq!(&follows[..5], &[2, 4, 8, 16, 32], "{follows:?}");
+    assert_eq!(follows[5], 64, "{follows:?}");
+    let fixed = rounds(InitialSsthresh::Window(Window::Segments(20)));
+    assert!(fixed[4] < 24 && fixed[7] < 26, "{fixed:?}");
+}
+
 // ----- configuration ------------------------------------------------------------------------
 
 #[test]
@@ -1507,7 +1547,7 @@ fn config_validation_names_field_value_and_rule() {
         ),
         (
             TcpConfig {
-                initial_ssthresh: Some(Window::Segments(1)),
+                initial_ssthresh: InitialSsthresh::Window(Window::Segments(1)),
                 ..base.clone()
             },
             &["tcp.initial_ssthresh", "2 segments"],
@@ -1615,6 +1655,20 @@ fn ns2_timer_restarts_on_fast_retransmit() {
     }
 }
 
+/// Run the retransmission timer's callbacks until it expires (it is armed lazily).
+fn fire_rto(tx: &mut TcpSender, rec: &mut Rec) {
+    let before = tx.stats().timeouts;
+    while tx.stats().timeouts == before {
+        let (_, at, gen) = *rec
+            .timers
+            .iter()
+            .rev()
+            .find(|t| t.0 == TimerKind::Retransmit)
+            .unwrap();
+        tx.on_timer(at, TimerKind::Retransmit, gen, rec);
+    }
+}
+
 /// An established sender with ns-2's parameters, an initial window of 10 segments, no
 /// limited transmit, and `rules`; its MSS.
 fn ns2_params_sender(rules: SenderRules) -> (u64, TcpSender, Rec) {
@@ -1693,25 +1747,64 @@ fn ns2_rto_arithmetic_differs_from_rfc6298() {
 fn ns2_every_timeout_halves_ssthresh_from_the_window() {
     for (rules, second) in [(SenderRules::Ns2, 2), (SenderRules::Rfc6298, 5)] {
         let (mss, mut tx, mut rec) = ns2_params_sender(rules);
-        let fire = |tx: &mut TcpSender, rec: &mut Rec| {
-            // The timer is armed lazily: run its callbacks until it expires.
-            let before = tx.stats().timeouts;
-            while tx.stats().timeouts == before {
-                let (_, at, gen) = *rec
-                    .timers
-                    .iter()
-                    .rev()
-                    .find(|t| t.0 == TimerKind::Retransmit)
-                    .unwrap();
-                tx.on_timer(at, TimerKind::Retransmit, gen, rec);
-            }
-        };
-        fire(&mut tx, &mut rec);
+        fire_rto(&mut tx, &mut rec);
         assert_eq!(tx.stats().timeouts, 1, "{rules:?}");
         // Ten segments outstanding, cwnd 10: both give 5 packets at the first timeout.
         assert_eq!(tx.ssthresh_bytes(), 5 * mss, "{rules:?}");
-        fire(&mut tx, &mut rec);
+        fire_rto(&mut tx, &mut rec);
         assert_eq!(tx.stats().timeouts, 2, "{rules:?}");
         assert_eq!(tx.ssthresh_bytes(), second * mss, "{rules:?}");
+    }
+}
+
+/// A timeout during ns-2's fast recovery halves the window without the duplicate-ACK
+/// inflation (`RenoTcpAgent::timeout` clears dupwnd_ before `TcpAgent::timeout` →
+/// `slowdown`): from cwnd 11 the fast retransmit leaves 5.5 packets plus an inflation
+/// of 3 + 6 duplicates; the timeout then sets ssthresh = ⌊5.5⌋ / 2 = 2 packets, not
+/// ⌊14.5⌋ / 2 = 7.
+#[test]
+fn ns2_timeout_in_recovery_halves_the_window_without_inflation() {
+    let (mss, mut tx, mut rec) = ns2_params_sender(SenderRules::Ns2);
+    tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // cwnd 11 segments
+    for i in 0..9 {
+        tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
+    }
+    assert!(tx.in_recovery());
+    assert_eq!(tx.cwnd_bytes(), 5500 + 9 * mss);
+    fire_rto(&mut tx, &mut rec);
+    assert_eq!(tx.stats().timeouts, 1);
+    assert_eq!(tx.ssthresh_bytes(), 2 * mss);
+    assert_eq!(tx.cwnd_bytes(), mss);
+}
+
+/// ns-2 stops timing a segment only at a timeout or a fast retransmit
+/// (`TcpAgent::reset_rtx_timer`): the segment timed during a recovery, sent after the
+/// recovery point, still gives its RTT sample when the recovery ends though a partial
+/// ACK retransmitted an earlier one. RFC 6298 §3 (Karn) stops timing at any
+/// retransmission.
+#[test]
+fn ns2_partial_ack_retransmission_keeps_the_timed_segment() {
+    for (rules, sampled) in [(SenderRules::Ns2, true), (SenderRules::Rfc6298, false)] {
+        let (mss, mut tx, mut rec) = ns2_params_sender(rules);
+        tx.on_segment(30 * MS, &ack_seg(1 + mss, 65_535), &mut rec); // cwnd 11 segments
+        let samples = tx.stats().rtt_samples;
+        // Fast retransmit, then enough duplicates to send new data beyond `recover`.
+        for i in 0..12 {
+            tx.on_segment((40 + i) * MS, &ack_seg(1 + mss, 65_535), &mut rec);
+        }
+        let recover = 1 + 12 * mss;
+        assert!(
+            tx.snd_max() > recover,
+            "{rules:?}: new data sent in recovery"
+        );
+        // A partial ACK: one more segment, and the next hole is retransmitted (then one
+        // new segment goes out, which RFC 6298's sender times instead).
+        let sent = tx.snd_max();
+        tx.on_segment(60 * MS, &ack_seg(1 + 2 * mss, 65_535), &mut rec);
+        assert!(tx.in_recovery());
+        // The full ACK covers the segments sent in recovery before the partial ACK.
+        tx.on_segment(80 * MS, &ack_seg(sent, 65_535), &mut rec);
+        assert!(!tx.in_recovery());
+        assert_eq!(tx.stats().rtt_samples > samples, sampled, "{rules:?}");
     }
 }

@@ -28,7 +28,7 @@
 use super::TraceEvent;
 use crate::net::{Kind, NodeId, Packet};
 use crate::sim::time::Time;
-use etherparse::{IpNumber, Ipv4Header, TcpHeader, TcpOptionElement, UdpHeader};
+use etherparse::{IpNumber, Ipv4Header, Ipv4Options, TcpHeader, TcpOptionElement, UdpHeader};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, Endianness, TsResolution};
 use std::collections::HashMap;
@@ -419,7 +419,11 @@ impl PcapRecorder {
             None => (IpNumber::UDP, UdpHeader::LEN),
         };
         let l4_len = l4_header + payload;
-        let ip = match ip_header(l4_len as u16, protocol, src, dst) {
+        // Bytes the packet carries beyond its IPv4 and transport headers: the header ns-2's
+        // routing agent adds (`net::routing_agent`), written as IPv4 NOP options so that
+        // the captured frame is as long as the one on the air.
+        let extra = (p.header_bytes as usize).saturating_sub(Ipv4Header::MIN_LEN + l4_header);
+        let ip = match ip_header(l4_len as u16, protocol, src, dst, extra) {
             Ok(ip) => ip,
             Err(e) => {
                 self.error.get_or_insert(e);
@@ -488,13 +492,21 @@ fn ones_complement_sum(bytes: &[u8], src: [u8; 4], dst: [u8; 4], extra: u32) -> 
     sum as u16
 }
 
+/// An IPv4 header with `options` bytes of NOP options (a multiple of 4, at most 40).
 fn ip_header(
     payload_len: u16,
     protocol: IpNumber,
     src: [u8; 4],
     dst: [u8; 4],
+    options: usize,
 ) -> Result<Ipv4Header, String> {
     let mut ip = Ipv4Header::new(payload_len, 64, protocol, src, dst).map_err(|e| e.to_string())?;
+    if options > 0 {
+        // RFC 791: option type 1, No Operation.
+        ip.options = Ipv4Options::try_from(&[1u8; 40][..options]).map_err(|e| e.to_string())?;
+        ip.set_payload_len(payload_len as usize)
+            .map_err(|e| e.to_string())?;
+    }
     ip.dont_fragment = true;
     ip.header_checksum = ip.calc_header_checksum();
     Ok(ip)

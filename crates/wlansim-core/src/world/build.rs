@@ -265,6 +265,7 @@ impl World {
                 tcp,
                 udp,
                 start: f.start.0,
+                origin_header: x.origin_header,
                 acct: Default::default(),
                 stats: FlowStats::default(),
                 external: None,

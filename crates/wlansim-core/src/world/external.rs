@@ -103,6 +103,8 @@ impl World {
             spec: u32::MAX,
             dscp: f.dscp,
             entity,
+            // real packets carry their own headers: no simulated routing agent's
+            origin_header: [0; 2],
             tcp: None,
             udp: None,
             start: now,

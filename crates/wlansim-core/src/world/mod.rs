@@ -179,6 +179,9 @@ pub struct Flow {
     /// The source of a UDP flow.
     pub udp: Option<UdpSource>,
     pub start: Time,
+    /// Bytes the routing agent of the originating node adds to the flow's packets
+    /// ([forward, reverse], as `acct`; `net::routing_agent`).
+    pub origin_header: [u32; 2],
     /// [forward, reverse]: UDP and TCP sender → receiver; TCP receiver → sender.
     pub acct: [Accounting; 2],
     pub stats: FlowStats,

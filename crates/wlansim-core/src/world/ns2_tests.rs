@@ -97,3 +97,77 @@ fn ns2_buffer_of_b_holds_b() {
         assert_eq!(w.mac.entities[1].queue.len(), 3, "{profile}");
     }
 }
+
+/// The IP sizes of the packets of a TCP upload and a TCP download between stations and a
+/// wired server, and of a UDP upload, with `routing_agent` (None: the profile's default):
+/// (upload data, upload ACKs, download data, download ACKs, UDP upload).
+fn origin_sizes(profile: &str, agent: Option<&str>) -> (u32, u32, u32, u32, u32) {
+    let agent = agent.map_or(String::new(), |a| format!("routing_agent = \"{a}\""));
+    let s = Scenario::from_toml(&format!(
+        r#"
+duration = "1 s"
+profile = "{profile}"
+{agent}
+[output]
+packets = true
+[[stations]]
+name = "sta"
+[[servers]]
+name = "srv"
+[[flows]]
+name = "up"
+protocol = "tcp"
+direction = "uplink"
+stations = "sta"
+server = "srv"
+[[flows]]
+name = "down"
+protocol = "tcp"
+direction = "downlink"
+stations = "sta"
+server = "srv"
+[[flows]]
+name = "udp"
+direction = "uplink"
+stations = "sta"
+server = "srv"
+traffic = "cbr"
+rate = "100 kb/s"
+packet_size = "500 B"
+"#
+    ))
+    .unwrap();
+    let r = World::new(&s, 1).unwrap().run().unwrap();
+    let size = |flow: &str, direction: &str| {
+        r.packets
+            .iter()
+            .find(|p| p.flow == flow && p.direction == direction && p.payload_bytes > 0)
+            .or_else(|| {
+                r.packets
+                    .iter()
+                    .find(|p| p.flow == flow && p.direction == direction && p.tcp_seq > Some(0))
+            })
+            .map(|p| p.ip_bytes - p.payload_bytes)
+            .unwrap()
+    };
+    (
+        size("up-0", "forward"),
+        size("up-0", "reverse"),
+        size("down-0", "forward"),
+        size("down-0", "reverse"),
+        size("udp-0", "forward"),
+    )
+}
+
+/// ns-2's routing agents put `IP_HDR_LEN` (20 bytes) on the packets a wireless node
+/// originates (DSDV: all; AODV: not TCP's), not on those a wired server sends; the ns2
+/// profile runs DSDV unless told otherwise, the standard none.
+#[test]
+fn routing_agents_add_twenty_bytes_where_a_station_originates() {
+    // Header bytes: (upload data, upload ACKs, download data, download ACKs, UDP upload).
+    assert_eq!(origin_sizes("ns2", None), (60, 40, 40, 60, 48));
+    assert_eq!(origin_sizes("standard", Some("dsdv")), (60, 40, 40, 60, 48));
+    assert_eq!(origin_sizes("ns2", Some("aodv")), (40, 40, 40, 40, 48));
+    assert_eq!(origin_sizes("ns2", Some("none")), (40, 40, 40, 40, 28));
+    assert_eq!(origin_sizes("standard", None), (40, 40, 40, 40, 28));
+}

@@ -212,7 +212,7 @@ impl World {
         } else {
             (f.src, f.dst)
         };
-        let header_bytes = c.header_bytes;
+        let header_bytes = c.header_bytes + f.origin_header[from_receiver as usize];
         let (sport, dport) = if from_receiver {
             (SERVER_PORT, c.port())
         } else {

@@ -66,7 +66,8 @@ impl World {
     fn generate(&mut self, now: Time, flow: u32, payload: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
         let seq = f.on_generated(false, payload);
-        let p = Packet::udp(flow, seq, payload, f.src, f.dst, now);
+        let mut p = Packet::udp(flow, seq, payload, f.src, f.dst, now);
+        p.header_bytes += f.origin_header[0];
         self.trace(now, TraceEvent::Created { node: p.src }, &p);
         p
     }

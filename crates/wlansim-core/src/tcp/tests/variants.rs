@@ -416,9 +416,15 @@ fn cubic_follows_the_cubic_curve_after_one_loss() {
 #[test]
 fn vegas_and_cubic_do_not_grow_when_rwnd_limited() {
     for (variant, ssthresh) in [
-        (Variant::Vegas, None),
-        (Variant::Cubic, Some(Window::Segments(10))),
-        (Variant::NewReno, Some(Window::Segments(10))),
+        (Variant::Vegas, InitialSsthresh::Unlimited),
+        (
+            Variant::Cubic,
+            InitialSsthresh::Window(Window::Segments(10)),
+        ),
+        (
+            Variant::NewReno,
+            InitialSsthresh::Window(Window::Segments(10)),
+        ),
     ] {
         let cfg = TcpConfig {
             variant,
