@@ -437,7 +437,7 @@ def _ns2_speed(args) -> int:
 
     s = speed(runs=args.speed_runs)
     if args.json:
-        print(json.dumps(s))
+        print(json_dumps(s))
         return 0
     print(
         f"{s['n']} saturated stations (802.11b 11 Mb/s, basic access, 1000-byte IP packets), "
