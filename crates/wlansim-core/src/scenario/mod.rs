@@ -746,7 +746,12 @@ impl Scenario {
                 match written.chars().next()? {
                     '[' => Some("an array".to_string()),
                     '{' => Some("a table".to_string()),
-                    _ if written.len() <= 40 && !written.contains('\n') => {
+                    // NaN and infinities are named by `explain` ("NaN is not allowed (not
+                    // a finite number)")
+                    _ if written.len() <= 40
+                        && !written.contains('\n')
+                        && written.parse::<f64>().map_or(true, f64::is_finite) =>
+                    {
                         Some(written.to_string())
                     }
                     _ => None,
