@@ -30,7 +30,9 @@ def test_a_frame_alone_above_sensitivity_always_succeeds():
     r = wlansim.run(sinr_cell(1, "basic"), seed=3)
     t = totals(r)
     assert t["attempts"] > 5000
-    assert t["attempts"] == t["successes"]
+    # every attempt succeeds; the last one may still be in the air when the run ends (an
+    # access in progress at the end of the warm-up keeps its attempt: issue 28)
+    assert t["attempts"] - t["successes"] in (0, 1)
     # Just above the sensitivity (SNR 12 dB) a 1 Mb/s-headed 11 Mb/s frame still passes;
     # below it nothing is detected and nothing is delivered.
     weak = wlansim.run(sinr_cell(1, "basic", rx_power_dbm=-81.9), seed=3)
@@ -65,8 +67,10 @@ def test_an_equal_power_rts_is_captured_as_often_as_the_curve_says(rate, q_range
     q = float(ppdu_success("dsss", rate * 1e6, 20, p / (p + n)))
     assert q_range[0] < q < q_range[1]
     assert t["captures"] / events == pytest.approx(q, abs=0.02)
-    # And the captured exchanges went on to deliver: more successes than without capture.
-    assert t["successes"] > t["attempts"] - t["collisions"] - 1
+    # And the captured exchanges went on to deliver: every attempt ends in a success or a
+    # collision (the captured winner's a success), but those in progress when the run ends
+    # (at most the two stations').
+    assert t["attempts"] - t["collisions"] - 2 <= t["successes"] <= t["attempts"] - t["collisions"]
 
 
 def test_without_capture_colliding_rts_are_all_lost_as_with_reception_none():

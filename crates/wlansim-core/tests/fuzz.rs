@@ -42,8 +42,13 @@ const RUN_CASES: u32 = 500;
 const GEOMETRY_CASES: u32 = 1000;
 
 /// A fixed seed, so `make test` tries the same cases every time (set PROPTEST_RNG_SEED to
-/// explore others).
+/// explore others); WLANSIM_FUZZ_CASES sets the cases of every property (the README's long
+/// run).
 fn config(cases: u32) -> Config {
+    let cases = std::env::var("WLANSIM_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     let rng_seed = if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
         Config::default().rng_seed
     } else {

@@ -771,15 +771,26 @@ impl Scenario {
             let doc = toml::from_str::<toml::Value>(text)
                 .ok()
                 .and_then(|v| serde_json::to_value(v).ok());
-            // or, when the text does not parse as a whole, what starts where the error is
-            let kind = inner
-                .span()
-                .and_then(|span| match text.get(span.start..)?.chars().next() {
-                    Some('[') => Some("an array"),
-                    Some('{') => Some("a table"),
+            // and what is written where the error is (for a scalar, or when the text does not
+            // parse as a whole): an array, a table, or a short scalar as written (`traffic = 0`)
+            let token = inner.span().and_then(|span| {
+                let written = text.get(span)?.trim();
+                match written.chars().next()? {
+                    '[' => Some("an array".to_string()),
+                    '{' => Some("a table".to_string()),
+                    // NaN and infinities are named by `explain` ("NaN is not allowed (not
+                    // a finite number)")
+                    _ if written.len() <= 40
+                        && !written.contains('\n')
+                        && written.parse::<f64>().map_or(true, f64::is_finite) =>
+                    {
+                        Some(written.to_string())
+                    }
                     _ => None,
-                });
-            let (path, message) = schema::parse_error(&path, inner.message(), doc.as_ref(), kind);
+                }
+            });
+            let (path, message) =
+                schema::parse_error(&path, inner.message(), doc.as_ref(), token.as_deref());
             // Where in the text: the line and column (not the line itself, which may be
             // megabytes long).
             let message = match inner.span() {
