@@ -778,12 +778,14 @@ impl Scenario {
                 match written.chars().next()? {
                     '[' => Some("an array".to_string()),
                     '{' => Some("a table".to_string()),
-                    // NaN and infinities are named by `explain` ("NaN is not allowed (not
-                    // a finite number)")
-                    _ if written.len() <= 40
-                        && !written.contains('\n')
-                        && written.parse::<f64>().map_or(true, f64::is_finite) =>
-                    {
+                    // NaN and infinities by the names `explain` gives them ("NaN is not
+                    // allowed (not a finite number)")
+                    _ if written.parse::<f64>().is_ok_and(f64::is_nan) => Some("NaN".into()),
+                    _ if written.parse::<f64>().is_ok_and(f64::is_infinite) => {
+                        let sign = if written.starts_with('-') { "-" } else { "" };
+                        Some(format!("{sign}Infinity"))
+                    }
+                    _ if written.len() <= 40 && !written.contains('\n') => {
                         Some(written.to_string())
                     }
                     _ => None,

@@ -513,21 +513,15 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
                 Some(g) if !structured => g.to_string(),
                 _ => unexpected_value(what),
             };
+            let note = not_finite(Some(&value));
             let expected = allowed().unwrap_or_else(|| in_words(expected));
-            *line = format!("{value} is not allowed; expected {expected}");
+            *line = format!("{value} is not allowed{note}; expected {expected}");
         } else if ["expected value", "invalid number"]
             .iter()
             .any(|m| l == *m || l.starts_with(&format!("{m} at")))
         {
             let value = given.unwrap_or("this value");
-            let note = if given.is_some_and(|g| {
-                let g = g.trim_start_matches('-');
-                g == "NaN" || g == "Infinity"
-            }) {
-                " (not a finite number)"
-            } else {
-                ""
-            };
+            let note = not_finite(given);
             let expected = allowed().unwrap_or_else(|| "another value".into());
             *line = format!("{value} is not allowed{note}; expected {expected}");
         } else if l.starts_with("recursion limit exceeded") {
@@ -539,6 +533,14 @@ pub fn explain(path: &str, message: &str, given: Option<&str>) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// " (not a finite number)" after NaN or an infinity, as `given` names them.
+fn not_finite(given: Option<&str>) -> &'static str {
+    match given.map(|g| g.trim_start_matches('-')) {
+        Some("NaN" | "Infinity") => " (not a finite number)",
+        _ => "",
+    }
 }
 
 /// A missing required key: its full path and a message saying what it takes.
