@@ -44,9 +44,28 @@ wait = true
 """
 
 
-def _ping_scenario(tmp_path: Path, count: int = 10, hard_limit: str = "") -> Path:
+# A simulated station sending 125 packets/s: an event is due every 8 ms, so a stall of the
+# loop longer than that always makes it late (the pings alone leave it idle most of the time)
+BACKGROUND = """
+[[stations]]
+name = "bg"
+[[flows]]
+name = "bg"
+stations = "bg"
+direction = "uplink"
+traffic = "cbr"
+rate = "100 kb/s"
+packet_size = "100 B"
+"""
+
+
+def _ping_scenario(
+    tmp_path: Path, count: int = 10, hard_limit: str = "", background: bool = False
+) -> Path:
     path = tmp_path / "ping.toml"
-    path.write_text(PING.format(count=count, hard_limit=hard_limit))
+    path.write_text(
+        PING.format(count=count, hard_limit=hard_limit) + (BACKGROUND if background else "")
+    )
     return path
 
 
@@ -184,7 +203,10 @@ def test_cleanup_removes_what_a_killed_run_left(tmp_path):
 @needs_ping
 @needs_host
 def test_hard_limit_stops_a_stalled_loop_with_a_clear_error(tmp_path):
-    p = _start(_ping_scenario(tmp_path, count=30, hard_limit='hard_limit = "10 ms"'))
+    scenario = _ping_scenario(
+        tmp_path, count=30, hard_limit='hard_limit = "10 ms"', background=True
+    )
+    p = _start(scenario)
     prefix = _wait_for_namespaces(p.pid)
     os.kill(p.pid, signal.SIGSTOP)
     time.sleep(0.3)
