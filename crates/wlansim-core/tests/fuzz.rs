@@ -436,6 +436,29 @@ fn comparable(r: &wlansim_core::Results) -> serde_json::Value {
     v
 }
 
+/// `text` is accepted, runs without a panic or an accounting failure (an
+/// `Err(Invariant)`), and runs again with the same seed to the same results.
+fn accepted_runs_twice_alike(text: &str, seed: u64) -> Result<(), TestCaseError> {
+    let s = Scenario::from_toml(text);
+    prop_assert!(
+        s.is_ok(),
+        "generated scenario refused: {:?}\n{text}",
+        s.err()
+    );
+    let s = s.unwrap();
+    let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
+    let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
+    prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
+    let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
+    prop_assert_eq!(
+        comparable(&first.unwrap()),
+        comparable(&second.unwrap()),
+        "{}",
+        text
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config(RUN_CASES))]
     #[test]
@@ -443,15 +466,7 @@ proptest! {
         text in small_scenario(),
         seed in any::<u64>(),
     ) {
-        let s = Scenario::from_toml(&text);
-        prop_assert!(s.is_ok(), "generated scenario refused: {:?}\n{text}", s.err());
-        let s = s.unwrap();
-        let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
-        let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
-        // An accounting failure is an Err(Invariant) here.
-        prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
-        let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
-        prop_assert_eq!(comparable(&first.unwrap()), comparable(&second.unwrap()), "{}", text);
+        accepted_runs_twice_alike(&text, seed)?;
     }
 }
 
@@ -563,14 +578,7 @@ proptest! {
         text in random_geometry(),
         seed in any::<u64>(),
     ) {
-        let s = Scenario::from_toml(&text);
-        prop_assert!(s.is_ok(), "generated scenario refused: {:?}\n{text}", s.err());
-        let s = s.unwrap();
-        let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
-        let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
-        prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
-        let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
-        prop_assert_eq!(comparable(&first.unwrap()), comparable(&second.unwrap()), "{}", text);
+        accepted_runs_twice_alike(&text, seed)?;
     }
 }
 
