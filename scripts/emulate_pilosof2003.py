@@ -10,7 +10,8 @@ its own window autotuning, SACK, timestamps, delayed ACKs); the simulated curve 
 paper's ns-2 TCP (NewReno, 1024-byte segments, a 42-segment window, an ACK per segment).
 The ratio is the mean upload rate over the mean download rate, each measured by the
 receiving application after the warm-up. Prints one row per point and writes
-`pilosof2003-emulated.csv` into `--out`.
+`pilosof2003-emulated.csv` and `pilosof2003-emulated.png` (both curves against B, with the
+paper's Fig 11 result, 1:1 with the window rewritten, marked) into `--out`.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def emulated(n_up: int, n_down: int, buffer: int, clamp: bool, duration: float, 
     s["ap"]["rwnd_clamp"] = clamp
     py = "{python} -m wlansim.bulk"
     recv = f"{py} tcp-recv"
-    server = [f"{recv} {5201 + i} --warmup {WARMUP_S - 0.5} &" for i in range(n_up)]
+    server = [f"{recv} {5201 + i} --warmup {WARMUP_S} &" for i in range(n_up)]
     s["emulation"] = {"groups": [{"name": g} for g in ("srv", "up", "down")]}
     nodes = call_core(_core.emulated_nodes, s)
     down_ips = [n["ip"] for n in nodes if n["group"] == "down"]
@@ -48,7 +49,7 @@ def emulated(n_up: int, n_down: int, buffer: int, clamp: bool, duration: float, 
         for j, ip in enumerate(down_ips)
     ]
     send = f"{py} tcp-send {{srv.ip}} {{port}} --seconds {duration} --cc {{cc}}"
-    down = f"{recv} $((6201 + {{i}})) --warmup {WARMUP_S - 0.5}"
+    down = f"{recv} $((6201 + {{i}})) --warmup {WARMUP_S}"
     s["emulation"] = {
         "groups": [
             {"name": "srv", "command": " ".join(server) + " wait", "congestion_control": cc},
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                 "rwnd_clamp": clamp,
                 "buffer": b,
                 "simulated_ratio": t_interval(sim)["mean"],
+                "simulated_ratio_ci": t_interval(sim)["half_width"],
                 "emulated_ratio": t_interval(emu)["mean"],
                 "emulated_ratio_ci": t_interval(emu)["half_width"],
                 "lateness_p99_ms": (r.realtime["lateness_p99_s"] or math.nan) * 1e3,
@@ -108,7 +110,45 @@ def main(argv: list[str] | None = None) -> int:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    plot(rows, a, out / "pilosof2003-emulated.png")
     return 0
+
+
+def plot(rows: list[dict], a: argparse.Namespace, path: Path) -> None:
+    """Both curves against B (log scale; an infinite ratio, downloads starved, drawn at the
+    top edge), with what the paper reports with clamping (Fig 11)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 4.2))
+    ax = fig.subplots()
+    finite = [r[k] for r in rows for k in ("simulated_ratio", "emulated_ratio")]
+    top = 10 * max([x for x in finite if math.isfinite(x)] + [10.0])
+    for clamp, colour in ((False, "tab:red"), (True, "tab:blue")):
+        pts = [r for r in rows if r["rwnd_clamp"] == clamp]
+        b = [r["buffer"] for r in pts]
+        on = "on" if clamp else "off"
+
+        def ys(key, pts=pts):
+            return [r[key] if math.isfinite(r[key]) else top for r in pts]
+
+        ax.errorbar(b, ys("simulated_ratio"), yerr=[r["simulated_ratio_ci"] for r in pts],
+                    fmt="s--", color=colour, capsize=2, ms=4,
+                    label=f"wlansim, paper's ns-2 TCP, clamp {on}")  # fmt: skip
+        ax.errorbar(b, ys("emulated_ratio"), yerr=[r["emulated_ratio_ci"] for r in pts],
+                    fmt="o-", color=colour, capsize=2, ms=4,
+                    label=f"Linux {a.cc} (emulated), clamp {on}")  # fmt: skip
+    ax.axhline(1.0, color="tab:orange", lw=3, alpha=0.5,
+               label="paper Fig 11: 1:1 with the window rewritten")  # fmt: skip
+    ax.set_yscale("log")
+    ax.set_ylim(0.1, top * 1.5)
+    runs = f"{a.reps} run{'s' if a.reps > 1 else ''} per point"
+    ax.set(xlabel="AP buffer B (packets)", ylabel="up/down throughput ratio",
+           title=f"pilosof2003, {a.up} up + {a.down} down: kernel TCP against ns-2's "
+           f"({runs}; top edge: downloads starved)")  # fmt: skip
+    ax.title.set_fontsize(8)
+    ax.legend(fontsize=6, loc="center right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 if __name__ == "__main__":

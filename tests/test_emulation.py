@@ -74,6 +74,9 @@ def test_reports_and_durations_parse():
     assert _seconds("2 s") == 2.0
     two = '{"bps": 1.0, "mode": "udp-recv"}\nnoise\n{"bps": 2.5}\n'
     assert _report(two)["bps"] == 3.5
+    # receivers stopped before their window opened report no rate
+    assert _report('{"bps": null}\n{"bps": 2.0}\n')["bps"] == 2.0
+    assert _report('{"bps": null}\n{"bps": null}\n') is None
     assert _report('{"end": {}}') == {"end": {}}
     assert _report("PING 10.0.0.3 ...") is None
 
@@ -282,3 +285,80 @@ def test_rwnd_clamping_rewrites_the_real_windows(tmp_path):
     assert server.report is not None and server.report["bytes"] > 100_000, server.output
     assert (tmp_path / "pcap" / "ap.pcap").stat().st_size > 24
     assert leftovers(r.prefix) == []
+
+
+# A receiver that is still running when the run ends and takes a while to write its report
+# (the shell around it dies of the SIGTERM at once; the report comes 0.3 s later).
+LATE_REPORT = """
+duration = "1 s"
+[phy]
+standard = "802.11g"
+[ap]
+[[stations]]
+name = "sta"
+[[servers]]
+name = "srv"
+[emulation]
+[[emulation.groups]]
+name = "sta"
+command = '''{python} -c "import json, signal, time
+def stop(*_):
+    time.sleep(0.3)
+    print(json.dumps({'bps': 1.0}), flush=True)
+    raise SystemExit(0)
+signal.signal(signal.SIGTERM, stop)
+time.sleep(60)"'''
+"""
+
+
+@needs_host
+def test_reports_written_after_the_stop_signal_are_kept(tmp_path):
+    """The applications' reports are read once every process of their group has exited, not
+    when the shell that started them has (the rwnd-clamping test lost its receiver's report
+    to that race once)."""
+    from wlansim.emulation import emulate
+
+    path = tmp_path / "late.toml"
+    path.write_text(LATE_REPORT)
+    r = emulate(path)
+    (app,) = r.applications
+    assert app.report == {"bps": 1.0}, app.output
+    assert leftovers(r.prefix) == []
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_bulk_receivers_count_over_a_fixed_window():
+    """wlansim.bulk's receivers measure from `--warmup` seconds after they started, as a
+    simulation measures after its warm-up: a connection that opens late counts over the
+    whole window, and a receiver that got nothing reports 0 b/s (not an undefined rate)."""
+    import json
+    import socket
+
+    def receiver(mode: str, port: int) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "wlansim.bulk", mode, str(port), "--warmup", "0.2"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    idle = receiver("udp-recv", _free_port())
+    port = _free_port()
+    late = receiver("tcp-recv", port)
+    time.sleep(1.0)  # the window opened about 0.7 s ago (after the interpreter started)
+    with socket.create_connection(("127.0.0.1", port)) as c:
+        c.sendall(bytes(100_000))
+    out, _ = late.communicate(timeout=10)
+    r = json.loads(out)
+    assert r["bytes"] == 100_000
+    assert r["seconds"] >= 0.4, r  # from the window's opening, not from the connection
+    idle.send_signal(signal.SIGTERM)
+    out, _ = idle.communicate(timeout=10)
+    r = json.loads(out)
+    assert r["bytes"] == 0 and r["bps"] == 0.0, r

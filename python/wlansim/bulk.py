@@ -2,20 +2,22 @@
 without iperf3: `python -m wlansim.bulk MODE ...`, each printing one JSON report
 (`{"bps": ...}`, the receiver's goodput) on exit.
 
-- `tcp-recv PORT [--seconds S] [--warmup W]`: accept one connection, count what arrives
-  from W seconds after it opened until it closes, S seconds pass, or SIGTERM;
+- `tcp-recv PORT [--seconds S] [--warmup W]`: accept one connection and count what
+  arrives in the window from W seconds after the receiver started until the connection
+  closes, S seconds of the window pass, or SIGTERM;
   `tcp-send HOST PORT --seconds S [--cc NAME]`: connect and write for S seconds;
-- `udp-recv PORT [--seconds S] [--warmup W]`: count datagrams from W seconds after the
-  first one, for S seconds or until SIGTERM;
+- `udp-recv PORT [--seconds S] [--warmup W]`: count datagrams in the same window;
   `udp-send HOST PORT --seconds S --size B [--rate R]`: send B-byte payloads (as fast as
   the socket takes them without `--rate`, in b/s with it).
+
+The receivers' window is fixed (as a simulation's measurement window is): a connection
+that opens late, or never, counts as a low rate, or 0 b/s, over the whole window.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import signal
 import socket
 import sys
@@ -35,32 +37,45 @@ def _stop(signum, frame) -> None:
 
 
 def tcp_recv(port: int, seconds: float | None, warmup: float) -> None:
-    """Accept one connection and count what arrives from `warmup` seconds after it opened,
-    until it closes, `seconds` pass, or SIGTERM."""
+    """Accept one connection and count what arrives in the window (see the module)."""
     signal.signal(signal.SIGTERM, _stop)
-    total, start = 0, None
+    window = _Window(warmup, seconds)
     try:
         with socket.create_server(("0.0.0.0", port)) as server:
             conn, _ = server.accept()
-            opened = time.monotonic()
             buf = bytearray(1 << 16)
             with conn:
-                while True:
-                    n = conn.recv_into(buf)
-                    if n == 0:
-                        break
-                    now = time.monotonic()
-                    if now - opened < warmup:
-                        continue
-                    if start is None:
-                        start = now
-                    total += n
-                    if seconds is not None and now - start >= seconds:
-                        break
+                while (n := conn.recv_into(buf)) and window.count(n):
+                    pass
     except (_Stop, ConnectionResetError):
         pass
-    elapsed = max(time.monotonic() - start, 1e-9) if start is not None else math.nan
-    _report(mode="tcp-recv", bytes=total, seconds=elapsed, bps=total * 8 / elapsed)
+    _report(mode="tcp-recv", **window.report())
+
+
+class _Window:
+    """The receivers' measurement window: from `warmup` seconds after the receiver started,
+    for `seconds` (None: until it stops)."""
+
+    def __init__(self, warmup: float, seconds: float | None):
+        self.opens = time.monotonic() + warmup
+        self.seconds = seconds
+        self.bytes = self.packets = 0
+
+    def count(self, n: int) -> bool:
+        """Count `n` bytes received now; whether the window is still open."""
+        now = time.monotonic()
+        if now >= self.opens:
+            self.bytes += n
+            self.packets += 1
+        return self.seconds is None or now - self.opens < self.seconds
+
+    def report(self) -> dict:
+        elapsed = time.monotonic() - self.opens
+        if self.seconds is not None:
+            elapsed = min(elapsed, self.seconds)
+        if elapsed <= 0:  # stopped before the window opened
+            return {"bytes": 0, "seconds": None, "bps": None}
+        return {"bytes": self.bytes, "seconds": elapsed, "bps": self.bytes * 8 / elapsed}
 
 
 def tcp_send(host: str, port: int, seconds: float, cc: str | None) -> None:
@@ -90,32 +105,19 @@ def tcp_send(host: str, port: int, seconds: float, cc: str | None) -> None:
 
 
 def udp_recv(port: int, seconds: float | None, warmup: float) -> None:
-    """Count datagrams from `warmup` seconds after the first one, for `seconds` or until
-    SIGTERM."""
+    """Count datagrams in the window (see the module)."""
     signal.signal(signal.SIGTERM, _stop)
+    window = _Window(warmup, seconds)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("0.0.0.0", port))
     buf = bytearray(1 << 16)
-    total = packets = 0
-    start = None
     try:
-        sock.recv_into(buf)
-        first = time.monotonic()
-        while True:
-            n = sock.recv_into(buf)
-            now = time.monotonic()
-            if now - first < warmup:
-                continue
-            if start is None:
-                start = now
-            total += n
-            packets += 1
-            if seconds is not None and now - start >= seconds:
-                break
+        while window.count(sock.recv_into(buf)):
+            pass
     except _Stop:
         pass
-    elapsed = max(time.monotonic() - start, 1e-9) if start is not None else math.nan
-    _report(mode="udp-recv", bytes=total, packets=packets, seconds=elapsed, bps=total * 8 / elapsed)
+    r = window.report()
+    _report(mode="udp-recv", packets=window.packets, **r)
 
 
 def udp_send(host: str, port: int, seconds: float, size: int, rate: float | None) -> None:

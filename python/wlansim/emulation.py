@@ -77,6 +77,20 @@ def _alive(pid: int) -> bool:
     return b"wlansim" in cmdline or b"pytest" in cmdline
 
 
+def _group_running(pgid: int) -> bool:
+    """Whether a process of group `pgid` is still running (zombies, which only wait for
+    their parent, do not count)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
 def _remove_namespace(ns: str) -> None:
     """Kill what runs in `ns`, then delete it."""
     pids = _ip("netns", "pids", ns, check=False).split()
@@ -128,7 +142,7 @@ class Application:
         if not r:
             return None
         if "bps" in r:
-            return float(r["bps"])
+            return None if r["bps"] is None else float(r["bps"])
         end = r.get("end", {})
         if "sum_received" in end:
             return float(end["sum_received"]["bits_per_second"])
@@ -334,9 +348,16 @@ class _Apps:
         deadline = time.monotonic() + 2.0
         apps = []
         for node, command, _, p, path in self.started:
+            # The shell dies of the signal at once; the programs it started (same process
+            # group) still write their reports as they stop: wait for the whole group, or
+            # its reports would be read before they are written.
             try:
                 p.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
+                pass
+            while _group_running(p.pid) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            if p.poll() is None or _group_running(p.pid):
                 try:
                     os.killpg(p.pid, signal.SIGKILL)
                 except ProcessLookupError:
@@ -417,12 +438,14 @@ def emulate(
 
         answer = call_core(_core.emulate, data, str(NETNS_DIR), prefix, ready, progress, seed)
     finally:
-        applications = apps.stop()
-        signal.signal(signal.SIGTERM, previous)
-        for ns in created:
-            _remove_namespace(ns)
-        if tmp is not None:
-            tmp.cleanup()
+        try:
+            applications = apps.stop()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            for ns in created:
+                _remove_namespace(ns)
+            if tmp is not None:
+                tmp.cleanup()
     return EmulationRun(
         results=Results(answer["results"], data),
         realtime=answer["realtime"],
@@ -448,8 +471,15 @@ def _report(text: str) -> dict[str, Any] | None:
             lines.append(json.loads(line))
         except ValueError:
             continue
-    rates = [x["bps"] for x in lines if isinstance(x, dict) and "bps" in x]
+    # a receiver stopped before its window opened reports no rate ("bps": null)
+    rates = [
+        x["bps"] for x in lines if isinstance(x, dict) and isinstance(x.get("bps"), (int, float))
+    ]
     return {"bps": float(sum(rates)), "reports": lines} if rates else None
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _raise_interrupt(signum, frame) -> None:

@@ -131,7 +131,7 @@ impl Emulator {
                     Err(()) => return Err(EmulationError::Interrupted),
                 }
             }
-            self.catch_up(&clock, &mut rt)?;
+            let caught_up = self.catch_up(&clock, &mut rt)?;
             // Deliveries: each written as soon as its event ran.
             self.world.take_delivered(&mut delivered);
             for e in delivered.drain(..) {
@@ -145,7 +145,7 @@ impl Emulator {
                 let (p, _) = port.held.as_ref().expect("a stopped port holds a packet");
                 if self.world.accepts(port.node, p) {
                     let (p, bytes) = port.held.take().expect("held");
-                    self.world.inject(clock.now().max(now), p, bytes);
+                    self.world.inject(caught_up, p, bytes);
                     rt.packets_in += 1;
                     waiter
                         .set(self.ports[i].tun.as_fd(), i as u64, true)
@@ -188,8 +188,12 @@ impl Emulator {
         Ok((results, rt))
     }
 
-    /// Run every event due by now, recording how late each ran.
-    fn catch_up(&mut self, clock: &Clock, rt: &mut Realtime) -> Result<(), EmulationError> {
+    /// Run every event due by now, recording how late each ran; the simulated time every
+    /// event up to which has run. A packet enters the world at that time, not at a later
+    /// reading of the clock: an event due in between would otherwise run after the packet
+    /// that came after it (and the medium's access grants, computed before the packet
+    /// came, would be found without a transmitter).
+    fn catch_up(&mut self, clock: &Clock, rt: &mut Realtime) -> Result<Time, EmulationError> {
         let now = clock.now();
         while let Some(t) = self.world.step(now) {
             rt.events += 1;
@@ -209,7 +213,7 @@ impl Emulator {
                 }
             }
         }
-        Ok(())
+        Ok(now.max(self.world.now()))
     }
 
     /// Read what device `i` holds (at most a burst), injecting each packet at the time it
@@ -228,8 +232,7 @@ impl Emulator {
                 Err(e) => return Err(EmulationError::Io(format!("reading a TUN device: {e}"))),
             };
             // Every event due by the read has run: the packet enters the world then.
-            self.catch_up(clock, rt)?;
-            let now = clock.now().max(self.world.now());
+            let now = self.catch_up(clock, rt)?;
             let node = self.ports[i].node;
             let Some(p) = self.admit(node, &buf[..n], now, rt) else {
                 continue;

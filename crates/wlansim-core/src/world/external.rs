@@ -127,8 +127,13 @@ impl World {
     }
 
     /// An external endpoint hands `p` (its flow, ends and header fields set) with its
-    /// `bytes` to the network at `now`, which must not precede an event already run.
+    /// `bytes` to the network at `now`: every event due before `now` has run, and none
+    /// due after it (checked: two comparisons per packet).
     pub fn inject(&mut self, now: Time, mut p: Packet, bytes: Box<[u8]>) {
+        assert!(
+            self.now() <= now && self.next_event().is_none_or(|t| t >= now),
+            "a packet injected at {now} with an event due before it"
+        );
         p.seq = self.flows[p.flow as usize].on_generated(p.reverse, p.payload_bytes);
         p.created = now;
         p.hop = p.src;
