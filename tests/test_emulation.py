@@ -23,17 +23,27 @@ REASON = unavailable()
 needs_host = pytest.mark.skipif(REASON is not None, reason=f"emulation unavailable: {REASON}")
 needs_ping = pytest.mark.skipif(shutil.which("ping") is None, reason="`ping` is not installed")
 
-PING = """
-duration = "4 s"
+
+def _cell(duration: str, ap: str = "", emulation: str = "") -> str:
+    """One 802.11g station and one wired server, both emulated (TOML up to the groups)."""
+    return f"""
+duration = "{duration}"
 [phy]
 standard = "802.11g"
 [ap]
+{ap}
 [[stations]]
 name = "sta"
 [[servers]]
 name = "srv"
 [emulation]
-{hard_limit}
+{emulation}
+"""
+
+
+PING = (
+    _cell("4 s", emulation="{hard_limit}")
+    + """
 [[emulation.groups]]
 name = "srv"
 [[emulation.groups]]
@@ -42,6 +52,7 @@ command = "ping -c {count} -i 0.1 -W 1 -q {{srv.ip}}"
 start = "0.2 s"
 wait = true
 """
+)
 
 
 # A simulated station sending 125 packets/s: an event is due every 8 ms, so a stall of the
@@ -247,18 +258,9 @@ def test_udp_saturation_matches_the_simulation():
     assert leftovers(emu.prefix) == []
 
 
-CLAMP = """
-duration = "6 s"
-[phy]
-standard = "802.11g"
-[ap]
-queue = 10
-rwnd_clamp = true
-[[stations]]
-name = "sta"
-[[servers]]
-name = "srv"
-[emulation]
+CLAMP = (
+    _cell("6 s", ap="queue = 10\nrwnd_clamp = true")
+    + """
 [[emulation.groups]]
 name = "srv"
 command = "{python} -m wlansim.bulk tcp-recv {port}"
@@ -268,6 +270,7 @@ command = "{python} -m wlansim.bulk tcp-send {srv.ip} {port} --seconds 4"
 start = "0.3 s"
 wait = true
 """
+)
 
 
 @needs_host
@@ -289,16 +292,9 @@ def test_rwnd_clamping_rewrites_the_real_windows(tmp_path):
 
 # A receiver that is still running when the run ends and takes a while to write its report
 # (the shell around it dies of the SIGTERM at once; the report comes 0.3 s later).
-LATE_REPORT = """
-duration = "1 s"
-[phy]
-standard = "802.11g"
-[ap]
-[[stations]]
-name = "sta"
-[[servers]]
-name = "srv"
-[emulation]
+LATE_REPORT = (
+    _cell("1 s")
+    + """
 [[emulation.groups]]
 name = "sta"
 command = '''{python} -c "import json, signal, time
@@ -309,6 +305,7 @@ def stop(*_):
 signal.signal(signal.SIGTERM, stop)
 time.sleep(60)"'''
 """
+)
 
 
 @needs_host
