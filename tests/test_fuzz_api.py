@@ -4,16 +4,17 @@ and saying what is allowed; never a Rust panic ("internal error"), another excep
 process abort or a run that does not end; and the results of a run make sense
 (`sane`: no collision probability above 1, no more UDP packets delivered than offered
 unless offered during the warm-up, no file moved faster than any link). Each case runs
-in a helper process with a time limit, so an abort or a hang is reported as such
-instead of ending the test session.
+in a process of its own, forked from a small fork server that has imported wlansim
+(`tests/fuzz_forkserver.py`), with limits on its CPU time and address space, so that an
+abort or a hang is reported as such instead of ending the test session.
 
 The operators include those that found issue 28's bugs: values nested deeply, sizes and
 rates near the caps, special files (/dev/zero, a directory, a FIFO) as input files,
 every size and time distribution at extreme parameters, per-AP options on some APs
 only. In `make test` each property tries a small fixed set of cases (derandomized);
 the long run of the README sets ``WLANSIM_FUZZ_CASES`` (cases per property) and a
-fresh ``--hypothesis-seed``, and ``WLANSIM_FUZZ_REPORT=FILE`` writes the tally of
-outcomes there.
+fresh ``--hypothesis-seed``, and ``WLANSIM_FUZZ_REPORT=FILE`` writes there the tally of
+outcomes of each property, its duration and CPU time, and the load average.
 
 Crashes found in the Rust core are listed in KNOWN_CRASHES (reproducers, now regression
 tests since the core was fixed) and kept out of the generated cases, so that the fuzz looks
@@ -28,16 +29,17 @@ import copy
 import json
 import math
 import os
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
+
+from wlansim.machine import load_average
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
@@ -48,90 +50,20 @@ try:
 except ImportError:  # Python < 3.11
     import tomli as tomllib
 
+#: CPU seconds a case may use before it gets Ctrl-C (SIGINT).
 TIME_LIMIT_S = 10.0
-#: How long a run may take to stop after Ctrl-C (SIGINT) before it counts as stuck.
+#: CPU seconds a case may use after Ctrl-C before it counts as stuck.
 INTERRUPT_LIMIT_S = 5.0
-
-WORKER = r"""
-import json, math, sys
-import wlansim
-from wlansim.errors import ScenarioError, SimulationError
-
-def decode(obj):
-    # JSON cannot carry NaN/inf in every form we send: they travel as tagged strings
-    if isinstance(obj, dict):
-        if set(obj) == {"__float__"}:
-            return float(obj["__float__"])
-        if set(obj) == {"__nested__"}:  # built here without recursion (see Nested)
-            depth, table = obj["__nested__"]
-            value = 1
-            for _ in range(depth):
-                value = {"a": value} if table else [value]
-            return value
-        return {k: decode(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [decode(v) for v in obj]
-    return obj
-
-def nonsense(r):
-    # what a run reported that cannot be (empty when its results make sense)
-    bad = []
-    for n in r["nodes"]:
-        if n["collisions"] > n["attempts"]:
-            bad.append(f"{n['name']}: {n['collisions']} collisions of {n['attempts']} attempts")
-    for f in r["flows"]:
-        if f["protocol"] == "udp":
-            early = f["delivered_packets"] - f["delivered_from_warmup"]
-            if early > f["offered_packets"]:
-                bad.append(f"{f['name']}: {early} of {f['offered_packets']} offered delivered")
-        if not 0 <= f["throughput_bps"] <= 2e10:
-            bad.append(f"{f['name']}: throughput {f['throughput_bps']} b/s")
-    for s in r["sessions"]:
-        if s["delay_s"] <= 0 or s["bytes"] * 8 / s["delay_s"] > 2e10:
-            bad.append(f"session of {s['bytes']} B in {s['delay_s']} s")
-    p = r["metrics"].get("collision_probability")
-    if p is not None and p == p and not 0 <= p <= 1:
-        bad.append(f"collision probability {p}")
-    return bad
-
-for line in sys.stdin:
-    scenario = decode(json.loads(line))
-    try:
-        r = wlansim.run(scenario).to_dict()
-        bad = nonsense(r)
-        if bad:
-            out = {"outcome": "nonsense", "message": "; ".join(bad[:3])}
-        else:
-            out = {"outcome": "ok", "events": r["meta"]["events"]}
-    except ScenarioError as exc:
-        out = {"outcome": "ScenarioError", "message": str(exc)}
-    except SimulationError as exc:
-        out = {"outcome": "SimulationError", "message": str(exc)}
-    except BaseException as exc:
-        out = {"outcome": type(exc).__name__, "message": str(exc)}
-    print(json.dumps(out), flush=True)
-"""
-
-#: Outcomes of every case of this session (written to $WLANSIM_FUZZ_REPORT at exit).
-TALLY: collections.Counter = collections.Counter()
-EXAMPLES_OF: dict = {}
-
-
-def _report() -> None:
-    path = os.environ.get("WLANSIM_FUZZ_REPORT")
-    if path and TALLY:
-        with open(path, "w") as f:
-            json.dump({"cases": sum(TALLY.values()), "outcomes": dict(TALLY),
-                       "examples": EXAMPLES_OF}, f, indent=1)  # fmt: skip
-
-
-atexit.register(_report)
+#: Wall-clock seconds a case may spend asleep (blocked, not waiting for a CPU) before it
+#: gets Ctrl-C, and again after it.
+ASLEEP_LIMIT_S = 10.0
+LIMITS = (TIME_LIMIT_S, INTERRUPT_LIMIT_S, ASLEEP_LIMIT_S)
 
 
 class Nested:
-    """A value nested `depth` levels deep (tables or arrays): sent to the helper process as
-    a marker and built there without recursion, since this process's JSON encoding would
-    itself recurse past Python's limit."""
+    """A value nested `depth` levels deep (tables or arrays): sent to the fork server as
+    a marker and built in the case's process without recursion, since encoding it as JSON,
+    or hypothesis printing it, would itself recurse past Python's limit."""
 
     def __init__(self, depth: int, table: bool):
         self.depth, self.table = depth, table
@@ -141,6 +73,8 @@ class Nested:
 
 
 def _encode(obj):
+    """`obj` as JSON (`fuzz_forkserver.decode` turns it back): markers for `Nested`
+    values and for the numbers JSON cannot carry."""
     if isinstance(obj, Nested):
         return {"__nested__": [obj.depth, obj.table]}
     if isinstance(obj, float) and not math.isfinite(obj):
@@ -152,67 +86,112 @@ def _encode(obj):
     return obj
 
 
-class Runner:
-    """A helper process running scenarios one by one; restarted after a crash or a hang."""
+#: Per property: outcomes, CPU seconds of the cases' processes, time of the first case's
+#: start and of the last one's end (written to $WLANSIM_FUZZ_REPORT at exit).
+TALLY: dict = {}
+EXAMPLES_OF: dict = {}
+LOAD_AT_START = load_average()
+
+
+def _report() -> None:
+    path = os.environ.get("WLANSIM_FUZZ_REPORT")
+    if not (path and TALLY):
+        return
+    properties = {}
+    for name, t in TALLY.items():
+        cases, wall = sum(t["outcomes"].values()), t["end"] - t["start"]
+        properties[name] = {"cases": cases, "outcomes": dict(t["outcomes"]),
+                            "wall_s": round(wall, 1), "cpu_s": round(t["cpu_s"], 1),
+                            "cases_per_s": round(cases / wall, 1)}  # fmt: skip
+    with open(path, "w") as f:
+        json.dump({"command": sys.argv, "load_average": [LOAD_AT_START, load_average()],
+                   "properties": properties, "examples": EXAMPLES_OF}, f, indent=1)  # fmt: skip
+
+
+atexit.register(_report)
+
+
+class ForkServer:
+    """`tests/fuzz_forkserver.py`, started at the first case (and again if it ended):
+    every case runs in a process forked from it, under the limits."""
 
     def __init__(self):
         self.proc = None
 
-    def _start(self):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", WORKER],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, cwd=ROOT,
-        )  # fmt: skip
+    def ask(self, body: str, scenario, limits) -> dict:
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("fuzz_forkserver.py"))],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+            )  # fmt: skip
+        case = {"body": body, "scenario": _encode(scenario), "limits": limits}
+        try:
+            self.proc.stdin.write(json.dumps(case) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            return {"outcome": "crash", "message": "the fork server ended", "cpu_s": 0.0}
+        return json.loads(line)
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()  # the server ends at the end of its input
+            self.proc.wait()
+            self.proc.stdout.close()
+
+
+FORK_SERVER = ForkServer()
+atexit.register(FORK_SERVER.close)
+
+
+class Runner:
+    """Runs cases of the property `name` in the fork server and tallies their outcomes."""
+
+    def __init__(self, name: str):
+        self.name = name
 
     def run(self, scenario: dict) -> dict:
-        if self.proc is None or self.proc.poll() is not None:
-            self._start()
-        try:
-            self.proc.stdin.write(json.dumps(_encode(scenario)) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            pass
-        out = self._answer(TIME_LIMIT_S)
-        if out is None and self.proc.poll() is None:
-            # A run still going at the limit is a large one if Ctrl-C stops it (the
-            # scenario asked for much work), or stuck if it does not.
-            self.proc.send_signal(signal.SIGINT)
-            out = self._answer(INTERRUPT_LIMIT_S)
-            if out is not None and out["outcome"] == "KeyboardInterrupt":
-                out = {"outcome": "slow", "message": f"stopped by Ctrl-C after {TIME_LIMIT_S} s"}
-        if out is None:
-            hung = self.proc.poll() is None
-            self.close()
-            if hung:
-                out = {"outcome": "stuck", "message": "no answer, and Ctrl-C did not stop it"}
-            else:
-                out = {"outcome": "crash", "message": f"process died ({self.proc.returncode})"}
-        TALLY[out["outcome"]] += 1
+        start = time.monotonic()
+        out = FORK_SERVER.ask("verdict", scenario, LIMITS)
+        tally = TALLY.setdefault(self.name, {"outcomes": collections.Counter(), "cpu_s": 0.0,
+                                             "start": start})  # fmt: skip
+        tally["outcomes"][out["outcome"]] += 1
+        tally["cpu_s"] += out["cpu_s"]
+        tally["end"] = time.monotonic()
         if out["outcome"] not in ("ok", "ScenarioError"):
             EXAMPLES_OF.setdefault(out["outcome"], []).append(
                 {"scenario": _encode(scenario), "message": out.get("message", "")}
             )
         return out
 
-    def _answer(self, limit: float):
-        ready, _, _ = select.select([self.proc.stdout], [], [], limit)
-        line = self.proc.stdout.readline() if ready else ""
-        return json.loads(line) if line else None
 
-    def close(self):
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc.stdin.close()
-            self.proc.stdout.close()
+@pytest.fixture
+def runner(request):
+    return Runner(request.node.originalname)
 
 
-@pytest.fixture(scope="module")
-def runner():
-    r = Runner()
-    yield r
-    r.close()
+SMALL = {"duration": "1 s", "stations": [{"name": "sta"}],
+         "flows": [{"name": "f", "direction": "uplink", "stations": "sta"}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("verdict", "ok"),
+        ("abort", "abort"),
+        ("spin", "slow"),
+        ("spin-ignoring-ctrl-c", "stuck"),
+        ("sleep", "blocked"),
+        ("allocate-the-address-space", "MemoryError"),
+    ],
+)
+def test_the_fork_server_tells_each_outcome(body, expected):
+    """The harness itself, with limits of 0.3 s: a sane run, an abort, a run stopped by
+    Ctrl-C past the CPU limit, one that ignores Ctrl-C, one asleep, one past the address
+    space."""
+    assert FORK_SERVER.ask(body, SMALL, (0.3, 0.3, 0.3))["outcome"] == expected
 
 
 #: What a message that does not say what is allowed looks like.

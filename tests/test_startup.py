@@ -96,3 +96,5 @@ def test_bench_startup_times_every_quick_command():
     for r in rows:
         assert r["runs"] == 1 and 0 < r["min_s"] <= r["median_s"] <= r["max_s"]
         assert r["cpu_median_s"] > 0 and r["target_s"] == 0.3
+        for key in ("load_before", "load_after"):
+            assert len([float(x) for x in r[key].split()]) == 3, r[key]

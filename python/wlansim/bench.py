@@ -12,10 +12,10 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from wlansim.api import run
+from wlansim.machine import load_average, timed_run
 from wlansim.scenario import load
 from wlansim.validation import saturated_cell
 
@@ -239,10 +239,10 @@ def _wlansim_command() -> list[str]:
 def startup_times(repeat: int = 10, cwd: str | os.PathLike | None = None) -> list[dict]:
     """Whole-process time of each command of :func:`startup_commands`, run `repeat` times
     as a subprocess (output discarded): median, min and max wall time, the median CPU
-    time (user + system: less sensitive to other work on the machine) in seconds, and the
-    target. The store `wlansim results` reads is a small campaign made first (2 points x
-    3 runs). Run it from the repository root (the scenario paths are relative)."""
-    import resource
+    time (user + system: less sensitive to other work on the machine) in seconds, the
+    target, and the load averages (1, 5, 15 min) before and after the command's runs.
+    The store `wlansim results` reads is a small campaign made first (2 points x 3 runs).
+    Run it from the repository root (the scenario paths are relative)."""
     import tempfile
 
     from wlansim.campaign import Campaign
@@ -254,16 +254,13 @@ def startup_times(repeat: int = 10, cwd: str | os.PathLike | None = None) -> lis
                  store=tmp, overrides={"duration": "2 s", "warmup": "0.5 s"},
                  ).run(jobs=1, progress=False)  # fmt: skip
         for name, args in startup_commands(tmp).items():
-            wall, cpu = [], []
+            wall, cpu, load_before = [], [], load_average()
             for _ in range(repeat):
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                t0 = time.perf_counter()
-                done = subprocess.run(
+                done, wall_s, cpu_s = timed_run(
                     base + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
                 )
-                wall.append(time.perf_counter() - t0)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+                wall.append(wall_s)
+                cpu.append(cpu_s)
                 if done.returncode != 0:
                     raise RuntimeError(f"`{name}` failed: {done.stderr.decode().strip()}")
             out.append(
@@ -275,6 +272,8 @@ def startup_times(repeat: int = 10, cwd: str | os.PathLike | None = None) -> lis
                     "cpu_median_s": statistics.median(cpu),
                     "runs": repeat,
                     "target_s": STARTUP_TARGET_S,
+                    "load_before": load_before,
+                    "load_after": load_average(),
                 }
             )
     return out

@@ -54,7 +54,6 @@ import math
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import wlansim
+from wlansim.machine import load_average, timed_run
 
 #: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
 UDP_IP_HEADER = 28
@@ -378,24 +378,19 @@ def _drops(trace: str) -> list[Drop]:
 
 def _run_ns2(script: str) -> Ns2Run:
     """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`."""
-    import resource
-
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(INSTALL_HINT)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "cell.tcl"
         path.write_text(script)
-        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        out = subprocess.run([ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600)
-        wall = time.perf_counter() - t0
-        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out, wall, cpu = timed_run(
+            [ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600
+        )
         trace = Path(d) / TRACE_FILE
         drops = _drops(trace.read_text()) if trace.exists() else []
     if out.returncode != 0:
         raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
-    cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     return Ns2Run(out.stdout, drops, wall, cpu)
 
 
@@ -467,14 +462,6 @@ def compare_udp_uplink(
 SPEED_LOAD_FACTOR = 4.0
 
 
-def load_average() -> str:
-    """The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`), or "?"."""
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
-
-
 def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     """Time both simulators on the saturated `n`-station basic cell (802.11b 11 Mb/s,
     control frames at 1 Mb/s, 1000-byte IP packets, queue 50), `duration_s` simulated:
@@ -487,8 +474,6 @@ def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     process's from the children's resource usage), their medians, the ratios of the
     medians, the packets per second each delivered after the warm-up (they must agree:
     the same goodput), and the load average before and after."""
-    import resource
-
     cell = Cell(n=n, rts=False, control_rate_mbps=1)
     window = duration_s - WARMUP_S
     s = udp_uplink_scenario(cell, duration_s, WARMUP_S)
@@ -510,14 +495,9 @@ def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
         wlansim.run(s, seed=1)
         times.setdefault("run_wall_s", []).append(time.perf_counter() - t0)
         times.setdefault("run_cpu_s", []).append(time.process_time() - cpu0)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(command, check=True)
-        times.setdefault("process_wall_s", []).append(time.perf_counter() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        times.setdefault("process_cpu_s", []).append(
-            (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        )
+        _, wall, cpu = timed_run(command, check=True)
+        times.setdefault("process_wall_s", []).append(wall)
+        times.setdefault("process_cpu_s", []).append(cpu)
     out: dict = {"n": n, "duration_s": duration_s, "runs": runs,
                  "ns2_interval_s": interval, "ns2_pkts": ns2_pkts, "wlansim_pkts": ours_pkts,
                  "load_before": load_before, "load_after": load_average()}  # fmt: skip

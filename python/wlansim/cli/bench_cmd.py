@@ -21,7 +21,8 @@ def register(subparsers) -> None:
         action="store_true",
         help="time whole processes of the quick commands instead: --help, --version, "
         "model bianchi, results, and run of every example scenario (wall median, min, max "
-        "and CPU median of --repeat runs, default 10; run it from the repository root)",
+        "and CPU median of --repeat runs, default 10, and the load average; run it from "
+        "the repository root)",
     )
     p.add_argument(
         "--grid",
@@ -68,7 +69,11 @@ def run_startup(args) -> int:
     if args.json:
         print(json_dumps(results))
         return 0
-    print(f"whole-process start-up, {results[0]['runs']} runs each (seconds)")
+    print(
+        f"whole-process start-up, {results[0]['runs']} runs each (seconds); load average "
+        f"(1, 5, 15 min) {results[0]['load_before']} at the start, "
+        f"{results[-1]['load_after']} at the end"
+    )
     print(f"{'command':56} {'median':>7} {'min':>7} {'max':>7} {'cpu':>7} {'target':>7}")
     for r in results:
         print(

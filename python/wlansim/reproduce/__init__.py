@@ -238,26 +238,22 @@ def reproduce_all(out, quick=False, jobs=None, progress=False, seed_base=1):
     """Run the five studies into ``out/NAME`` and write ``out/index.md``
     (:func:`write_index`); return its path."""
     import os
-    import resource
     import time
     from pathlib import Path
 
-    def cpu() -> float:
-        return sum(
-            u.ru_utime + u.ru_stime
-            for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-        )
+    from wlansim.machine import cpu_seconds
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    start, cpu0, load0 = time.perf_counter(), cpu(), os.getloadavg()[0]
+    start, cpu0, load0 = time.perf_counter(), cpu_seconds(own=True), os.getloadavg()[0]
     for name in NAMES:
         study(name).reproduce(
             out / name, quick=quick, jobs=jobs, progress=progress, seed_base=seed_base
         )
     machine = (
-        f"{cpu() - cpu0:.0f} s of CPU in this process and its workers, {os.cpu_count()} "
-        f"cores, load average {load0:.1f} at the start and {os.getloadavg()[0]:.1f} at the end"
+        f"{cpu_seconds(own=True) - cpu0:.0f} s of CPU in this process and its workers, "
+        f"{os.cpu_count()} cores, load average {load0:.1f} at the start and "
+        f"{os.getloadavg()[0]:.1f} at the end"
     )
     return write_index(out, {n: out / n for n in NAMES}, time.perf_counter() - start, machine)
 
