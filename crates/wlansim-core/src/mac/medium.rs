@@ -86,6 +86,17 @@ pub enum MacOutcome {
         packet: Packet,
         lost: bool,
     },
+    /// Tracing what each node hears (spatial medium, [`Mac::trace_heard`]): the radio of
+    /// `node` received a frame of `from` that reached it at `at` (it locked onto it);
+    /// `decoded`: without error. `data`: a data frame's packet and retry flag; None for a
+    /// Beacon.
+    Heard {
+        node: NodeId,
+        from: NodeId,
+        at: Time,
+        decoded: bool,
+        data: Option<(Packet, bool)>,
+    },
 }
 
 /// The frame of an exchange that the channel lost, if any.
@@ -146,6 +157,9 @@ pub struct Mac {
     outcomes: Vec<MacOutcome>,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
+    /// Report what each node receives too (`MacOutcome::Heard`; the spatial medium's
+    /// per-node captures).
+    pub trace_heard: bool,
     /// The spatial medium, when the run has one (`mac/spatial.rs`); None: the shared
     /// medium above.
     pub(crate) spatial: Option<Box<super::spatial::Spatial>>,
@@ -194,6 +208,7 @@ impl Mac {
             contention,
             outcomes: Vec::with_capacity(2 * n),
             trace: false,
+            trace_heard: false,
             spatial: None,
             busy_time: 0,
             busy_since: 0,
@@ -491,6 +506,24 @@ impl Mac {
             packet,
             at,
             retry,
+        });
+    }
+
+    /// Tracing only: `node` received a frame of `from` (see [`MacOutcome::Heard`]).
+    pub(super) fn heard(
+        &mut self,
+        node: NodeId,
+        from: NodeId,
+        at: Time,
+        decoded: bool,
+        data: Option<(Packet, bool)>,
+    ) {
+        self.outcomes.push(MacOutcome::Heard {
+            node,
+            from,
+            at,
+            decoded,
+            data,
         });
     }
 

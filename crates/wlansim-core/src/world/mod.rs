@@ -396,7 +396,36 @@ impl World {
                         pcap: Some(cap), ..
                     }) = &mut self.trace
                     {
-                        cap.beacon(at, node, collided);
+                        cap.beacon(at, node, node, collided);
+                    }
+                }
+                MacOutcome::Heard {
+                    node,
+                    from,
+                    at,
+                    decoded,
+                    data: Some((packet, retry)),
+                } => {
+                    let event = TraceEvent::Heard {
+                        node,
+                        from,
+                        retry,
+                        decoded,
+                    };
+                    self.trace(at, event, &packet);
+                }
+                MacOutcome::Heard {
+                    node,
+                    from,
+                    at,
+                    decoded,
+                    data: None,
+                } => {
+                    if let Some(Trace {
+                        pcap: Some(cap), ..
+                    }) = &mut self.trace
+                    {
+                        cap.beacon(at, from, node, !decoded);
                     }
                 }
                 MacOutcome::Failed { node, packet, lost } => {
