@@ -278,12 +278,19 @@ impl Mac {
             if self.spatial.is_none() {
                 self.frame_ready(now, entity, sched);
             } else {
-                let mut spatial = self.spatial.take().expect("the spatial medium");
-                spatial.frame_ready(self, now, entity, sched);
-                self.spatial = Some(spatial);
+                self.spatial_frame_ready(now, entity, sched);
             }
         }
         Ok(())
+    }
+
+    /// A frame reached entity `e`'s empty queue on the spatial medium (out of line: the
+    /// shared medium's path stays as small as it was without it).
+    #[inline(never)]
+    fn spatial_frame_ready<S: Schedule<MacEvent>>(&mut self, now: Time, e: u32, sched: &mut S) {
+        let mut spatial = self.spatial.take().expect("the spatial medium");
+        spatial.frame_ready(self, now, e, sched);
+        self.spatial = Some(spatial);
     }
 
     /// Run on the spatial medium (`mac/spatial.rs`), deciding receptions by `rule`;
@@ -681,6 +688,7 @@ impl Mac {
     /// duplicates). `long_frame`: a data frame sent after RTS/CTS, counted against the
     /// long retry limit; an RTS, or a frame sent without one, against the short one
     /// (9.3.4.4).
+    #[inline(always)]
     pub(super) fn attempt_failed(
         &mut self,
         t: u32,
@@ -727,6 +735,7 @@ impl Mac {
 
     /// [`Mac::resolve_internal_collisions`] over `transmitters` (in entity order): the
     /// outranked go to `losers`.
+    #[inline(always)]
     pub(super) fn internal_collisions(
         &mut self,
         transmitters: &mut Vec<u32>,
@@ -774,6 +783,7 @@ impl Mac {
 
     /// Entity `t`'s frame was acknowledged. Outside a TXOP a new backoff is drawn at once
     /// (9.3.4.3); inside one, CW resets and the backoff waits for the TXOP's end.
+    #[inline(always)]
     pub(super) fn succeed(&mut self, t: u32, delivered_at: Time) {
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;
