@@ -104,6 +104,20 @@ def test_bench_json():
         assert c["events"] > 10_000 and c["sim_s_per_wall_s"] > 0
 
 
+def test_grid_costs_run_on_the_spatial_medium_beside_the_cell():
+    from wlansim.bench import bss_grid, grid_costs
+
+    rows = grid_costs(sizes=(1, 3), duration="2 s")
+    assert [r["case"] for r in rows] == ["single cell, 20 stations", "1 BSSs", "3 BSSs"]
+    assert [r["medium"] for r in rows] == ["shared", "spatial", "spatial"]
+    assert [r["nodes"] for r in rows] == [21, 11, 33]
+    assert all(r["events"] > 0 and r["ns_per_event"] > 0 for r in rows)
+    # 30 BSSs: 6 x 5 cells of 50 m x 60 m, side neighbours on other channels
+    aps = bss_grid(30, duration="1 s")["aps"]
+    assert max(a["position"][0] for a in aps) == 275 and max(a["position"][1] for a in aps) == 270
+    assert [a["channel"] for a in aps[:7]] == [1, 6, 11, 1, 6, 11, 6]
+
+
 def test_every_example_scenario_runs():
     from conftest import ROOT
 

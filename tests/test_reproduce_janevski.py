@@ -4,6 +4,9 @@ IFQ at 50 and 100 m, 3 and 4 attempts); the scenario builder and the geometry in
 (tests/test_reproduce_claims.py checks that every claim can flip and that no quick verdict
 contradicts the committed full run.)"""
 
+import math
+import re
+
 import pandas as pd
 import pytest
 
@@ -103,3 +106,26 @@ def test_parked_share_reads_the_position_series():
     share, since = j.parked_share(series, "n3-0", (0.0, 0.0))
     assert since == 60 and share == pytest.approx(51 / 75)
     assert all(map(pd.isna, j.parked_share({}, "n3-0", (0.0, 0.0))))
+
+
+def test_the_report_says_what_moved_and_that_nobody_leaves_carrier_sense_range(out):
+    """The Geometry section is computed: n3 is the only node that moves; the farthest two
+    points any two nodes reach (n1 beside BS0 and n3 100 m from BS1) lie inside the median
+    carrier-sense range of ns-2's CSThresh_, and every run used the shared medium."""
+    report = (out / "report.md").read_text()
+    geometry = report.split("## Geometry")[1].split("\n## ")[0]
+    assert "What moves: n3 " in geometry
+    far = math.dist((0.0, -10.0), (100.0, 100.0))
+    assert f"{far:.0f} m apart (n1 and n3)" in geometry and "nobody becomes hidden" in geometry
+    assert "-78.1 dBm" in geometry  # CSThresh_ 1.559e-11 W
+    s = pd.read_csv(out / "static.csv")
+    assert (s["spatial_medium"] == 0).all()
+    found = re.search(r"Of this run's (\d+) simulations 0 used the spatial medium", geometry)
+    assert found and int(found.group(1)) >= len(s), geometry
+
+
+def test_the_geometry_section_counts_the_runs_on_the_spatial_medium():
+    tables = {"static": pd.DataFrame({"spatial_medium": [0.0, 1.0, 1.0]})}
+    text = "\n".join(j._geometry_lines(tables))
+    assert "Of this run's 3 simulations 2 used the spatial medium and 1 the shared one" in text
+    assert "simulations" not in "\n".join(j._geometry_lines({}))

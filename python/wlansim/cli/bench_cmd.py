@@ -28,7 +28,8 @@ def register(subparsers) -> None:
         "--grid",
         action="store_true",
         help="the cost of the spatial medium per event and per frame for grids of 1, 3, 10, "
-        "30 and 100 BSSs of 10 saturated stations (20 s each), beside the 20-station cell",
+        "30 and 100 BSSs of 10 saturated stations (20 s each, best of --repeat, default 3), "
+        "beside the 20-station cell; prints the load average",
     )
     p.set_defaults(func=run_bench)
 
@@ -84,13 +85,20 @@ def run_startup(args) -> int:
 
 
 def run_grid(args) -> int:
+    import os
+
     from wlansim.bench import grid_costs
 
-    rows = grid_costs()
+    repeat = max(1, args.repeat or 3)
+    rows = grid_costs(repeat=repeat)
     if args.json:
         print(json_dumps(rows))
         return 0
-    print("BSS grids of 10 saturated stations each (spatial medium), 20 s, seed 1, one run")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        "BSS grids of 10 saturated stations each (spatial medium), 20 s, seed 1, best of "
+        f"{repeat}; load average {load}"
+    )
     print(
         f"{'case':26} {'medium':>8} {'nodes':>6} {'events':>10} {'wall s':>8} "
         f"{'events/s':>10} {'ns/event':>9} {'ns/frame':>9}"

@@ -144,9 +144,9 @@ def place(s: dict, n1_bs: str, distance_m: float, mobile: bool) -> None:
     on the side away from the others, and, `mobile`, walks from there straight to BS0 at
     4 m/s from the FTP's start and stands there (ns-2's setdest; no hand-off in ns-2.28).
 
-    Every pair of nodes lies within the carrier-sense range of ns-2's defaults (about
-    423 m with β 2.7), so the layout is one collision domain as given (the runs use the
-    shared medium)."""
+    The layout is taken as given: the simulator picks the medium it needs
+    (`meta.medium`), and the report's Geometry section (`_geometry_lines`) computes
+    whether any node ever leaves another's carrier-sense range."""
     if n1_bs not in BS_POSITIONS:
         raise ValueError(f"n1_bs {n1_bs!r}: one of {', '.join(BS_POSITIONS)}")
     for ap in s["aps"]:
@@ -233,7 +233,8 @@ def run_case(scenario: dict, seed: int) -> dict:
     ``game_delay_ms`` / ``game_up_delay_ms`` (mean one-way delay A1 -> n1 and back),
     ``game_kbps`` and ``game_received`` (A1 -> n1 over 10-110 s) and its drops; BS1's
     attempts, channel failures, retry and queue drops; for a moving n3 the share of the
-    FTP it stood at BS0 (``n3_parked_share``) and from when."""
+    FTP it stood at BS0 (``n3_parked_share``) and from when; ``spatial_medium``: 1 when
+    the run used the spatial medium (``meta.medium``), else 0."""
     out = run_scenario(scenario, seed)
     flows = {f["name"]: f for f in out["flows"]}
     nodes = {n["name"]: n for n in out["nodes"]}
@@ -262,6 +263,7 @@ def run_case(scenario: dict, seed: int) -> dict:
         "bs0_queue_drops": nodes["bs0"]["queue_drops"],
         "n3_parked_share": share,
         "n3_parked_from_s": since,
+        "spatial_medium": float(out["meta"]["medium"] == "spatial"),
     }
     # the per-packet tables and the series are read above; the store keeps the rest
     for key in ("packets", "packet_hops", "series"):
@@ -274,7 +276,7 @@ METRICS = ("ftp_mbps", "ftp_rtt_ms", "ftp_timeouts", "ftp_fast_retransmits",
            "game_kbps", "game_received", "game_offered", "game_queue_drops",
            "game_retry_drops", "bs1_attempts", "bs1_successes", "bs1_frame_errors",
            "bs1_retry_drops", "bs1_queue_drops", "bs0_queue_drops", "n3_parked_share",
-           "n3_parked_from_s")  # fmt: skip
+           "n3_parked_from_s", "spatial_medium")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- the plan
@@ -1489,39 +1491,82 @@ def _mobile_lines(tables) -> list[str]:
     ]
 
 
-def _geometry_lines() -> list[str]:
-    """Where the layout stands against the radio: the farthest pair of nodes, the median
-    carrier-sense range and n3's reception at 100 m, from the scenario's propagation keys
-    (closed form, :mod:`wlansim.models.shadowing`)."""
+def _geometry_lines(tables) -> list[str]:
+    """Where the layout stands against the radio, from `place` and the scenario's
+    propagation keys (closed form, :mod:`wlansim.models.shadowing`): what moves, the
+    farthest two points any two nodes reach (n3's walk included), the median
+    carrier-sense and receive ranges of the thresholds, and which medium the runs used
+    (``spatial_medium`` of the runs' ``meta.medium``)."""
     from wlansim.models.shadowing import Shadowing
 
     keys = {k: v for k, v in _home()["channel"]["propagation"].items() if k != "model"}
     radio = Shadowing(**keys)
-    # the median range of a threshold: where the mean received power reaches it
     pr1 = float(radio.mean_power_db(radio.reference_distance_m))
-    cs_m = radio.reference_distance_m * 10 ** (
-        (pr1 - 10 * math.log10(radio.cs_threshold_w)) / (10 * radio.path_loss_exponent)
-    )
-    far = 0.0
+
+    def median_range(threshold_w: float) -> float:
+        """Where the mean received power falls to `threshold_w`."""
+        return radio.reference_distance_m * 10 ** (
+            (pr1 - 10 * math.log10(threshold_w)) / (10 * radio.path_loss_exponent)
+        )
+
+    def dbm(w: float) -> str:
+        return f"{10 * math.log10(w) + 30:.1f} dBm"
+
+    cs_m, rx_m = median_range(radio.cs_threshold_w), median_range(radio.rx_threshold_w)
+    far, pair, movers = 0.0, ("", ""), set()
     for n1_bs in BS_POSITIONS:
-        s = copy.deepcopy(_home())
-        place(s, n1_bs, max(DISTANCES), False)
-        pts = [g["position"] for g in s["aps"] + s["stations"]]
-        far = max(far, max(math.dist(a, b) for a in pts for b in pts))
+        for d in DISTANCES:
+            for mobile in (False, True):
+                s = copy.deepcopy(_home())
+                place(s, n1_bs, d, mobile)
+                points = [(ap["name"], ap["position"]) for ap in s["aps"]]
+                for g in s["stations"]:
+                    points.append((g["name"], g["position"]))
+                    for w in (g.get("mobility") or {}).get("waypoints", []):
+                        movers.add(g["name"])
+                        points.append((g["name"], w))
+                for a, p in points:
+                    for b, q in points:
+                        if a != b and math.dist(p, q) > far:
+                            far, pair = math.dist(p, q), tuple(sorted((a, b)))
+    moved = ", ".join(sorted(movers)) or "no node"
+    runs = [t for k, t in tables.items() if k in ("static", "mobile", "sweep_static",
+                                                   "sweep_mobile", "table4_phy")]  # fmt: skip
+    runs = [t["spatial_medium"] for t in runs if "spatial_medium" in t.columns]
+    n_runs = sum(len(r) for r in runs)
+    spatial = int(sum((r > 0).sum() for r in runs))
+    if far < cs_m:
+        verdict = (
+            f"lie inside the median carrier-sense range of {cs_m:.0f} m, so no node, the "
+            "moving one included, ever leaves another's carrier-sense range: nobody becomes "
+            "hidden, and every node senses every other (the shared medium's condition)"
+        )
+    else:
+        verdict = (
+            f"lie beyond the median carrier-sense range of {cs_m:.0f} m: nodes that far "
+            "apart do not sense each other (the spatial medium's condition)"
+        )
+    used = (
+        f" Of this run's {n_runs} simulations {spatial} used the spatial medium and "
+        f"{n_runs - spatial} the shared one (`meta.medium`)."
+        if n_runs
+        else ""
+    )
     p100 = float(radio.reception_probability(max(DISTANCES)))
     return [
         "## Geometry",
         "",
         "Every node's position, its BS and n3's path are set in one place, "
-        "`janevski2009.place` (the scenario builder), and no coordinate is adjusted: the "
-        f"farthest pair of nodes, {far:.0f} m apart, "
-        f"lies inside the median carrier-sense range of {cs_m:.0f} m (ns-2's CSThresh_ with "
-        f"β {radio.path_loss_exponent:g}), so every node senses every other and the runs "
-        "use the shared medium (`meta.medium`; a node beyond that range would put them on "
-        "the spatial medium, carrier sense per node). On the shared medium a frame below "
-        f"the receive threshold (n3 at {max(DISTANCES)} m receives a frame with probability "
-        f"{p100:.2f}) is lost only at its addressee, and every other node defers as after a "
-        "failed exchange.",
+        "`janevski2009.place` (the scenario builder), and no coordinate is adjusted. "
+        f"What moves: {moved} (from {DISTANCES[0]} m beside BS1 to BS0, Figs 9-10); every "
+        f"other node stands still. The farthest two points any two nodes reach, {far:.0f} "
+        f"m apart ({pair[0]} and {pair[1]}), {verdict}. Thresholds: ns-2's CSThresh_ "
+        f"{radio.cs_threshold_w:.4g} W ({dbm(radio.cs_threshold_w)}) and RXThresh_ "
+        f"{radio.rx_threshold_w:.4g} W ({dbm(radio.rx_threshold_w)}), whose median ranges "
+        f"with β {radio.path_loss_exponent:g} are {cs_m:.0f} m and {rx_m:.0f} m.{used} "
+        "On the shared medium a frame below the receive threshold (n3 at "
+        f"{max(DISTANCES)} m receives a frame with probability {p100:.2f}) is lost only at "
+        "its addressee, and every other node defers as after a failed exchange.",
         "",
     ]
 
@@ -1550,7 +1595,7 @@ def sections(tables: dict[str, pd.DataFrame], plan: Plan, verdicts) -> list[str]
     lines += table4_section(tables)
     lines += _window_limit_lines(tables)
     lines += _mobile_lines(tables)
-    lines += _geometry_lines()
+    lines += _geometry_lines(tables)
     fs = tables.get("ftp_summary")
     if fs is not None and len(fs):
         lines += ["## FTP goodput, main reading (mean, 95 % half-width, counters per run)", "",

@@ -150,6 +150,7 @@ impl Backoff {
     /// in `mac/ns2.rs`); `busy`: the medium is busy for it. Returns whether its countdown
     /// now starts at a time of its own (`now` or `now` + AIFS) rather than where its view
     /// of the medium puts it.
+    #[inline]
     pub fn on_frame_arrival(
         &mut self,
         now: Time,

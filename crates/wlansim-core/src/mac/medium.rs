@@ -86,6 +86,17 @@ pub enum MacOutcome {
         packet: Packet,
         lost: bool,
     },
+    /// Tracing what each node hears (spatial medium, [`Mac::trace_heard`]): the radio of
+    /// `node` received a frame of `from` that reached it at `at` (it locked onto it);
+    /// `decoded`: without error. `data`: a data frame's packet and retry flag; None for a
+    /// Beacon.
+    Heard {
+        node: NodeId,
+        from: NodeId,
+        at: Time,
+        decoded: bool,
+        data: Option<(Packet, bool)>,
+    },
 }
 
 /// The frame of an exchange that the channel lost, if any.
@@ -146,6 +157,9 @@ pub struct Mac {
     outcomes: Vec<MacOutcome>,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
+    /// Report what each node receives too (`MacOutcome::Heard`; the spatial medium's
+    /// per-node captures).
+    pub trace_heard: bool,
     /// The spatial medium, when the run has one (`mac/spatial.rs`); None: the shared
     /// medium above.
     pub(crate) spatial: Option<Box<super::spatial::Spatial>>,
@@ -194,6 +208,7 @@ impl Mac {
             contention,
             outcomes: Vec::with_capacity(2 * n),
             trace: false,
+            trace_heard: false,
             spatial: None,
             busy_time: 0,
             busy_since: 0,
@@ -263,12 +278,19 @@ impl Mac {
             if self.spatial.is_none() {
                 self.frame_ready(now, entity, sched);
             } else {
-                let mut spatial = self.spatial.take().expect("the spatial medium");
-                spatial.frame_ready(self, now, entity, sched);
-                self.spatial = Some(spatial);
+                self.spatial_frame_ready(now, entity, sched);
             }
         }
         Ok(())
+    }
+
+    /// A frame reached entity `e`'s empty queue on the spatial medium (out of line: the
+    /// shared medium's path stays as small as it was without it).
+    #[inline(never)]
+    fn spatial_frame_ready<S: Schedule<MacEvent>>(&mut self, now: Time, e: u32, sched: &mut S) {
+        let mut spatial = self.spatial.take().expect("the spatial medium");
+        spatial.frame_ready(self, now, e, sched);
+        self.spatial = Some(spatial);
     }
 
     /// Run on the spatial medium (`mac/spatial.rs`), deciding receptions by `rule`;
@@ -494,6 +516,24 @@ impl Mac {
         });
     }
 
+    /// Tracing only: `node` received a frame of `from` (see [`MacOutcome::Heard`]).
+    pub(super) fn heard(
+        &mut self,
+        node: NodeId,
+        from: NodeId,
+        at: Time,
+        decoded: bool,
+        data: Option<(Packet, bool)>,
+    ) {
+        self.outcomes.push(MacOutcome::Heard {
+            node,
+            from,
+            at,
+            decoded,
+            data,
+        });
+    }
+
     /// The rates of the frames between `tx` and `rx` (a station and its AP).
     #[inline]
     pub fn link(&self, tx: NodeId, rx: NodeId) -> &LinkTimes {
@@ -648,6 +688,7 @@ impl Mac {
     /// duplicates). `long_frame`: a data frame sent after RTS/CTS, counted against the
     /// long retry limit; an RTS, or a frame sent without one, against the short one
     /// (9.3.4.4).
+    #[inline(always)]
     pub(super) fn attempt_failed(
         &mut self,
         t: u32,
@@ -694,6 +735,7 @@ impl Mac {
 
     /// [`Mac::resolve_internal_collisions`] over `transmitters` (in entity order): the
     /// outranked go to `losers`.
+    #[inline(always)]
     pub(super) fn internal_collisions(
         &mut self,
         transmitters: &mut Vec<u32>,
@@ -741,6 +783,7 @@ impl Mac {
 
     /// Entity `t`'s frame was acknowledged. Outside a TXOP a new backoff is drawn at once
     /// (9.3.4.3); inside one, CW resets and the backoff waits for the TXOP's end.
+    #[inline(always)]
     pub(super) fn succeed(&mut self, t: u32, delivered_at: Time) {
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;

@@ -36,7 +36,7 @@ use super::nav::{nav_end, Frame};
 use super::{Mac, MacEvent};
 use crate::channel::receiver::{Arrival, Fate, Receivers, Rule};
 use crate::channel::{Channel, FrameKind, Ppdu};
-use crate::net::NodeId;
+use crate::net::{NodeId, Packet};
 use crate::phy::frame::{ACK, CTS, RTS};
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
@@ -139,6 +139,9 @@ struct Transmission {
     lost: bool,
     /// The nodes that hear it and their powers.
     heard: Vec<(NodeId, f64)>,
+    /// A data frame's packet and retry flag, when what each node hears is traced
+    /// ([`Mac::trace_heard`]).
+    data: Option<(Packet, bool)>,
 }
 
 /// The per-node medium (see the module's text).
@@ -486,6 +489,10 @@ impl Spatial {
         };
         let end = now + duration;
         let lost = kind.is_some_and(|k| channel.frame_lost(n, out.to, now, k));
+        let data = (mac.trace_heard && out.frame == Frame::Data).then(|| {
+            let packet = *sender.queue.head().expect("has frame");
+            (packet, sender.is_retry())
+        });
         let transmission = Transmission {
             node: n,
             to: out.to,
@@ -496,6 +503,7 @@ impl Spatial {
             nav_end: nav_end(out.frame, out.exchange_start, &times),
             lost,
             heard: Vec::new(),
+            data,
         };
         let tx = match self.free.pop() {
             Some(i) => {
@@ -610,9 +618,11 @@ impl Spatial {
         sched: &mut S,
     ) {
         let heard = std::mem::take(&mut self.txs[tx as usize].heard);
-        let (from, to, frame, ppdu, lost, nav, start) = {
+        let (from, to, frame, ppdu, lost, nav, start, data) = {
             let t = &self.txs[tx as usize];
-            (t.node, t.to, t.frame, t.ppdu, t.lost, t.nav_end, t.start)
+            (
+                t.node, t.to, t.frame, t.ppdu, t.lost, t.nav_end, t.start, t.data,
+            )
         };
         let delta = mac.phy.propagation_delay;
         let mut collided = false;
@@ -622,6 +632,9 @@ impl Spatial {
                 .end(r, tx, now, ppdu, channel.reception.as_mut());
             collided |= matches!(ended.fate, Fate::Collided { .. });
             let decoded = matches!(ended.fate, Fate::Decoded { .. }) && !lost;
+            if mac.trace_heard && ended.locked && matches!(frame, Frame::Data | Frame::Beacon) {
+                mac.heard(r, from, start + delta, decoded, data);
+            }
             let s = &mut self.nodes[r as usize];
             let errored = if ended.own_tx {
                 mac.rules.tail_is_errored(now, s.tx_until, delta)

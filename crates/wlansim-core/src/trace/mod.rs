@@ -7,7 +7,8 @@
 //!
 //! Consumers: [`packets::PacketRecorder`] (one record per packet, with its hops) and
 //! [`pcap::PcapRecorder`] (pcap captures: every frame attempt over the air with its retry
-//! flag and fate, every packet on a wired link).
+//! flag and fate, on the spatial medium also every frame each node received, every packet
+//! on a wired link).
 pub mod packets;
 pub mod pcap;
 
@@ -55,6 +56,15 @@ pub enum TraceEvent {
     TxFailed { node: NodeId, lost: bool },
     /// `node` received it (the end of the data frame, or the arrival off the wire).
     Received { node: NodeId },
+    /// The radio of `node` received a data frame of `from` carrying it, arriving now
+    /// (`retry`: a retransmission), addressed to it or not; `decoded`: without error
+    /// (spatial medium, when what each node hears is traced: `Mac::trace_heard`).
+    Heard {
+        node: NodeId,
+        from: NodeId,
+        retry: bool,
+        decoded: bool,
+    },
     /// Discarded at `node`.
     Dropped { node: NodeId, reason: DropReason },
     /// Handed to the application (or TCP endpoint) at its destination `node`.

@@ -106,7 +106,9 @@ impl PacketRecorder {
             return;
         };
         match event {
+            // What other nodes heard of it is the captures' (spatial medium).
             TraceEvent::Created { .. } | TraceEvent::TxFailed { .. } => {}
+            TraceEvent::Heard { .. } => {}
             TraceEvent::Enqueued { node } => rec.hops.push(HopRecord {
                 node,
                 enqueued: t,

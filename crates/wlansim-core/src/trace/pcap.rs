@@ -2,7 +2,12 @@
 //!
 //! Over the air, every frame attempt (`TxStart { air: true }`) is one frame in the capture
 //! of its transmitter (`pcap_per = "node"`, file `NODE.pcap`) or of its BSS
-//! (`pcap_per = "bss"`, file `bss-AP.pcap`), link type 802.11 with radiotap. An attempt
+//! (`pcap_per = "bss"`, file `bss-AP.pcap`), link type 802.11 with radiotap. On the
+//! spatial medium a node's capture also holds what its radio received (`Heard`: the data
+//! frames and Beacons of other nodes it locked onto, addressed to it or not, at their
+//! arrival, with the bad-FCS flag when not decoded), so that it shows what that node
+//! heard; on the shared medium every node hears every frame, and the transmitters' (or
+//! the BSS's) captures hold them. An attempt
 //! is held until its fate is known (at most one per transmitter: the MAC settles every
 //! exchange before the next grant) and written then, with its start time: a failed
 //! attempt (lost on the channel, or collided: neither is received) carries the radiotap
@@ -135,6 +140,8 @@ type PacketKey = (u32, bool, u32);
 
 pub struct PcapRecorder {
     files: Vec<Writer>,
+    /// Per-node captures: a node's file holds what it heard too (`TraceEvent::Heard`).
+    heard: bool,
     /// Per node: the capture of the frames it sends over the air.
     air_file: Vec<Option<u32>>,
     /// Per (from, to) of a wired link: its capture.
@@ -221,6 +228,7 @@ impl PcapRecorder {
         let n = cfg.nodes.len();
         Ok(PcapRecorder {
             files,
+            heard: !cfg.per_bss,
             air_file,
             link_file,
             nodes: cfg.nodes,
@@ -266,8 +274,24 @@ impl PcapRecorder {
             TraceEvent::TxFailed { node, .. } => {
                 if let Some(i) = self.pending.iter().position(|x| x.node == node) {
                     let x = self.pending.swap_remove(i);
-                    self.write_air(&x, true);
+                    self.write_air(x.node, &x, true);
                 }
+            }
+            TraceEvent::Heard {
+                node,
+                from,
+                retry,
+                decoded,
+            } if self.heard => {
+                let x = Pending {
+                    node: from,
+                    t,
+                    packet: *p,
+                    retry,
+                    seqnum: self.sent_seqnum(from, p),
+                    real: real.map(Box::from),
+                };
+                self.write_air(node, &x, !decoded);
             }
             TraceEvent::Received { node } => {
                 let same = |x: &Pending| {
@@ -278,7 +302,7 @@ impl PcapRecorder {
                 };
                 if let Some(i) = self.pending.iter().position(same) {
                     let x = self.pending.swap_remove(i);
-                    self.write_air(&x, false);
+                    self.write_air(x.node, &x, false);
                 }
             }
             _ => {}
@@ -303,12 +327,23 @@ impl PcapRecorder {
         s
     }
 
+    /// The sequence number `node` gave its MSDU `p` when it sent it (0 if it is not one of
+    /// its recent ones).
+    fn sent_seqnum(&self, node: NodeId, p: &Packet) -> u16 {
+        let key = (p.flow, p.reverse, p.seq);
+        let recent = &self.seq[node as usize].1;
+        recent
+            .iter()
+            .rfind(|(k, _)| *k == key)
+            .map_or(0, |&(_, s)| s)
+    }
+
     /// Write what is still pending and flush every file; the first error, if any.
     pub fn finish(&mut self) -> Result<(), String> {
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|x| (x.t, x.node));
         for x in &pending {
-            self.write_air(x, false);
+            self.write_air(x.node, x, false);
         }
         for f in std::mem::take(&mut self.files) {
             if let Err(e) = f.into_writer().into_inner() {
@@ -321,8 +356,9 @@ impl PcapRecorder {
         }
     }
 
-    fn write_air(&mut self, x: &Pending, bad_fcs: bool) {
-        let Some(file) = self.air_file[x.node as usize] else {
+    /// Frame `x` (sent by `x.node`) into the capture of `into`.
+    fn write_air(&mut self, into: NodeId, x: &Pending, bad_fcs: bool) {
+        let Some(file) = self.air_file[into as usize] else {
             return;
         };
         let p = &x.packet;
@@ -357,26 +393,36 @@ impl PcapRecorder {
         self.write(file, x.t, orig_len);
     }
 
-    /// A Beacon of AP `node` sent at `t` (802.11-2016 9.3.3.3): broadcast, its fixed
-    /// fields (Timestamp: `t` in µs; Beacon Interval in TU; Capability: ESS, and the
-    /// short preamble when the BSS uses it) and elements; bad FCS when it collided.
-    pub fn beacon(&mut self, t: Time, node: NodeId, collided: bool) {
+    /// A Beacon of AP `node` at `t` (802.11-2016 9.3.3.3) in the capture of `into`: the
+    /// AP's own (sent at `t`), or one another node heard (arriving at `t`). Broadcast,
+    /// its fixed fields (Timestamp: `t` in µs; Beacon Interval in TU; Capability: ESS,
+    /// and the short preamble when the BSS uses it) and elements; bad FCS when it
+    /// collided or was not decoded.
+    pub fn beacon(&mut self, t: Time, node: NodeId, into: NodeId, bad_fcs: bool) {
+        let own = into == node;
         let (Some(file), Some(b)) = (
-            self.air_file[node as usize],
+            self.air_file[into as usize],
             &self.nodes[node as usize].beacon,
         ) else {
             return;
         };
+        if !own && !self.heard {
+            return;
+        }
         let seq = {
+            // The nodes that heard a Beacon are told before its sender is done with it,
+            // so its number is the sender's next one.
             let (counter, _) = &mut self.seq[node as usize];
             let s = *counter;
-            *counter = (*counter + 1) & 0x0fff;
+            if own {
+                *counter = (*counter + 1) & 0x0fff;
+            }
             s
         };
         let buf = &mut self.buf;
         buf.clear();
         buf.extend_from_slice(&[0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0]);
-        buf.push(if collided { RT_FLAGS_BAD_FCS } else { 0 });
+        buf.push(if bad_fcs { RT_FLAGS_BAD_FCS } else { 0 });
         buf.push((b.rate / 500_000).min(255) as u8);
         buf.extend_from_slice(&[0x80, 0, 0, 0]);
         buf.extend_from_slice(&[0xff; 6]);

@@ -368,6 +368,8 @@ impl World {
                 .map_err(|e| ScenarioError::new("output.pcap", e))?,
             ),
         };
+        // Per-node captures on the spatial medium hold what each node heard.
+        let trace_heard = capture.is_some() && s.output.pcap_per != PcapPer::Bss;
         let trace = (recorder.is_some() || capture.is_some()).then_some(Trace {
             packets: recorder,
             pcap: capture,
@@ -375,6 +377,7 @@ impl World {
         let links = m.nodes.iter().map(|x| x.rates).collect();
         let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
         mac.trace = trace.is_some();
+        mac.trace_heard = trace_heard;
         let n_entities = mac.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
         let bursts = bursty.then(|| {

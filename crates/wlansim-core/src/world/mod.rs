@@ -351,7 +351,10 @@ impl World {
             .exchange_done(now, &mut self.channel, &mut self.events);
     }
 
-    /// An event of the spatial medium; then its outcomes, then what waits for them.
+    /// An event of the spatial medium; then its outcomes, then what waits for them. Out
+    /// of line, so that the dispatch of the shared medium's events stays as small as it
+    /// was without it (and inlined into the event loop).
+    #[inline(never)]
     fn on_spatial(&mut self, now: Time, event: MacEvent) {
         self.mac
             .spatial_event(now, event, &mut self.channel, &mut self.events);
@@ -396,7 +399,36 @@ impl World {
                         pcap: Some(cap), ..
                     }) = &mut self.trace
                     {
-                        cap.beacon(at, node, collided);
+                        cap.beacon(at, node, node, collided);
+                    }
+                }
+                MacOutcome::Heard {
+                    node,
+                    from,
+                    at,
+                    decoded,
+                    data: Some((packet, retry)),
+                } => {
+                    let event = TraceEvent::Heard {
+                        node,
+                        from,
+                        retry,
+                        decoded,
+                    };
+                    self.trace(at, event, &packet);
+                }
+                MacOutcome::Heard {
+                    node,
+                    from,
+                    at,
+                    decoded,
+                    data: None,
+                } => {
+                    if let Some(Trace {
+                        pcap: Some(cap), ..
+                    }) = &mut self.trace
+                    {
+                        cap.beacon(at, from, node, !decoded);
                     }
                 }
                 MacOutcome::Failed { node, packet, lost } => {
