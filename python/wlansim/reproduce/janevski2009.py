@@ -145,8 +145,9 @@ def place(s: dict, n1_bs: str, distance_m: float, mobile: bool) -> None:
     4 m/s from the FTP's start and stands there (ns-2's setdest; no hand-off in ns-2.28).
 
     Every pair of nodes lies within the carrier-sense range of ns-2's defaults (about
-    423 m with β 2.7), so the layout is one collision domain as given (the runs use the
-    shared medium)."""
+    423 m with β 2.7), so the layout is one collision domain as given; the runs use the
+    spatial medium all the same, since the profile's capture rule (ns-2's CPThresh_)
+    decides per receiver from the unequal powers."""
     if n1_bs not in BS_POSITIONS:
         raise ValueError(f"n1_bs {n1_bs!r}: one of {', '.join(BS_POSITIONS)}")
     for ap in s["aps"]:
@@ -1516,12 +1517,12 @@ def _geometry_lines() -> list[str]:
         "`janevski2009.place` (the scenario builder), and no coordinate is adjusted: the "
         f"farthest pair of nodes, {far:.0f} m apart, "
         f"lies inside the median carrier-sense range of {cs_m:.0f} m (ns-2's CSThresh_ with "
-        f"β {radio.path_loss_exponent:g}), so every node senses every other and the runs "
-        "use the shared medium (`meta.medium`; a node beyond that range would put them on "
-        "the spatial medium, carrier sense per node). On the shared medium a frame below "
-        f"the receive threshold (n3 at {max(DISTANCES)} m receives a frame with probability "
-        f"{p100:.2f}) is lost only at its addressee, and every other node defers as after a "
-        "failed exchange.",
+        f"β {radio.path_loss_exponent:g}), so every node senses every other. The runs use "
+        "the spatial medium (`meta.medium`: reception per node) because the ns2 profile "
+        "decides overlapping frames by ns-2's capture rule (CPThresh_ 10 dB, on the median "
+        "powers), and at these unequal distances a receiver can keep the stronger of two. "
+        f"A frame below the receive threshold (n3 at {max(DISTANCES)} m receives a frame "
+        f"with probability {p100:.2f}) is lost at its addressee by the shadowing draw.",
         "",
     ]
 
