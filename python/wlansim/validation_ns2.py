@@ -490,6 +490,13 @@ def _pmap(fn, items: list, jobs: int = 1) -> list:
         return list(pool.map(fn, items))
 
 
+def _per_seed(fn, items: list, seeds: list[int], jobs: int = 1) -> list[list]:
+    """`fn(item, seed)` for every item and seed, `jobs` at a time (:func:`_pmap`): per
+    item, its seeds' results in order."""
+    every = _pmap(lambda t: fn(*t), [(item, seed) for item in items for seed in seeds], jobs)
+    return [every[i * len(seeds) : (i + 1) * len(seeds)] for i in range(len(items))]
+
+
 def _udp_pair(cell: Cell, duration_s: float, warmup_s: float, seed: int,
               layout: str | None = None, capture: bool = True) -> tuple[float, float]:  # fmt: skip
     """ns-2's and wlansim's packets per second of one seed of `cell` (:func:`udp_uplink_tcl`,
@@ -527,11 +534,11 @@ def compare_udp_uplink(
     (profile ns2), means and 95 % intervals over `seeds`. When `runs` is a list, every
     run's row (cell, simulator, seed, packets per second) is appended to it. `jobs`
     seeds at a time."""
-    tasks = [(cell, seed) for cell in cells for seed in seeds]
-    pairs = _pmap(lambda t: _udp_pair(t[0], duration_s, warmup_s, t[1]), tasks, jobs)
+    per_cell = _per_seed(
+        lambda cell, seed: _udp_pair(cell, duration_s, warmup_s, seed), cells, seeds, jobs
+    )
     rows = []
-    for i, cell in enumerate(cells):
-        mine = pairs[i * len(seeds) : (i + 1) * len(seeds)]
+    for cell, mine in zip(cells, per_cell):
         rows.append({"n": cell.n, "access": "rts" if cell.rts else "basic",
                      "control_mbps": cell.control_rate_mbps,
                      **_udp_row(cell.label, seeds, mine, runs)})  # fmt: skip
@@ -557,12 +564,15 @@ def compare_capture(
     to show what the rule is worth. Per layout and setting: packets per second as in
     :func:`compare_udp_uplink`; the runs' cells are labelled "LAYOUT capture on/off"."""
     settings = [(layout, capture) for layout in layouts for capture in (True, False)]
-    tasks = [(setting, seed) for setting in settings for seed in seeds]
-    pairs = _pmap(lambda t: _udp_pair(CAPTURE_CELL, duration_s, warmup_s, t[1], *t[0]), tasks, jobs)
+    per_setting = _per_seed(
+        lambda setting, seed: _udp_pair(CAPTURE_CELL, duration_s, warmup_s, seed, *setting),
+        settings,
+        seeds,
+        jobs,
+    )
     rows = []
-    for i, (layout, capture) in enumerate(settings):
+    for (layout, capture), mine in zip(settings, per_setting):
         label = f"{layout} capture {'on' if capture else 'off'}"
-        mine = pairs[i * len(seeds) : (i + 1) * len(seeds)]
         rows.append({"layout": layout, "capture": "on" if capture else "off",
                      **_udp_row(label, seeds, mine, runs)})  # fmt: skip
     return rows
@@ -1071,10 +1081,8 @@ def compare_sizes(
             out[agent] = r.flows["goodput_bps"].sum() / 8000.0
         return out
 
-    tasks = [(k, b, seed) for k, b in points for seed in seeds]
-    every = _pmap(lambda t: totals_of(*t), tasks, jobs)
-    for i, (k, b) in enumerate(points):
-        per_seed = every[i * len(seeds) : (i + 1) * len(seeds)]
+    per_point = _per_seed(lambda point, seed: totals_of(*point, seed), points, seeds, jobs)
+    for (k, b), per_seed in zip(points, per_point):
         totals = {key: [t[key] for t in per_seed] for key in per_seed[0]}
         row = {"k": k, "buffer": b, "ns2_dsdv": statistics.fmean(totals["ns2"])}
         for agent in ("dsdv", DUMB_AGENT):
