@@ -102,8 +102,54 @@ class Cell:
         return f"n={self.n} {access} control {self.control_rate_mbps} Mb/s"
 
 
-def udp_uplink_scenario(cell: Cell, duration_s: float, warmup_s: float) -> dict:
-    """The wlansim side of `cell` (profile ns2)."""
+#: Where the AP stands in the scripts (and, with a layout, in wlansim's scenarios), m.
+AP_XY = (50.0, 50.0)
+#: The stations' layouts around the AP (:func:`station_positions`).
+LAYOUTS = ("circle", "spread")
+
+
+def station_positions(layout: str, n: int) -> list[tuple[float, float]]:
+    """Where `n` stations stand around the AP (:data:`AP_XY`), evenly in angle:
+    "circle", 10 m from it (the UDP cells': every frame reaches the AP with one power;
+    the other stations hear each other at 0.8-20 m, so unequally); "spread", 5 to 45 m
+    from it, evenly in distance (a spiral). Under ns-2's two-ray ground model (Friis below
+    its 86 m crossover) CPThresh_'s 10 dB is a distance ratio of 10^0.5 = 3.16: in
+    "spread" the AP keeps the nearer of two colliding frames when it is that much
+    nearer."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout {layout!r}: one of {', '.join(LAYOUTS)}")
+    out = []
+    for i in range(n):
+        r = 10.0 if layout == "circle" else 5.0 + 40.0 * i / max(n - 1, 1)
+        angle = 2 * math.pi * i / n
+        out.append((AP_XY[0] + r * math.cos(angle), AP_XY[1] + r * math.sin(angle)))
+    return out
+
+
+def udp_uplink_scenario(
+    cell: Cell, duration_s: float, warmup_s: float, layout: str | None = None,
+    capture: bool = True,
+) -> dict:  # fmt: skip
+    """The wlansim side of `cell` (profile ns2). Without a `layout` the nodes have no
+    position: every frame arrives with one power, so the profile's capture rule never
+    applies (the shared medium). With one, the AP and each station (a group of its own,
+    with its flow) stand as in the Tcl (:func:`station_positions`) and the profile's
+    two-ray ground model gives the powers; `capture` False replaces the profile's capture
+    rule (ns-2's CPThresh_) with ``[channel.reception] model = "none"``."""
+    s = _udp_uplink_base(cell, duration_s, warmup_s)
+    if layout is not None:
+        s["ap"] = {"position": list(AP_XY)}
+        s["stations"] = [{"name": f"sta{i}", "position": list(xy)}
+                         for i, xy in enumerate(station_positions(layout, cell.n))]  # fmt: skip
+        s["flows"] = [dict(s["flows"][0], name=f"up{i}", stations=f"sta{i}")
+                      for i in range(cell.n)]  # fmt: skip
+    if not capture:
+        s["channel"] = {"reception": {"model": "none"}}
+    return s
+
+
+def _udp_uplink_base(cell: Cell, duration_s: float, warmup_s: float) -> dict:
+    """:func:`udp_uplink_scenario` without positions."""
     return {
         "name": f"ns2-match-{cell.n}-{'rts' if cell.rts else 'basic'}-{cell.control_rate_mbps}",
         "profile": "ns2",
@@ -136,6 +182,12 @@ def udp_uplink_scenario(cell: Cell, duration_s: float, warmup_s: float) -> dict:
 TRACE_FILE = "trace.tr"
 
 
+#: ns-2 without capture: `Mac802_11::recv` ignores a frame arriving during a reception
+#: when the received one is `CPThresh_` times stronger (10 by default); no power ratio of
+#: these cells reaches 10⁹, so every overlap is a collision.
+NO_CAPTURE_TCL = "Phy/WirelessPhy set CPThresh_ 1e9\n"
+
+
 #: ns-2's wired host behind the AP in the wired-cum-wireless scripts (:func:`_preamble`
 #: with `host`): its link, as wlansim's host link in :func:`tcp_updown_scenario`.
 HOST_LINK = "10Gb 1us"
@@ -148,6 +200,7 @@ def _preamble(
     ap_queue: int,
     trace: bool = False,
     host: bool = False,
+    capture: bool = True,
 ) -> str:
     """The common head of a script: simulator, 802.11 parameters of `cell`, the node
     configuration (interface queue `ap_queue` for the AP, created here as `$ap`; `nodes`
@@ -157,8 +210,10 @@ def _preamble(
     a wired node `$host` behind the AP (:data:`HOST_LINK`; hierarchical addresses, as
     ns-2's `tcl/ex/wired-cum-wireless-sim.tcl`); place the mobiles with :func:`_place`'s
     `address`.
-    With `trace` the drops go to :data:`TRACE_FILE`, else to /dev/null."""
+    With `trace` the drops go to :data:`TRACE_FILE`, else to /dev/null. `capture` False
+    turns ns-2's capture off (:data:`NO_CAPTURE_TCL`)."""
     target = TRACE_FILE if trace else "/dev/null"
+    no_capture = "" if capture else NO_CAPTURE_TCL
     addressing = (
         "$ns node-config -addressType hierarchical\nAddrParams set domain_num_ 2\n"
         f"AddrParams set cluster_num_ {{1 1}}\nAddrParams set nodes_num_ {{1 {nodes}}}\n"
@@ -184,7 +239,7 @@ create-god {nodes}
 Mac/802_11 set dataRate_ {cell.data_rate_mbps}Mb
 Mac/802_11 set basicRate_ {cell.control_rate_mbps}Mb
 Mac/802_11 set RTSThreshold_ {0 if cell.rts else 3000}
-$ns node-config -adhocRouting {routing} -llType LL -macType Mac/802_11 \\
+{no_capture}$ns node-config -adhocRouting {routing} -llType LL -macType Mac/802_11 \\
     -ifqType Queue/DropTail/PriQueue -ifqLen {ap_queue} -antType Antenna/OmniAntenna \\
     -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
     -channel [new Channel/WirelessChannel] -topoInstance $topo {wired}\\
@@ -243,13 +298,15 @@ def udp_uplink_tcl(
     warmup_s: float,
     seed: int,
     interval_s: float = SATURATING_INTERVAL_S,
+    layout: str = "circle",
+    capture: bool = True,
 ) -> str:
     """The ns-2 side of `cell`: a Tcl script that prints `packets N` (received after the
-    warm-up) when it ends; each station offers a packet every `interval_s`."""
+    warm-up) when it ends; each station offers a packet every `interval_s`; the stations
+    stand as `layout` says (:func:`station_positions`); `capture` as in
+    :func:`_preamble`."""
     stations = []
-    for i in range(1, cell.n + 1):
-        angle = 2 * math.pi * (i - 1) / cell.n
-        x, y = 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)
+    for i, (x, y) in enumerate(station_positions(layout, cell.n), start=1):
         stations.append(
             _place(f"n({i})", x, y)
             + f"set u({i}) [new Agent/UDP]\n$ns attach-agent $n({i}) $u({i})\n"
@@ -260,7 +317,7 @@ def udp_uplink_tcl(
             f'$c({i}) attach-agent $u({i})\n$ns at 0.{i:04d} "$c({i}) start"\n'
         )
     return f"""# ns-2.35 script written by wlansim (validation_ns2.py): {cell.label}
-{_preamble(seed, cell.n + 1, cell, cell.queue)}set sink [new Agent/LossMonitor]
+{_preamble(seed, cell.n + 1, cell, cell.queue, capture=capture)}set sink [new Agent/LossMonitor]
 $ns attach-agent $ap $sink
 {"".join(stations)}
 set start 0
@@ -417,42 +474,102 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, stats.t.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
+def _pmap(fn, items: list, jobs: int = 1) -> list:
+    """`fn` over `items` in order, `jobs` at a time: threads, since the work is an ns-2
+    process and a wlansim run, which releases the GIL."""
+    if jobs <= 1:
+        return [fn(x) for x in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, items))
+
+
+def _per_seed(fn, items: list, seeds: list[int], jobs: int = 1) -> list[list]:
+    """`fn(item, seed)` for every item and seed, `jobs` at a time (:func:`_pmap`): per
+    item, its seeds' results in order."""
+    every = _pmap(lambda t: fn(*t), [(item, seed) for item in items for seed in seeds], jobs)
+    return [every[i * len(seeds) : (i + 1) * len(seeds)] for i in range(len(items))]
+
+
+def _udp_pair(cell: Cell, duration_s: float, warmup_s: float, seed: int,
+              layout: str | None = None, capture: bool = True) -> tuple[float, float]:  # fmt: skip
+    """ns-2's and wlansim's packets per second of one seed of `cell` (:func:`udp_uplink_tcl`,
+    :func:`udp_uplink_scenario`; ns-2's stations on `layout`, the circle without one)."""
+    window = duration_s - warmup_s
+    script = udp_uplink_tcl(cell, duration_s, warmup_s, seed, layout=layout or "circle",
+                            capture=capture)  # fmt: skip
+    ns2 = _packets(_run_ns2_text(script)) / window
+    s = udp_uplink_scenario(cell, duration_s, warmup_s, layout, capture)
+    return ns2, wlansim.run(s, seed=seed).metrics["delivered_packets"] / window
+
+
+def _udp_row(label: str, seeds: list[int], pairs, runs: list[dict] | None) -> dict:
+    """Means and 95 % intervals of (ns-2, wlansim) `pairs` over `seeds`, their difference
+    (%); each run's row appended to `runs` (a list) under `label`."""
+    ns2, ours = [p[0] for p in pairs], [p[1] for p in pairs]
+    if runs is not None:
+        runs.extend({"cell": label, "sim": sim, "seed": seed, "pkts": x}
+                    for sim, xs in (("ns2", ns2), ("wlansim", ours))
+                    for seed, x in zip(seeds, xs))  # fmt: skip
+    (m2, c2), (m1, c1) = _mean_ci(ns2), _mean_ci(ours)
+    return {"ns2_pkts": m2, "ns2_ci95": c2, "wlansim_pkts": m1, "wlansim_ci95": c1,
+            "diff_pct": 100 * (m1 / m2 - 1)}  # fmt: skip
+
+
 def compare_udp_uplink(
     cells: list[Cell],
     seeds: list[int],
     duration_s: float = 40.0,
     warmup_s: float = WARMUP_S,
     runs: list[dict] | None = None,
+    jobs: int = 1,
 ) -> list[dict]:
     """Per cell: packets per second of the measurement window by ns-2 and by wlansim
     (profile ns2), means and 95 % intervals over `seeds`. When `runs` is a list, every
-    run's row (cell, simulator, seed, packets per second) is appended to it."""
+    run's row (cell, simulator, seed, packets per second) is appended to it. `jobs`
+    seeds at a time."""
+    per_cell = _per_seed(
+        lambda cell, seed: _udp_pair(cell, duration_s, warmup_s, seed), cells, seeds, jobs
+    )
     rows = []
-    window = duration_s - warmup_s
-    for cell in cells:
-        ns2 = [
-            _packets(_run_ns2_text(udp_uplink_tcl(cell, duration_s, warmup_s, seed))) / window
-            for seed in seeds
-        ]
-        s = udp_uplink_scenario(cell, duration_s, warmup_s)
-        ours = [wlansim.run(s, seed=seed).metrics["delivered_packets"] / window for seed in seeds]
-        if runs is not None:
-            runs.extend({"cell": cell.label, "sim": sim, "seed": seed, "pkts": x}
-                        for sim, xs in (("ns2", ns2), ("wlansim", ours))
-                        for seed, x in zip(seeds, xs))  # fmt: skip
-        (m2, c2), (m1, c1) = _mean_ci(ns2), _mean_ci(ours)
-        rows.append(
-            {
-                "n": cell.n,
-                "access": "rts" if cell.rts else "basic",
-                "control_mbps": cell.control_rate_mbps,
-                "ns2_pkts": m2,
-                "ns2_ci95": c2,
-                "wlansim_pkts": m1,
-                "wlansim_ci95": c1,
-                "diff_pct": 100 * (m1 / m2 - 1),
-            }
-        )
+    for cell, mine in zip(cells, per_cell):
+        rows.append({"n": cell.n, "access": "rts" if cell.rts else "basic",
+                     "control_mbps": cell.control_rate_mbps,
+                     **_udp_row(cell.label, seeds, mine, runs)})  # fmt: skip
+    return rows
+
+
+#: The capture case's cell (:func:`compare_capture`): the UDP cells' largest.
+CAPTURE_CELL = Cell(n=20, rts=False, control_rate_mbps=1)
+
+
+def compare_capture(
+    layouts: list[str],
+    seeds: list[int],
+    duration_s: float = 40.0,
+    warmup_s: float = WARMUP_S,
+    runs: list[dict] | None = None,
+    jobs: int = 1,
+) -> list[dict]:
+    """ns-2's capture rule on both sides: :data:`CAPTURE_CELL` with its stations placed
+    as each layout says (:func:`station_positions`), ns-2's defaults (CPThresh_ 10 dB,
+    two-ray ground) beside wlansim's ns2 profile (the same rule and model by default),
+    and both with capture off (ns-2: :data:`NO_CAPTURE_TCL`; wlansim: reception "none"),
+    to show what the rule is worth. Per layout and setting: packets per second as in
+    :func:`compare_udp_uplink`; the runs' cells are labelled "LAYOUT capture on/off"."""
+    settings = [(layout, capture) for layout in layouts for capture in (True, False)]
+    per_setting = _per_seed(
+        lambda setting, seed: _udp_pair(CAPTURE_CELL, duration_s, warmup_s, seed, *setting),
+        settings,
+        seeds,
+        jobs,
+    )
+    rows = []
+    for (layout, capture), mine in zip(settings, per_setting):
+        label = f"{layout} capture {'on' if capture else 'off'}"
+        rows.append({"layout": layout, "capture": "on" if capture else "off",
+                     **_udp_row(label, seeds, mine, runs)})  # fmt: skip
     return rows
 
 
@@ -740,49 +857,65 @@ def tcp_updown_runs(
     warmup_s: float = WARMUP_S,
     k: int = 1,
     series: list[dict] | None = None,
+    jobs: int = 1,
 ) -> list[dict]:
     """One row per simulator and seed of the TCP case (`k` uploads, `k` downloads, AP
     buffer `buffer`): each direction's packets per second (summed over its flows),
     timeouts, fast retransmits and retransmitted segments per run (:data:`TCP_COUNTERS`),
     drops at the AP (the downloads' data, the uploads' ACKs), mean SRTT and RTO (ms) and
     flows active per second. When `series` is a list, each flow's per-second SRTT, RTO
-    and activity are appended to it (with `sim`, `k`, `buffer` and `seed`)."""
+    and activity are appended to it (with `sim`, `k`, `buffer` and `seed`). `jobs` seeds
+    at a time."""
+    per_seed = _pmap(
+        lambda seed: _tcp_updown_seed(buffer, seed, duration_s, warmup_s, k), seeds, jobs
+    )
     rows = []
-    window = duration_s - warmup_s
-    for seed in seeds:
-        run = _run_ns2(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k))
-        c = _ns2_counters(run.stdout)
-        scenario = tcp_updown_scenario(buffer, duration_s, warmup_s, k)
-        scenario["output"] = {"series": ["srtt", "rto", "flow_throughput"],
-                              "series_interval": "1 s"}  # fmt: skip
-        r = wlansim.run(scenario, seed=seed)
-        flows = r.flows.assign(label=r.flows["name"].map(_flow_label))
-        ap = r.nodes.set_index("name").loc["ap"]
-        ns2_drops = _ap_drops(run.drops, warmup_s)
-        ours_drops = {"down": ap["queue_drops_data"], "up": ap["queue_drops_ack"]}
-        per_second = {"ns2": _ns2_series(_ns2_samples(run.stdout)), "wlansim": _wlansim_series(r)}
-        for sim in ("ns2", "wlansim"):
-            row: dict = {"sim": sim, "k": k, "buffer": buffer, "seed": seed}
-            for d in ("up", "down"):
-                if sim == "ns2":
-                    row[f"{d}_pkts"] = c[f"{d}-packets"] / window
-                    counts = {key: c[f"{d}-{key}"] for key in ("timeouts", "rexmits")}
-                    counts["fast_retransmits"] = c[f"{d}-cuts"] - c[f"{d}-timeouts"]
-                else:
-                    ours = flows[flows["label"].str.startswith(f"{d}-")]
-                    row[f"{d}_pkts"] = ours["goodput_bps"].sum() / 8000.0
-                    counts = {key: ours[column].sum() for key, column in TCP_COUNTERS}
-                for key, _ in TCP_COUNTERS:
-                    row[f"{d}_{key}"] = int(counts[key])
-                row[f"{d}_ap_drops"] = int((ns2_drops if sim == "ns2" else ours_drops)[d])
-                srtt_ms, rto_ms, active = _series_summary(per_second[sim], d, k)
-                row.update({f"{d}_srtt_ms": srtt_ms, f"{d}_rto_ms": rto_ms,
-                            f"{d}_active": active})  # fmt: skip
-            rows.append(row)
-            if series is not None:
-                common = {"sim": sim, "k": k, "buffer": buffer, "seed": seed}
-                series.extend({**common, **x} for x in per_second[sim])
+    for seed_rows, seed_series in per_seed:
+        rows.extend(seed_rows)
+        if series is not None:
+            series.extend(seed_series)
     return rows
+
+
+def _tcp_updown_seed(
+    buffer: int, seed: int, duration_s: float, warmup_s: float, k: int
+) -> tuple[list[dict], list[dict]]:
+    """:func:`tcp_updown_runs` for one seed: its two rows and its per-second series."""
+    rows: list[dict] = []
+    series: list[dict] = []
+    window = duration_s - warmup_s
+    run = _run_ns2(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k))
+    c = _ns2_counters(run.stdout)
+    scenario = tcp_updown_scenario(buffer, duration_s, warmup_s, k)
+    scenario["output"] = {"series": ["srtt", "rto", "flow_throughput"],
+                          "series_interval": "1 s"}  # fmt: skip
+    r = wlansim.run(scenario, seed=seed)
+    flows = r.flows.assign(label=r.flows["name"].map(_flow_label))
+    ap = r.nodes.set_index("name").loc["ap"]
+    ns2_drops = _ap_drops(run.drops, warmup_s)
+    ours_drops = {"down": ap["queue_drops_data"], "up": ap["queue_drops_ack"]}
+    per_second = {"ns2": _ns2_series(_ns2_samples(run.stdout)), "wlansim": _wlansim_series(r)}
+    for sim in ("ns2", "wlansim"):
+        row: dict = {"sim": sim, "k": k, "buffer": buffer, "seed": seed}
+        for d in ("up", "down"):
+            if sim == "ns2":
+                row[f"{d}_pkts"] = c[f"{d}-packets"] / window
+                counts = {key: c[f"{d}-{key}"] for key in ("timeouts", "rexmits")}
+                counts["fast_retransmits"] = c[f"{d}-cuts"] - c[f"{d}-timeouts"]
+            else:
+                ours = flows[flows["label"].str.startswith(f"{d}-")]
+                row[f"{d}_pkts"] = ours["goodput_bps"].sum() / 8000.0
+                counts = {key: ours[column].sum() for key, column in TCP_COUNTERS}
+            for key, _ in TCP_COUNTERS:
+                row[f"{d}_{key}"] = int(counts[key])
+            row[f"{d}_ap_drops"] = int((ns2_drops if sim == "ns2" else ours_drops)[d])
+            srtt_ms, rto_ms, active = _series_summary(per_second[sim], d, k)
+            row.update({f"{d}_srtt_ms": srtt_ms, f"{d}_rto_ms": rto_ms,
+                        f"{d}_active": active})  # fmt: skip
+        rows.append(row)
+        common = {"sim": sim, "k": k, "buffer": buffer, "seed": seed}
+        series.extend({**common, **x} for x in per_second[sim])
+    return rows, series
 
 
 def _ratio_of_means(up, down):
@@ -889,13 +1022,14 @@ def compare_tcp_updown(
     k: int = 1,
     series: list[dict] | None = None,
     runs: list[dict] | None = None,
+    jobs: int = 1,
 ) -> list[dict]:
     """Per AP buffer, with `k` uploads and `k` downloads: :func:`summarize_tcp_point` of
     the runs of :func:`tcp_updown_runs` over `seeds`. When `runs` is a list, every run's
-    row is appended to it; `series` as in :func:`tcp_updown_runs`."""
+    row is appended to it; `series` and `jobs` as in :func:`tcp_updown_runs`."""
     rows = []
     for b in buffers:
-        point = tcp_updown_runs(b, seeds, duration_s, warmup_s, k, series)
+        point = tcp_updown_runs(b, seeds, duration_s, warmup_s, k, series, jobs)
         if runs is not None:
             runs.extend(point)
         rows.append(summarize_tcp_point(point))
@@ -907,23 +1041,29 @@ def compare_sizes(
     seeds: list[int],
     duration_s: float = 70.0,
     warmup_s: float = WARMUP_S,
+    jobs: int = 1,
 ) -> list[dict]:
     """ns-2's frame sizes under a routing agent: per point (k, B) of the TCP case, the
     total packets per second (both directions) of ns-2 with DSDV, its endpoints on a wired
     host behind the AP (:func:`tcp_updown_tcl` with `host`: the stations' packets carry
     DSDV's 20 bytes, the host's do not), of wlansim with ``routing_agent = "dsdv"`` (the
     ns2 profile's default) and with ``"none"`` (20 bytes short on every upload segment
-    and download ACK); means over `seeds` and the differences (%) from ns-2."""
+    and download ACK); means over `seeds` and the differences (%) from ns-2. `jobs` seeds
+    at a time."""
     rows = []
     window = duration_s - warmup_s
-    for k, b in points:
-        totals: dict[str, list[float]] = {}
-        for seed in seeds:
-            c = _ns2_counters(_run_ns2_text(tcp_updown_tcl(b, duration_s, warmup_s, seed, k, True)))
-            totals.setdefault("ns2", []).append((c["up-packets"] + c["down-packets"]) / window)
-            for agent in ("dsdv", DUMB_AGENT):
-                r = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s, k, agent), seed=seed)
-                totals.setdefault(agent, []).append(r.flows["goodput_bps"].sum() / 8000.0)
+
+    def totals_of(k: int, b: int, seed: int) -> dict[str, float]:
+        c = _ns2_counters(_run_ns2_text(tcp_updown_tcl(b, duration_s, warmup_s, seed, k, True)))
+        out = {"ns2": (c["up-packets"] + c["down-packets"]) / window}
+        for agent in ("dsdv", DUMB_AGENT):
+            r = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s, k, agent), seed=seed)
+            out[agent] = r.flows["goodput_bps"].sum() / 8000.0
+        return out
+
+    per_point = _per_seed(lambda point, seed: totals_of(*point, seed), points, seeds, jobs)
+    for (k, b), per_seed in zip(points, per_point):
+        totals = {key: [t[key] for t in per_seed] for key in per_seed[0]}
         row = {"k": k, "buffer": b, "ns2_dsdv": statistics.fmean(totals["ns2"])}
         for agent in ("dsdv", DUMB_AGENT):
             row[f"wlansim_{agent}"] = statistics.fmean(totals[agent])
@@ -1032,34 +1172,38 @@ def compare_window_case(
     warmup_s: float = WARMUP_S,
     cbr_mbps: float = WINDOW_CASE_CBR_MBPS,
     runs: list[dict] | None = None,
+    jobs: int = 1,
 ) -> list[dict]:
     """Per window: the NewReno download's goodput (Mb/s, 95 % intervals), timeouts,
     retransmitted segments and drops at the AP per run (means over `seeds`), and the
     CBR's packets per second, by ns-2 and by wlansim, with the differences (%) of
-    goodput and timeouts. When `runs` is a list, every run's row is appended to it."""
+    goodput and timeouts. When `runs` is a list, every run's row is appended to it.
+    `jobs` seeds at a time."""
     rows = []
     window_s = duration_s - warmup_s
+
+    def seed_rows(w: int, seed: int) -> list[dict]:
+        run = _run_ns2(window_case_tcl(w, ifq, duration_s, warmup_s, seed, cbr_mbps))
+        c = _ns2_counters(run.stdout)
+        at_ap = [d for d in run.drops if d.node == 0 and d.layer == "IFQ" and d.t >= warmup_s]
+        f = wlansim.run(window_case_scenario(w, ifq, duration_s, warmup_s, cbr_mbps), seed=seed)
+        t = f.flows.set_index("name").loc["tcp-0"]
+        cbr = f.flows.set_index("name").loc["cbr-0"]
+        return [{"sim": "ns2", "window": w, "ifq": ifq, "seed": seed,
+                 "goodput_mbps": c["tcp-packets"] * 8e-3 / window_s,
+                 "timeouts": c["tcp-timeouts"], "rexmits": c["tcp-rexmits"],
+                 "fast_retransmits": c["tcp-cuts"] - c["tcp-timeouts"],
+                 "ap_drops": sum(d.kind == "tcp" for d in at_ap),
+                 "cbr_pkts": c["cbr-packets"] / window_s},
+                {"sim": "wlansim", "window": w, "ifq": ifq, "seed": seed,
+                 "goodput_mbps": t["goodput_bps"] / 1e6,
+                 "timeouts": int(t["timeouts"]), "rexmits": int(t["retransmissions"]),
+                 "fast_retransmits": int(t["fast_retransmits"]),
+                 "ap_drops": int(t["dropped_queue"]),
+                 "cbr_pkts": cbr["delivered_packets"] / window_s}]  # fmt: skip
+
     for w in windows:
-        mine = []
-        for seed in seeds:
-            run = _run_ns2(window_case_tcl(w, ifq, duration_s, warmup_s, seed, cbr_mbps))
-            c = _ns2_counters(run.stdout)
-            at_ap = [d for d in run.drops if d.node == 0 and d.layer == "IFQ" and d.t >= warmup_s]
-            mine.append({"sim": "ns2", "window": w, "ifq": ifq, "seed": seed,
-                         "goodput_mbps": c["tcp-packets"] * 8e-3 / window_s,
-                         "timeouts": c["tcp-timeouts"], "rexmits": c["tcp-rexmits"],
-                         "fast_retransmits": c["tcp-cuts"] - c["tcp-timeouts"],
-                         "ap_drops": sum(d.kind == "tcp" for d in at_ap),
-                         "cbr_pkts": c["cbr-packets"] / window_s})  # fmt: skip
-            f = wlansim.run(window_case_scenario(w, ifq, duration_s, warmup_s, cbr_mbps), seed=seed)
-            t = f.flows.set_index("name").loc["tcp-0"]
-            cbr = f.flows.set_index("name").loc["cbr-0"]
-            mine.append({"sim": "wlansim", "window": w, "ifq": ifq, "seed": seed,
-                         "goodput_mbps": t["goodput_bps"] / 1e6,
-                         "timeouts": int(t["timeouts"]), "rexmits": int(t["retransmissions"]),
-                         "fast_retransmits": int(t["fast_retransmits"]),
-                         "ap_drops": int(t["dropped_queue"]),
-                         "cbr_pkts": cbr["delivered_packets"] / window_s})  # fmt: skip
+        mine = [r for rs in _pmap(lambda seed, w=w: seed_rows(w, seed), seeds, jobs) for r in rs]
         if runs is not None:
             runs.extend(mine)
         row: dict = {"window": w, "ifq": ifq, "seeds": len(seeds)}
@@ -1095,7 +1239,8 @@ def _per(runs, key: str, column: str) -> dict:
 def ns2_claims() -> list:
     """The agreement statements of `wlansim validate ns2`, as claim records for the
     shared verdict engine (`wlansim.claims`): decided on the tables ``udp`` (per-run
-    packets per second of every cell), ``window`` (the large-window case's runs) and
+    packets per second of every cell), ``capture`` (the same for the capture case's
+    cells, :func:`compare_capture`), ``window`` (the large-window case's runs) and
     ``tcp`` (the TCP grid's runs, with a ``starving`` column per point). The grid's
     up/down ratio of means and its permutation test are summarised beside them
     (:func:`summarize_tcp_point`): a ratio of means is not a mean of runs, so where
@@ -1114,6 +1259,13 @@ def ns2_claims() -> list:
               "cell (ns-2's capture on)",
               Every(Within("wlansim's packets/s", "ns-2's", tol=0.005), "cell"),
               lambda t: _per(t["runs"]["udp"], "cell", "pkts")),
+        Claim("ns2.capture", "issue 27: acceptance",
+              "ns-2's capture rule on both sides (CPThresh_ 10 dB, two-ray ground powers from "
+              "the stations' positions): wlansim's packets/s within 0.5 % of ns-2.35's in "
+              "every layout",
+              Every(Within("wlansim's packets/s", "ns-2's", tol=0.005), "cell"),
+              lambda t: _per(t["runs"]["capture"][t["runs"]["capture"]["cell"]
+                             .str.endswith("capture on")], "cell", "pkts")),
         Claim("ns2.window-goodput", "issue 27: acceptance",
               "NewReno at windows the queue cannot hold (IFQ 25): goodput within 5 % of ns-2's",
               Every(Within("wlansim's goodput", "ns-2's", tol=0.05), "window"),

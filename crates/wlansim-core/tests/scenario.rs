@@ -143,3 +143,63 @@ fn channel_table_defaults_overrides_and_sugar() {
     let e = err("", "fer_uplink = -0.1");
     assert!(e.contains("stations[0].fer_uplink"), "{e}");
 }
+
+/// `[channel.propagation] model = "two-ray-ground"` has its own keys and refuses the
+/// shadowing model's; under ns-2's profile, nodes that all have a position get ns-2's
+/// two-ray ground model and its capture rule without asking, and the standard's profile
+/// neither.
+#[test]
+fn two_ray_ground_its_keys_and_the_ns2_profile_defaults() {
+    use wlansim_core::channel::receiver::Rule;
+    use wlansim_core::scenario::propagation::PropagationModel;
+    let placed = |profile: &str, extra: &str| {
+        format!(
+            "{profile}duration = \"1 s\"\n[ap]\nposition = [0, 0]\n[[stations]]\nname = \"s\"\n\
+             position = [30, 0]\n{extra}"
+        )
+    };
+    let message = error_of(&placed(
+        "",
+        "[channel.propagation]\nmodel = \"two-ray-ground\"\nsigma_db = 4",
+    ));
+    assert!(
+        message.contains("channel.propagation.sigma_db") && message.contains("antenna_height_m"),
+        "{message}"
+    );
+    let message = error_of(&placed(
+        "",
+        "[channel.propagation]\nmodel = \"shadowing\"\nantenna_height_m = 2",
+    ));
+    assert!(
+        message.contains("not a key of model = \"shadowing\""),
+        "{message}"
+    );
+    let message = error_of(&placed(
+        "",
+        "[channel.propagation]\nmodel = \"two-ray-ground\"\nantenna_height_m = 0",
+    ));
+    assert!(message.contains("antenna_height_m`: 0"), "{message}");
+
+    let ns2 = Scenario::from_toml(&placed("profile = \"ns2\"\n", "")).unwrap();
+    let p = ns2.propagation().expect("ns-2's model");
+    assert_eq!(p.model, PropagationModel::TwoRayGround);
+    assert_eq!(
+        ns2.reception_rule(),
+        Rule::Threshold {
+            ratio: 10f64.powf(1.0)
+        }
+    );
+    let standard = Scenario::from_toml(&placed("", "")).unwrap();
+    assert!(standard.propagation().is_none());
+    assert_eq!(standard.reception_rule(), Rule::Overlap);
+    // A reception table states the model, whatever the profile.
+    let told = Scenario::from_toml(&placed(
+        "profile = \"ns2\"\n",
+        "[channel.reception]\nmodel = \"none\"",
+    ))
+    .unwrap();
+    assert_eq!(told.reception_rule(), Rule::Overlap);
+    // Without positions the ns2 profile has no propagation model.
+    let unplaced = Scenario::from_toml(&format!("profile = \"ns2\"\n{MINIMAL}")).unwrap();
+    assert!(unplaced.propagation().is_none());
+}

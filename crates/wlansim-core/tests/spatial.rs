@@ -187,3 +187,109 @@ fn overlapping_and_foreign_channels_are_refused() {
     ));
     assert!(e.message.contains("dBm"), "{}", e.message);
 }
+
+/// ns-2's profile with a saturated station 5 m and one 40 m from the AP (ns-2's two-ray
+/// ground model, Friis at these distances: the near one arrives 18 dB stronger); `extra`:
+/// more TOML.
+fn near_far(extra: &str) -> Scenario {
+    Scenario::from_toml(&format!(
+        r#"
+profile = "ns2"
+routing_agent = "none"
+duration = "20 s"
+warmup = "1 s"
+[phy]
+standard = "802.11b"
+control_rate = "1 Mb/s"
+[ap]
+position = [0, 0]
+[[stations]]
+name = "near"
+count = 5
+position = [5, 0]
+[[stations]]
+name = "far"
+count = 5
+position = [0, 40]
+[[flows]]
+name = "n"
+stations = "near"
+direction = "uplink"
+packet_size = "1000 B"
+[[flows]]
+name = "f"
+stations = "far"
+direction = "uplink"
+packet_size = "1000 B"
+{extra}
+"#
+    ))
+    .expect("valid scenario")
+}
+
+fn group_throughput(r: &Results, prefix: &str) -> f64 {
+    r.flows
+        .iter()
+        .filter(|f| f.name.starts_with(prefix))
+        .map(|f| f.throughput_bps)
+        .sum()
+}
+
+/// The ns2 profile's default reception is ns-2's capture rule (`CPThresh_` 10 dB) on
+/// powers from the positions (two-ray ground): at the AP the near group's frames survive
+/// their collisions with the far group's, so the near group carries more and the cell
+/// more than with every overlap destroying both (`model = "none"`, which at these
+/// distances, every node decoding every other, runs on the shared medium).
+#[test]
+fn the_ns2_profile_captures_the_stronger_frame_by_ns2_threshold() {
+    let on = run(&near_far(""), 1);
+    let off = run(&near_far("[channel.reception]\nmodel = \"none\""), 1);
+    assert_eq!((on.meta.medium, off.meta.medium), ("spatial", "shared"));
+    let (near_on, far_on) = (group_throughput(&on, "n"), group_throughput(&on, "f"));
+    let (near_off, far_off) = (group_throughput(&off, "n"), group_throughput(&off, "f"));
+    assert!(near_on > 1.5 * far_on, "near {near_on} far {far_on}");
+    assert!(
+        (near_off / far_off - 1.0).abs() < 0.1,
+        "near {near_off} far {far_off}"
+    );
+    assert!(
+        near_on + far_on > 1.03 * (near_off + far_off),
+        "{} vs {}",
+        near_on + far_on,
+        near_off + far_off
+    );
+    // The near stations' frames survive collisions with the far ones' (they still collide
+    // among themselves, at one power); the far ones' never do.
+    let captures = |r: &Results, name: &str| -> u64 {
+        r.nodes
+            .iter()
+            .filter(|n| n.name.starts_with(name))
+            .map(|n| n.mac.captures)
+            .sum()
+    };
+    assert!(captures(&on, "near") > 500, "{}", captures(&on, "near"));
+    assert_eq!(captures(&on, "far"), 0);
+    assert_eq!(captures(&off, "near"), 0);
+}
+
+/// Without positions every frame arrives with one power, so ns-2's capture rule can save
+/// none: the ns2 profile keeps the shared medium and its results are those of any overlap
+/// destroying every frame in it, bit for bit.
+#[test]
+fn without_positions_the_ns2_profile_keeps_the_shared_medium() {
+    for mac in ["", "rts_threshold = 0"] {
+        let toml = |extra: &str| {
+            let s = format!(
+                "profile = \"ns2\"\nduration = \"10 s\"\nwarmup = \"1 s\"\n[mac]\n{mac}\n\
+                 [[stations]]\nname = \"sta\"\ncount = 10\n[[flows]]\nname = \"f\"\n\
+                 stations = \"sta\"\ndirection = \"uplink\"\npacket_size = \"1000 B\"\n{extra}"
+            );
+            Scenario::from_toml(&s).expect("valid scenario")
+        };
+        let a = run(&toml(""), 3);
+        let b = run(&toml("[channel.reception]\nmodel = \"none\"\n"), 3);
+        assert_eq!((a.meta.medium, b.meta.medium), ("shared", "shared"));
+        assert_eq!(total_throughput(&a), total_throughput(&b), "{mac}");
+        assert_eq!(sum(&a, |n| n.mac.collisions), sum(&b, |n| n.mac.collisions));
+    }
+}

@@ -91,7 +91,9 @@ def register(subparsers) -> None:
         description="Write an ns-2 Tcl script for each matched cell, run ns-2 and wlansim "
         "(profile ns2) with several seeds and print them side by side: saturated UDP uplink "
         "(n = 1, 5, 10, 20; basic access and RTS/CTS; control rate 1 and 2 Mb/s; packets "
-        "per second with 95 %% intervals); how many packets an interface queue of B holds; "
+        "per second with 95 %% intervals); ns-2's capture rule on both sides (20 stations "
+        "on the circle and spread 5-45 m from the AP, capture on and off); how many "
+        "packets an interface queue of B holds; "
         "a NewReno download whose window (128, 390) the path and an IFQ of 25 cannot hold, "
         "beside CBR through the same queue (goodput, timeouts, retransmissions, drops at "
         "the AP); TCP NewReno with k uploads and k downloads through the AP, k = 1-4 and "
@@ -105,8 +107,8 @@ def register(subparsers) -> None:
     n.add_argument(
         "--quick",
         action="store_true",
-        help="n = 1 and 10, basic, 1 Mb/s, 3 seeds; window 128, 2 seeds; k = 1, 2 at B = "
-        "20, 50 with 3 seeds; one point of the frame-size check",
+        help="n = 1 and 10, basic, 1 Mb/s, 3 seeds; the capture case spread only; window "
+        "128, 2 seeds; k = 1, 2 at B = 20, 50 with 3 seeds; one point of the frame-size check",
     )
     n.add_argument("--seeds", type=int, default=5, help="seeds per UDP cell (default 5)")
     n.add_argument(
@@ -128,6 +130,12 @@ def register(subparsers) -> None:
         "runs, with the machine's load)",
     )
     n.add_argument("--speed-runs", type=int, default=5, help="rounds of --speed (default 5)")
+    n.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="seeds run at a time, each an ns-2 process and a wlansim run (default 1)",
+    )
     n.add_argument("--out", default="out/validate-ns2", help="directory for the CSV")
     n.add_argument("--json", action="store_true", help="print the tables as JSON")
     n.set_defaults(func=run_ns2)
@@ -278,12 +286,15 @@ def run_ns2(args) -> int:
 
     from wlansim.errors import ScenarioError
     from wlansim.validation_ns2 import (
+        CAPTURE_CELL,
         INSTALL_HINT,
+        LAYOUTS,
         STARVATION_RATIO,
         TCP_COUNTERS,
         WARMUP_S,
         cells,
         compare_buffer,
+        compare_capture,
         compare_sizes,
         compare_tcp_updown,
         compare_udp_uplink,
@@ -296,7 +307,7 @@ def run_ns2(args) -> int:
         print(INSTALL_HINT)
         return 0
     for flag, value in (("--seeds", args.seeds), ("--tcp-seeds", args.tcp_seeds),
-                        ("--speed-runs", args.speed_runs)):  # fmt: skip
+                        ("--speed-runs", args.speed_runs), ("--jobs", args.jobs)):  # fmt: skip
         if value < 1:
             raise ScenarioError(f"{flag} {value}: at least 1")
     if args.duration <= WARMUP_S:
@@ -305,9 +316,23 @@ def run_ns2(args) -> int:
         return _ns2_speed(args)
     seeds = list(range(1, (3 if args.quick else args.seeds) + 1))
     tcp_seeds = list(range(1, (3 if args.quick else args.tcp_seeds) + 1))
+    jobs = args.jobs
     udp_runs: list[dict] = []
     udp = pd.DataFrame(
-        compare_udp_uplink(cells(args.quick), seeds, args.duration, WARMUP_S, runs=udp_runs)
+        compare_udp_uplink(
+            cells(args.quick), seeds, args.duration, WARMUP_S, runs=udp_runs, jobs=jobs
+        )
+    )
+    capture_runs: list[dict] = []
+    capture = pd.DataFrame(
+        compare_capture(
+            ["spread"] if args.quick else list(LAYOUTS),
+            seeds,
+            args.duration,
+            WARMUP_S,
+            runs=capture_runs,
+            jobs=jobs,
+        )
     )
     buffers = pd.DataFrame(compare_buffer([2, 5] if args.quick else [1, 2, 5, 10, 50]))
     window_runs: list[dict] = []
@@ -318,6 +343,7 @@ def run_ns2(args) -> int:
             duration_s=30.1 if args.quick else 60.1,
             warmup_s=0.1,
             runs=window_runs,
+            jobs=jobs,
         )
     )
     per_second: list[dict] = []
@@ -331,16 +357,18 @@ def run_ns2(args) -> int:
             row
             for k, b in grid
             for row in compare_tcp_updown(
-                [b], tcp_seeds, duration, k=k, series=per_second, runs=runs
+                [b], tcp_seeds, duration, k=k, series=per_second, runs=runs, jobs=jobs
             )
         ]
     )
     size_points = [(2, 50)] if args.quick else grid
-    sizes = pd.DataFrame(compare_sizes(size_points, seeds, duration))
+    sizes = pd.DataFrame(compare_sizes(size_points, seeds, duration, jobs=jobs))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     tables = {
         "udp": udp,
+        "capture": capture,
+        "capture-runs": pd.DataFrame(capture_runs),
         "buffer": buffers,
         "window": window,
         "window-runs": pd.DataFrame(window_runs),
@@ -356,7 +384,12 @@ def run_ns2(args) -> int:
     tcp_runs["starving"] = [starving[kb] for kb in zip(tcp_runs["k"], tcp_runs["buffer"])]
     verdicts = _decide(
         ns2_claims(),
-        {"udp": pd.DataFrame(udp_runs), "window": tables["window-runs"], "tcp": tcp_runs},
+        {
+            "udp": pd.DataFrame(udp_runs),
+            "capture": tables["capture-runs"],
+            "window": tables["window-runs"],
+            "tcp": tcp_runs,
+        },  # fmt: skip
         out,
     )
     if args.json:
@@ -366,10 +399,18 @@ def run_ns2(args) -> int:
     print(
         f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, {args.duration:g} "
         f"s per run ({WARMUP_S:g} s warm-up), {len(seeds)} seeds: packets/s received by the AP "
-        "(ns-2's capture on, CPThresh_ 10 dB, which no cell here can use: equal powers)"
+        "(capture on in both, CPThresh_ 10 dB: ns-2's stations on a circle of 10 m around "
+        "the AP, wlansim's without positions, so every frame reaches the AP with one power)"
     )
     print(udp.to_string(**fmt2))
     print(f"largest difference {udp['diff_pct'].abs().max():.2f} % (target: within 0.5 %)")
+    print(
+        f"\nCapture: {CAPTURE_CELL.n} saturated stations, basic access, placed alike in both "
+        "(circle: 10 m from the AP; spread: 5-45 m), powers from ns-2's two-ray ground "
+        "model; capture on (ns-2's defaults, the ns2 profile's) and off (ns-2: CPThresh_ "
+        f"1e9; wlansim: reception none), {len(seeds)} seeds: packets/s received by the AP"
+    )
+    print(capture.to_string(**fmt2))
     print("\nA burst of 20 packets into an idle station's interface queue of B: packets delivered")
     print(buffers.to_string(index=False))
     print(

@@ -145,8 +145,10 @@ def place(s: dict, n1_bs: str, distance_m: float, mobile: bool) -> None:
     4 m/s from the FTP's start and stands there (ns-2's setdest; no hand-off in ns-2.28).
 
     The layout is taken as given: the simulator picks the medium it needs
-    (`meta.medium`), and the report's Geometry section (`_geometry_lines`) computes
-    whether any node ever leaves another's carrier-sense range."""
+    (`meta.medium`; under the ns2 profile the spatial one, since ns-2's capture rule
+    decides overlapping frames per receiver from the unequal powers), and the report's
+    Geometry section (`_geometry_lines`) computes whether any node ever leaves another's
+    carrier-sense range."""
     if n1_bs not in BS_POSITIONS:
         raise ValueError(f"n1_bs {n1_bs!r}: one of {', '.join(BS_POSITIONS)}")
     for ap in s["aps"]:
@@ -1564,9 +1566,13 @@ def _geometry_lines(tables) -> list[str]:
         f"{radio.cs_threshold_w:.4g} W ({dbm(radio.cs_threshold_w)}) and RXThresh_ "
         f"{radio.rx_threshold_w:.4g} W ({dbm(radio.rx_threshold_w)}), whose median ranges "
         f"with β {radio.path_loss_exponent:g} are {cs_m:.0f} m and {rx_m:.0f} m.{used} "
-        "On the shared medium a frame below the receive threshold (n3 at "
-        f"{max(DISTANCES)} m receives a frame with probability {p100:.2f}) is lost only at "
-        "its addressee, and every other node defers as after a failed exchange.",
+        "Under the ns2 profile the runs use the spatial medium (reception per node) all the "
+        "same: the profile decides overlapping frames by ns-2's capture rule (CPThresh_ "
+        "10 dB, on the median powers), and at these unequal distances a receiver can keep "
+        "the stronger of two. A frame below the receive threshold (n3 at "
+        f"{max(DISTANCES)} m receives a frame with probability {p100:.2f}) is lost at its "
+        "addressee by the shadowing draw; on the shared medium (the standard profile's "
+        "runs) every other node then defers as after a failed exchange.",
         "",
     ]
 

@@ -215,10 +215,17 @@ impl Hearing {
         }
     }
 
-    /// Whether every wireless node hears (at or above its floor) every other's frames on
-    /// one channel, at every point of their paths: the farthest two nodes on two straight
-    /// legs are at the legs' ends, and power falls with distance.
-    pub fn everyone_hears(&self, budget: &LinkBudget, positions: &Positions) -> bool {
+    /// Whether every wireless node hears (at or above its floor; with `decodes`, at or
+    /// above its receive threshold) every other's frames on one channel, at every point
+    /// of their paths: the farthest two nodes on two straight legs are at the legs' ends,
+    /// and power falls with distance.
+    pub fn everyone_hears(
+        &self,
+        budget: &LinkBudget,
+        positions: &Positions,
+        decodes: bool,
+    ) -> bool {
+        let floor = |r: &Radio| if decodes { r.rx_w } else { r.floor_w() };
         let nodes: Vec<usize> = (0..self.radios.len())
             .filter(|&i| self.radios[i].channel.is_some())
             .collect();
@@ -242,7 +249,7 @@ impl Hearing {
         });
         let highest = nodes
             .iter()
-            .map(|&i| self.radios[i].floor_w())
+            .map(|&i| floor(&self.radios[i]))
             .fold(0.0, f64::max);
         let g = budget.min_gain();
         if budget.link_w(diagonal) * g * g >= highest {
@@ -254,7 +261,7 @@ impl Hearing {
             return nodes.iter().all(|&a| {
                 nodes
                     .iter()
-                    .all(|&b| a == b || power(a, b, None) >= self.radios[b].floor_w())
+                    .all(|&b| a == b || power(a, b, None) >= floor(&self.radios[b]))
             });
         }
         for (ia, &a) in nodes.iter().enumerate() {
@@ -262,7 +269,7 @@ impl Hearing {
                 if a == b {
                     continue;
                 }
-                let floor = self.radios[b].floor_w();
+                let floor = floor(&self.radios[b]);
                 for p in &points[ia] {
                     for q in &points[ib] {
                         if power(a, b, Some((p[0] - q[0]).hypot(p[1] - q[1]))) < floor {
@@ -273,5 +280,25 @@ impl Hearing {
             }
         }
         true
+    }
+
+    /// Whether some receiver can hear two frames whose powers differ by `ratio` or more
+    /// (then ns-2's capture threshold can save the stronger of two that overlap there).
+    /// Between static nodes with a path-loss model exactly (every receiver's weakest and
+    /// strongest frame); a moving node then counts as yes; without a path-loss model the
+    /// powers differ by the antenna gains only.
+    pub fn capture_possible(&self, budget: &LinkBudget, ratio: f64) -> bool {
+        if !budget.has_path() {
+            return budget.max_gain() >= budget.min_gain() * ratio;
+        }
+        if !self.mobile.is_empty() {
+            return true;
+        }
+        let mut range = vec![(f64::INFINITY, 0.0f64); self.radios.len()];
+        for &(b, p) in self.lists.iter().flatten() {
+            let r = &mut range[b as usize];
+            *r = (r.0.min(p), r.1.max(p));
+        }
+        range.iter().any(|&(lo, hi)| hi >= lo * ratio)
     }
 }

@@ -7,7 +7,8 @@
 //! that have one a burst model ([`bursts`]: Gilbert–Elliott, the consecutive bursts of
 //! fotiadis2005) instead of the i.i.d. rate; with `[channel.propagation]`, distance-based
 //! reception on top ([`shadowing`]: ns-2's log-distance shadowing, at the distance the
-//! nodes' [`mobility`] gives at the frame's time). Control frames
+//! nodes' [`mobility`] gives at the frame's time; [`two_ray_ground`] draws nothing: its
+//! power decides who hears and decodes, `hearing.rs`). Control frames
 //! (RTS, CTS, ACK) are short and sent at a low rate: the i.i.d. and burst models treat
 //! them as error-free; shadowing draws for them too (`FrameKind::Control`).
 //!
@@ -26,6 +27,7 @@ pub mod power;
 pub mod receiver;
 pub mod reception;
 pub mod shadowing;
+pub mod two_ray_ground;
 
 use crate::net::NodeId;
 use crate::sim::time::Time;
@@ -33,7 +35,7 @@ pub use bursts::{BurstLink, BurstLinks, BurstParams, BurstSpec};
 pub use hearing::{Hearing, Radio};
 pub use iid::IidLoss;
 pub use mobility::{Positions, Trajectory};
-pub use power::LinkBudget;
+pub use power::{LinkBudget, PathLoss};
 pub use reception::{Ppdu, Reception};
 pub use shadowing::{Shadowing, ShadowingParams};
 

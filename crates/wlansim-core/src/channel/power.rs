@@ -2,13 +2,46 @@
 //! asks (SINR decoding, carrier sense, who hears whom).
 //!
 //! Between two positioned nodes with `[channel.propagation]`: the path-loss model's median
-//! power at their distance (`shadowing.rs` `ShadowingParams::mean_power_dbw`; its
-//! per-frame shadowing draw stays a loss of its own, at the addressee); otherwise one
+//! power at their distance (`shadowing.rs` `ShadowingParams::mean_power_dbw`, whose
+//! per-frame shadowing draw stays a loss of its own, at the addressee; or
+//! `two_ray_ground.rs`); otherwise one
 //! power for every link (`[channel.reception] rx_power_dbm`, −60 dBm by default). Plus
 //! both ends' antenna gains.
+use super::two_ray_ground::TwoRayGroundParams;
 use super::{Positions, ShadowingParams};
 use crate::net::NodeId;
 use crate::sim::time::Time;
+
+/// Speed of light (m/s), for the wavelength.
+pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;
+
+/// How the median received power falls with distance (`[channel.propagation] model`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PathLoss {
+    /// ns-2's `Propagation/Shadowing` (its median; the draw is `shadowing.rs`'s).
+    LogDistance(ShadowingParams),
+    /// ns-2's `Propagation/TwoRayGround`.
+    TwoRayGround(TwoRayGroundParams),
+}
+
+impl PathLoss {
+    /// The median power `d` metres away without antenna gains, dBW.
+    #[inline]
+    pub fn mean_power_dbw(&self, d: f64) -> f64 {
+        match self {
+            PathLoss::LogDistance(p) => p.mean_power_dbw(d),
+            PathLoss::TwoRayGround(p) => p.mean_power_dbw(d),
+        }
+    }
+
+    /// The distance beyond which the median power with `gain` falls below `floor_w`.
+    fn range_m(&self, floor_w: f64, gain: f64) -> f64 {
+        match self {
+            PathLoss::LogDistance(p) => p.range_m(floor_w, gain),
+            PathLoss::TwoRayGround(p) => p.range_m(floor_w, gain),
+        }
+    }
+}
 
 /// dBm → W.
 pub fn watts(dbm: f64) -> f64 {
@@ -17,7 +50,7 @@ pub fn watts(dbm: f64) -> f64 {
 
 pub struct LinkBudget {
     /// The median path loss when the scenario has `[channel.propagation]`.
-    path: Option<ShadowingParams>,
+    path: Option<PathLoss>,
     /// The power of a link between nodes without positions (no gains).
     flat_w: f64,
     /// Per node: its antenna gain as a power factor.
@@ -27,7 +60,7 @@ pub struct LinkBudget {
 impl LinkBudget {
     /// `gains_db`: per node, in node order.
     pub fn new(
-        path: Option<ShadowingParams>,
+        path: Option<PathLoss>,
         flat_dbm: f64,
         gains_db: impl Iterator<Item = f64>,
     ) -> LinkBudget {
@@ -86,16 +119,13 @@ impl LinkBudget {
             return f64::INFINITY;
         };
         let g = self.max_gain();
-        // mean_power_dbw(d) = P(d0) − 10 β log10(d / d0) beyond d0.
-        let at_d0 = p.mean_power_dbw(p.reference_distance_m) + 10.0 * (g * g).log10();
-        let margin_db = at_d0 - 10.0 * floor_w.log10();
-        if p.path_loss_exponent <= 0.0 {
-            return if margin_db >= 0.0 { f64::INFINITY } else { 0.0 };
+        let d = p.range_m(floor_w, g * g);
+        if !d.is_finite() || d == 0.0 {
+            return d;
         }
-        let d = p.reference_distance_m * 10f64.powf(margin_db / (10.0 * p.path_loss_exponent));
         // A hair beyond, so that rounding never excludes a node at the edge (every
         // candidate's power is checked exactly afterwards).
-        d.max(p.reference_distance_m) * (1.0 + 1e-9) + 1e-6
+        d * (1.0 + 1e-9) + 1e-6
     }
 }
 
@@ -114,7 +144,11 @@ mod tests {
             sigma_db: 4.0,
             rx_threshold_w: 3.652e-10,
         };
-        let b = LinkBudget::new(Some(path), -60.0, [0.0, 3.0].into_iter());
+        let b = LinkBudget::new(
+            Some(PathLoss::LogDistance(path)),
+            -60.0,
+            [0.0, 3.0].into_iter(),
+        );
         let floor = 1.559e-11;
         let r = b.range_m(floor);
         // With the 3 dB antenna at both ends: 6 dB more than ns-2's 423 m reach.

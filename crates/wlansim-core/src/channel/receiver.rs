@@ -92,8 +92,11 @@ struct Lock {
 /// What became of an arriving signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arrival {
-    /// The node locked onto it.
-    Locked,
+    /// The node locked onto it; `displaced`: the end of a frame that started at the same
+    /// instant, which the node had locked onto and now ignores, the new one being at
+    /// least the capture ratio stronger (ns-2 receives the nearer, stronger frame first
+    /// and ignores the other: `MacRules::capture_nav`).
+    Locked { displaced: Option<Time> },
     /// It overlaps the frame the node is locked onto; `ignored`: that frame is at least
     /// the capture ratio stronger (ns-2 then sets the NAV: `MacRules::capture_nav`).
     Overlap { ignored: bool },
@@ -211,7 +214,7 @@ impl Receivers {
                 Self::overlap(rule, &mut lock, s.power, s.end);
             }
             n.lock = Some(lock);
-            return Arrival::Locked;
+            return Arrival::Locked { displaced: None };
         };
         // Frames that start together: the receiver locks onto the strongest.
         if lock.start == now && lockable && rule.captures() {
@@ -241,10 +244,13 @@ impl Receivers {
                     until: end.max(old.until),
                 };
                 let signals = &n.signals;
+                let mut displaced = None;
                 for s in &signals[..signals.len() - 1] {
-                    Self::overlap(rule, lock, s.power, s.end);
+                    if Self::overlap(rule, lock, s.power, s.end) && s.tx == old.tx {
+                        displaced = Some(s.end);
+                    }
                 }
-                return Arrival::Locked;
+                return Arrival::Locked { displaced };
             }
         }
         let ignored = Self::overlap(rule, lock, power, end);
@@ -351,5 +357,71 @@ impl Receivers {
             own_tx: s.own_tx,
             until,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PPDU: Ppdu = Ppdu {
+        rate: 1_000_000,
+        bytes: 100,
+        short_preamble: false,
+    };
+
+    /// ns-2's `Mac802_11::recv`: of two frames that arrive together the receiver keeps the
+    /// stronger when it is `CPThresh_` stronger (ns-2 receives the nearer first and ignores
+    /// the other, `capture`), whichever of the two comes first here; closer in power both
+    /// are lost (`collision`); a later frame never takes over.
+    #[test]
+    fn the_capture_threshold_keeps_the_frame_ten_times_stronger() {
+        let threshold = Rule::Threshold { ratio: 10.0 };
+        let mut r = Receivers::new(threshold, 1);
+        assert_eq!(
+            r.arrive(0, 1, 1e-9, 0, 1000, true, false, None),
+            Arrival::Locked { displaced: None }
+        );
+        // The stronger one displaces it, which is ignored from then on.
+        assert_eq!(
+            r.arrive(0, 2, 2e-8, 0, 1200, true, false, None),
+            Arrival::Locked {
+                displaced: Some(1000)
+            }
+        );
+        assert_eq!(
+            r.end(0, 1, 1000, PPDU, None).fate,
+            Fate::Collided { hidden: false }
+        );
+        assert_eq!(
+            r.end(0, 2, 1200, PPDU, None).fate,
+            Fate::Decoded { captured: true }
+        );
+        // 5 dB apart: the stronger is locked onto but both are lost.
+        let mut r = Receivers::new(threshold, 1);
+        r.arrive(0, 1, 1e-9, 0, 1000, true, false, None);
+        assert_eq!(
+            r.arrive(0, 2, 3e-9, 0, 1000, true, false, None),
+            Arrival::Locked { displaced: None }
+        );
+        assert_eq!(
+            r.end(0, 2, 1000, PPDU, None).fate,
+            Fate::Collided { hidden: false }
+        );
+        // A later frame: ignored when 10 times weaker, else it destroys the locked one.
+        let mut r = Receivers::new(threshold, 1);
+        r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
+        assert_eq!(
+            r.arrive(0, 2, 1e-9, 10, 500, true, false, None),
+            Arrival::Overlap { ignored: true }
+        );
+        assert_eq!(
+            r.arrive(0, 3, 1e-7, 20, 600, true, false, None),
+            Arrival::Overlap { ignored: false }
+        );
+        assert_eq!(
+            r.end(0, 1, 1000, PPDU, None).fate,
+            Fate::Collided { hidden: true }
+        );
     }
 }

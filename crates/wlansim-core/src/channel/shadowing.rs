@@ -19,8 +19,7 @@ use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
 use rand_distr::{Distribution, StandardNormal};
 
-/// Speed of light (m/s), for the wavelength.
-const SPEED_OF_LIGHT: f64 = 299_792_458.0;
+use super::power::SPEED_OF_LIGHT;
 
 /// The model's parameters, resolved (`scenario/channel.rs` `PropagationConfig`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +39,20 @@ impl ShadowingParams {
         let d0 = self.reference_distance_m;
         let friis = self.tx_power_w * lambda * lambda / (4.0 * std::f64::consts::PI * d0).powi(2);
         10.0 * friis.log10() - 10.0 * self.path_loss_exponent * (d.max(d0) / d0).log10()
+    }
+
+    /// The distance beyond which the median power with `gain` (both antennas, a power
+    /// factor) falls below `floor_w` (infinite when the path loss does not grow with
+    /// distance).
+    pub fn range_m(&self, floor_w: f64, gain: f64) -> f64 {
+        // mean_power_dbw(d) = P(d0) − 10 β log10(d / d0) beyond d0.
+        let at_d0 = self.mean_power_dbw(self.reference_distance_m) + 10.0 * gain.log10();
+        let margin_db = at_d0 - 10.0 * floor_w.log10();
+        if self.path_loss_exponent <= 0.0 {
+            return if margin_db >= 0.0 { f64::INFINITY } else { 0.0 };
+        }
+        let d0 = self.reference_distance_m;
+        (d0 * 10f64.powf(margin_db / (10.0 * self.path_loss_exponent))).max(d0)
     }
 }
 

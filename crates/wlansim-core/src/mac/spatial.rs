@@ -588,11 +588,17 @@ impl Spatial {
             }
             let s = &mut self.nodes[r as usize];
             let (mut turned, mut changed) = (false, false);
-            if arrival == Arrival::Locked || sensed {
+            if matches!(arrival, Arrival::Locked { .. }) || sensed {
                 (turned, changed) = s.view.sense(now, end);
             }
-            if arrival == (Arrival::Overlap { ignored: true }) {
-                if let Some(nav) = mac.rules.capture_nav(&mac.phy, now, end - now) {
+            // A frame the capture rule ignores: this one, or the one it displaced.
+            let ignored = match arrival {
+                Arrival::Overlap { ignored: true } => Some(end),
+                Arrival::Locked { displaced } => displaced,
+                Arrival::Overlap { ignored: false } | Arrival::Unlocked => None,
+            };
+            if let Some(until) = ignored {
+                if let Some(nav) = mac.rules.capture_nav(&mac.phy, now, until - now) {
                     turned |= !s.view.busy_at(now);
                     changed |= s.view.set_nav(nav).0;
                 }

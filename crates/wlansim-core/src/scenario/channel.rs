@@ -40,8 +40,10 @@ pub struct ChannelConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reception: Option<super::reception::ReceptionConfig>,
     /// The medium: `auto` (one shared medium where every node senses every other on one
-    /// channel and reception is `none` or `sinr`, else carrier sense, NAV and reception
-    /// per node) or `spatial` (per node always). The run's `meta.medium` says which.
+    /// channel, decodes it under two-ray ground, and no receiver hears two frames the
+    /// capture threshold apart in power under `threshold`; else carrier sense, NAV and
+    /// reception per node) or `spatial` (per node always). The run's `meta.medium` says
+    /// which.
     #[serde(default, skip_serializing_if = "Medium::is_auto")]
     pub medium: Medium,
 }

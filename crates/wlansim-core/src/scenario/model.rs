@@ -331,17 +331,15 @@ impl<'s> Model<'s> {
     /// model's sensitivity, else the standard's CCA levels (`phy/cca.rs`).
     fn radio(&self, channel: u16, rx: Option<Power>, cs: Option<Power>) -> Radio {
         let c = &self.scenario.channel;
-        let tx_power = c
-            .propagation
-            .as_ref()
-            .map_or(0.281_838_15, |p| p.tx_power_w);
+        let propagation = self.scenario.propagation();
+        let tx_power = propagation.as_ref().map_or(0.281_838_15, |p| p.tx_power_w);
         let (rx_dbm, cs_dbm) = cca::thresholds_dbm(self.phy.modulation, tx_power);
         let sinr = c
             .reception
             .as_ref()
             .filter(|r| r.model == ReceptionModel::Sinr)
             .map(|r| watts(r.sensitivity_dbm));
-        let propagation = c.propagation.as_ref();
+        let propagation = propagation.as_ref();
         Radio {
             channel: Some(channel),
             rx_w: rx.map(|p| p.0).unwrap_or_else(|| {

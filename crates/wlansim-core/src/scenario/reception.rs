@@ -12,10 +12,15 @@
 //! name = "favoured"
 //! antenna_gain_db = 3       # frames from and to these stations arrive 3 dB stronger
 //! ```
+//!
+//! Without the table: any overlap destroys every frame in it, except under ns-2's MAC
+//! profile, whose default is ns-2's capture rule (`threshold`, `CPThresh_` 10 dB:
+//! [`Scenario::reception_rule`]).
 use super::{Scenario, ScenarioError};
 use crate::channel::error_rate::Mode;
 use crate::channel::receiver::Rule;
 use crate::channel::reception::ReceptionParams;
+use crate::mac::MacRules;
 use crate::phy::{LinkRates, Modulation};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -33,7 +38,9 @@ pub enum ReceptionModel {
     /// ns-2's capture rule: a frame survives every frame overlapping it at its receiver
     /// that is at least `capture_threshold_db` weaker (`CPThresh_`); the receiver locks
     /// onto the first (of frames that arrive together, the strongest) and a later frame
-    /// never takes over. Per receiver, so it runs on the spatial medium.
+    /// never takes over. Per receiver: it runs on the spatial medium where some receiver
+    /// hears two frames that far apart in power (on the shared one otherwise, where it
+    /// decides as `none`). ns-2's MAC profile's default.
     Threshold,
 }
 
@@ -64,7 +71,7 @@ pub struct ReceptionConfig {
 }
 
 fn default_capture_threshold() -> f64 {
-    10.0
+    NS2_CAPTURE_THRESHOLD_DB
 }
 
 fn default_capture() -> bool {
@@ -84,6 +91,30 @@ fn default_sensitivity() -> f64 {
     -82.0
 }
 
+/// ns-2's `Phy/WirelessPhy set CPThresh_ 10.0` (`tcl/lib/ns-default.tcl`): a power ratio,
+/// 10 dB (`Mac802_11::recv` compares `RxPr` ratios with it).
+pub const NS2_CAPTURE_THRESHOLD_DB: f64 = 10.0;
+
+impl Scenario {
+    /// How receivers decide: `[channel.reception]`'s model; without the table, ns-2's
+    /// capture rule under ns-2's MAC profile (`Mac802_11::recv`: a frame arriving during
+    /// a reception at least `CPThresh_` weaker is ignored, `capture`, any other collides,
+    /// `collision`), else any overlap destroys every frame in it.
+    pub fn reception_rule(&self) -> Rule {
+        match (&self.channel.reception, self.mac_rules()) {
+            (Some(r), _) => r.rule(),
+            (None, MacRules::Ns2) => Rule::Threshold {
+                ratio: ratio_of_db(NS2_CAPTURE_THRESHOLD_DB),
+            },
+            (None, MacRules::Standard) => Rule::Overlap,
+        }
+    }
+}
+
+fn ratio_of_db(db: f64) -> f64 {
+    10f64.powf(db / 10.0)
+}
+
 impl ReceptionConfig {
     /// How the spatial medium's receivers decide (`channel/receiver.rs`).
     pub fn rule(&self) -> Rule {
@@ -93,7 +124,7 @@ impl ReceptionConfig {
                 capture: self.capture,
             },
             ReceptionModel::Threshold => Rule::Threshold {
-                ratio: 10f64.powf(self.capture_threshold_db / 10.0),
+                ratio: ratio_of_db(self.capture_threshold_db),
             },
         }
     }

@@ -387,8 +387,9 @@ impl World {
                 nodes.map(|x| (x.name.as_str(), x.bursts.0.as_ref(), x.bursts.1.as_ref())),
             )
         });
+        let propagation = s.propagation();
         let budget = LinkBudget::new(
-            s.channel.propagation.as_ref().map(|p| p.params()),
+            propagation.as_ref().map(|p| p.path_loss()),
             s.channel
                 .reception
                 .as_ref()
@@ -400,28 +401,33 @@ impl World {
         let mut channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
             bursts,
-            s.channel.propagation.as_ref().map(|p| {
+            propagation.as_ref().and_then(|p| {
                 let nodes = m.nodes.iter().map(|x| (x.name.as_str(), x.radio.rx_w));
-                (Shadowing::new(seed, p.params(), nodes), p.control_frames)
+                let params = p.shadowing()?;
+                Some((Shadowing::new(seed, params, nodes), p.control_frames))
             }),
             Positions::new(m.nodes.iter().map(|x| x.trajectory.clone()).collect()),
             reception(seed, s, &m)?,
             budget,
         );
-        // The medium (ARCHITECTURE.md): shared where every node decodes every other on one
-        // channel and the reception model has no per-receiver rule, spatial otherwise.
+        // The medium (ARCHITECTURE.md): shared where every node hears every other on one
+        // channel (decodes it, when no shadowing draw decides) and no receiver can
+        // capture a frame by the capture threshold, spatial otherwise.
         let radios: Vec<Radio> = m.nodes.iter().map(|x| x.radio).collect();
         let hearing = Hearing::new(radios, &channel.budget, &channel.positions);
-        let rule = s
-            .channel
-            .reception
-            .as_ref()
-            .map_or(Rule::Overlap, |r| r.rule());
+        let rule = s.reception_rule();
         let spatial = match s.channel.medium {
             Medium::Spatial => true,
             Medium::Auto => {
-                matches!(rule, Rule::Threshold { .. })
-                    || !hearing.everyone_hears(&channel.budget, &channel.positions)
+                let (budget, positions) = (&channel.budget, &channel.positions);
+                // Two-ray ground draws nothing: a frame below the receive threshold is
+                // lost where the shared medium would deliver it.
+                let decodes = budget.has_path() && !channel.draws_reception();
+                !hearing.everyone_hears(budget, positions, decodes)
+                    || match rule {
+                        Rule::Threshold { ratio } => hearing.capture_possible(budget, ratio),
+                        Rule::Overlap | Rule::Sinr { .. } => false,
+                    }
             }
         };
         if spatial {
