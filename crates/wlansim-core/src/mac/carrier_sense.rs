@@ -47,6 +47,15 @@ impl MediumView {
         self.wait_until = self.wait_until.max(until);
     }
 
+    /// The awaited answer (CTS or ACK) was received at `now`: the wait ends with it (the
+    /// CTSTimeout/ACKTimeout interval is cancelled, 9.3.2.8), so the data frame SIFS after
+    /// a CTS, and the next backoff after an ACK, do not find the medium taken by a wait
+    /// that outlasts a short answer.
+    #[inline]
+    pub fn answered(&mut self, now: Time) {
+        self.wait_until = self.wait_until.min(now);
+    }
+
     /// The end of the NAV.
     #[inline]
     pub fn nav_until(&self) -> Time {

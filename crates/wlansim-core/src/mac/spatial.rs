@@ -777,6 +777,7 @@ impl Spatial {
                 // The RTS went through: the data frame follows SIFS after the CTS.
                 ex.timeout = ex.timeout.wrapping_add(1);
                 ex.awaiting = false;
+                s.view.answered(now);
                 s.owed = Some(Owed::Frame(Out {
                     frame: Frame::Data,
                     to: from,
@@ -786,10 +787,11 @@ impl Spatial {
                 sched.schedule(now + sifs, MacEvent::Send(r));
             }
             Frame::Ack => {
-                let s = &self.nodes[r as usize];
+                let s = &mut self.nodes[r as usize];
                 if s.ex
                     .is_some_and(|ex| ex.stage == Frame::Data && ex.to == from)
                 {
+                    s.view.answered(now);
                     self.succeed(mac, r);
                 }
             }
