@@ -19,6 +19,7 @@
 pub mod bursts;
 pub mod consecutive_burst;
 pub mod error_rate;
+pub mod friis;
 pub mod gilbert_elliott;
 pub mod hearing;
 pub mod iid;

@@ -12,9 +12,6 @@ use super::{Positions, ShadowingParams};
 use crate::net::NodeId;
 use crate::sim::time::Time;
 
-/// Speed of light (m/s), for the wavelength.
-pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;
-
 /// How the median received power falls with distance (`[channel.propagation] model`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PathLoss {

@@ -19,7 +19,7 @@ use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
 use rand_distr::{Distribution, StandardNormal};
 
-use super::power::SPEED_OF_LIGHT;
+use super::friis;
 
 /// The model's parameters, resolved (`scenario/channel.rs` `PropagationConfig`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,10 +35,9 @@ pub struct ShadowingParams {
 impl ShadowingParams {
     /// P̄r(d) in dBW, the median received power `d` metres from the transmitter.
     pub fn mean_power_dbw(&self, d: f64) -> f64 {
-        let lambda = SPEED_OF_LIGHT / (self.frequency_mhz * 1e6);
         let d0 = self.reference_distance_m;
-        let friis = self.tx_power_w * lambda * lambda / (4.0 * std::f64::consts::PI * d0).powi(2);
-        10.0 * friis.log10() - 10.0 * self.path_loss_exponent * (d.max(d0) / d0).log10()
+        let at_d0 = friis::power_w(self.tx_power_w, friis::wavelength_m(self.frequency_mhz), d0);
+        10.0 * at_d0.log10() - 10.0 * self.path_loss_exponent * (d.max(d0) / d0).log10()
     }
 
     /// The distance beyond which the median power with `gain` (both antennas, a power

@@ -13,7 +13,7 @@
 //! be received, one below it cannot (`WirelessPhy::sendUp`). Closer than
 //! [`MIN_DISTANCE_M`] the power is the power there (ns-2's Friis grows without bound as
 //! d → 0; a station group's stations stand at one point).
-use super::power::SPEED_OF_LIGHT;
+use super::friis;
 
 /// Distances below this count as this, m.
 pub const MIN_DISTANCE_M: f64 = 1.0;
@@ -30,7 +30,7 @@ pub struct TwoRayGroundParams {
 
 impl TwoRayGroundParams {
     fn lambda(&self) -> f64 {
-        SPEED_OF_LIGHT / (self.frequency_mhz * 1e6)
+        friis::wavelength_m(self.frequency_mhz)
     }
 
     /// The crossover distance dc = 4π·ht·hr / λ, m.
@@ -43,8 +43,7 @@ impl TwoRayGroundParams {
     pub fn power_w(&self, d: f64) -> f64 {
         let d = d.max(MIN_DISTANCE_M);
         if d < self.crossover_m() {
-            let m = self.lambda() / (4.0 * std::f64::consts::PI * d);
-            self.tx_power_w * m * m
+            friis::power_w(self.tx_power_w, self.lambda(), d)
         } else {
             let h2 = self.antenna_height_m * self.antenna_height_m;
             self.tx_power_w * h2 * h2 / (d * d * d * d)
