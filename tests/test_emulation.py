@@ -348,14 +348,20 @@ def test_bulk_receivers_count_over_a_fixed_window():
     idle = receiver("udp-recv", _free_port())
     port = _free_port()
     late = receiver("tcp-recv", port)
-    time.sleep(1.0)  # the window opened about 0.7 s ago (after the interpreter started)
-    with socket.create_connection(("127.0.0.1", port)) as c:
-        c.sendall(bytes(100_000))
-    out, _ = late.communicate(timeout=10)
-    r = json.loads(out)
-    assert r["bytes"] == 100_000
-    assert r["seconds"] >= 0.4, r  # from the window's opening, not from the connection
-    idle.send_signal(signal.SIGTERM)
-    out, _ = idle.communicate(timeout=10)
-    r = json.loads(out)
-    assert r["bytes"] == 0 and r["bps"] == 0.0, r
+    try:
+        time.sleep(1.0)  # the window opened about 0.7 s ago (after the interpreter started)
+        with socket.create_connection(("127.0.0.1", port)) as c:
+            c.sendall(bytes(100_000))
+        out, _ = late.communicate(timeout=10)
+        r = json.loads(out)
+        assert r["bytes"] == 100_000
+        assert r["seconds"] >= 0.4, r  # from the window's opening, not from the connection
+        idle.send_signal(signal.SIGTERM)
+        out, _ = idle.communicate(timeout=10)
+        r = json.loads(out)
+        assert r["bytes"] == 0 and r["bps"] == 0.0, r
+    finally:  # a failed assertion must not leave a receiver running
+        for proc in (idle, late):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

@@ -529,15 +529,22 @@ def compare_udp_uplink(
     (profile ns2), means and 95 % intervals over `seeds`. When `runs` is a list, every
     run's row (cell, simulator, seed, packets per second) is appended to it. `jobs`
     seeds at a time."""
-    per_cell = _per_seed(
-        lambda cell, seed: _udp_pair(cell, duration_s, warmup_s, seed), cells, seeds, jobs
-    )
-    rows = []
-    for cell, mine in zip(cells, per_cell):
-        rows.append({"n": cell.n, "access": "rts" if cell.rts else "basic",
-                     "control_mbps": cell.control_rate_mbps,
-                     **_udp_row(cell.label, seeds, mine, runs)})  # fmt: skip
-    return rows
+    points = [({"n": cell.n, "access": "rts" if cell.rts else "basic",
+                "control_mbps": cell.control_rate_mbps}, cell.label, cell, None, True)
+              for cell in cells]  # fmt: skip
+    return _udp_table(points, seeds, duration_s, warmup_s, runs, jobs)
+
+
+def _udp_table(points: list[tuple], seeds: list[int], duration_s: float, warmup_s: float,
+               runs: list[dict] | None, jobs: int) -> list[dict]:  # fmt: skip
+    """One row per point `(columns, label, cell, layout, capture)`: the point's columns
+    and :func:`_udp_row` of its seeds' :func:`_udp_pair`, `jobs` runs at a time."""
+    per_point = _per_seed(
+        lambda p, seed: _udp_pair(p[2], duration_s, warmup_s, seed, p[3], p[4]),
+        points, seeds, jobs,
+    )  # fmt: skip
+    return [{**columns, **_udp_row(label, seeds, mine, runs)}
+            for (columns, label, *_), mine in zip(points, per_point)]  # fmt: skip
 
 
 #: The capture case's cell (:func:`compare_capture`): the UDP cells' largest.
@@ -558,19 +565,10 @@ def compare_capture(
     and both with capture off (ns-2: :data:`NO_CAPTURE_TCL`; wlansim: reception "none"),
     to show what the rule is worth. Per layout and setting: packets per second as in
     :func:`compare_udp_uplink`; the runs' cells are labelled "LAYOUT capture on/off"."""
-    settings = [(layout, capture) for layout in layouts for capture in (True, False)]
-    per_setting = _per_seed(
-        lambda setting, seed: _udp_pair(CAPTURE_CELL, duration_s, warmup_s, seed, *setting),
-        settings,
-        seeds,
-        jobs,
-    )
-    rows = []
-    for (layout, capture), mine in zip(settings, per_setting):
-        label = f"{layout} capture {'on' if capture else 'off'}"
-        rows.append({"layout": layout, "capture": "on" if capture else "off",
-                     **_udp_row(label, seeds, mine, runs)})  # fmt: skip
-    return rows
+    points = [({"layout": layout, "capture": on_off}, f"{layout} capture {on_off}",
+               CAPTURE_CELL, layout, on_off == "on")
+              for layout in layouts for on_off in ("on", "off")]  # fmt: skip
+    return _udp_table(points, seeds, duration_s, warmup_s, runs, jobs)
 
 
 #: The offered load of ns-2's stations in :func:`speed`, in multiples of a station's
