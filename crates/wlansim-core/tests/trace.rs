@@ -10,8 +10,13 @@ use wlansim_core::Scenario;
 /// some frames are retried and a few dropped, and one station floods a small queue so
 /// that some packets are dropped at the queue.
 fn cbr_to_server(packets: &str) -> Scenario {
+    cbr_to_server_under("", packets, "")
+}
+
+/// [`cbr_to_server`] with `head` (top-level keys) first and `tail` (tables) last.
+fn cbr_to_server_under(head: &str, packets: &str, tail: &str) -> Scenario {
     Scenario::from_toml(&format!(
-        r#"
+        r#"{head}
 duration = "20 s"
 warmup = "1 s"
 [mac]
@@ -42,6 +47,7 @@ traffic = "poisson"
 rate = "5 Mb/s"
 [output]
 packets = {packets}
+{tail}
 "#
     ))
     .unwrap()
@@ -96,6 +102,35 @@ fn records_add_up_to_the_flow_table_and_each_delay_to_its_hops() {
         .filter(|p| p.dropped == Some("queue"))
         .all(|p| p.dropped_at.as_deref() == Some("busy-0") && p.hops == 0));
     assert_eq!(r.flows, all.flows, "recording changes no result");
+}
+
+#[test]
+fn the_ns2_profile_relays_a_frame_ns2s_ll_delay_after_its_reception() {
+    // ns-2 passes a decoded data frame up before its ACK (`Mac802_11::recvDATA`), and its
+    // link layer hands it on `LL set delay_` (25 µs) later: the AP relays it then, not
+    // when the exchange ends (SIFS + ACK later, as the standard profile does above).
+    for (medium, tail) in [
+        ("shared", ""),
+        ("spatial", "[channel]\nmedium = \"spatial\""),
+    ] {
+        let r = run(
+            &cbr_to_server_under("profile = \"ns2\"", "[\"cbr\"]", tail),
+            1,
+        );
+        assert_eq!(r.meta.medium, medium);
+        let mut relayed = 0;
+        for p in r.packets.iter().filter(|p| p.delivered_s.is_some()) {
+            let hops: Vec<_> = r
+                .packet_hops
+                .iter()
+                .filter(|h| h.flow == p.flow && h.seq == p.seq)
+                .collect();
+            let gap = hops[1].enqueued_s - hops[0].received_s.unwrap();
+            assert!((gap - 25e-6).abs() < 1e-9, "{medium}: {gap}");
+            relayed += 1;
+        }
+        assert!(relayed > 1000, "{medium}: {relayed}");
+    }
 }
 
 #[test]

@@ -12,7 +12,9 @@
 //!   whose counters reach zero transmit;
 //! - [`MacEvent::ExchangeEnd`] → [`Mac::exchange_end`], then (after the world handled
 //!   the outcomes) [`Mac::exchange_done`]: settle the frames, then continue a TXOP burst
-//!   or let the medium turn idle.
+//!   or let the medium turn idle;
+//! - [`MacEvent::Received`] → [`Mac::deliver_received`], only under rules that pass a
+//!   decoded data frame up before its exchange ends (ns-2's, [`MacRules::delivery_delay`]).
 //!
 //! Carrier sense is taken as instantaneous: two entities collide exactly when their
 //! backoffs expire at the same instant (same slot boundary). The propagation delay δ
@@ -42,6 +44,10 @@ pub enum MacEvent {
     Grant(u64),
     /// Shared medium: the current frame exchange (or collision) is over.
     ExchangeEnd,
+    /// Either medium, under rules that pass a decoded data frame up before its ACK
+    /// ([`MacRules::delivery_delay`]): entity's head-of-line frame reaches the network
+    /// layer of its addressee.
+    Received(u32),
     /// Spatial medium (`mac/spatial.rs`): a node's earliest backoff expiry (node,
     /// generation).
     Access(NodeId, u32),
@@ -463,7 +469,27 @@ impl Mac {
                 ..Exchange::default()
             }
         };
-        sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+        self.schedule_exchange(sched);
+    }
+
+    /// The end of the current exchange and, under rules that pass a decoded data frame up
+    /// before its ACK ([`MacRules::delivery_delay`]), its delivery: when the addressee
+    /// decoded it (the exchange succeeded, or only its ACK was lost) and the delivery
+    /// comes before the exchange ends (so that the frame is still the head of line then;
+    /// otherwise, as a broadcast frame, it is delivered at the end).
+    #[inline]
+    fn schedule_exchange<S: Schedule<MacEvent>>(&self, sched: &mut S) {
+        let ex = &self.exchange;
+        sched.schedule(ex.end, MacEvent::ExchangeEnd);
+        if let Some(delay) = self.rules.delivery_delay() {
+            let decoded = ex.success || ex.loss == ChannelLoss::Ack;
+            if decoded && ex.data_end + delay < ex.end {
+                sched.schedule(
+                    ex.data_end + delay,
+                    MacEvent::Received(self.transmitters[0]),
+                );
+            }
+        }
     }
 
     /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted.
@@ -668,10 +694,17 @@ impl Mac {
         (ChannelLoss::None, times.end)
     }
 
-    /// A data frame reached its receiver but its ACK was lost: delivered now, once (the
-    /// sender's later copies are duplicates, 10.3.2.11).
-    #[cold]
-    fn deliver_unacknowledged(&mut self, t: u32, at: Time) {
+    /// [`MacEvent::Received`] at `now`: entity `t`'s head-of-line frame, decoded
+    /// [`MacRules::delivery_delay`] earlier, goes up.
+    pub fn received(&mut self, now: Time, t: u32) {
+        let delay = self.rules.delivery_delay().unwrap_or(0);
+        self.deliver_received(t, now - delay);
+    }
+
+    /// Entity `t`'s head-of-line data frame reached its receiver at `at`: delivered now,
+    /// once (the sender's later copies are duplicates, 10.3.2.11). Called when its ACK was
+    /// lost, and at [`MacEvent::Received`].
+    pub(super) fn deliver_received(&mut self, t: u32, at: Time) {
         let e = &mut self.entities[t as usize];
         let head = e.head.as_mut().expect("has frame");
         if !head.delivered {
@@ -707,7 +740,7 @@ impl Mac {
             ChannelLoss::Rts | ChannelLoss::Cts | ChannelLoss::Ack => stats.control_errors += 1,
         }
         if let Some(at) = received {
-            self.deliver_unacknowledged(t, at);
+            self.deliver_received(t, at);
         }
         let e = &self.entities[t as usize];
         if self.trace && e.beacon.is_none() {
@@ -900,7 +933,7 @@ impl Mac {
                     ..self.exchange_of(t, start, ex.txop_start, channel)
                 };
                 self.entities[t as usize].stats.burst_exchanges += 1;
-                sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+                self.schedule_exchange(sched);
                 return;
             }
             // The TXOP ends: one backoff for the whole TXOP, and every entity counts

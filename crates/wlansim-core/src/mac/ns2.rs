@@ -24,6 +24,10 @@ pub const NS2_DATA_FRAMING: u32 = 34;
 pub const NS2_CW_MIN: u32 = 31;
 pub const NS2_CW_MAX: u32 = 1023;
 
+/// `LL set delay_ 25us` (`tcl/lib/ns-default.tcl`): ns-2's link layer hands a received
+/// packet up this long after the MAC (`LL::sendUp`).
+pub const NS2_LL_DELAY: Time = 25 * crate::sim::time::US;
+
 impl MacRules {
     /// Bytes a data MPDU adds to the network-layer packet: the standard's 24-byte header,
     /// FCS and RFC 1042 LLC/SNAP (8), or ns-2's [`NS2_DATA_FRAMING`].
@@ -127,6 +131,16 @@ impl MacRules {
     #[inline]
     pub fn data_after_cts_needs_idle(self) -> bool {
         self == MacRules::Ns2
+    }
+
+    /// When the network layer receives a data frame its addressee decoded, counted from
+    /// the end of the frame's reception: standard, when the exchange ends (its ACK sent,
+    /// `None`); ns-2, [`NS2_LL_DELAY`] after the frame's end, while its ACK is still to
+    /// come (`Mac802_11::recvDATA` passes the frame up before the ACK leaves SIFS later,
+    /// and `LL::sendUp` schedules it `delay_` later).
+    #[inline]
+    pub fn delivery_delay(self) -> Option<Time> {
+        (self == MacRules::Ns2).then_some(NS2_LL_DELAY)
     }
 
     /// Whether a frame that finds the medium idle for DIFS/AIFS and no backoff pending

@@ -327,8 +327,8 @@ impl Spatial {
             MacEvent::SignalStart(tx) => self.signal_start(mac, now, tx, channel, sched),
             MacEvent::SignalEnd(tx) => self.signal_end(mac, now, tx, channel, sched),
             MacEvent::Timeout(n, generation) => self.on_timeout(mac, now, n, generation, sched),
-            MacEvent::Grant(_) | MacEvent::ExchangeEnd => {
-                unreachable!("events of the shared medium")
+            MacEvent::Grant(_) | MacEvent::ExchangeEnd | MacEvent::Received(_) => {
+                unreachable!("events of the shared medium or the world")
             }
         }
     }
@@ -744,6 +744,12 @@ impl Spatial {
                 };
                 if frame == Frame::Data {
                     ex.received = Some(now);
+                    // ns-2 passes the frame up before its ACK (`MacRules::delivery_delay`);
+                    // the ACK's SIFS and airtime outlast the delay, so the frame is still
+                    // the sender's head of line then.
+                    if let Some(delay) = mac.rules.delivery_delay() {
+                        sched.schedule(now + delay, MacEvent::Received(ex.entity));
+                    }
                 }
                 let ex = *ex;
                 let s = &mut self.nodes[r as usize];

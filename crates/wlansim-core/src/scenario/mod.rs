@@ -421,8 +421,9 @@ pub struct MacConfig {
     pub queue: u32,
     /// MAC rules: `standard` or `ns2` (ns-2.35's `Mac/802_11`: backoff in 0..CW−1 with
     /// CWmin 31, EIFS then DIFS after a collision for every station, 34-byte header
-    /// without LLC/SNAP, no immediate access); default:
-    /// the top-level `profile`.
+    /// without LLC/SNAP, no immediate access, a received data frame passed up 25 µs after
+    /// its reception rather than when its exchange ends); default: the top-level
+    /// `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
 }

@@ -292,6 +292,7 @@ impl World {
         match event {
             Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
             Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
+            Event::Mac(MacEvent::Received(entity)) => self.on_received(now, entity),
             Event::Mac(event) => self.on_spatial(now, event),
             Event::Arrival(flow) => self.on_arrival(now, flow),
             Event::SourceStart(flow) => self.on_source_start(now, flow),
@@ -349,6 +350,13 @@ impl World {
         self.handle_mac_outcomes(now);
         self.mac
             .exchange_done(now, &mut self.channel, &mut self.events);
+    }
+
+    /// [`MacEvent::Received`]: entity's head-of-line frame, decoded by its addressee at
+    /// `now` less the rules' delivery delay, goes up now (ns-2's profile).
+    fn on_received(&mut self, now: Time, entity: u32) {
+        self.mac.received(now, entity);
+        self.handle_mac_outcomes(now);
     }
 
     /// An event of the spatial medium; then its outcomes, then what waits for them. Out
