@@ -745,8 +745,9 @@ impl Spatial {
                 if frame == Frame::Data {
                     ex.received = Some(now);
                     // ns-2 passes the frame up before its ACK (`MacRules::delivery_delay`);
-                    // the ACK's SIFS and airtime outlast the delay, so the frame is still
-                    // the sender's head of line then.
+                    // the ACK's SIFS and airtime, or the sender's ACK timeout when a busy
+                    // receiver sends none, outlast the delay, so the frame is still the
+                    // sender's head of line then.
                     if let Some(delay) = mac.rules.delivery_delay() {
                         sched.schedule(now + delay, MacEvent::Received(ex.entity));
                     }
