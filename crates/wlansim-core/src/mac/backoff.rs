@@ -8,7 +8,7 @@
 //! entities at once.
 //!
 //! DCF and EDCA differ in which slot boundaries count ([`SlotRule`]).
-use super::ns2::MacRules;
+use super::ns2::{MacRules, ShortCount};
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 
@@ -62,6 +62,9 @@ pub struct Backoff {
     pub countdown_start: Time,
     /// Slots left to count down.
     pub counter: u32,
+    /// The counter as last drawn (ns-2's arithmetic,
+    /// [`MacRules::slots_counted_after_own_frame`]).
+    pub drawn: u32,
     /// Current contention window CW; the counter is drawn uniformly from [0, CW].
     pub cw: u32,
     /// Short and long retry counters (SRC, LRC; 9.3.4.4).
@@ -82,6 +85,7 @@ impl Backoff {
         Backoff {
             cw: cw_min,
             counter: 0,
+            drawn: 0,
             pending: false,
             countdown_start: 0,
             short_retries: 0,
@@ -96,6 +100,7 @@ impl Backoff {
     #[inline]
     pub fn draw(&mut self) {
         self.counter = self.rng.uniform_inclusive(self.rules.max_counter(self.cw));
+        self.drawn = self.counter;
         self.pending = true;
     }
 
@@ -143,6 +148,21 @@ impl Backoff {
         self.freeze(t, slot);
         if self.counter == 0 && self.countdown_start <= t && !has_frame {
             self.pending = false;
+        }
+    }
+
+    /// After [`Backoff::on_busy`]: an entity that froze with `counter_before` slots left,
+    /// its countdown started where `short` says, counts `short.n` slots instead of
+    /// `short.k` (ns-2's arithmetic, [`MacRules::slots_counted_after_own_frame`]).
+    #[inline]
+    pub fn recount(&mut self, counter_before: u32, short: Option<ShortCount>) {
+        if let Some(s) = short {
+            if self.pending
+                && self.countdown_start == s.countdown_start
+                && counter_before as Time > s.k
+            {
+                self.counter += (s.k - s.n) as u32;
+            }
         }
     }
 

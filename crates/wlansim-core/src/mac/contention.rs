@@ -32,6 +32,7 @@
 //! [`Contention::countdown_start`]). A grant costs O(classes + aside + transmitters) plus
 //! O(log n) per completed post-backoff, a frame arrival O(log n) at most, the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
+use super::ns2::ShortCount;
 use super::{Backoff, Entity, SlotRule};
 use crate::sim::time::Time;
 
@@ -272,8 +273,15 @@ impl Contention {
     /// The medium turns busy at `now`: the entities pending with a frame whose backoff
     /// expires now go into `transmitters` (in entity order) and are out; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff that reached zero after its
-    /// countdown started is over.
-    pub fn grant(&mut self, now: Time, entities: &mut [Entity], transmitters: &mut Vec<u32>) {
+    /// countdown started is over. `short`: the entities that count fewer slots under
+    /// ns-2's rules ([`ShortCount`]).
+    pub fn grant(
+        &mut self,
+        now: Time,
+        entities: &mut [Entity],
+        transmitters: &mut Vec<u32>,
+        short: Option<ShortCount>,
+    ) {
         let slot = self.slot;
         for c in &mut self.classes {
             while let Some(key) = c.armed.min_key(c.clock) {
@@ -300,16 +308,23 @@ impl Contention {
                     self.place[e as usize] = Place::Idle;
                 }
             }
+            // Counters left above zero keep the slots ns-2 did not count (keys above the
+            // clock by at least k − n + 1: every member left had more than k).
+            if let Some(s) = short.filter(|s| s.countdown_start == c.countdown_start) {
+                c.clock -= s.k - s.n;
+            }
         }
         for i in 0..self.aside.len() {
             let e = self.aside[i];
             let ent = &mut entities[e as usize];
             let has_frame = ent.has_frame();
+            let before = ent.backoff.counter;
             if ent.backoff.on_busy(has_frame, now, slot) {
                 self.place[e as usize] = Place::Out;
                 transmitters.push(e);
                 continue;
             }
+            ent.backoff.recount(before, short);
             self.place[e as usize] = Place::Idle;
             self.join(e, &entities[e as usize]);
         }

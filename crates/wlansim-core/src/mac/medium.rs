@@ -29,7 +29,7 @@
 use super::contention::Contention;
 use super::entity::{AfterFailure, HeadFrame};
 use super::exchange::exchange_times;
-use super::ns2::MacRules;
+use super::ns2::{MacRules, ShortCount};
 use super::{Entity, MacStats};
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
@@ -173,6 +173,9 @@ pub struct Mac {
     /// end) since statistics started at `busy_since`.
     busy_time: Time,
     busy_since: Time,
+    /// Under ns-2's rules, after a successful exchange: the node that sent its last frame
+    /// (the ACK), that frame's start and length ([`Mac::short_count`]).
+    last_frame: Option<(NodeId, Time, Time)>,
     /// Run the linear reference scan instead of [`Contention`] (tests only).
     #[cfg(test)]
     reference: bool,
@@ -218,6 +221,7 @@ impl Mac {
             spatial: None,
             busy_time: 0,
             busy_since: 0,
+            last_frame: None,
             #[cfg(test)]
             reference: false,
         }
@@ -439,7 +443,8 @@ impl Mac {
         }
         self.transmitters.clear();
         self.losers.clear();
-        self.select_transmitters(now);
+        let short = self.short_count(now);
+        self.select_transmitters(now, short);
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
         self.busy = true;
         if self.transmitters.len() > 1 {
@@ -507,13 +512,44 @@ impl Mac {
     /// pending entity freezes (9.3.4.3), and a post-backoff whose counter reached zero
     /// after its countdown started is complete (the entity may then access the medium at
     /// once when a frame arrives after AIFS of idle medium).
-    fn select_transmitters(&mut self, now: Time) {
+    fn select_transmitters(&mut self, now: Time, short: Option<ShortCount>) {
         #[cfg(test)]
         if self.reference {
-            return self.reference_select_transmitters(now);
+            return self.reference_select_transmitters(now, short);
         }
         self.contention
-            .grant(now, &mut self.entities, &mut self.transmitters);
+            .grant(now, &mut self.entities, &mut self.transmitters, short);
+    }
+
+    /// Under ns-2's rules, when the node that sent the last frame transmits at `now` as its
+    /// own countdown ends, the entities that counted from the same start may count one
+    /// slot fewer ([`MacRules::slots_counted_after_own_frame`]); None when every slot
+    /// counts.
+    fn short_count(&self, now: Time) -> Option<ShortCount> {
+        let (node, start, len) = self.last_frame?;
+        let slot = self.phy.slot;
+        // A node's entities are contiguous, in node order (`world/build.rs`).
+        let first = self.entities.partition_point(|e| e.node < node);
+        let e = (first..self.entities.len())
+            .take_while(|&e| self.entities[e].node == node)
+            .map(|e| e as u32)
+            .find(|&e| {
+                let ent = &self.entities[e as usize];
+                ent.has_frame()
+                    && ent.backoff.pending
+                    && self.countdown_start(e) + self.backoff_counter(e) as Time * slot == now
+            })?;
+        let countdown_start = self.countdown_start(e);
+        let k = (now - countdown_start) / slot;
+        let drawn = self.entities[e as usize].backoff.drawn;
+        let n = self
+            .rules
+            .slots_counted_after_own_frame(k, drawn, start, len, &self.phy);
+        (n < k).then_some(ShortCount {
+            countdown_start,
+            k,
+            n,
+        })
     }
 
     /// The losers of internal collisions drew a new backoff: they count with the others.
@@ -860,6 +896,16 @@ impl Mac {
     /// world then handles the outcomes and calls [`Mac::exchange_done`].
     pub fn exchange_end(&mut self, now: Time) {
         let ex = self.exchange;
+        self.last_frame = None;
+        if self.rules == MacRules::Ns2 && ex.success && !ex.captured && !ex.tail {
+            let head = self.entities[self.transmitters[0] as usize].head;
+            if let Some(h) = head.filter(|h| !h.broadcast) {
+                // The ACK: SIFS after the data frame's reception, until the medium idles
+                // (its reception's end).
+                let start = ex.data_end + self.phy.sifs;
+                self.last_frame = Some((h.to, start, ex.end - self.phy.propagation_delay - start));
+            }
+        }
         self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a

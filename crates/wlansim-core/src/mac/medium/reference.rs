@@ -4,6 +4,7 @@
 //! period), with each entity's `Backoff` fields holding its whole state. Tests only: the
 //! randomized comparisons in `world/contention_tests.rs` run scenarios through both and
 //! require identical results.
+use super::super::ns2::ShortCount;
 use super::{Mac, MacEvent};
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
@@ -30,12 +31,15 @@ impl Mac {
         }
     }
 
-    pub(super) fn reference_select_transmitters(&mut self, now: Time) {
+    pub(super) fn reference_select_transmitters(&mut self, now: Time, short: Option<ShortCount>) {
         let slot = self.phy.slot;
         for (i, e) in self.entities.iter_mut().enumerate() {
             let has_frame = !e.queue.is_empty();
+            let before = e.backoff.counter;
             if e.backoff.on_busy(has_frame, now, slot) {
                 self.transmitters.push(i as u32);
+            } else {
+                e.backoff.recount(before, short);
             }
         }
     }
