@@ -33,6 +33,7 @@
 use super::carrier_sense::MediumView;
 use super::medium::ChannelLoss;
 use super::nav::{nav_end, Frame};
+use super::ns2::{MacRules, ShortCount};
 use super::{Mac, MacEvent};
 use crate::channel::receiver::{Arrival, Fate, Receivers, Rule};
 use crate::channel::{Channel, FrameKind, Ppdu};
@@ -106,6 +107,9 @@ struct NodeState {
     settling: bool,
     /// Frames it decoded whose NAV kept it deferring beyond what it sensed.
     nav_deferrals: u64,
+    /// Under ns-2's rules: the last frame it heard end, if it decoded an ACK: its sender,
+    /// start and length ([`super::MacRules::slots_counted_after_own_frame`]).
+    last_ack: Option<(NodeId, Time, Time)>,
 }
 
 impl Default for NodeState {
@@ -119,6 +123,7 @@ impl Default for NodeState {
             owed: None,
             settling: false,
             nav_deferrals: 0,
+            last_ack: None,
         }
     }
 }
@@ -263,8 +268,19 @@ impl Spatial {
     }
 
     /// Node `n`'s medium turns busy at `now`: its entities freeze (9.3.4.3); with `due`,
-    /// one whose counter reaches zero now is left to transmit at this boundary.
-    fn freeze(&self, mac: &mut Mac, n: NodeId, now: Time, due: bool) {
+    /// one whose counter reaches zero now is left to transmit at this boundary. `own`:
+    /// under ns-2's rules, when the signal is that of the sender of the last frame the
+    /// node decoded (an ACK: its start and length), transmitting as its own countdown
+    /// ended (its draw): the node's entities count the slots as ns-2's arithmetic does
+    /// ([`super::MacRules::slots_counted_after_own_frame`]).
+    fn freeze(
+        &self,
+        mac: &mut Mac,
+        n: NodeId,
+        now: Time,
+        due: bool,
+        own: Option<(Time, Time, u32)>,
+    ) {
         let slot = mac.phy.slot;
         for e in self.entities_of[n as usize].clone() {
             let ent = &mut mac.entities[e as usize];
@@ -272,10 +288,26 @@ impl Spatial {
             if !ent.backoff.pending {
                 continue;
             }
+            let (before, start) = (ent.backoff.counter, ent.backoff.countdown_start);
             if due {
                 ent.backoff.on_busy(has_frame, now, slot);
             } else {
                 ent.backoff.freeze_busy(has_frame, now, slot);
+            }
+            // Only a boundary exactly on the node's slots can come out short.
+            if let Some((ack_start, ack_len, drawn)) =
+                own.filter(|_| start <= now && (now - start).is_multiple_of(slot))
+            {
+                let k = (now - start) / slot;
+                let n = mac
+                    .rules
+                    .slots_counted_after_own_frame(k, drawn, ack_start, ack_len, &mac.phy);
+                let short = (n < k).then_some(ShortCount {
+                    countdown_start: start,
+                    k,
+                    n,
+                });
+                ent.backoff.recount(before, short);
             }
         }
     }
@@ -364,7 +396,7 @@ impl Spatial {
         if due.is_empty() || self.engaged(n, now) {
             if !due.is_empty() {
                 // Its own frame is on the air: the entity sends once the medium lets it.
-                self.freeze(mac, n, now, false);
+                self.freeze(mac, n, now, false, None);
                 self.refresh(mac, n, now);
             }
             self.due = due;
@@ -524,7 +556,7 @@ impl Spatial {
         let s = &mut self.nodes[n as usize];
         s.tx_until = end;
         if s.view.sense(now, end).0 && freeze {
-            self.freeze(mac, n, now, true);
+            self.freeze(mac, n, now, true, None);
         }
         self.refresh(mac, n, now);
         self.receivers.transmit(n);
@@ -562,6 +594,16 @@ impl Spatial {
         };
         let mut heard = std::mem::take(&mut self.txs[tx as usize].heard);
         channel.heard_by(node, start, &mut heard);
+        // A medium access (not an answer, not the next exchange of a TXOP): its entity's
+        // draw, for ns-2's slot count at the nodes whose last frame it sent.
+        let access = self.nodes[node as usize]
+            .ex
+            .filter(|ex| {
+                !ex.burst
+                    && ex.start == start
+                    && matches!(self.txs[tx as usize].frame, Frame::Rts | Frame::Data)
+            })
+            .map(|ex| mac.entities[ex.entity as usize].backoff.drawn);
         for &(r, power) in &heard {
             let radio = *channel.radio(r);
             let transmitting = self.nodes[r as usize].tx_until > now;
@@ -604,7 +646,13 @@ impl Spatial {
                 }
             }
             if turned {
-                self.freeze(mac, r, now, true);
+                let own = match (s.last_ack, access) {
+                    (Some((from, ack_start, ack_len)), Some(drawn)) if from == node => {
+                        Some((ack_start, ack_len, drawn))
+                    }
+                    _ => None,
+                };
+                self.freeze(mac, r, now, true, own);
             }
             if changed {
                 self.refresh(mac, r, now);
@@ -630,6 +678,7 @@ impl Spatial {
                 t.node, t.to, t.frame, t.ppdu, t.lost, t.nav_end, t.start, t.data,
             )
         };
+        let ppdu_len = self.txs[tx as usize].end - start;
         let delta = mac.phy.propagation_delay;
         let mut collided = false;
         for &(r, _) in &heard {
@@ -642,6 +691,9 @@ impl Spatial {
                 mac.heard(r, from, start + delta, decoded, data);
             }
             let s = &mut self.nodes[r as usize];
+            if mac.rules == MacRules::Ns2 {
+                s.last_ack = (decoded && frame == Frame::Ack).then_some((from, start, ppdu_len));
+            }
             let errored = if ended.own_tx {
                 mac.rules.tail_is_errored(now, s.tx_until, delta)
             } else {

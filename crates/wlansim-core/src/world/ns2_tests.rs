@@ -4,7 +4,7 @@ use super::tests::three_uploads;
 use super::World;
 use crate::mac::MacRules;
 use crate::scenario::Scenario;
-use crate::sim::time::US;
+use crate::sim::time::{Time, US};
 
 /// AP + 3 saturated uplink stations (1000-byte UDP payloads), basic access, queue `b`.
 fn world(profile: &str, b: u32) -> World {
@@ -170,4 +170,90 @@ fn routing_agents_add_twenty_bytes_where_a_station_originates() {
     assert_eq!(origin_sizes("ns2", Some("aodv")), (40, 40, 40, 40, 48));
     assert_eq!(origin_sizes("ns2", Some("none")), (40, 40, 40, 40, 28));
     assert_eq!(origin_sizes("standard", None), (40, 40, 40, 40, 28));
+}
+
+/// AP + 3 saturated uplink stations and a saturated downlink to a fourth, basic access.
+fn up_and_down(profile: &str) -> World {
+    let s = Scenario::from_toml(&format!(
+        r#"
+duration = "30 s"
+profile = "{profile}"
+routing_agent = "none"
+[mac]
+rts_threshold = "off"
+[[stations]]
+name = "sta"
+count = 3
+[[stations]]
+name = "d"
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "sta"
+packet_size = "1000 B"
+[[flows]]
+name = "down"
+direction = "downlink"
+stations = "d"
+packet_size = "1000 B"
+"#
+    ))
+    .unwrap();
+    let mut w = World::new(&s, 1).unwrap();
+    for f in 0..4 {
+        w.on_source_start(0, f);
+    }
+    w
+}
+
+/// When the sender of the last frame (the AP, after ACKing an upload) transmits first,
+/// the others count the idle slots as ns-2's floating-point clock does
+/// (`MacRules::slots_counted_after_own_frame`): at 20 s often one short. The standard
+/// counts every one.
+#[test]
+fn ns2_counts_slots_as_its_clock_after_the_last_senders_access() {
+    let mut shorts = 0;
+    for k in 1..=12 {
+        for (profile, rules) in [("ns2", MacRules::Ns2), ("standard", MacRules::Standard)] {
+            let mut w = up_and_down(profile);
+            let (ap, sta) = (0, 1);
+            let t0 = 20 * crate::sim::time::SECOND;
+            w.mac.set_backoff(sta, 0, t0);
+            for e in [ap, 2, 3] {
+                w.mac.set_backoff(e, 40, t0);
+            }
+            w.on_access_grant(t0, w.mac.generation());
+            assert_eq!(w.mac.transmitters, vec![sta]);
+            let ex = w.mac.exchange;
+            w.on_exchange_end(ex.end);
+            // The AP's ACK: SIFS after the data frame, until the medium idles less δ.
+            let (sifs, delta) = (w.mac.phy.sifs, w.mac.phy.propagation_delay);
+            let ack_start = ex.data_end + sifs;
+            let ack_len = ex.end - delta - ack_start;
+            let start = ex.end + w.mac.phy.difs;
+            let slot = w.mac.phy.slot;
+            w.mac.set_backoff(ap, k as u32, start);
+            w.mac.set_backoff(2, k as u32 + 5, start);
+            let drawn = w.mac.entities[ap as usize].backoff.drawn;
+            let n = rules.slots_counted_after_own_frame(k, drawn, ack_start, ack_len, &w.mac.phy);
+            let now = start + k * slot;
+            w.on_access_grant(now, w.mac.generation());
+            assert_eq!(w.mac.transmitters, vec![ap], "{profile}, k = {k}");
+            // Entity 2 had k + 5 slots: 5 left, or 5 + the slot ns-2 did not count.
+            assert_eq!(
+                w.mac.backoff_counter(2) as Time,
+                5 + k - n,
+                "{profile}, k = {k}"
+            );
+            if profile == "standard" {
+                assert_eq!(n, k);
+            } else {
+                shorts += usize::from(n < k);
+            }
+        }
+    }
+    assert!(
+        shorts >= 6,
+        "ns-2's arithmetic lost the slot at {shorts} of 12 boundaries"
+    );
 }
