@@ -168,10 +168,11 @@ impl MacRules {
     /// them here). In ns-2.35 itself (gdb on `BackoffTimer::pause`, 1 and 3 uploads and
     /// downloads) the slot is lost in 27–31 % of these pauses with the clock in [4, 8) s,
     /// 47–48 % in [8, 16), 97–98 % in [16, 32), 79–81 % in [32, 64) and 59 % in
-    /// [64, 128); this arithmetic on uniformly drawn clocks gives 27, 42, 97, 79 and 58 %
-    /// when the sender paused once, 32, 45, 94, 74 and 61 % when it did not. When the
-    /// winner is any other node its signal arrives later than the boundary by the
-    /// difference of the paths (exact in ns-2 too), and every slot counts.
+    /// [64, 128) (`scripts/ns2_pause_slots.py`); this arithmetic on clocks spread over
+    /// each binade, draws 0–3 slots above k, gives 33, 43, 93, 73 and 60 % (the test
+    /// below). When the winner is any other node its signal arrives later than the
+    /// boundary by the difference of the paths, and nearly every slot counts (in ns-2
+    /// about 2 % are lost there too, not modelled).
     pub fn slots_counted_after_own_frame(
         self,
         k: Time,
