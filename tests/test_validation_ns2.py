@@ -178,14 +178,16 @@ def test_newreno_with_a_window_the_queue_cannot_hold_matches_ns2():
 
 
 @pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
-def test_dsdv_sizes_bring_the_totals_closer_to_ns2():
+def test_dsdv_sizes_cost_their_airtime_and_stay_near_ns2():
     """ns-2 with DSDV and a wired host behind the AP against wlansim with routing_agent
     dsdv and none, at one point (k = 1, B = 50: no loss, the totals set by the airtime):
-    DSDV's 20 bytes on the stations' packets bring wlansim within 0.3 %; without them it
-    carries about 0.5 % more."""
+    DSDV's 20 bytes on the stations' packets cost wlansim 0.4-1.2 % of its total, and
+    both stay within 1 % of ns-2. (Before ns-2's slot count, DSDV's sizes agreed within
+    0.3 % here; with it wlansim's totals are about 0.3-0.6 % low where no packet is lost,
+    a remaining difference the README names.)"""
     (row,) = v.compare_sizes([(1, 50)], [1])
-    assert abs(row["dsdv_diff_pct"]) < 0.3, row
-    assert row["none_diff_pct"] > abs(row["dsdv_diff_pct"]) + 0.2, row
+    assert 0.4 < (row["wlansim_none"] / row["wlansim_dsdv"] - 1) * 100 < 1.2, row
+    assert abs(row["dsdv_diff_pct"]) < 1.0 and abs(row["none_diff_pct"]) < 1.0, row
 
 
 @pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
