@@ -249,6 +249,11 @@ mod tests {
         // ns-2's doubles, by the binade of the clock (gdb on ns-2.35: 97–98 % in
         // [16, 32) s, 27–31 % in [4, 8), 59 % in [64, 128)); in [1, 2) nearly every one.
         let share = |lo| lost_share(MacRules::Ns2, lo * SECOND);
+        // The shares the README quotes (`-- --nocapture`).
+        eprintln!(
+            "lost in [1, 4, 8, 16, 32, 64] s: {:?}",
+            [1, 4, 8, 16, 32, 64].map(share)
+        );
         assert!(share(1) > 0.99, "{}", share(1));
         assert!((0.2..0.4).contains(&share(4)), "{}", share(4));
         assert!(share(16) > 0.9, "{}", share(16));
