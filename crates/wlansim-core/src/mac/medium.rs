@@ -29,7 +29,7 @@
 use super::contention::Contention;
 use super::entity::{AfterFailure, HeadFrame};
 use super::exchange::exchange_times;
-use super::ns2::{MacRules, ShortCount};
+use super::ns2::{LastFrame, MacRules, ShortCount};
 use super::{Entity, MacStats};
 use crate::channel::{Channel, FrameKind};
 use crate::net::{NodeId, Packet};
@@ -175,7 +175,7 @@ pub struct Mac {
     busy_since: Time,
     /// Under ns-2's rules, after a successful exchange: the node that sent its last frame
     /// (the ACK), that frame's start and length ([`Mac::short_count`]).
-    last_frame: Option<(NodeId, Time, Time)>,
+    last_frame: Option<LastFrame>,
     /// Run the linear reference scan instead of [`Contention`] (tests only).
     #[cfg(test)]
     reference: bool,
@@ -526,8 +526,8 @@ impl Mac {
     /// slot fewer ([`MacRules::slots_counted_after_own_frame`]); None when every slot
     /// counts.
     fn short_count(&self, now: Time) -> Option<ShortCount> {
-        let (node, start, len) = self.last_frame?;
-        let slot = self.phy.slot;
+        let last = self.last_frame?;
+        let (node, slot) = (last.sender, self.phy.slot);
         // A node's entities are contiguous, in node order (`world/build.rs`).
         let first = self.entities.partition_point(|e| e.node < node);
         let e = (first..self.entities.len())
@@ -539,17 +539,9 @@ impl Mac {
                     && ent.backoff.pending
                     && self.countdown_start(e) + self.backoff_counter(e) as Time * slot == now
             })?;
-        let countdown_start = self.countdown_start(e);
-        let k = (now - countdown_start) / slot;
         let drawn = self.entities[e as usize].backoff.drawn;
-        let n = self
-            .rules
-            .slots_counted_after_own_frame(k, drawn, start, len, &self.phy);
-        (n < k).then_some(ShortCount {
-            countdown_start,
-            k,
-            n,
-        })
+        self.rules
+            .short_count(last, self.countdown_start(e), now, drawn, &self.phy)
     }
 
     /// The losers of internal collisions drew a new backoff: they count with the others.
@@ -903,7 +895,11 @@ impl Mac {
                 // The ACK: SIFS after the data frame's reception, until the medium idles
                 // (its reception's end).
                 let start = ex.data_end + self.phy.sifs;
-                self.last_frame = Some((h.to, start, ex.end - self.phy.propagation_delay - start));
+                self.last_frame = Some(LastFrame {
+                    sender: h.to,
+                    start,
+                    len: ex.end - self.phy.propagation_delay - start,
+                });
             }
         }
         self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);

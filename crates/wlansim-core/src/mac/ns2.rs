@@ -2,6 +2,7 @@
 //! the scenario's `profile = "ns2"`). The MAC and the world ask [`MacRules`] at build time
 //! and at the few places where the two differ; each rule cites ns-2's source
 //! (`mac/mac-802_11.cc`, `mac/mac-802_11.h`, `mac/mac-timers.cc`, `tcl/lib/ns-default.tcl`).
+use crate::net::NodeId;
 use crate::phy::{frame, Phy};
 use crate::sim::time::Time;
 
@@ -36,6 +37,15 @@ pub struct ShortCount {
     pub countdown_start: Time,
     pub k: Time,
     pub n: Time,
+}
+
+/// The last frame before an idle period, an exchange's ACK, as ns-2's slot count needs it:
+/// its sender, start and length ([`MacRules::short_count`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastFrame {
+    pub sender: NodeId,
+    pub start: Time,
+    pub len: Time,
 }
 
 impl MacRules {
@@ -198,6 +208,26 @@ impl MacRules {
         let resumed = (start + delta) + len;
         // `int(sr / mst)`, negative values counting none (`as` saturates at 0).
         (((busy - (resumed + difs)) / slot) as Time).min(k)
+    }
+
+    /// [`MacRules::slots_counted_after_own_frame`] for the entities whose countdown started
+    /// at `countdown_start` when `last`'s sender, whose counter was drawn at `drawn`,
+    /// transmits at `now`, a whole number of slots later: the count when it is short.
+    pub fn short_count(
+        self,
+        last: LastFrame,
+        countdown_start: Time,
+        now: Time,
+        drawn: u32,
+        phy: &Phy,
+    ) -> Option<ShortCount> {
+        let k = (now - countdown_start) / phy.slot;
+        let n = self.slots_counted_after_own_frame(k, drawn, last.start, last.len, phy);
+        (n < k).then_some(ShortCount {
+            countdown_start,
+            k,
+            n,
+        })
     }
 
     /// Whether a frame that finds the medium idle for DIFS/AIFS and no backoff pending

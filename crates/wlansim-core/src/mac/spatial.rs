@@ -33,7 +33,7 @@
 use super::carrier_sense::MediumView;
 use super::medium::ChannelLoss;
 use super::nav::{nav_end, Frame};
-use super::ns2::{MacRules, ShortCount};
+use super::ns2::{LastFrame, MacRules};
 use super::{Mac, MacEvent};
 use crate::channel::receiver::{Arrival, Fate, Receivers, Rule};
 use crate::channel::{Channel, FrameKind, Ppdu};
@@ -109,7 +109,7 @@ struct NodeState {
     nav_deferrals: u64,
     /// Under ns-2's rules: the last frame it heard end, if it decoded an ACK: its sender,
     /// start and length ([`super::MacRules::slots_counted_after_own_frame`]).
-    last_ack: Option<(NodeId, Time, Time)>,
+    last_ack: Option<LastFrame>,
 }
 
 impl Default for NodeState {
@@ -279,7 +279,7 @@ impl Spatial {
         n: NodeId,
         now: Time,
         due: bool,
-        own: Option<(Time, Time, u32)>,
+        own: Option<(LastFrame, u32)>,
     ) {
         let slot = mac.phy.slot;
         for e in self.entities_of[n as usize].clone() {
@@ -295,18 +295,10 @@ impl Spatial {
                 ent.backoff.freeze_busy(has_frame, now, slot);
             }
             // Only a boundary exactly on the node's slots can come out short.
-            if let Some((ack_start, ack_len, drawn)) =
+            if let Some((last, drawn)) =
                 own.filter(|_| start <= now && (now - start).is_multiple_of(slot))
             {
-                let k = (now - start) / slot;
-                let n = mac
-                    .rules
-                    .slots_counted_after_own_frame(k, drawn, ack_start, ack_len, &mac.phy);
-                let short = (n < k).then_some(ShortCount {
-                    countdown_start: start,
-                    k,
-                    n,
-                });
+                let short = mac.rules.short_count(last, start, now, drawn, &mac.phy);
                 ent.backoff.recount(before, short);
             }
         }
@@ -647,9 +639,7 @@ impl Spatial {
             }
             if turned {
                 let own = match (s.last_ack, access) {
-                    (Some((from, ack_start, ack_len)), Some(drawn)) if from == node => {
-                        Some((ack_start, ack_len, drawn))
-                    }
+                    (Some(last), Some(drawn)) if last.sender == node => Some((last, drawn)),
                     _ => None,
                 };
                 self.freeze(mac, r, now, true, own);
@@ -692,7 +682,11 @@ impl Spatial {
             }
             let s = &mut self.nodes[r as usize];
             if mac.rules == MacRules::Ns2 {
-                s.last_ack = (decoded && frame == Frame::Ack).then_some((from, start, ppdu_len));
+                s.last_ack = (decoded && frame == Frame::Ack).then_some(LastFrame {
+                    sender: from,
+                    start,
+                    len: ppdu_len,
+                });
             }
             let errored = if ended.own_tx {
                 mac.rules.tail_is_errored(now, s.tx_until, delta)
