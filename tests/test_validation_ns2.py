@@ -4,6 +4,9 @@ the message where it is not."""
 
 from __future__ import annotations
 
+import math
+import re
+
 import pytest
 
 from wlansim import validation_ns2 as v
@@ -73,6 +76,27 @@ def test_tcp_scripts_start_each_flow_at_its_own_time_and_trace_drops():
     w = v.window_case_tcl(128, 25, 30.0, 0.1, seed=1)
     assert w.index("Agent/TCP set window_ 128") < w.index("[new Agent/TCP/Newreno]")
     assert v.window_case_scenario(128, 25, 30.0, 0.1)["flows"][0]["tcp"] == {"rwnd": 128}
+    # ns-2's propagation delay at 10 m on the wlansim side (33 ns, not the preset's 1 µs).
+    assert s["phy"]["propagation_delay"] == v.NS2_PROPAGATION_DELAY == "33 ns"
+
+
+def test_tcp_layouts_put_stations_opposite_or_not():
+    """"circle": each upload station faces a download station across the AP;
+    "half-circle": no two stations in line with the AP, all 10 m from it."""
+
+    def places(layout: str) -> list[tuple[float, float]]:
+        tcl = v.tcp_updown_tcl(50, 70.0, 10.0, seed=1, k=3, layout=layout)
+        xs = [float(x) for x in re.findall(r"\$s\d set X_ ([0-9.]+)", tcl)]
+        ys = [float(y) for y in re.findall(r"\$s\d set Y_ ([0-9.]+)", tcl)]
+        return [(x - 50, y - 50) for x, y in zip(xs, ys, strict=True)]
+
+    for layout, opposite in (("circle", 3), ("half-circle", 0)):
+        p = places(layout)
+        assert len(p) == 6 and all(math.hypot(*q) == pytest.approx(10, abs=1e-5) for q in p)
+        pairs = [(a, b) for i, a in enumerate(p) for b in p[i + 1 :]]
+        assert sum(math.dist(a, b) == pytest.approx(20, abs=1e-5) for a, b in pairs) == opposite
+    with pytest.raises(ValueError, match="layout 'ring'"):
+        v.tcp_updown_tcl(50, 70.0, 10.0, seed=1, layout="ring")
 
 
 def test_drop_lines_of_the_wireless_trace_are_parsed():

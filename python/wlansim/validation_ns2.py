@@ -22,7 +22,9 @@ How the ns-2 side is matched (ns-2.35, ``tcl/lib/ns-default.tcl`` defaults other
 - saturated sources: CBR at a packet every 0.5 ms (above what the cell carries), packets
   of ``ip_bytes`` (ns-2's agents put no further header on them; wlansim's UDP payload is
   ``ip_bytes`` − 28 so that its IP packets have the same size); ns-2's MAC header
-  (34 bytes, no LLC/SNAP) is what wlansim's ns-2 profile uses;
+  (34 bytes, no LLC/SNAP) is what wlansim's ns-2 profile uses, and its airtimes
+  (``Mac802_11::txtime``, not rounded to whole µs: the profile's too);
+- the propagation delay ns-2 works out for 10 m, 33 ns (:data:`NS2_PROPAGATION_DELAY`);
 - interface queue ``ifqLen_`` = B (drop-tail ``PriQueue``): ns-2.35's ``DropTail::enque``
   refuses a packet once the queue holds B − 1, and the MAC holds one more, so the node
   keeps B packets in all, as wlansim's queue of B does (:func:`buffer_check_tcl` shows
@@ -102,6 +104,23 @@ class Cell:
         return f"n={self.n} {access} control {self.control_rate_mbps} Mb/s"
 
 
+#: The propagation delay between the AP and a station 10 m from it, as ns-2 computes it
+#: (`WirelessChannel::sendUp`: distance / c, 33.4 ns; wlansim keeps one delay for every
+#: pair, to the ns): without it the profile's 1 µs (the standard's aAirPropagationTime)
+#: adds 2 µs to every exchange, 0.2 % of a saturated cell's time.
+NS2_PROPAGATION_DELAY = "33 ns"
+
+
+def _phy(data_rate_mbps: float = 11, control_rate_mbps: float = 1) -> dict:
+    """The 802.11b PHY of the matched cells (long preamble) with ns-2's propagation delay."""
+    return {
+        "standard": "802.11b",
+        "data_rate": f"{data_rate_mbps:g} Mb/s",
+        "control_rate": f"{control_rate_mbps:g} Mb/s",
+        "propagation_delay": NS2_PROPAGATION_DELAY,
+    }
+
+
 #: Where the AP stands in the scripts (and, with a layout, in wlansim's scenarios), m.
 AP_XY = (50.0, 50.0)
 #: The stations' layouts around the AP (:func:`station_positions`).
@@ -156,11 +175,7 @@ def _udp_uplink_base(cell: Cell, duration_s: float, warmup_s: float) -> dict:
         "routing_agent": DUMB_AGENT,
         "duration": f"{duration_s} s",
         "warmup": f"{warmup_s} s",
-        "phy": {
-            "standard": "802.11b",
-            "data_rate": f"{cell.data_rate_mbps} Mb/s",
-            "control_rate": f"{cell.control_rate_mbps} Mb/s",
-        },
+        "phy": _phy(cell.data_rate_mbps, cell.control_rate_mbps),
         "mac": {"rts_threshold": 0 if cell.rts else "off", "queue": cell.queue},
         "stations": [{"name": "sta", "count": cell.n}],
         "flows": [
@@ -369,7 +384,7 @@ def buffer_check_scenario(buffer: int) -> dict:
         "profile": "ns2",
         "routing_agent": DUMB_AGENT,
         "duration": "5 s",
-        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
+        "phy": _phy(),
         "mac": {"rts_threshold": "off", "queue": buffer},
         "stations": [{"name": "sta"}],
         "flows": [
@@ -656,7 +671,7 @@ def tcp_updown_scenario(
         "routing_agent": routing_agent,
         "duration": f"{duration_s} s",
         "warmup": f"{warmup_s} s",
-        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
+        "phy": _phy(),
         "mac": {"rts_threshold": "off", "queue": 50},
         "ap": {"queue": buffer},
         "stations": [{"name": f"u{i}"} for i in range(k)] + [{"name": f"d{i}"} for i in range(k)],
@@ -671,13 +686,31 @@ def _flow_label(name: str) -> str:
     return re.sub(r"^(up|down)(\d+)-0$", r"\1-\2", name)
 
 
+#: Where ns-2's 2k stations of the TCP case stand, 10 m from the AP, evenly in angle:
+#: "circle" (all round it, the grid's; each upload station faces a download station across
+#: the AP) or "half-circle" (angles 0 to π, no two stations in line with the AP). ns-2
+#: delays each frame by its own distance / c. In line, a station's frame reaches the
+#: opposite one exactly when that one's ACK-timed countdown ends, and ns-2's floating-point
+#: clock sometimes lets it hear the frame first and pause instead of colliding; wlansim has
+#: one delay for every pair and cannot tell the layouts apart (README, "Both points with
+#: many seeds").
+TCP_LAYOUTS = ("circle", "half-circle")
+
+
 def tcp_updown_tcl(
-    buffer: int, duration_s: float, warmup_s: float, seed: int, k: int = 1, host: bool = False
+    buffer: int,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    k: int = 1,
+    host: bool = False,
+    layout: str = "circle",
 ) -> str:
     """The ns-2 side: `Agent/TCP/Newreno` + FTP at each of `k` upload stations towards a
     `TCPSink` on the AP node, and from the AP node towards each of `k` download stations
-    (stations on a circle of 10 m; every flow starts at its own time, :func:`tcp_starts`;
-    at 10 ms one UDP packet from the AP to each download station resolves ns-2's ARP
+    (stations 10 m from the AP as `layout` places them, :data:`TCP_LAYOUTS`; every flow
+    starts at its own time, :func:`tcp_starts`; at 10 ms one UDP packet from the AP to
+    each download station resolves ns-2's ARP
     first, `_arp_prime`); the AP's interface queue holds `buffer` (its data towards the
     download stations and its ACKs towards the upload stations share it, as at wlansim's
     AP), the stations' 50; the drops go to :data:`TRACE_FILE`. Prints, summed over each
@@ -691,12 +724,15 @@ def tcp_updown_tcl(
     ACK (`ack_`): `sample T FLOW SRTT_S RTO_S ACK`. With `host` the endpoints sit on a
     wired host behind the AP, as wlansim's, and the wireless nodes run DSDV
     (:func:`_preamble`; the AP is then node 1 of the trace, the host node 0)."""
+    if layout not in TCP_LAYOUTS:
+        raise ValueError(f"layout {layout!r}: one of {', '.join(TCP_LAYOUTS)}")
     cell = Cell(n=2 * k, rts=False, control_rate_mbps=1)
     ups, downs = tcp_starts(k)
     end = "host" if host else "ap"
     flows = []
+    arc = 2 * math.pi if layout == "circle" else math.pi
     for i in range(2 * k):
-        angle = 2 * math.pi * i / (2 * k)
+        angle = arc * i / (2 * k)
         station = f"s{i}"
         x, y = 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)
         flows.append(_place(station, x, y, f"1.0.{i + 1}" if host else None))
@@ -856,6 +892,7 @@ def tcp_updown_runs(
     k: int = 1,
     series: list[dict] | None = None,
     jobs: int = 1,
+    layout: str = "circle",
 ) -> list[dict]:
     """One row per simulator and seed of the TCP case (`k` uploads, `k` downloads, AP
     buffer `buffer`): each direction's packets per second (summed over its flows),
@@ -865,7 +902,7 @@ def tcp_updown_runs(
     and activity are appended to it (with `sim`, `k`, `buffer` and `seed`). `jobs` seeds
     at a time."""
     per_seed = _pmap(
-        lambda seed: _tcp_updown_seed(buffer, seed, duration_s, warmup_s, k), seeds, jobs
+        lambda seed: _tcp_updown_seed(buffer, seed, duration_s, warmup_s, k, layout), seeds, jobs
     )
     rows = []
     for seed_rows, seed_series in per_seed:
@@ -876,13 +913,13 @@ def tcp_updown_runs(
 
 
 def _tcp_updown_seed(
-    buffer: int, seed: int, duration_s: float, warmup_s: float, k: int
+    buffer: int, seed: int, duration_s: float, warmup_s: float, k: int, layout: str
 ) -> tuple[list[dict], list[dict]]:
     """:func:`tcp_updown_runs` for one seed: its two rows and its per-second series."""
     rows: list[dict] = []
     series: list[dict] = []
     window = duration_s - warmup_s
-    run = _run_ns2(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k))
+    run = _run_ns2(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k, layout=layout))
     c = _ns2_counters(run.stdout)
     scenario = tcp_updown_scenario(buffer, duration_s, warmup_s, k)
     scenario["output"] = {"series": ["srtt", "rto", "flow_throughput"],
@@ -1021,13 +1058,15 @@ def compare_tcp_updown(
     series: list[dict] | None = None,
     runs: list[dict] | None = None,
     jobs: int = 1,
+    layout: str = "circle",
 ) -> list[dict]:
     """Per AP buffer, with `k` uploads and `k` downloads: :func:`summarize_tcp_point` of
     the runs of :func:`tcp_updown_runs` over `seeds`. When `runs` is a list, every run's
-    row is appended to it; `series` and `jobs` as in :func:`tcp_updown_runs`."""
+    row is appended to it; `series`, `jobs` and `layout` (ns-2's station positions,
+    :data:`TCP_LAYOUTS`) as in :func:`tcp_updown_runs` and :func:`tcp_updown_tcl`."""
     rows = []
     for b in buffers:
-        point = tcp_updown_runs(b, seeds, duration_s, warmup_s, k, series, jobs)
+        point = tcp_updown_runs(b, seeds, duration_s, warmup_s, k, series, jobs, layout)
         if runs is not None:
             runs.extend(point)
         rows.append(summarize_tcp_point(point))
@@ -1093,7 +1132,7 @@ def window_case_scenario(
         "routing_agent": DUMB_AGENT,
         "duration": f"{duration_s} s",
         "warmup": f"{warmup_s} s",
-        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s", "control_rate": "1 Mb/s"},
+        "phy": _phy(),
         "mac": {"rts_threshold": "off", "queue": 50},
         "ap": {"queue": ifq},
         "stations": [{"name": "s0"}, {"name": "s1"}],

@@ -3,7 +3,7 @@
 //! and at the few places where the two differ; each rule cites ns-2's source
 //! (`mac/mac-802_11.cc`, `mac/mac-802_11.h`, `mac/mac-timers.cc`, `tcl/lib/ns-default.tcl`).
 use crate::net::NodeId;
-use crate::phy::{frame, Phy};
+use crate::phy::{frame, Phy, PsduTime};
 use crate::sim::time::Time;
 
 /// Which MAC rules the channel-access entities follow.
@@ -55,6 +55,16 @@ impl MacRules {
         match self {
             MacRules::Standard => frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP,
             MacRules::Ns2 => NS2_DATA_FRAMING,
+        }
+    }
+
+    /// How a PSDU's bits become time on air: the standard's rounding (whole µs, OFDM
+    /// symbols), or ns-2's `Mac802_11::txtime`, which rounds nothing (mac-802_11.cc:
+    /// PLCP header time + `datalen / drt` in doubles).
+    pub fn psdu_time(self) -> PsduTime {
+        match self {
+            MacRules::Standard => PsduTime::Standard,
+            MacRules::Ns2 => PsduTime::Unrounded,
         }
     }
 

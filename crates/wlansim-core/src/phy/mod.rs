@@ -11,7 +11,7 @@ pub mod rates;
 pub use presets::{Modulation, Preamble, Standard, LONG_DSSS_PLCP};
 pub use rates::{LinkRates, LinkTimes};
 
-use crate::sim::time::{Time, US};
+use crate::sim::time::{Time, SECOND, US};
 
 /// Bytes of MAC framing counted in airtime.
 pub mod frame {
@@ -48,6 +48,21 @@ pub struct Phy {
     /// Bytes a data MPDU adds to its network-layer packet (MAC header, FCS, LLC/SNAP;
     /// `mac::MacRules::data_framing`).
     pub data_framing: u32,
+    /// How a PSDU's bits become time on air (`mac::MacRules::psdu_time`).
+    pub psdu_time: PsduTime,
+}
+
+/// How a PSDU's bits become time on air.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PsduTime {
+    /// The standard's: DSSS counts the PSDU in whole µs rounded up (17.2.3.5, the LENGTH
+    /// field); OFDM in 4 µs symbols with the SERVICE and tail bits (18.4.3), and 802.11g's
+    /// signal extension (19.3.2.3).
+    Standard,
+    /// ns-2.35's `Mac802_11::txtime` (mac-802_11.cc): the PLCP, then bits / rate with no
+    /// rounding, no SERVICE or tail bits and no signal extension, whatever the modulation
+    /// (here to the nearest ns: ns-2 keeps a double).
+    Unrounded,
 }
 
 impl Phy {
@@ -60,6 +75,9 @@ impl Phy {
     #[inline]
     pub fn ppdu_time_with(&self, plcp: Time, mpdu_bytes: u32, rate: u64) -> Time {
         let bits = 8 * mpdu_bytes as u64;
+        if self.psdu_time == PsduTime::Unrounded {
+            return plcp + (bits * SECOND + rate / 2) / rate;
+        }
         match self.modulation {
             // 17.2.3.5: the LENGTH field holds the PSDU duration in µs, rounded up.
             Modulation::Dsss => plcp + (bits * 1_000_000).div_ceil(rate) * US,

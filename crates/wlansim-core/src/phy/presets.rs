@@ -126,6 +126,7 @@ impl Standard {
             propagation_delay: US,
             signal_extension: ext,
             data_framing: frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP,
+            psdu_time: super::PsduTime::Standard,
         }
     }
 }

@@ -913,6 +913,7 @@ impl Scenario {
         let mut phy = c.standard.preset(c.preamble);
         let rules = self.mac_rules();
         phy.data_framing = rules.data_framing();
+        phy.psdu_time = rules.psdu_time();
         if rules == crate::mac::MacRules::Ns2 {
             phy.cw_min = crate::mac::ns2::NS2_CW_MIN;
             phy.cw_max = crate::mac::ns2::NS2_CW_MAX;

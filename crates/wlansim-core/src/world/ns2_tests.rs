@@ -79,10 +79,33 @@ fn ns2_data_frames_carry_34_header_bytes_and_no_llc_snap() {
     let std = world("standard", 50);
     assert_eq!(ns2.mac.phy.data_mpdu_bytes(1040), 1040 + 34);
     assert_eq!(std.mac.phy.data_mpdu_bytes(1040), 1040 + 28 + 8);
-    // 2 bytes less at 11 Mb/s: 8608 bits → 783 µs, 8592 bits → 782 µs (whole µs, 17.2.3.5).
+    // The standard counts 8608 bits at 11 Mb/s as 783 µs (whole µs, 17.2.3.5); ns-2's
+    // `txtime` counts its 8592 bits as 781.0909… µs, here 781.091 µs.
+    assert_eq!(std.mac.phy.data_time(1040), 192 * US + 783 * US);
+    assert_eq!(ns2.mac.phy.data_time(1040), 192 * US + 781_091);
+    // The ACK: 112 bits at 1 Mb/s, whole µs in both.
+    assert_eq!(ns2.mac.phy.ack_time(), std.mac.phy.ack_time());
+}
+
+/// ns-2's `txtime` rounds nothing on any PHY: 802.11a's 54 Mb/s frame is its PLCP and
+/// bits / rate, without the standard's 4 µs symbols, SERVICE and tail bits (18.4.3).
+#[test]
+fn ns2_counts_airtime_without_rounding_on_every_phy() {
+    let phy = |profile: &str| {
+        Scenario::from_toml(&format!(
+            "duration = \"1 s\"\nprofile = \"{profile}\"\n[phy]\nstandard = \"802.11a\"\n\
+             [[stations]]\nname = \"s\"\n[[flows]]\nname = \"f\"\ndirection = \"uplink\"\n\
+             stations = \"s\"\n"
+        ))
+        .unwrap()
+        .phy()
+    };
+    // 1074 bytes = 8592 bits at 54 Mb/s: 159.111 µs in ns-2; 16 + 8592 + 6 bits in
+    // 216-bit symbols = 40 symbols = 160 µs in the standard; both after the 20 µs PLCP.
+    assert_eq!(phy("ns2").ppdu_time(1074, 54_000_000), 20 * US + 159_111);
     assert_eq!(
-        std.mac.phy.data_time(1040) - ns2.mac.phy.data_time(1040),
-        US
+        phy("standard").ppdu_time(1074, 54_000_000),
+        20 * US + 160 * US
     );
 }
 
