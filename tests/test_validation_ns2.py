@@ -81,8 +81,8 @@ def test_tcp_scripts_start_each_flow_at_its_own_time_and_trace_drops():
 
 
 def test_tcp_layouts_put_stations_opposite_or_not():
-    """"circle": each upload station faces a download station across the AP;
-    "half-circle": no two stations in line with the AP, all 10 m from it."""
+    """The "circle" puts each upload station across the AP from a download station;
+    the "half-circle" no two stations in line with the AP; all stand 10 m from it."""
 
     def places(layout: str) -> list[tuple[float, float]]:
         tcl = v.tcp_updown_tcl(50, 70.0, 10.0, seed=1, k=3, layout=layout)
@@ -130,6 +130,16 @@ def test_permutation_test_and_ratio_of_means():
     assert row["ratio_diff_pct"] == pytest.approx(10.0)
     assert row["starving"] and row["ns2_down_timeouts"] == 3
     assert row["ns2_ratio_lo"] <= row["ns2_ratio"] <= row["ns2_ratio_hi"]
+
+
+def test_a_point_gets_more_seeds_only_when_its_interval_is_too_wide():
+    """The grid re-runs a sharing point with --tcp-seeds-wide seeds when its 95 % interval
+    of the ratio difference is wider than ±10 %, whatever the difference itself."""
+    row = {"starving": False, "ratio_diff_lo": -4.0, "ratio_diff_hi": 15.0}
+    assert not v.ratio_too_wide(row)  # half width 9.5 %, although it reaches +15 %
+    assert v.ratio_too_wide({**row, "ratio_diff_lo": -6.0})  # half width 10.5 %
+    assert v.ratio_too_wide({**row, "ratio_diff_lo": -30.0, "ratio_diff_hi": -8.0})
+    assert not v.ratio_too_wide({**row, "starving": True, "ratio_diff_lo": -60.0})
 
 
 def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys):

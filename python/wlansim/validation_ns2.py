@@ -872,6 +872,19 @@ TCP_COUNTERS = (("timeouts", "timeouts"), ("fast_retransmits", "fast_retransmits
 #: exceeds this: the downloads get under 2 % of the packets (the issue's starving
 #: points have ratios of 10² to 10⁴; where both share, the ratio is at most about 20).
 STARVATION_RATIO = 50.0
+#: The TCP grid's target where neither simulator starves: the up/down ratios of means
+#: within this many per cent (issue 27).
+RATIO_TARGET_PCT = 10.0
+
+
+def ratio_too_wide(row: dict) -> bool:
+    """Whether a point of the TCP grid (:func:`summarize_tcp_point`) where neither
+    simulator starves has too few seeds to judge the ratio target: its 95 % interval of the
+    ratio difference is wider than ±:data:`RATIO_TARGET_PCT`. Decided on the interval's
+    width alone, never on where the difference lies; `wlansim validate ns2` then runs the
+    point again with `--tcp-seeds-wide` seeds."""
+    half_width = (row["ratio_diff_hi"] - row["ratio_diff_lo"]) / 2
+    return not row["starving"] and half_width > RATIO_TARGET_PCT
 
 
 def _ap_drops(drops: list[Drop], warmup_s: float) -> dict[str, int]:

@@ -108,7 +108,8 @@ def register(subparsers) -> None:
         "--quick",
         action="store_true",
         help="n = 1 and 10, basic, 1 Mb/s, 3 seeds; the capture case spread only; window "
-        "128, 2 seeds; k = 1, 2 at B = 20, 50 with 3 seeds; one point of the frame-size check",
+        "128, 2 seeds; k = 1, 2 at B = 20, 50 with 3 seeds and no --tcp-seeds-wide; one "
+        "point of the frame-size check",
     )
     n.add_argument("--seeds", type=int, default=5, help="seeds per UDP cell (default 5)")
     n.add_argument(
@@ -116,6 +117,14 @@ def register(subparsers) -> None:
         type=int,
         default=10,
         help="seeds per point of the TCP grid and of the window case (default 10)",
+    )
+    n.add_argument(
+        "--tcp-seeds-wide",
+        type=int,
+        default=240,
+        help="seeds for a TCP grid point where neither simulator starves and whose 95 %% "
+        "interval of the ratio difference is wider than ±10 %% with --tcp-seeds (decided on "
+        "the width only; 0: never; default 240; not in --quick)",
     )
     n.add_argument(
         "--duration",
@@ -296,11 +305,13 @@ def run_ns2(args) -> int:
         compare_buffer,
         compare_capture,
         compare_sizes,
-        compare_tcp_updown,
         compare_udp_uplink,
         compare_window_case,
         ns2_claims,
         ns_binary,
+        ratio_too_wide,
+        summarize_tcp_point,
+        tcp_updown_runs,
     )
 
     if ns_binary() is None:
@@ -310,6 +321,8 @@ def run_ns2(args) -> int:
                         ("--speed-runs", args.speed_runs), ("--jobs", args.jobs)):  # fmt: skip
         if value < 1:
             raise ScenarioError(f"{flag} {value}: at least 1")
+    if args.tcp_seeds_wide < 0:
+        raise ScenarioError(f"--tcp-seeds-wide {args.tcp_seeds_wide}: 0 (never) or more")
     if args.duration <= WARMUP_S:
         raise ScenarioError(f"--duration {args.duration}: longer than the {WARMUP_S:g} s warm-up")
     if args.speed:
@@ -352,15 +365,21 @@ def run_ns2(args) -> int:
         (k, b) for k in (1, 2, 3, 4) for b in (5, 20, 50, 100)
     ]  # fmt: skip
     duration = 40.0 if args.quick else 70.0
-    tcp = pd.DataFrame(
-        [
-            row
-            for k, b in grid
-            for row in compare_tcp_updown(
-                [b], tcp_seeds, duration, k=k, series=per_second, runs=runs, jobs=jobs
-            )
-        ]
-    )
+    wide = 0 if args.quick else args.tcp_seeds_wide
+
+    def tcp_point(k: int, b: int) -> dict:
+        """A point of the grid with `tcp_seeds`, and with `wide` seeds (the same first
+        ones and more) when those cannot judge its ratio (:func:`ratio_too_wide`)."""
+        point = tcp_updown_runs(b, tcp_seeds, duration, k=k, series=per_second, jobs=jobs)
+        row = summarize_tcp_point(point)
+        if ratio_too_wide(row) and wide > len(tcp_seeds):
+            more = list(range(len(tcp_seeds) + 1, wide + 1))
+            point += tcp_updown_runs(b, more, duration, k=k, series=per_second, jobs=jobs)
+            row = summarize_tcp_point(point)
+        runs.extend(point)
+        return {**row, "seeds": len(point) // 2}
+
+    tcp = pd.DataFrame([tcp_point(k, b) for k, b in grid])
     size_points = [(2, 50)] if args.quick else grid
     sizes = pd.DataFrame(compare_sizes(size_points, seeds, duration, jobs=jobs))
     out = Path(args.out)
@@ -428,18 +447,25 @@ def run_ns2(args) -> int:
     print("targets: goodput within 5 %, timeouts within 30 %")
     print(
         f"\nTCP NewReno, k uploads + k downloads through the AP (buffer B), "
-        f"{duration - WARMUP_S:g} s measured, {len(tcp_seeds)} seeds: packets/s per direction, "
-        "up/down ratio of means (95 % bootstrap interval of the difference), permutation "
-        f"p-value; * starvation regime (a ratio above {STARVATION_RATIO:g})"
+        f"{duration - WARMUP_S:g} s measured, {len(tcp_seeds)} seeds"
+        + (
+            f" ({wide} where neither starves and the ratio's interval is wider than ±10 % with "
+            f"{len(tcp_seeds)})"
+            if wide > len(tcp_seeds)
+            else ""
+        )
+        + ": packets/s per direction, up/down ratio of means (95 % bootstrap interval of the "
+        "difference), permutation p-value; * starvation regime (a ratio above "
+        f"{STARVATION_RATIO:g})"
     )
     shown = tcp.assign(
         ratio_ci=[f"[{lo:+.0f}, {hi:+.0f}]" for lo, hi in zip(tcp["ratio_diff_lo"],
                                                               tcp["ratio_diff_hi"])],
         regime=["*" if s else "" for s in tcp["starving"]],
     )  # fmt: skip
-    rates = ["k", "buffer", "ns2_up", "ns2_down", "wlansim_up", "wlansim_down", "ns2_ratio",
-             "wlansim_ratio", "ratio_diff_pct", "ratio_ci", "p_value", "total_diff_pct",
-             "regime"]  # fmt: skip
+    rates = ["k", "buffer", "seeds", "ns2_up", "ns2_down", "wlansim_up", "wlansim_down",
+             "ns2_ratio", "wlansim_ratio", "ratio_diff_pct", "ratio_ci", "p_value",
+             "total_diff_pct", "regime"]  # fmt: skip
     print(shown[rates].to_string(**fmt2))
     sharing = tcp[~tcp["starving"]]
     starving = tcp[tcp["starving"]]
