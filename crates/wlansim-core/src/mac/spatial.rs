@@ -170,6 +170,9 @@ pub(crate) struct Spatial {
     losers: Vec<u32>,
     /// [`super::MacRules::eifs_hold`].
     eifs_hold: Time,
+    /// Per entity: the boundary at which [`Spatial::freeze`] last left it to transmit
+    /// (its counter reached zero as its medium turned busy there), else `Time::MAX`.
+    sends_at: Vec<Time>,
 }
 
 impl Spatial {
@@ -199,6 +202,7 @@ impl Spatial {
             due: Vec::new(),
             losers: Vec::new(),
             eifs_hold: mac.rules.eifs_hold(&mac.phy),
+            sends_at: vec![Time::MAX; mac.entities.len()],
         }
     }
 
@@ -250,8 +254,13 @@ impl Spatial {
         self.schedule_access(mac, node, now, sched);
     }
 
-    /// Where node `n`'s entities count idle slots from, after its view changed (an entity
-    /// whose counter reaches zero now keeps its countdown: it transmits at this boundary).
+    /// Where node `n`'s entities count idle slots from, after its view changed. Only an
+    /// entity that [`Spatial::freeze`] left to transmit at this very boundary keeps its
+    /// countdown. That is recorded (`sends_at`), not inferred from a counter that reaches
+    /// zero now: a frozen entity's counter drops by the slots it counted while its
+    /// countdown start stays, so its countdown too ends now whenever the freeze falls
+    /// half-way through it (k slots counted of 2k), and a fresh draw after an exchange may
+    /// end now by chance; either, kept, would transmit into a busy medium.
     fn refresh(&self, mac: &mut Mac, n: NodeId, now: Time) {
         let view = self.nodes[n as usize].view;
         let slot = mac.phy.slot;
@@ -259,7 +268,8 @@ impl Spatial {
             let ent = &mut mac.entities[e as usize];
             let has_frame = ent.has_frame();
             let b = &mut ent.backoff;
-            if b.pending && has_frame && b.expiry(slot) == now {
+            let sends = b.pending && has_frame && b.expiry(slot) == now;
+            if sends && self.sends_at[e as usize] == now {
                 continue;
             }
             let start = view.countdown_start(ent.params.aifs, self.eifs_hold);
@@ -274,7 +284,7 @@ impl Spatial {
     /// ended (its draw): the node's entities count the slots as ns-2's arithmetic does
     /// ([`super::MacRules::slots_counted_after_own_frame`]).
     fn freeze(
-        &self,
+        &mut self,
         mac: &mut Mac,
         n: NodeId,
         now: Time,
@@ -289,11 +299,13 @@ impl Spatial {
                 continue;
             }
             let (before, start) = (ent.backoff.counter, ent.backoff.countdown_start);
-            if due {
-                ent.backoff.on_busy(has_frame, now, slot);
+            // Whether the entity transmits at this boundary (its counter reaches zero now).
+            let sends = if due {
+                ent.backoff.on_busy(has_frame, now, slot)
             } else {
                 ent.backoff.freeze_busy(has_frame, now, slot);
-            }
+                false
+            };
             // Only a boundary exactly on the node's slots can come out short.
             if let Some((last, drawn)) =
                 own.filter(|_| start <= now && (now - start).is_multiple_of(slot))
@@ -301,6 +313,7 @@ impl Spatial {
                 let short = mac.rules.short_count(last, start, now, drawn, &mac.phy);
                 ent.backoff.recount(before, short);
             }
+            self.sends_at[e as usize] = if sends { now } else { Time::MAX };
         }
     }
 
