@@ -51,16 +51,19 @@ fn downlink_throughput(r: &Results) -> f64 {
 
 /// In one collision domain the spatial medium has the shared one's collisions (at the same
 /// slot boundaries) and deferrals: throughput and collision probability agree, and no
-/// collision is hidden. Also where the AP sends data besides the ACKs of the uploads
-/// (its share of the throughput too), without propagation delay: every freeze then falls
-/// on a slot boundary, and one half-way through a countdown must not leave it to
-/// transmit.
+/// collision is hidden. Also where the AP sends data besides the ACKs of the uploads: its
+/// slot boundaries then run δ ahead of the others' (it senses the end of its ACK first),
+/// and a frame of the same length from its slot is no longer frame, nor hidden, so its
+/// share of the throughput is the shared medium's; and without propagation delay, where
+/// every freeze falls on a slot boundary (one half-way through a countdown must not leave
+/// it to transmit).
 #[test]
 fn in_one_collision_domain_the_spatial_medium_is_the_shared_one() {
     let no_delay = format!("{DOWNLINK}[phy]\nstandard = \"802.11b\"\npropagation_delay = \"0 us\"");
     let cases = [
         ("uploads", 10, "", ""),
         ("uploads, RTS/CTS", 10, "rts_threshold = 0", ""),
+        ("uploads and a download", 3, "", DOWNLINK),
         ("uploads and a download, δ = 0", 3, "", no_delay.as_str()),
     ];
     for (case, n, mac, more) in cases {

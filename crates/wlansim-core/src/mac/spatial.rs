@@ -12,7 +12,10 @@
 //! schedules the next). Two nodes whose counters reach zero at one slot boundary both
 //! transmit: a signal that reaches a node exactly at its boundary does not stop it
 //! ([`super::Backoff::on_busy`]), so in one collision domain collisions happen exactly where the
-//! shared medium has them.
+//! shared medium has them. The node that sent the last frame senses its end δ before the
+//! others, so its boundaries run δ ahead and its frame of a slot starts δ earlier: that
+//! makes the collision neither hidden (`channel/receiver.rs`) nor, for a frame as long as
+//! the others, one after which it alone defers EIFS (`MacRules::tail_is_errored`).
 //!
 //! An exchange runs as messages between nodes. The sender puts its first frame on the air
 //! (RTS, or the data frame, or a Beacon) and waits CTSTimeout/ACKTimeout
@@ -27,7 +30,7 @@
 //!
 //! Outcomes and counters are those of the shared medium: a success delivers the packet at
 //! the end of its data frame's reception, a failure is counted by its cause (the loss
-//! models, or else a collision, *hidden* when the frames did not start together: see
+//! models, or else a collision, *hidden* when the frames arrived more than δ apart: see
 //! `channel/receiver.rs`), and the rules shared with it (`Mac::attempt_failed`,
 //! `Mac::succeed`, `Mac::internal_collisions`, `Mac::txop_next`) are called, not copied.
 use super::carrier_sense::MediumView;
@@ -98,7 +101,8 @@ struct NodeState {
     /// Pending access event: its generation and time (`Time::MAX`: none).
     access_gen: u32,
     access_at: Time,
-    /// Its own transmission lasts until then.
+    /// Its own (last) transmission lasts from, until.
+    tx_from: Time,
     tx_until: Time,
     ex: Option<Exchange>,
     owed: Option<Owed>,
@@ -118,6 +122,7 @@ impl Default for NodeState {
             view: MediumView::default(),
             access_gen: 0,
             access_at: Time::MAX,
+            tx_from: 0,
             tx_until: 0,
             ex: None,
             owed: None,
@@ -197,7 +202,7 @@ impl Spatial {
             beacon_ppdu,
             txs: Vec::new(),
             free: Vec::new(),
-            receivers: Receivers::new(rule, nodes),
+            receivers: Receivers::new(rule, mac.phy.propagation_delay, nodes),
             settle: Vec::new(),
             due: Vec::new(),
             losers: Vec::new(),
@@ -559,7 +564,7 @@ impl Spatial {
         // The node's own transmission: busy, its entities freeze, a reception under way
         // is lost.
         let s = &mut self.nodes[n as usize];
-        s.tx_until = end;
+        (s.tx_from, s.tx_until) = (now, end);
         if s.view.sense(now, end).0 && freeze {
             self.freeze(mac, n, now, true, None);
         }
@@ -702,7 +707,8 @@ impl Spatial {
                 });
             }
             let errored = if ended.own_tx {
-                mac.rules.tail_is_errored(now, s.tx_until, delta)
+                mac.rules
+                    .tail_is_errored(now - ppdu_len..now, s.tx_from..s.tx_until)
             } else {
                 ended.locked && !decoded
             };
