@@ -33,7 +33,8 @@ class Results:
       queue_drops_data/queue_drops_ack, internal_collisions, burst_exchanges, frame_errors,
       control_errors (RTS, CTS or ACK lost to shadowing), captures (exchanges received
       out of a collision under SINR reception), hidden_collisions (collisions with a
-      frame that did not start together with its own: a hidden terminal),
+      frame of another slot, arriving more than the propagation delay apart: a hidden
+      terminal),
       collision_probability, channel, cs_busy_s (time its carrier sense was busy, own
       transmissions included), nav_deferrals (frames whose NAV made it defer beyond what
       it sensed)); a QoS node's row sums its access categories.

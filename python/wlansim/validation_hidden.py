@@ -168,7 +168,8 @@ def hidden_runs(
 ) -> pd.DataFrame:
     """(a) one row per (access, simulator, seed): packets per second received by the AP
     (``pkts``), and for wlansim the stations' collision probability ``p``, the share of
-    their collisions with a frame that did not start together (``hidden_share``) and
+    their collisions with a frame of another slot (``hidden_share``: the two arrived more
+    than the propagation delay apart) and
     their NAV deferrals. Simulators: ``ns-2`` (when ``ns2``), ``wlansim-ns2`` (the ns2
     profile), ``wlansim`` (the standard's rules) and ``one-cell`` (the standard's rules,
     the stations 10 m from the AP: they sense each other)."""

@@ -4,8 +4,9 @@ mod common;
 use common::*;
 use wlansim_core::{Results, Scenario};
 
-/// `n` saturated stations uploading 1000-byte UDP packets, on the medium `medium`.
-fn cell(n: u32, mac: &str, medium: &str, duration: &str) -> Scenario {
+/// `n` saturated stations uploading 1000-byte UDP packets, on the medium `medium`;
+/// `more`: more TOML.
+fn cell(n: u32, mac: &str, medium: &str, duration: &str, more: &str) -> Scenario {
     Scenario::from_toml(&format!(
         r#"
 duration = "{duration}"
@@ -22,38 +23,76 @@ name = "f"
 stations = "sta"
 direction = "uplink"
 packet_size = "1000 B"
+{more}
 "#
     ))
     .expect("valid scenario")
 }
 
+/// One more station, to which the AP sends saturated 1000-byte UDP packets (flow `down`).
+const DOWNLINK: &str = r#"
+[[stations]]
+name = "dst"
+[[flows]]
+name = "down"
+stations = "dst"
+direction = "downlink"
+packet_size = "1000 B"
+"#;
+
 fn collision_probability(r: &Results) -> f64 {
     sum(r, |n| n.mac.collisions) as f64 / sum(r, |n| n.mac.attempts) as f64
 }
 
+fn downlink_throughput(r: &Results) -> f64 {
+    let down = r.flows.iter().filter(|f| f.name.starts_with("down"));
+    down.map(|f| f.throughput_bps).sum()
+}
+
 /// In one collision domain the spatial medium has the shared one's collisions (at the same
-/// slot boundaries) and deferrals: throughput and collision probability agree.
+/// slot boundaries) and deferrals: throughput and collision probability agree, and no
+/// collision is hidden. Also where the AP sends data besides the ACKs of the uploads: its
+/// slot boundaries then run δ ahead of the others' (it senses the end of its ACK first),
+/// and a frame of the same length from its slot is no longer frame, nor hidden, so its
+/// share of the throughput is the shared medium's; and without propagation delay, where
+/// every freeze falls on a slot boundary (one half-way through a countdown must not leave
+/// it to transmit).
 #[test]
 fn in_one_collision_domain_the_spatial_medium_is_the_shared_one() {
-    for mac in ["", "rts_threshold = 0"] {
+    let no_delay = format!("{DOWNLINK}[phy]\nstandard = \"802.11b\"\npropagation_delay = \"0 us\"");
+    let cases = [
+        ("uploads", 10, "", ""),
+        ("uploads, RTS/CTS", 10, "rts_threshold = 0", ""),
+        ("uploads and a download", 3, "", DOWNLINK),
+        ("uploads and a download, δ = 0", 3, "", no_delay.as_str()),
+    ];
+    for (case, n, mac, more) in cases {
         let (mut shared, mut spatial, mut p_shared, mut p_spatial) = (0.0, 0.0, 0.0, 0.0);
+        let (mut down_shared, mut down_spatial) = (0.0, 0.0);
         for seed in 1..=3 {
-            let a = run(&cell(10, mac, "auto", "20 s"), seed);
-            let b = run(&cell(10, mac, "spatial", "20 s"), seed);
+            let a = run(&cell(n, mac, "auto", "20 s", more), seed);
+            let b = run(&cell(n, mac, "spatial", "20 s", more), seed);
             assert_eq!((a.meta.medium, b.meta.medium), ("shared", "spatial"));
             shared += total_throughput(&a);
             spatial += total_throughput(&b);
+            down_shared += downlink_throughput(&a);
+            down_spatial += downlink_throughput(&b);
             p_shared += collision_probability(&a);
             p_spatial += collision_probability(&b);
-            assert_eq!(sum(&b, |n| n.mac.hidden_collisions), 0, "{mac}");
+            assert_eq!(sum(&b, |n| n.mac.hidden_collisions), 0, "{case}");
         }
         assert!(
             (spatial / shared - 1.0).abs() < 0.01,
-            "{mac}: {spatial} vs {shared}"
+            "{case}: {spatial} vs {shared}"
         );
         assert!(
             (p_spatial - p_shared).abs() / 3.0 < 0.01,
-            "{mac}: p {p_spatial} vs {p_shared}"
+            "{case}: p {p_spatial} vs {p_shared}"
+        );
+        let (share_shared, share_spatial) = (down_shared / shared, down_spatial / spatial);
+        assert!(
+            (share_spatial - share_shared).abs() < 0.01,
+            "{case}: the AP's share {share_spatial} vs {share_shared}"
         );
     }
 }
@@ -144,7 +183,7 @@ fn bsss_on_channels_that_do_not_overlap_do_not_interact() {
         ))
         .expect("valid scenario")
     };
-    let lone = total_throughput(&run(&cell(5, "", "auto", "20 s"), 1));
+    let lone = total_throughput(&run(&cell(5, "", "auto", "20 s", ""), 1));
     let apart = run(&three([1, 6, 11]), 1);
     assert_eq!(apart.meta.medium, "spatial");
     for b in &apart.bss {
@@ -158,7 +197,7 @@ fn bsss_on_channels_that_do_not_overlap_do_not_interact() {
     // The same three on one channel share it: one cell of 15 stations.
     let shared = run(&three([1, 1, 1]), 1);
     assert_eq!(shared.meta.medium, "shared");
-    let fifteen = total_throughput(&run(&cell(15, "", "auto", "20 s"), 1));
+    let fifteen = total_throughput(&run(&cell(15, "", "auto", "20 s", ""), 1));
     assert!((total_throughput(&shared) / fifteen - 1.0).abs() < 0.03);
     assert_eq!(
         apart.nodes.iter().map(|n| n.channel).max(),

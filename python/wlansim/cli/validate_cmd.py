@@ -622,7 +622,7 @@ def run_hidden(args) -> int:
         f"(a) Two saturated stations hidden from each other, the AP 100 m from each (2 Mb/s, "
         f"1000-byte packets), {duration:g} s per run ({WARMUP_S:g} s warm-up), {len(seeds)} "
         "seeds: packets/s received by the AP; p = collisions / attempts; hidden_share = "
-        "collisions with a frame that did not start together; one-cell: the stations 10 m "
+        "collisions with a frame of another slot; one-cell: the stations 10 m "
         "from the AP"
     )
     if not ns2:

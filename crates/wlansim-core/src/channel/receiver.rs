@@ -21,8 +21,11 @@
 //! makes the longest frame the one it receives: no frame starting meanwhile is locked.
 //!
 //! A frame the node does not get is lost there for a reason the MAC counts: it
-//! overlapped another (a collision, *hidden* when the two did not start at one instant:
-//! one sender did not sense the other), or it was too weak.
+//! overlapped another (a collision, *hidden* when the later of the two arrived more than
+//! the propagation delay δ after the earlier: its sender had the earlier frame on the air
+//! at it and did not sense it), or it was too weak. Frames of one slot arrive up to δ
+//! apart: the node that sent the last frame senses its end δ before the others, so its
+//! slot boundaries run δ ahead of theirs (`MacRules::tail_is_errored`).
 use super::reception::{Ppdu, Reception};
 use crate::net::NodeId;
 use crate::sim::time::Time;
@@ -63,7 +66,7 @@ struct Signal {
     end: Time,
     /// It overlapped another signal at this node.
     collided: bool,
-    /// One it overlapped started at another instant.
+    /// One it overlapped arrived more than δ apart from it.
     hidden: bool,
     /// It overlapped this node's own transmission.
     own_tx: bool,
@@ -109,7 +112,7 @@ pub enum Arrival {
 pub enum Fate {
     /// Decoded; `captured`: other signals overlapped it.
     Decoded { captured: bool },
-    /// Lost to an overlap; `hidden`: the two did not start at one instant.
+    /// Lost to an overlap; `hidden`: the two arrived more than δ apart (not in one slot).
     Collided { hidden: bool },
     /// Not locked onto and overlapping nothing, or locked below the threshold: too weak,
     /// or it arrived while the node transmitted.
@@ -139,13 +142,17 @@ struct Node {
 
 pub struct Receivers {
     rule: Rule,
+    /// The propagation delay δ: overlapping frames that arrive further apart are hidden
+    /// from each other.
+    delta: Time,
     nodes: Vec<Node>,
 }
 
 impl Receivers {
-    pub fn new(rule: Rule, nodes: usize) -> Receivers {
+    pub fn new(rule: Rule, delta: Time, nodes: usize) -> Receivers {
         Receivers {
             rule,
+            delta,
             nodes: (0..nodes).map(|_| Node::default()).collect(),
         }
     }
@@ -173,7 +180,7 @@ impl Receivers {
         errored: bool,
         reception: Option<&mut Reception>,
     ) -> Arrival {
-        let rule = self.rule;
+        let (rule, delta) = (self.rule, self.delta);
         let n = &mut self.nodes[r as usize];
         let mut new = Signal {
             tx,
@@ -188,7 +195,7 @@ impl Receivers {
         for s in &mut n.signals {
             s.collided = true;
             new.collided = true;
-            let hidden = s.start != now;
+            let hidden = now - s.start > delta;
             s.hidden |= hidden;
             new.hidden |= hidden;
             others += s.power;
@@ -377,7 +384,7 @@ mod tests {
     #[test]
     fn the_capture_threshold_keeps_the_frame_ten_times_stronger() {
         let threshold = Rule::Threshold { ratio: 10.0 };
-        let mut r = Receivers::new(threshold, 1);
+        let mut r = Receivers::new(threshold, 0, 1);
         assert_eq!(
             r.arrive(0, 1, 1e-9, 0, 1000, true, false, None),
             Arrival::Locked { displaced: None }
@@ -398,7 +405,7 @@ mod tests {
             Fate::Decoded { captured: true }
         );
         // 5 dB apart: the stronger is locked onto but both are lost.
-        let mut r = Receivers::new(threshold, 1);
+        let mut r = Receivers::new(threshold, 0, 1);
         r.arrive(0, 1, 1e-9, 0, 1000, true, false, None);
         assert_eq!(
             r.arrive(0, 2, 3e-9, 0, 1000, true, false, None),
@@ -408,8 +415,9 @@ mod tests {
             r.end(0, 2, 1000, PPDU, None).fate,
             Fate::Collided { hidden: false }
         );
-        // A later frame: ignored when 10 times weaker, else it destroys the locked one.
-        let mut r = Receivers::new(threshold, 1);
+        // A later frame: ignored when 10 times weaker, else it destroys the locked one;
+        // it arrived more than δ after it: hidden.
+        let mut r = Receivers::new(threshold, 5, 1);
         r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
         assert_eq!(
             r.arrive(0, 2, 1e-9, 10, 500, true, false, None),
@@ -419,6 +427,25 @@ mod tests {
             r.arrive(0, 3, 1e-7, 20, 600, true, false, None),
             Arrival::Overlap { ignored: false }
         );
+        assert_eq!(
+            r.end(0, 1, 1000, PPDU, None).fate,
+            Fate::Collided { hidden: true }
+        );
+    }
+
+    /// Frames of one slot arrive up to δ apart (the sender of the last frame counts δ
+    /// ahead): they collide, but neither is hidden from the other; one arriving later is.
+    #[test]
+    fn frames_of_one_slot_are_not_hidden() {
+        let mut r = Receivers::new(Rule::Overlap, 5, 1);
+        r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
+        r.arrive(0, 2, 1e-8, 5, 1005, true, false, None);
+        let not_hidden = Fate::Collided { hidden: false };
+        assert_eq!(r.end(0, 1, 1000, PPDU, None).fate, not_hidden);
+        assert_eq!(r.end(0, 2, 1005, PPDU, None).fate, not_hidden);
+        let mut r = Receivers::new(Rule::Overlap, 5, 1);
+        r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
+        r.arrive(0, 2, 1e-8, 6, 1006, true, false, None);
         assert_eq!(
             r.end(0, 1, 1000, PPDU, None).fate,
             Fate::Collided { hidden: true }

@@ -53,8 +53,9 @@ pub struct MacStats {
     /// Exchanges that succeeded although another frame started with theirs: captured
     /// by the receiver (SINR reception).
     pub captures: u64,
-    /// Collisions (counted in `collisions`) with a frame that did not start at the same
-    /// instant: one sender did not sense the other (a hidden terminal; spatial medium).
+    /// Collisions (counted in `collisions`) with a frame of another slot, arriving more
+    /// than the propagation delay apart: its sender did not sense the earlier one (a
+    /// hidden terminal; spatial medium).
     pub hidden_collisions: u64,
 }
 

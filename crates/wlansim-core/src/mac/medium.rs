@@ -937,7 +937,10 @@ impl Mac {
             // it.
             let aifs = e.params.aifs;
             let after_timeout = own_end + self.phy.response_timeout() + aifs;
-            let errored_tail = self.rules.tail_is_errored(now, own_end, delta)
+            // The frames of a collision start together and reach it δ later.
+            let errored_tail = self
+                .rules
+                .tail_is_errored(ex.start + delta..now, ex.start..own_end)
                 && (!correct_end || self.rules.eifs_outlasts_correct_frames());
             let after_medium = if errored_tail {
                 now + self.eifs[t as usize]

@@ -5,6 +5,7 @@
 use crate::net::NodeId;
 use crate::phy::{frame, Phy, PsduTime};
 use crate::sim::time::Time;
+use std::ops::Range;
 
 /// Which MAC rules the channel-access entities follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,21 +93,35 @@ impl MacRules {
         }
     }
 
-    /// Whether a node whose own transmission ended at `own_end` received in error a frame
-    /// that overlapped it and ended (at the node) at `frame_end`, and so defers
-    /// [`MacRules::after_error`] after it. Standard: when it heard the tail of a longer
-    /// frame, one that outlasts its own by more than the propagation delay `delta`. ns-2:
-    /// whenever the frame ends after its transmission, since a frame arriving while the
-    /// node transmits is received as errored (`Mac802_11::recv`: `if (tx_active_ && …)
-    /// hdr->error() = 1`) and, unless the node still transmits when it ends
+    /// Whether a node received in error a frame that overlapped its own transmission
+    /// `own`, the frame lasting at the node over `frame` (from its arrival to its end),
+    /// and so defers [`MacRules::after_error`] after it.
+    ///
+    /// Standard: when it hears the tail of a longer frame, one that ends after its own and
+    /// lasts longer. (Strictly, EIFS follows only a reception the PHY began, 802.11-2016
+    /// 10.3.2.3.7, and a transmitting node misses the start of a frame that overlaps it;
+    /// wlansim takes the tail of the longer frame of a collision for one received in
+    /// error.) The length, not the end alone: the senders of one slot start together only
+    /// on the shared medium, whose frames of a collision reach a node together, so there
+    /// the tail is the part beyond the node's end plus the propagation delay. On the
+    /// spatial medium the node that sent the last frame sensed its end δ before the
+    /// others (10.3.7: each counts from its own sensing), its slot boundaries run δ ahead,
+    /// and a frame of the same length from its slot ends there 2δ after its own: no
+    /// longer frame, no tail.
+    ///
+    /// ns-2: whenever the frame ends after its transmission, since a frame arriving while
+    /// the node transmits is received as errored (`Mac802_11::recv`: `if (tx_active_ &&
+    /// …) hdr->error() = 1`) and, unless the node still transmits when it ends
     /// (`recv_timer`: a silent discard then), sets the NAV to EIFS like any other errored
     /// frame (`>=`: the reception and the transmission timers of ns-2 firing at one
     /// instant, the reception counts).
     #[inline]
-    pub fn tail_is_errored(self, frame_end: Time, own_end: Time, delta: Time) -> bool {
+    pub fn tail_is_errored(self, frame: Range<Time>, own: Range<Time>) -> bool {
         match self {
-            MacRules::Standard => frame_end > own_end + delta,
-            MacRules::Ns2 => frame_end >= own_end,
+            MacRules::Standard => {
+                frame.end > own.end && frame.end - frame.start > own.end - own.start
+            }
+            MacRules::Ns2 => frame.end >= own.end,
         }
     }
 
@@ -260,6 +275,27 @@ mod tests {
         assert_eq!(phy.eifs(), 364 * US);
         assert_eq!(MacRules::Ns2.after_error(&phy, phy.difs), (364 + 50) * US);
         assert_eq!(MacRules::Standard.after_error(&phy, phy.difs), 364 * US);
+    }
+
+    /// The tail of a colliding frame: under the standard's rules one longer than the
+    /// node's own; a frame as long from the same slot that ends 2δ after it (the node
+    /// sent the last frame, so its slot started δ earlier) is none. ns-2: any frame that
+    /// ends after its own.
+    #[test]
+    fn a_tail_is_that_of_a_longer_frame() {
+        let (own, delta) = (1000 * US..2000 * US, US);
+        let same_slot_later = 1000 * US + 2 * delta..2000 * US + 2 * delta;
+        assert!(!MacRules::Standard.tail_is_errored(same_slot_later.clone(), own.clone()));
+        assert!(MacRules::Ns2.tail_is_errored(same_slot_later, own.clone()));
+        // The shared medium: the frames of a collision start together and arrive δ later.
+        let longer = 1000 * US + delta..2000 * US + delta + 1;
+        assert!(MacRules::Standard.tail_is_errored(longer, own.clone()));
+        let as_long = 1000 * US + delta..2000 * US + delta;
+        assert!(!MacRules::Standard.tail_is_errored(as_long, own.clone()));
+        // A longer frame that ended before the node's own: no tail to hear.
+        let ended_before = 500 * US..1900 * US;
+        assert!(!MacRules::Standard.tail_is_errored(ended_before.clone(), own.clone()));
+        assert!(!MacRules::Ns2.tail_is_errored(ended_before, own));
     }
 
     /// The share of pauses in which ns-2's arithmetic loses a slot, over `n` ACK starts

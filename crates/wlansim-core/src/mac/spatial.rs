@@ -12,7 +12,10 @@
 //! schedules the next). Two nodes whose counters reach zero at one slot boundary both
 //! transmit: a signal that reaches a node exactly at its boundary does not stop it
 //! ([`super::Backoff::on_busy`]), so in one collision domain collisions happen exactly where the
-//! shared medium has them.
+//! shared medium has them. The node that sent the last frame senses its end δ before the
+//! others, so its boundaries run δ ahead and its frame of a slot starts δ earlier: that
+//! makes the collision neither hidden (`channel/receiver.rs`) nor, for a frame as long as
+//! the others, one after which it alone defers EIFS (`MacRules::tail_is_errored`).
 //!
 //! An exchange runs as messages between nodes. The sender puts its first frame on the air
 //! (RTS, or the data frame, or a Beacon) and waits CTSTimeout/ACKTimeout
@@ -27,7 +30,7 @@
 //!
 //! Outcomes and counters are those of the shared medium: a success delivers the packet at
 //! the end of its data frame's reception, a failure is counted by its cause (the loss
-//! models, or else a collision, *hidden* when the frames did not start together: see
+//! models, or else a collision, *hidden* when the frames arrived more than δ apart: see
 //! `channel/receiver.rs`), and the rules shared with it (`Mac::attempt_failed`,
 //! `Mac::succeed`, `Mac::internal_collisions`, `Mac::txop_next`) are called, not copied.
 use super::carrier_sense::MediumView;
@@ -98,7 +101,8 @@ struct NodeState {
     /// Pending access event: its generation and time (`Time::MAX`: none).
     access_gen: u32,
     access_at: Time,
-    /// Its own transmission lasts until then.
+    /// Its own (last) transmission lasts from, until.
+    tx_from: Time,
     tx_until: Time,
     ex: Option<Exchange>,
     owed: Option<Owed>,
@@ -118,6 +122,7 @@ impl Default for NodeState {
             view: MediumView::default(),
             access_gen: 0,
             access_at: Time::MAX,
+            tx_from: 0,
             tx_until: 0,
             ex: None,
             owed: None,
@@ -170,6 +175,9 @@ pub(crate) struct Spatial {
     losers: Vec<u32>,
     /// [`super::MacRules::eifs_hold`].
     eifs_hold: Time,
+    /// Per entity: the boundary at which [`Spatial::freeze`] last left it to transmit
+    /// (its counter reached zero as its medium turned busy there), else `Time::MAX`.
+    sends_at: Vec<Time>,
 }
 
 impl Spatial {
@@ -194,11 +202,12 @@ impl Spatial {
             beacon_ppdu,
             txs: Vec::new(),
             free: Vec::new(),
-            receivers: Receivers::new(rule, nodes),
+            receivers: Receivers::new(rule, mac.phy.propagation_delay, nodes),
             settle: Vec::new(),
             due: Vec::new(),
             losers: Vec::new(),
             eifs_hold: mac.rules.eifs_hold(&mac.phy),
+            sends_at: vec![Time::MAX; mac.entities.len()],
         }
     }
 
@@ -250,8 +259,13 @@ impl Spatial {
         self.schedule_access(mac, node, now, sched);
     }
 
-    /// Where node `n`'s entities count idle slots from, after its view changed (an entity
-    /// whose counter reaches zero now keeps its countdown: it transmits at this boundary).
+    /// Where node `n`'s entities count idle slots from, after its view changed. Only an
+    /// entity that [`Spatial::freeze`] left to transmit at this very boundary keeps its
+    /// countdown. That is recorded (`sends_at`), not inferred from a counter that reaches
+    /// zero now: a frozen entity's counter drops by the slots it counted while its
+    /// countdown start stays, so its countdown too ends now whenever the freeze falls
+    /// half-way through it (k slots counted of 2k), and a fresh draw after an exchange may
+    /// end now by chance; either, kept, would transmit into a busy medium.
     fn refresh(&self, mac: &mut Mac, n: NodeId, now: Time) {
         let view = self.nodes[n as usize].view;
         let slot = mac.phy.slot;
@@ -259,7 +273,8 @@ impl Spatial {
             let ent = &mut mac.entities[e as usize];
             let has_frame = ent.has_frame();
             let b = &mut ent.backoff;
-            if b.pending && has_frame && b.expiry(slot) == now {
+            let sends = b.pending && has_frame && b.expiry(slot) == now;
+            if sends && self.sends_at[e as usize] == now {
                 continue;
             }
             let start = view.countdown_start(ent.params.aifs, self.eifs_hold);
@@ -274,7 +289,7 @@ impl Spatial {
     /// ended (its draw): the node's entities count the slots as ns-2's arithmetic does
     /// ([`super::MacRules::slots_counted_after_own_frame`]).
     fn freeze(
-        &self,
+        &mut self,
         mac: &mut Mac,
         n: NodeId,
         now: Time,
@@ -289,11 +304,13 @@ impl Spatial {
                 continue;
             }
             let (before, start) = (ent.backoff.counter, ent.backoff.countdown_start);
-            if due {
-                ent.backoff.on_busy(has_frame, now, slot);
+            // Whether the entity transmits at this boundary (its counter reaches zero now).
+            let sends = if due {
+                ent.backoff.on_busy(has_frame, now, slot)
             } else {
                 ent.backoff.freeze_busy(has_frame, now, slot);
-            }
+                false
+            };
             // Only a boundary exactly on the node's slots can come out short.
             if let Some((last, drawn)) =
                 own.filter(|_| start <= now && (now - start).is_multiple_of(slot))
@@ -301,6 +318,7 @@ impl Spatial {
                 let short = mac.rules.short_count(last, start, now, drawn, &mac.phy);
                 ent.backoff.recount(before, short);
             }
+            self.sends_at[e as usize] = if sends { now } else { Time::MAX };
         }
     }
 
@@ -546,7 +564,7 @@ impl Spatial {
         // The node's own transmission: busy, its entities freeze, a reception under way
         // is lost.
         let s = &mut self.nodes[n as usize];
-        s.tx_until = end;
+        (s.tx_from, s.tx_until) = (now, end);
         if s.view.sense(now, end).0 && freeze {
             self.freeze(mac, n, now, true, None);
         }
@@ -689,7 +707,8 @@ impl Spatial {
                 });
             }
             let errored = if ended.own_tx {
-                mac.rules.tail_is_errored(now, s.tx_until, delta)
+                mac.rules
+                    .tail_is_errored(now - ppdu_len..now, s.tx_from..s.tx_until)
             } else {
                 ended.locked && !decoded
             };
