@@ -691,7 +691,8 @@ def _flow_label(name: str) -> str:
 #: the AP) or "half-circle" (angles 0 to π, no two stations in line with the AP). ns-2
 #: delays each frame by its own distance / c. In line, a station's frame reaches the
 #: opposite one exactly when that one's ACK-timed countdown ends, and ns-2's floating-point
-#: clock sometimes lets it hear the frame first and pause instead of colliding; wlansim has
+#: clock sometimes lets it hear the frame first and pause instead of colliding (inferred
+#: from `scripts/ns2_tie_collisions.py`'s counts, not traced frame by frame); wlansim has
 #: one delay for every pair and cannot tell the layouts apart (README, "Both points with
 #: many seeds").
 TCP_LAYOUTS = ("circle", "half-circle")
