@@ -298,6 +298,7 @@ def run_ns2(args) -> int:
         CAPTURE_CELL,
         INSTALL_HINT,
         LAYOUTS,
+        RATIO_TARGET_PCT,
         STARVATION_RATIO,
         TCP_COUNTERS,
         WARMUP_S,
@@ -449,7 +450,8 @@ def run_ns2(args) -> int:
         f"\nTCP NewReno, k uploads + k downloads through the AP (buffer B), "
         f"{duration - WARMUP_S:g} s measured, {len(tcp_seeds)} seeds"
         + (
-            f" ({wide} where neither starves and the ratio's interval is wider than ±10 % with "
+            f" ({wide} where neither starves and the ratio's interval is wider than "
+            f"±{RATIO_TARGET_PCT:g} % with "
             f"{len(tcp_seeds)})"
             if wide > len(tcp_seeds)
             else ""
@@ -472,7 +474,7 @@ def run_ns2(args) -> int:
     largest = sharing["ratio_diff_pct"].abs().max()
     print(
         f"where neither starves: largest ratio difference {largest:.1f} "
-        f"% (target 10 %); starvation points with p <= 0.05: "
+        f"% (target {RATIO_TARGET_PCT:g} %); starvation points with p <= 0.05: "
         f"{int((starving['p_value'] <= 0.05).sum())} of {len(starving)} (target: at most 2)"
     )
     print(
