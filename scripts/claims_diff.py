@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
-from wlansim import claims as cl  # noqa: E402
+from wlansim.evidence import claims as cl  # noqa: E402
 
 
 def compare(a: Path, b: Path) -> tuple[list[str], int]:

@@ -1,6 +1,6 @@
 """pilosof2003 with the kernel's TCP: the up/down ratio against the AP buffer B, with and
 without rwnd clamping at the AP (rewriting the real ACKs' windows), beside wlansim's
-simulated curve (`wlansim.reproduce.pilosof2003.scenario`, its TCP settings).
+simulated curve (`wlansim.evidence.studies.pilosof2003.scenario`, its TCP settings).
 
     python scripts/emulate_pilosof2003.py [--up 4 --down 4] [--buffers 10 30 50 100]
         [--duration 25] [--reps 1] [--cc reno] [--out out/emulate-pilosof]
@@ -25,8 +25,8 @@ from pathlib import Path
 from wlansim import _core, run
 from wlansim.campaign.stats import t_interval
 from wlansim.emulation import emulate
+from wlansim.evidence.studies.pilosof2003 import scenario
 from wlansim.models.fairness import up_down_ratio
-from wlansim.reproduce.pilosof2003 import scenario
 from wlansim.scenario import call_core
 
 WARMUP_S = 5.0

@@ -38,7 +38,8 @@ from pathlib import Path
 import numpy as np
 
 import wlansim
-from wlansim import validation_ns2 as v
+from wlansim.evidence.ns2.run import TRACE_FILE
+from wlansim.evidence.validations import ns2 as v
 
 #: ns-2's `LL set delay_ 25us` (`tcl/lib/ns-default.tcl`): an agent's packet reaches the IFQ
 #: this long after its `s` line.
@@ -59,7 +60,7 @@ def ns2_side(k: int, buffer: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as d:
         Path(d, "c.tcl").write_text(script)
         subprocess.run(["ns", "c.tcl"], cwd=d, capture_output=True, check=True)
-        lines = Path(d, v.TRACE_FILE).read_text().splitlines()
+        lines = Path(d, TRACE_FILE).read_text().splitlines()
     # (at the IFQ, uid, packet type, destination node, agent's send time)
     arrivals: list[tuple[float, str, str, int, float]] = []
     ack_times: dict[int, set] = {}

@@ -27,7 +27,7 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from wlansim import validation_ns2 as v
+from wlansim.evidence.validations import ns2 as v
 
 SLOT = 20e-6
 

@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 import wlansim
-from wlansim import validation_ns2 as v
+from wlansim.evidence.validations import ns2 as v
 
 GAP_S = 30e-6  # two frames starting closer than this collided
 

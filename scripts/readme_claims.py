@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
-from wlansim import claims as cl  # noqa: E402
+from wlansim.evidence import claims as cl  # noqa: E402
 
 WORDS = {"holds": "hold", "does not hold": "do not hold", "undecided": "undecided",
          "not run": "not run"}  # fmt: skip

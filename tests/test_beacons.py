@@ -10,7 +10,7 @@ import pytest
 
 import wlansim
 from wlansim.errors import ScenarioError
-from wlansim.validation import saturated_cell
+from wlansim.evidence.validations.bianchi import saturated_cell
 
 BEACON_S = (192 + 59 * 8) * 1e-6  # 59-byte Beacon (SSID "ap") at 1 Mb/s, long preamble
 

@@ -1,27 +1,32 @@
-"""The verdict engine (wlansim.claims): intervals against scipy's tests, each rule's
+"""The verdict engine (wlansim.evidence.claims): intervals against scipy's tests, each rule's
 verdicts on both sides of its threshold, sentences that follow the numbers."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from wlansim import claims as cl
-from wlansim.claims import (
+from wlansim.evidence import claims as cl
+from wlansim.evidence.claims import (
     Best,
     Claim,
     Compare,
     Every,
     InRange,
     NotRun,
+    PaperValue,
     Sample,
     Scale,
+    Test,
     Trend,
     Within,
 )
+from wlansim.evidence.conclusion import Evidence, bottom_line, conclude
+from wlansim.evidence.report import claims_markdown, write_claims_csv
 
 RNG = np.random.default_rng(7)
 
@@ -82,6 +87,9 @@ RULES = [
     Trend("delay", "W*", "down", margin=-0.1),
     Trend("delay", "W*", "flat", tol=0.05),
     Trend("delay", "W*", "up", scale=Scale(relative=False, unit="s")),
+    PaperValue("injection", 0.46, "802.11"),
+    PaperValue("delay (ms)", 21.5, tol=0.5, scale=Scale(relative=False, unit="ms")),
+    PaperValue("ratio", 2.0, "B", paper_runs=5, scale=Scale(relative=False)),
     Best("goodput", "sack"),
     Best("delay", "d=4", higher=False),
     Every(Compare("A", "B"), "PER"),
@@ -157,13 +165,15 @@ def test_claims_csv_round_trip_and_contradictions(tmp_path):
     c = Claim("a", "Fig 1", "A above B", Compare("A", "B"), measure=lambda t: t, paper="+5 %")
     holds, fails = c.rule.examples()
     mine, other = [c.decide(holds)], [c.decide(fails)]
-    path = cl.write_csv(tmp_path / "claims.csv", mine, "standard", other, "ns2")
+    evidence = Evidence(mine, "standard", other, "ns2")
+    path = write_claims_csv(tmp_path / "claims.csv", evidence)
     rows = cl.read_csv(path)
     assert rows[0]["verdict"] == "holds" and rows[0]["other_verdict"] == "does not hold"
     assert rows[0]["paper"] == "+5 %" and rows[0]["profile"] == "standard"
+    assert rows[0]["category"] == "reproduced" and rows[0]["ns2_verdict"] == "not run"
     assert cl.contradicts("holds", "does not hold")
     assert not cl.contradicts("holds", "undecided") and not cl.contradicts("not run", "holds")
-    md = "\n".join(cl.markdown(mine, other, "ns2"))
+    md = "\n".join(claims_markdown(evidence))
     assert "| a | Fig 1 |" in md and "under `ns2`" in md and "holds 1" in md
     with pytest.raises(ValueError, match="duplicate"):
         cl.decide_all([c, c], holds)
@@ -178,3 +188,107 @@ def test_every_point_must_hold_with_bonferroni_intervals():
     assert out.verdict == "does not hold" and "not at 20" in out.phrase
     with pytest.raises(NotRun):
         rule.evaluate({})
+
+
+def test_trend_is_the_change_from_the_first_x_to_the_last():
+    seeds = [1, 2, 3, 4]
+    pts = [(x, Sample.of([100.0 / (1 + x) + d for d in (0, 0.1, -0.1, 0.05)], seeds))
+           for x in range(5)]  # fmt: skip
+    out = Trend("goodput", "PER", "down").evaluate(pts)
+    assert out.verdict == "holds"
+    assert -1 < out.estimate.value == pytest.approx(20 / 100 - 1, abs=0.01)
+    assert "from PER = 0 to 4" in out.phrase
+
+
+def test_two_cases_identical_in_every_run_cannot_show_an_effect():
+    same = Sample.of([3.2, 3.1, 3.3], [1, 2, 3])
+    twin = Sample.of([3.2, 3.1, 3.3], [1, 2, 3])
+    for rule, inputs in (
+        (Compare("IFQ 100", "IFQ 25"), (same, twin)),
+        (Within("A", "B", 0.05), (same, twin)),
+        (Trend("y", "x", "up"), [(1, same), (2, twin)]),
+        (Best("goodput", "sack"), {"sack": same, "reno": twin}),
+        (Every(Compare("A", "B"), "PER"), {10: (same, twin)}),
+        (PaperValue("A", 0.2, "B"), (same, twin)),
+    ):
+        out = rule.evaluate(inputs)
+        assert out.verdict == "cannot show", (rule, out.phrase)
+    # one constant value on both sides without seeds: the same; a real difference is not
+    assert Compare("A", "B").evaluate((Sample.of([0.0] * 3), Sample.of([0.0] * 3))).verdict == (
+        "cannot show"
+    )
+    differs = Sample.of([3.3, 3.1, 3.3], [1, 2, 3])
+    assert Compare("A", "B").evaluate((differs, twin)).verdict != "cannot show"
+
+
+def test_paper_value_uses_our_run_to_run_spread():
+    seeds = list(range(1, 11))
+    base = Sample.of([1.0] * 10, seeds)
+    wide = Sample.of([1.5 + 0.36 * (-1) ** i * (1 + i % 3) for i in range(10)], seeds)
+    narrow = Sample.of([1.5 + 0.01 * (-1) ** i for i in range(10)], seeds)
+    # +50 % on average; one run of the wide sample may well show +100 %, of the narrow not
+    assert PaperValue("A", 1.0, "B").evaluate((wide, base)).verdict == "holds"
+    out = PaperValue("A", 1.0, "B").evaluate((narrow, base))
+    assert out.verdict == "does not hold" and "excludes the paper's +100.0 %" in out.phrase
+    # the mean of five paper runs is known better than one
+    assert PaperValue("A", 0.62, "B").evaluate((narrow, base)).verdict == "does not hold"
+    assert PaperValue("A", 0.505, "B", tol=0.0).evaluate((narrow, base)).verdict == "holds"
+
+
+def _claim(cid, rule_inputs, **kw):
+    rule = Compare("A", "B")
+    return Claim(cid, "Fig 1", f"statement {cid}", rule, measure=lambda t: rule_inputs, **kw)
+
+
+def test_a_statement_holds_when_each_of_its_tests_holds():
+    good, bad = Compare("A", "B").examples()
+    value_ok = Test("value", PaperValue("A", 0.3, "B"), measure=lambda t: good)
+    value_far = Test("value", PaperValue("A", 5.0, "B"), measure=lambda t: good)
+    assert _claim("a", good, also=(value_ok,)).decide(None).verdict == "holds"
+    v = _claim("b", good, also=(value_far,)).decide(None)
+    assert v.verdict == "does not hold" and "Value: does not hold" in v.sentence
+    assert v.row()["tests"] == "value: does not hold"
+
+
+def test_a_failed_premise_fails_the_statement_and_a_blind_setup_cannot_show():
+    good, bad = Compare("A", "B").examples()
+    gains_exist = Test("both gains above 0", Compare("gain", "0"), lambda t: bad, "simulation")
+    v = _claim("g", good, premise=gains_exist).decide(None)
+    assert v.verdict == "does not hold" and "what it presupposes" in v.sentence
+    blind = _claim("w", bad, setup=lambda t: "no segment was lost in any run").decide(None)
+    assert blind.verdict == "cannot show" and "no segment was lost" in blind.sentence
+
+
+def test_conclusions_name_the_reason_of_each_statement_that_fails():
+    good, bad = Compare("A", "B").examples()
+    claims = {
+        "both-fail": _claim("both-fail", bad),
+        "sim-diff": _claim("sim-diff", bad),
+        "held": _claim("held", good),
+        "no-ns2": _claim("no-ns2", bad, ns2="needs delay injection", rests_on=("both-fail",)),
+        "model": _claim("model", good, kind="model property"),
+    }
+    mine = [c.decide(None) for c in claims.values()]
+    ns2_inputs = {"both-fail": bad, "sim-diff": good, "held": good, "model": good}
+    ns2 = [
+        c.cannot_run_ns2()
+        if c.ns2
+        else dataclasses.replace(c, measure=lambda t, i=ns2_inputs[k]: i).decide(None)
+        for k, c in claims.items()
+    ]
+    evidence = Evidence(mine, "ns2", ns2=ns2, differences={"sim-diff": "wlansim's Vegas differs"})
+    out = {c.id: c for c in conclude(evidence)}
+    assert out["both-fail"].category == "needs a setup the paper does not state"
+    assert out["sim-diff"].category == "simulator difference"
+    assert "wlansim's Vegas differs" in out["sim-diff"].reason
+    assert out["held"].category == "reproduced" and out["held"].agreement == "agree"
+    assert out["no-ns2"].category == "needs a setup the paper does not state"
+    assert "ns-2.35 cannot run it (needs delay injection)" in out["no-ns2"].reason
+    assert out["model"].category == "model property"
+    top = "\n".join(bottom_line(evidence, list(out.values()), headline=("both-fail",)))
+    assert "Of the paper's 4 statements checked here, **1 reproduce** and **3 do not**" in top
+    assert "counted apart" in top.lower() and "The paper's headline" in top
+    # without ns-2.35 the same failures are only "not reproduced"
+    alone = {c.id: c for c in conclude(Evidence(mine, "ns2", ns2_absent="a test-bed paper"))}
+    assert alone["both-fail"].category == "not reproduced"
+    assert alone["both-fail"].reason.startswith("A test-bed paper; wlansim finds -30.0 %")

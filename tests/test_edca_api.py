@@ -51,7 +51,7 @@ def test_bad_edca_value_names_the_key():
 
 
 def test_ng2005_preset_applies_to_any_scenario_and_shows_in_the_resolved_form():
-    from wlansim.reproduce.pilosof2003 import scenario as pilosof
+    from wlansim.evidence.studies.pilosof2003 import scenario as pilosof
 
     s = pilosof(2, 3, duration="10 s")
     s["qos"] = {"preset": "ng2005-table2"}

@@ -107,7 +107,7 @@ def test_large_aifs_gap_is_the_models_approximation_not_the_simulator():
     process of the same rules, the zone model (a constant attempt probability per slot)
     overestimates the deprioritised station, as the paper says of Battiti-Li."""
     import wlansim
-    from wlansim.reproduce import ng2005
+    from wlansim.evidence.studies import ng2005
 
     succ = slotted_edca([0, 13], 31, 3_000_000, seed=1)
     exact = succ[1] / succ[0]

@@ -217,7 +217,7 @@ def test_spatial_node_captures_hold_what_each_node_heard(tmp_path):
     holds the data frames of both, good FCS on those it decoded (one per delivered packet,
     plus at most one the run ended before acknowledging) and bad FCS on the collided
     ones."""
-    from wlansim.validation_hidden import hidden_scenario
+    from wlansim.evidence.validations.hidden import hidden_scenario
 
     s = hidden_scenario("basic", profile="standard", duration_s=2.0, warmup_s=0.0)
     s["output"] = {"pcap": str(tmp_path)}

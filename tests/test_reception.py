@@ -10,8 +10,8 @@ import pytest
 
 import wlansim
 from wlansim.errors import ScenarioError
+from wlansim.evidence.validations.bianchi import saturated_cell
 from wlansim.models.error_rate import ppdu_success
-from wlansim.validation import saturated_cell
 
 
 def sinr_cell(n: int, access: str, duration: str = "20 s", **reception) -> dict:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wlansim import claims as cl
-from wlansim.reproduce import NAMES, study
+from wlansim.evidence import claims as cl
+from wlansim.evidence.studies import NAMES, study
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "docs" / "reproductions"
@@ -65,17 +65,32 @@ def test_the_readme_quotes_only_verdicts_of_the_committed_claims():
     assert proc.returncode == 0, proc.stderr
 
 
-def test_the_index_counts_each_studys_verdicts(quick_reproduction, tmp_path):
-    from wlansim.reproduce import write_index
+def test_the_index_counts_each_studys_outcomes_from_its_claims_file(quick_reproduction, tmp_path):
+    from wlansim.evidence.report import category_counts, write_index
 
-    done = [n for n in NAMES if _claims(n) is not None]
-    index = write_index(tmp_path, {n: quick_reproduction(n) for n in done}, 12.0).read_text()
+    index = write_index(tmp_path, {n: quick_reproduction(n) for n in NAMES}).read_text()
     assert "Quick run (`wlansim reproduce all --quick`)" in index
-    for name in done:
+    for name in NAMES:
         rows = cl.read_csv(quick_reproduction(name) / "claims.csv")
-        holds = sum(r["verdict"] == "holds" for r in rows)
+        c = category_counts(rows)
         line = next(x for x in index.splitlines() if x.startswith(f"| {name} |"))
-        assert f"| {holds} |" in line and "report.md" in line and "not run" in line
+        assert f"| {c['reproduced']} | {c['needs a setup the paper does not state']} |" in line
+        assert "report.md" in line
+        report = (quick_reproduction(name) / "report.md").read_text()
+        assert report.split("\n")[2] == "## Bottom line", "a report opens with its bottom line"
+
+
+def test_the_committed_index_is_generated_from_the_committed_claims_files(tmp_path):
+    import shutil
+
+    from wlansim.evidence.report import RUN_FILE, write_index
+
+    for name in NAMES:
+        shutil.copytree(COMMITTED / name, tmp_path / name)
+    if (COMMITTED / RUN_FILE).is_file():
+        shutil.copy(COMMITTED / RUN_FILE, tmp_path / RUN_FILE)
+    index = write_index(tmp_path, {n: tmp_path / n for n in NAMES}).read_text()
+    assert index == (COMMITTED / "index.md").read_text(), "regenerate docs/reproductions"
 
 
 def test_claims_diff_names_each_contradiction(tmp_path):

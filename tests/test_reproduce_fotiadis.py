@@ -9,9 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from wlansim import claims as cl
-from wlansim.reproduce import fotiadis2005 as study
-from wlansim.reproduce import with_profile
+from wlansim.evidence import claims as cl
+from wlansim.evidence.report import CSV_COLUMNS
+from wlansim.evidence.studies import fotiadis2005 as study
+from wlansim.evidence.study import with_profile
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def test_quick_run_writes_report_claims_and_its_figures(quick):
     assert "## Parameters" in report and "window_" in report and "minrto_" in report
     rows = cl.read_csv(quick / "claims.csv")
     assert [r["id"] for r in rows] == [c.id for c in study.CLAIMS]
-    assert set(cl.CSV_COLUMNS) <= set(rows[0])
+    assert set(CSV_COLUMNS) <= set(rows[0])
     assert all(r["verdict"] in cl.VERDICTS for r in rows)
     assert {r["other_verdict"] for r in rows} == {"not run"}
     by = {r["id"]: r["verdict"] for r in rows}

@@ -10,8 +10,9 @@ import re
 import pandas as pd
 import pytest
 
-from wlansim import claims as cl
-from wlansim.reproduce import janevski2009 as j
+from wlansim.evidence import claims as cl
+from wlansim.evidence.report import CSV_COLUMNS
+from wlansim.evidence.studies import janevski2009 as j
 from wlansim.scenario import load
 
 
@@ -27,7 +28,7 @@ def test_outputs_claims_and_figures(out):
     # Figs 2-10 and Table 4 under each of the three PHY readings
     assert len(pngs) == 12 and all((out / p).stat().st_size > 10_000 for p in pngs), pngs
     rows = cl.read_csv(out / "claims.csv")
-    assert list(rows[0]) == list(cl.CSV_COLUMNS)
+    assert list(rows[0]) == list(CSV_COLUMNS)
     assert [r["id"] for r in rows] == [c.id for c in j.CLAIMS]
     assert all(r["verdict"] in cl.VERDICTS and r["sentence"] for r in rows)
     # Table 4: a claim per cell against the paper's value

@@ -8,10 +8,11 @@ import pandas as pd
 import pytest
 
 import wlansim
-from wlansim import claims as cl
+from wlansim.evidence import claims as cl
+from wlansim.evidence.report import CSV_COLUMNS
+from wlansim.evidence.studies import miorandi2004 as mio
+from wlansim.evidence.study import with_profile
 from wlansim.models import miorandi as model
-from wlansim.reproduce import miorandi2004 as mio
-from wlansim.reproduce import with_profile
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def test_quick_run_writes_report_tables_figures_and_claims(quick):
     pngs = sorted(p.name for p in quick.glob("*.png"))
     assert len(pngs) >= 10, pngs
     rows = cl.read_csv(quick / "claims.csv")
-    assert list(rows[0]) == list(cl.CSV_COLUMNS)
+    assert list(rows[0]) == list(CSV_COLUMNS)
     assert [r["id"] for r in rows] == [c.id for c in mio.CLAIMS]
     assert all(r["verdict"] in cl.VERDICTS for r in rows)
     by_id = {r["id"]: r for r in rows}

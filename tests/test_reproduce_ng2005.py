@@ -9,8 +9,10 @@ import math
 import pandas as pd
 import pytest
 
-from wlansim import claims as cl
-from wlansim.reproduce import ng2005, ng2005_tcp, with_profile
+from wlansim.evidence import claims as cl
+from wlansim.evidence.report import CSV_COLUMNS
+from wlansim.evidence.studies import ng2005, ng2005_tcp
+from wlansim.evidence.study import with_profile
 from wlansim.scenario import resolve
 
 QUICK_PNGS = {
@@ -50,7 +52,7 @@ def test_files_figures_and_claims_csv(out, verdicts):
     for t in ("fig3", "fig4", "fig5", "aifs_load", "tcp_runs"):
         assert (out / f"{t}.csv").stat().st_size > 0
     with (out / "claims.csv").open() as f:
-        assert f.readline().strip().split(",") == list(cl.CSV_COLUMNS)
+        assert f.readline().strip().split(",") == list(CSV_COLUMNS)
     assert list(verdicts) == [c.id for c in ng2005.CLAIMS]
     assert all(r["verdict"] in cl.VERDICTS for r in verdicts.values())
     summary = json.loads((out / "summary.json").read_text())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from wlansim import claims as cl
-from wlansim.reproduce import pilosof2003 as study
+from wlansim.evidence import claims as cl
+from wlansim.evidence.studies import pilosof2003 as study
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_quick_run_shows_the_regions_of_fig2_and_the_fix(quick):
 
 
 def test_profiles_turn_the_scenarios_to_ns2_rules():
-    from wlansim.reproduce import with_profile
+    from wlansim.evidence.study import with_profile
 
     s = study.scenario(1, 1)
     assert with_profile(s, "standard") is s

@@ -34,7 +34,7 @@ def heavy_modules_after(code: str) -> list[str]:
 
 def test_import_wlansim_and_the_cli_load_no_heavy_library():
     assert heavy_modules_after("import wlansim, wlansim.cli, wlansim.models") == []
-    assert heavy_modules_after("import wlansim.campaign, wlansim.reproduce") == []
+    assert heavy_modules_after("import wlansim.campaign, wlansim.evidence.study") == []
 
 
 def test_help_and_run_load_no_heavy_library():

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from wlansim.validation import compare_bianchi
+from wlansim.evidence.validations.bianchi import compare_bianchi
 
 STATIONS = (1, 2, 5, 10, 20, 50)
 
@@ -35,8 +35,8 @@ def table(runs):
 
 
 def test_the_checks_hold_as_claims_decided_over_the_seeds(runs):
-    from wlansim import claims as cl
-    from wlansim.validation import bianchi_claims
+    from wlansim.evidence import claims as cl
+    from wlansim.evidence.validations.bianchi import bianchi_claims
 
     verdicts = cl.decide_all(bianchi_claims(), {"runs": runs})
     assert {v.claim.id: v.verdict for v in verdicts} == {v.claim.id: "holds" for v in verdicts}

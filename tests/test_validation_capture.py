@@ -22,7 +22,7 @@ def table(tmp_path_factory):
     proc = wlansim_cli("validate", "capture", "--quick", "--out", str(out), "--json")
     assert proc.returncode == 0, proc.stderr
     assert (out / "capture.csv").exists() and (out / "capture.png").exists()
-    from wlansim import claims as cl
+    from wlansim.evidence import claims as cl
 
     verdicts = {r["id"]: r["verdict"] for r in cl.read_csv(out / "claims.csv")}
     assert verdicts["capture.rts-gains"] == "holds", verdicts

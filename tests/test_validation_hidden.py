@@ -16,11 +16,11 @@ import pandas as pd
 import pytest
 from conftest import wlansim_cli
 
-from wlansim import claims as cl
+from wlansim.evidence import claims as cl
+from wlansim.evidence.ns2.run import ns_binary
+from wlansim.evidence.validations.hidden import hidden_scenario, hidden_tcl
 from wlansim.models import hidden as model
 from wlansim.phy import timing
-from wlansim.validation_hidden import hidden_scenario, hidden_tcl
-from wlansim.validation_ns2 import ns_binary
 
 DECIDED = (
     "hidden.basic-collides",

@@ -9,8 +9,10 @@ import re
 
 import pytest
 
-from wlansim import validation_ns2 as v
 from wlansim.cli import main
+from wlansim.evidence.ns2 import run as ns2run
+from wlansim.evidence.ns2 import tcl as ns2tcl
+from wlansim.evidence.validations import ns2 as v
 
 
 def test_the_tcl_script_carries_the_cells_parameters():
@@ -47,7 +49,7 @@ def test_the_capture_case_places_both_sides_alike():
     assert f"$n(2) set X_ {x:.6f}" in circle and f"$n(2) set Y_ {y:.6f}" in circle
     assert "CPThresh_" not in circle
     tcl = v.udp_uplink_tcl(v.Cell(20, False, 1), 30.0, 2.0, 1, layout="spread", capture=False)
-    assert tcl.index(v.NO_CAPTURE_TCL) < tcl.index("$ns node-config")
+    assert tcl.index(ns2tcl.NO_CAPTURE_TCL) < tcl.index("$ns node-config")
     assert f"$n(20) set X_ {spread[-1][0]:.6f}" in tcl
     s = v.udp_uplink_scenario(v.Cell(20, False, 1), 30.0, 2.0, "spread", capture=False)
     assert s["ap"] == {"position": [50.0, 50.0]} and len(s["flows"]) == 20
@@ -63,7 +65,7 @@ def test_tcp_scripts_start_each_flow_at_its_own_time_and_trace_drops():
     ups, downs = v.tcp_starts(2)
     assert ups == pytest.approx([0.1, 0.11]) and downs == pytest.approx([0.22, 0.23])
     tcl = v.tcp_updown_tcl(20, 70.0, 10.0, seed=3, k=2)
-    assert '$ns at 0.23 "$dn3_ftp start"' in tcl and f"open {v.TRACE_FILE} w" in tcl
+    assert '$ns at 0.23 "$dn3_ftp start"' in tcl and f"open {ns2run.TRACE_FILE} w" in tcl
     s = v.tcp_updown_scenario(20, 70.0, 10.0, k=2)
     assert [f["start"] for f in s["flows"]] == ["0.1 s", "0.11 s", "0.22 s", "0.23 s"]
     assert v._flow_label("down1-0") == "down-1" and v._flow_label("up0-0") == "up-0"
@@ -105,9 +107,9 @@ def test_drop_lines_of_the_wireless_trace_are_parsed():
         "M 10.3 0 (50.00, 50.00, 0.00), (50.00, 50.00), 0.00\n"
         "D 11.5 _3_ MAC  RET 91 ack 94 [0 1 0 800] ------- [3:0 0:0 32 0] [32 0] 0 0\n"
     )
-    assert v._drops(trace) == [
-        v.Drop(10.254025, 0, "IFQ", "cbr", 1000),
-        v.Drop(11.5, 3, "MAC", "ack", 94),
+    assert ns2run.parse_drops(trace) == [
+        ns2run.Drop(10.254025, 0, "IFQ", "cbr", 1000),
+        ns2run.Drop(11.5, 3, "MAC", "ack", 94),
     ]
 
 
@@ -143,12 +145,12 @@ def test_a_point_gets_more_seeds_only_when_its_interval_is_too_wide():
 
 
 def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys):
-    monkeypatch.setattr(v, "ns_binary", lambda: None)
+    monkeypatch.setattr(ns2run, "ns_binary", lambda: None)
     assert main(["validate", "ns2", "--quick"]) == 0
     assert "make ns2" in capsys.readouterr().out
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_saturated_cells_match_ns2_within_one_percent():
     """The issue's acceptance for saturated UDP, on two of its cells (the full set is
     `wlansim validate ns2`): means over 3 seeds of 20 measured seconds, whose 95 %
@@ -158,7 +160,7 @@ def test_saturated_cells_match_ns2_within_one_percent():
         assert abs(r["diff_pct"]) < 1.0, r
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_ns2_capture_rule_matches_ns2_with_stations_spread():
     """ns-2's capture rule on both sides (the ns2 profile's default, ns-2's defaults), 20
     stations 5-45 m from the AP: the AP keeps the nearer of two colliding frames when it
@@ -172,7 +174,7 @@ def test_ns2_capture_rule_matches_ns2_with_stations_spread():
         assert gain > 0.02, (sim, rows)
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_one_upload_and_one_download_match_ns2():
     """The issue's TCP acceptance on two buffers (`wlansim validate ns2` runs 5, 20, 50
     and 100 with 20 seeds): B = 50 holds both windows (no drops), B = 20 drops the
@@ -197,7 +199,7 @@ def test_one_upload_and_one_download_match_ns2():
     assert {r["sim"] for r in series} == {"ns2", "wlansim"}
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_newreno_with_a_window_the_queue_cannot_hold_matches_ns2():
     """The large-window case (`wlansim validate ns2` runs windows 128 and 390 with 10
     seeds of 60 s): window 128, IFQ 25, CBR through the same queue, 2 seeds of 30 s from
@@ -211,7 +213,7 @@ def test_newreno_with_a_window_the_queue_cannot_hold_matches_ns2():
     assert row["ns2_timeouts"] > 0 and row["wlansim_timeouts"] > 0, row
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_dsdv_sizes_cost_their_airtime_and_stay_near_ns2():
     """ns-2 with DSDV and a wired host behind the AP against wlansim with routing_agent
     dsdv and none, at one point (k = 1, B = 50: no loss, the totals set by the airtime):
@@ -226,7 +228,7 @@ def test_dsdv_sizes_cost_their_airtime_and_stay_near_ns2():
     assert row["none_diff_pct"] > abs(row["dsdv_diff_pct"]) + 0.2, row
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_speed_times_both_at_the_same_goodput():
     s = v.speed(n=5, duration_s=20.0, runs=1)
     assert s["ns2_pkts"] == pytest.approx(s["wlansim_pkts"], rel=0.02)
@@ -236,7 +238,7 @@ def test_speed_times_both_at_the_same_goodput():
     assert len(s["load_before"].split()) == 3
 
 
-@pytest.mark.skipif(v.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
 def test_an_interface_queue_of_b_holds_b_packets_in_both_simulators():
     """A burst of 20 packets into an idle station with a queue of B: ns-2.35 delivers B
     (its drop-tail queue keeps B − 1 behind the frame in the MAC), and so does wlansim."""
@@ -261,12 +263,12 @@ def test_series_summary_leaves_out_srtt_before_the_first_sample():
 
 
 def test_agreement_is_decided_by_the_claims_engine():
-    """`validate ns2` decides its agreement statements with `wlansim.claims`: synthetic
+    """`validate ns2` decides its agreement statements with `wlansim.evidence.claims`: synthetic
     runs that agree within the tolerances hold, a 50 % gap in the window case's timeouts
     does not, and starving grid points are left out of the per-direction claims."""
     import pandas as pd
 
-    from wlansim import claims as cl
+    from wlansim.evidence import claims as cl
 
     def both(points, key, column, ns2, ours):
         return [{key: p, "sim": sim, "seed": s, column: base * (1 + 0.001 * s)}

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from wlansim.cli import main
-from wlansim.validation_tcp_drops import compare
+from wlansim.evidence.validations.tcp_drops import compare
 
 DROPS = (1, 2, 3, 4)
 

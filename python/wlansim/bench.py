@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from wlansim.api import run
+from wlansim.evidence.validations.bianchi import saturated_cell
 from wlansim.machine import load_average, timed_run
 from wlansim.scenario import load
-from wlansim.validation import saturated_cell
 
 #: the example scenarios of a checkout
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -45,10 +45,10 @@ def startup_commands(store: str) -> dict[str, list[str]]:
 
 def cases() -> dict[str, dict]:
     """Benchmark name → scenario."""
-    from wlansim.reproduce.fotiadis2005 import Setting
-    from wlansim.reproduce.fotiadis2005 import scenario as fotiadis_scenario
-    from wlansim.reproduce.miorandi2004 import scenario as http_scenario
-    from wlansim.reproduce.ng2005_tcp import scenario as ng2005_scenario
+    from wlansim.evidence.studies.fotiadis2005 import Setting
+    from wlansim.evidence.studies.fotiadis2005 import scenario as fotiadis_scenario
+    from wlansim.evidence.studies.miorandi2004 import scenario as http_scenario
+    from wlansim.evidence.studies.ng2005_tcp import scenario as ng2005_scenario
 
     return {
         "dcf-saturated-20sta-100s": saturated_cell(20, "basic", duration="100 s"),
@@ -151,7 +151,7 @@ def grid_costs(
 
 
 def _tcp_cell(variant: str) -> dict:
-    from wlansim.reproduce.pilosof2003 import scenario
+    from wlansim.evidence.studies.pilosof2003 import scenario
 
     s = scenario(12, 12, 100, "100 s", variant="newreno")
     s["phy"] = {"standard": "802.11b"}  # the preset: 11 Mb/s, the standard's control rates

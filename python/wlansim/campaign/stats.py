@@ -64,10 +64,10 @@ def _t_cdf(t: float, df: float) -> float:
 
 
 @functools.lru_cache(maxsize=1024)
-def t_quantile(p: float, df: int) -> float:
-    """The `p` quantile (0.5 < p < 1) of Student's t with `df` >= 1 degrees of freedom:
-    the root of the CDF, by bisection (the CDF increases; 200 halvings reach the float
-    resolution)."""
+def t_quantile(p: float, df: float) -> float:
+    """The `p` quantile (0.5 < p < 1) of Student's t with `df` >= 1 degrees of freedom
+    (fractional for Welch's interval): the project's one Student t. The root of the CDF,
+    by bisection (the CDF increases; 200 halvings reach the float resolution)."""
     if not (0.5 < p < 1.0) or df < 1:
         raise ValueError(f"t_quantile: p = {p} must be in (0.5, 1) and df = {df} >= 1")
     low, high = 0.0, 1.0

@@ -4,10 +4,9 @@ and a Markdown report with the paper's values beside ours."""
 
 from __future__ import annotations
 
-import inspect
-
 from wlansim.errors import WlansimError
-from wlansim.reproduce import CAMPAIGNS_DIR, NAMES, PROFILES
+from wlansim.evidence.studies import NAMES
+from wlansim.evidence.study import CAMPAIGNS_DIR, PROFILES
 
 
 def register(subparsers) -> None:
@@ -45,32 +44,43 @@ def register(subparsers) -> None:
         help="shift every run's seed (replication r of every point gets the seed derived "
         "from (N, r)): check that a verdict does not belong to one set of seeds",
     )
+    p.add_argument(
+        "--against",
+        choices=("ns2",),
+        default=None,
+        help="also run the paper's own simulator, ns-2.35, on every scenario of the study it "
+        "can express, and decide each claim under it beside wlansim (the studies made with "
+        "ns-2: fotiadis2005, janevski2009, miorandi2004, pilosof2003; 'all' skips it for "
+        "ng2005, a test-bed study); needs `ns` (`make ns2`)",
+    )
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run_reproduce)
 
 
 def run_reproduce(args) -> int:
-    from wlansim.reproduce import reproduce_all, study
+    from wlansim.evidence.studies import study
+    from wlansim.evidence.study import reproduce_all
 
     suffix = ("-quick" if args.quick else "") + (f"-{args.profile}" if args.profile else "")
     suffix += f"-seed{args.seed_base}" if args.seed_base != 1 else ""
+    suffix += f"-{args.against}" if args.against else ""
     out = args.out or f"out/{args.study}{suffix}"
     progress = not args.no_progress
     if args.study == "all":
         if args.profile:
             raise WlansimError("--profile applies to one study; 'all' runs each study's own")
         path = reproduce_all(
-            out, quick=args.quick, jobs=args.jobs, progress=progress, seed_base=args.seed_base
-        )
+            out, quick=args.quick, jobs=args.jobs, progress=progress, seed_base=args.seed_base,
+            against=args.against,
+        )  # fmt: skip
         print(path.read_text())
         print(f"written: {path}")
         return 0
-    module = study(args.study)
-    kw = {"profile": args.profile} if args.profile else {}
-    if "seed_base" in inspect.signature(module.reproduce).parameters:
-        kw["seed_base"] = args.seed_base
-    path = module.reproduce(out, quick=args.quick, jobs=args.jobs, progress=progress, **kw)
+    path = study(args.study).reproduce(
+        out, quick=args.quick, jobs=args.jobs, progress=progress, profile=args.profile,
+        seed_base=args.seed_base, against=args.against,
+    )  # fmt: skip
     print(path.read_text())
     print(f"written: {path}")
     return 0

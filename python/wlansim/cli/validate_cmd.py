@@ -170,7 +170,7 @@ def register(subparsers) -> None:
 
 def run_validate(args) -> int:
     from wlansim.errors import ScenarioError
-    from wlansim.validation import bianchi_claims, compare_bianchi, plot_bianchi
+    from wlansim.evidence.validations.bianchi import bianchi_claims, compare_bianchi, plot_bianchi
 
     accesses = [a.strip() for a in args.access.split(",") if a.strip()]
     for a in accesses:
@@ -209,7 +209,7 @@ def run_validate(args) -> int:
 
 
 def run_capture(args) -> int:
-    from wlansim.validation_capture import capture_claims, compare_capture, plot_capture
+    from wlansim.evidence.validations.capture import capture_claims, compare_capture, plot_capture
 
     stations = [5, 20] if args.quick else parse_stations(args.stations)
     duration = "20 s" if args.quick else args.duration
@@ -241,8 +241,8 @@ def run_capture(args) -> int:
 
 def run_tcp_drops(args) -> int:
     from wlansim.errors import ScenarioError
+    from wlansim.evidence.validations.tcp_drops import compare, plot, scenario, tcp_drops_claims
     from wlansim.scenario import resolve
-    from wlansim.validation_tcp_drops import compare, plot, scenario, tcp_drops_claims
 
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for v in variants:
@@ -294,9 +294,9 @@ def run_ns2(args) -> int:
     import pandas as pd
 
     from wlansim.errors import ScenarioError
-    from wlansim.validation_ns2 import (
+    from wlansim.evidence.ns2.run import INSTALL_HINT, ns_binary
+    from wlansim.evidence.validations.ns2 import (
         CAPTURE_CELL,
-        INSTALL_HINT,
         LAYOUTS,
         RATIO_TARGET_PCT,
         STARVATION_RATIO,
@@ -309,7 +309,6 @@ def run_ns2(args) -> int:
         compare_udp_uplink,
         compare_window_case,
         ns2_claims,
-        ns_binary,
         ratio_too_wide,
         summarize_tcp_point,
         tcp_updown_runs,
@@ -521,7 +520,7 @@ def run_ns2(args) -> int:
 
 
 def _ns2_speed(args) -> int:
-    from wlansim.validation_ns2 import SPEED_LOAD_FACTOR, speed
+    from wlansim.evidence.validations.ns2 import SPEED_LOAD_FACTOR, speed
 
     s = speed(runs=args.speed_runs)
     if args.json:
@@ -559,26 +558,30 @@ def _seeds(first: int, count: int) -> list[int]:
 def _decide(claims, runs, out: Path) -> list:
     """Decide a validation's claims on its runs (the verdict engine of the studies) and
     write OUT/claims.csv."""
-    from wlansim import claims as cl
+    from wlansim.evidence import claims as cl
+    from wlansim.evidence.conclusion import Evidence
+    from wlansim.evidence.report import write_claims_csv
 
     verdicts = cl.decide_all(claims, {"runs": runs})
-    cl.write_csv(out / "claims.csv", verdicts, "standard")
+    write_claims_csv(out / "claims.csv", Evidence(verdicts, "standard"))
     return verdicts
 
 
 def _print_claims(verdicts) -> None:
-    from wlansim import claims as cl
+    from wlansim.evidence import claims as cl
+    from wlansim.evidence.report import counts
 
     print("\nChecks (95 % confidence intervals over the runs):")
     for v in verdicts:
         print(f"- {v.claim.id}: {v.sentence}")
-    c = cl.counts(verdicts)
+    c = counts(verdicts)
     print(", ".join(f"{c[k]} {k}" for k in cl.VERDICTS if c[k]))
 
 
 def run_hidden(args) -> int:
     from wlansim.errors import ScenarioError
-    from wlansim.validation_hidden import (
+    from wlansim.evidence.ns2.run import INSTALL_HINT, ns_binary
+    from wlansim.evidence.validations.hidden import (
         WARMUP_S,
         channels_runs,
         channels_summary,
@@ -590,7 +593,6 @@ def run_hidden(args) -> int:
         hidden_summary,
         plot,
     )
-    from wlansim.validation_ns2 import INSTALL_HINT, ns_binary
 
     if args.seeds < 2:
         raise ScenarioError(f"--seeds {args.seeds}: at least 2 (the checks need an interval)")
@@ -664,8 +666,8 @@ def _check_times(duration: str, warmup: str) -> None:
     """Check --duration and --warmup before running, in the words of the command line
     (the scenario keys behind them are not the user's)."""
     from wlansim.errors import ScenarioError
+    from wlansim.evidence.validations.bianchi import saturated_cell
     from wlansim.scenario import resolve
-    from wlansim.validation import saturated_cell
 
     try:
         resolve(saturated_cell(1, "basic", duration=duration, warmup=warmup))

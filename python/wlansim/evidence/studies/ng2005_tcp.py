@@ -1,6 +1,6 @@
 """ng2005, Sections 3 and 5 (TCP): per-station throughput with 802.11b defaults and with
 the Table 2 EDCA settings (``[qos] preset = "ng2005-table2"``), as claim records decided
-over replications (:mod:`wlansim.claims`).
+over replications (:mod:`wlansim.evidence.claims`).
 
 Setup from the paper (Table 1, Section 2): 802.11b at 11 Mb/s, RTS/CTS off, interface
 queues of 10 packets at every node, TCP buffers of 1 MB (cwnd is never window-limited),
@@ -47,7 +47,7 @@ import pandas as pd
 
 from wlansim.campaign import Campaign
 from wlansim.campaign.executors import run_scenario
-from wlansim.claims import (
+from wlansim.evidence.claims import (
     PERCENT,
     Claim,
     Compare,
@@ -58,8 +58,9 @@ from wlansim.claims import (
     Scale,
     Within,
 )
+from wlansim.evidence.stats import mean_half_width
+from wlansim.evidence.study import CAMPAIGNS_DIR, with_profile
 from wlansim.models.fairness import jain_index
-from wlansim.reproduce import CAMPAIGNS_DIR, with_profile
 from wlansim.results import useful_rate
 
 #: the capture readings' reception parameters (the model's defaults, stated): every link
@@ -708,7 +709,7 @@ def claims() -> list[Claim]:
 
 def _station_means(df: pd.DataFrame) -> pd.DataFrame:
     """Per station: mean and 95 % CI half-width of the useful rate over the runs, Mb/s."""
-    from wlansim.claims import mean_interval
+    from wlansim.evidence.claims import mean_interval
 
     cols = [k for k in df.columns if k.startswith("station_") and df[k].notna().any()]
     rows = []
@@ -823,13 +824,6 @@ def runs_of_or_empty(tables: dict, case: str, queue: int = QUEUE) -> pd.DataFram
         return tables["tcp_runs"].iloc[0:0]
 
 
-def _mean_ci(values) -> tuple[float, float]:
-    from wlansim.claims import mean_interval
-
-    e = mean_interval(Sample.of(list(values)))
-    return e.value, (e.high - e.low) / 2 if e.defined else 0.0
-
-
 def _advantage_figure(tables: dict, path: Path) -> None:
     """Station 11's advantage (UDP and TCP, mean and 95 % CI) under every reading: the
     capture readings against the gain (with the capture probability), the FER readings
@@ -846,7 +840,7 @@ def _advantage_figure(tables: dict, path: Path) -> None:
                 df = runs_of_or_empty(tables, f"fig{k + 1}-{r.id}")
                 if not df.empty:
                     x = r.gain_db if kind == "gain_db" else 100 * r.fer
-                    pts.append((x, *_mean_ci(df["advantage"])))
+                    pts.append((x, *mean_half_width(df["advantage"])))
             if pts:
                 x, m, h = map(np.array, zip(*pts))
                 ax.errorbar(
@@ -892,7 +886,7 @@ def _queue_figure(tables: dict, path: Path) -> None:
         ("fig9", "max_dev", "Fig 9 (Table 2)"),
     ]
     for case, col, name in lines:
-        pts = [(q, *_mean_ci(g[col])) for q, g in df[df["case"] == case].groupby("queue")]
+        pts = [(q, *mean_half_width(g[col])) for q, g in df[df["case"] == case].groupby("queue")]
         if pts:
             x, m, h = map(np.array, zip(*pts))
             ax.errorbar(x, 100 * m, yerr=100 * h, fmt="o-", capsize=3, label=name)
@@ -943,7 +937,7 @@ def plot(tables: dict, out: Path) -> list[str]:
 
 
 def _ci_cell(values, digits: int = 2, factor: float = 1.0) -> str:
-    m, h = _mean_ci(np.asarray(values, dtype=float) * factor)
+    m, h = mean_half_width(np.asarray(values, dtype=float) * factor)
     return f"{m:.{digits}f} ± {h:.{digits}f}"
 
 

@@ -232,7 +232,7 @@ def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
 
 def _cases(runs: pd.DataFrame, variant: str, column: str, drops=(1, 2, 3, 4)) -> dict:
     """{drops: the runs' values of `column`} for one variant."""
-    from wlansim.claims import NotRun, Sample
+    from wlansim.evidence.claims import NotRun, Sample
 
     out = {}
     for d in drops:
@@ -247,7 +247,7 @@ def _cases(runs: pd.DataFrame, variant: str, column: str, drops=(1, 2, 3, 4)) ->
 def tcp_drops_claims() -> list:
     """Fall & Floyd 1996's outcomes per variant as claim records (the runs differ only
     in the wireless hop's backoff draws, so their values rarely differ between seeds)."""
-    from wlansim.claims import Claim, Every, InRange, Scale
+    from wlansim.evidence.claims import Claim, Every, InRange, Scale
 
     count = Scale(relative=False, digits=2)
 

@@ -9,7 +9,7 @@ down, stations close to the AP; the fix rewrites the ACKs' window to min(rwnd, f
 It ran ns-2, so what it leaves open is ns-2.35's default (PARAMETERS), and the open
 parameters that can move a verdict (PHY rate and access, TCP variant) are swept.
 
-Every claim of the paper is a record in ``CLAIMS``, decided by :mod:`wlansim.claims` over
+Every claim of the paper is a record in ``CLAIMS``, decided by :mod:`wlansim.evidence.claims` over
 the per-run values of the campaigns (stored under ``OUT/campaigns``).
 """
 
@@ -21,11 +21,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wlansim import claims as cl
 from wlansim.campaign import Campaign, Space
-from wlansim.claims import Claim, Compare, Every, InRange, NotRun, Sample, Scale, Trend, Within
+from wlansim.evidence import claims as cl
+from wlansim.evidence.claims import (
+    Claim,
+    Compare,
+    Every,
+    InRange,
+    NotRun,
+    Sample,
+    Scale,
+    Trend,
+    Within,
+)
+from wlansim.evidence.report import markdown_table
+from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, with_profile
 from wlansim.models.pilosof import computed_ratio, n_flow_ratio, naive_ratio
-from wlansim.reproduce import CAMPAIGNS_DIR, markdown_table, study_reproduce, with_profile
 
 TITLE = (
     'S. Pilosof, R. Ramjee, D. Raz, Y. Shavitt, P. Sinha, "Understanding TCP Fairness over '

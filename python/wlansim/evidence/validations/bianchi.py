@@ -160,7 +160,7 @@ def plot_bianchi(table: pd.DataFrame, path: Path) -> Path:
 
 def _per_n(runs: pd.DataFrame, access: str, sim: str, model: str, skip_one: bool = False):
     """{n: (simulated values per seed, the model's exact value)} for one access mode."""
-    from wlansim.claims import NotRun, Sample
+    from wlansim.evidence.claims import NotRun, Sample
 
     rows = runs[runs["access"] == access]
     if rows.empty:
@@ -174,7 +174,7 @@ def _per_n(runs: pd.DataFrame, access: str, sim: str, model: str, skip_one: bool
 
 def _scaling(runs: pd.DataFrame, access: str, lo: int, hi: int):
     """Per seed: throughput at `hi` stations over throughput at `lo`."""
-    from wlansim.claims import NotRun, Sample
+    from wlansim.evidence.claims import NotRun, Sample
 
     t = runs[runs["access"] == access].pivot(index="seed", columns="stations", values="sim_bps")
     if lo not in t or hi not in t:
@@ -187,7 +187,7 @@ def bianchi_claims() -> list:
     """The checks of `wlansim validate bianchi`, as claim records (tolerances: 3 % on the
     throughput, 0.02 on the collision probability; the model neglects the correlation of
     collisions with the backoff stage, see tests/test_validation_bianchi.py)."""
-    from wlansim.claims import Claim, Compare, Every, Sample, Scale, Within
+    from wlansim.evidence.claims import Claim, Compare, Every, Sample, Scale, Within
 
     out = []
     for access, name in (("basic", "basic access"), ("rts", "RTS/CTS")):
@@ -227,7 +227,7 @@ def bianchi_claims() -> list:
 
 
 def _one(runs: pd.DataFrame, access: str, n: int) -> pd.DataFrame:
-    from wlansim.claims import NotRun
+    from wlansim.evidence.claims import NotRun
 
     rows = runs[(runs["access"] == access) & (runs["stations"] == n)]
     if rows.empty:

@@ -54,15 +54,30 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import wlansim
+from wlansim.evidence.ns2.run import (
+    TRACE_FILE,
+    Drop,
+    packets,
+    per_seed,
+    pmap,
+    run_script,
+    run_text,
+)
+from wlansim.evidence.ns2.tcl import (
+    DUMB_AGENT,
+    HOST_LINK,
+    NO_CAPTURE_TCL,
+    arp_prime,
+    place,
+    tcp_transfer,
+)
+from wlansim.evidence.stats import mean_half_width
 from wlansim.machine import load_average, timed_run
 
 #: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
@@ -71,20 +86,6 @@ UDP_IP_HEADER = 28
 WARMUP_S = 10.0
 #: ns-2's CBR interval that saturates every cell compared here (16 Mb/s of 1000 B).
 SATURATING_INTERVAL_S = 0.0005
-#: The scripts' nodes run ns-2's DumbAgent, which adds no header of its own: wlansim's
-#: ``routing_agent`` matching it (the ns2 profile's default is DSDV's 20 bytes).
-DUMB_AGENT = "none"
-
-
-def ns_binary() -> str | None:
-    """The `ns` executable on the PATH, or None."""
-    return shutil.which("ns")
-
-
-INSTALL_HINT = (
-    "ns-2 is not installed: `make ns2` installs the Debian package ns2 (ns-2.35), or "
-    "`sudo apt-get install ns2`; then run `wlansim validate ns2` again."
-)
 
 
 @dataclass(frozen=True)
@@ -190,24 +191,6 @@ def _udp_uplink_base(cell: Cell, duration_s: float, warmup_s: float) -> dict:
     }
 
 
-#: The file an ns-2 script writes its trace to, in the directory it runs in
-#: (:func:`_run_ns2`). With every trace flag off ns-2's wireless nodes still trace their
-#: drops (interface queue, ARP, MAC), and only those; ns-2 refuses to build a wireless
-#: node without a trace file.
-TRACE_FILE = "trace.tr"
-
-
-#: ns-2 without capture: `Mac802_11::recv` ignores a frame arriving during a reception
-#: when the received one is `CPThresh_` times stronger (10 by default); no power ratio of
-#: these cells reaches 10⁹, so every overlap is a collision.
-NO_CAPTURE_TCL = "Phy/WirelessPhy set CPThresh_ 1e9\n"
-
-
-#: ns-2's wired host behind the AP in the wired-cum-wireless scripts (:func:`_preamble`
-#: with `host`): its link, as wlansim's host link in :func:`tcp_updown_scenario`.
-HOST_LINK = "10Gb 1us"
-
-
 def _preamble(
     seed: int,
     nodes: int,
@@ -223,7 +206,7 @@ def _preamble(
     (no header of its own), or with `host` a base station and its mobiles running DSDV
     (20 bytes on every packet a node originates, `dsdv/dsdv.cc` `DSDV_Agent::recv`) with
     a wired node `$host` behind the AP (:data:`HOST_LINK`; hierarchical addresses, as
-    ns-2's `tcl/ex/wired-cum-wireless-sim.tcl`); place the mobiles with :func:`_place`'s
+    ns-2's `tcl/ex/wired-cum-wireless-sim.tcl`); place the mobiles with :func:`place`'s
     `address`.
     With `trace` the drops go to :data:`TRACE_FILE`, else to /dev/null. `capture` False
     turns ns-2's capture off (:data:`NO_CAPTURE_TCL`)."""
@@ -237,7 +220,7 @@ def _preamble(
     )
     routing = "DSDV" if host else "DumbAgent"
     wired = "-wiredRouting ON " if host else ""
-    ap = _place("ap", 50.0, 50.0, "1.0.0" if host else None)
+    ap = place("ap", 50.0, 50.0, "1.0.0" if host else None)
     if host:
         ap = (
             f"set host [$ns node 0.0.0]\n{ap}$ns node-config -wiredRouting OFF\n"
@@ -262,51 +245,6 @@ Mac/802_11 set RTSThreshold_ {0 if cell.rts else 3000}
 {ap}"""
 
 
-def _place(var: str, x: float, y: float, address: str | None = None) -> str:
-    """A static node `$var` at (x, y); with a hierarchical `address` ("1.0.3"), made at
-    that address and, unless it is the AP itself ("1.0.0"), attached to `$ap` as its
-    base station."""
-    node = f"[$ns node {address}]" if address else "[$ns node]"
-    base = (
-        f"${var} base-station [AddrParams addr2id [$ap node-addr]]\n"
-        if address and address != "1.0.0"
-        else ""
-    )
-    return (
-        f"set {var} {node}\n${var} random-motion 0\n"
-        f"${var} set X_ {x:.6f}\n${var} set Y_ {y:.6f}\n${var} set Z_ 0\n{base}"
-    )
-
-
-def _tcp_transfer(name: str, src: str, dst: str, start: float) -> str:
-    """An endless FTP over `Agent/TCP/Newreno` `$name` from node `$src` to a `TCPSink` on
-    node `$dst`, started at `start`."""
-    return (
-        f"set {name} [new Agent/TCP/Newreno]\n$ns attach-agent ${src} ${name}\n"
-        f"set {name}_sink [new Agent/TCPSink]\n$ns attach-agent ${dst} ${name}_sink\n"
-        f"$ns connect ${name} ${name}_sink\n"
-        f"set {name}_ftp [new Application/FTP]\n${name}_ftp attach-agent ${name}\n"
-        f'$ns at {start} "${name}_ftp start"\n'
-    )
-
-
-def _arp_prime(name: str, src: str, dst: str, at: float) -> str:
-    """One 28-byte UDP packet from node `$src` to node `$dst` at `at`: it makes ns-2's ARP
-    (`mac/arp.cc`, which wlansim does not model) resolve `$dst` at `$src` before the TCP
-    flows start. Without it the AP's broadcast ARP request for a download station can be
-    dropped by its interface queue, already full of upload ACKs, and ARP asks again only
-    when the next packet comes (a TCP timeout, seconds later; three tries at most): some
-    downloads then never start."""
-    return (
-        f"set {name} [new Agent/UDP]\n$ns attach-agent ${src} ${name}\n"
-        f"set {name}_null [new Agent/Null]\n$ns attach-agent ${dst} ${name}_null\n"
-        f"$ns connect ${name} ${name}_null\n"
-        f"set {name}_cbr [new Application/Traffic/CBR]\n${name}_cbr set packetSize_ 28\n"
-        f"${name}_cbr set maxpkts_ 1\n${name}_cbr attach-agent ${name}\n"
-        f'$ns at {at} "${name}_cbr start"\n'
-    )
-
-
 def udp_uplink_tcl(
     cell: Cell,
     duration_s: float,
@@ -323,7 +261,7 @@ def udp_uplink_tcl(
     stations = []
     for i, (x, y) in enumerate(station_positions(layout, cell.n), start=1):
         stations.append(
-            _place(f"n({i})", x, y)
+            place(f"n({i})", x, y)
             + f"set u({i}) [new Agent/UDP]\n$ns attach-agent $n({i}) $u({i})\n"
             f"$ns connect $u({i}) $sink\n"
             f"set c({i}) [new Application/Traffic/CBR]\n"
@@ -355,7 +293,7 @@ def buffer_check_tcl(buffer: int, seed: int = 1) -> str:
     cell = Cell(n=1, rts=False, control_rate_mbps=1)
     return f"""# ns-2.35 script by wlansim (validation_ns2.py): burst into ifqLen {buffer}
 {_preamble(seed, 2, cell, buffer)}$ns node-config -ifqLen {buffer}
-{_place("s1", 60.0, 50.0)}set udp [new Agent/UDP]
+{place("s1", 60.0, 50.0)}set udp [new Agent/UDP]
 $ns attach-agent $s1 $udp
 set sink [new Agent/LossMonitor]
 $ns attach-agent $ap $sink
@@ -401,110 +339,17 @@ def compare_buffer(buffers: list[int]) -> list[dict]:
     queue of B holds, the one in service included."""
     rows = []
     for b in buffers:
-        out = _run_ns2_text(buffer_check_tcl(b))
+        out = run_text(buffer_check_tcl(b))
         flows = wlansim.run(buffer_check_scenario(b), seed=1).flows
         rows.append(
             {
                 "buffer": b,
-                "ns2_delivered": _packets(out),
+                "ns2_delivered": packets(out),
                 "wlansim_offered": int(flows["offered_packets"].sum()),
                 "wlansim_delivered": int(flows["delivered_packets"].sum()),
             }
         )
     return rows
-
-
-@dataclass(frozen=True)
-class Ns2Run:
-    """What an ns-2 script printed, the drops it traced (:data:`TRACE_FILE`, when it
-    wrote one), and its wall-clock and CPU seconds."""
-
-    stdout: str
-    drops: list[Drop]
-    wall_s: float
-    cpu_s: float
-
-
-@dataclass(frozen=True)
-class Drop:
-    """A drop line of ns-2's wireless trace (`D 12.3 _0_ IFQ --- 91 tcp 1040 ...`): its
-    time, node, layer (IFQ, MAC, RTR, ARP), packet type (tcp, ack, cbr, ...) and size."""
-
-    t: float
-    node: int
-    layer: str
-    kind: str
-    size: int
-
-
-def _drops(trace: str) -> list[Drop]:
-    """The drop lines of an ns-2 wireless trace (old format, `cmu-trace.cc` `format_mac`
-    and its neighbours: event, time, _node_, layer, reason, uid, type, size)."""
-    drops = []
-    for line in trace.splitlines():
-        f = line.split()
-        if len(f) >= 8 and f[0] == "D":
-            drops.append(Drop(float(f[1]), int(f[2].strip("_")), f[3], f[6], int(f[7])))
-    return drops
-
-
-def _run_ns2(script: str) -> Ns2Run:
-    """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`."""
-    ns = ns_binary()
-    if ns is None:
-        raise RuntimeError(INSTALL_HINT)
-    with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "cell.tcl"
-        path.write_text(script)
-        out, wall, cpu = timed_run(
-            [ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600
-        )
-        trace = Path(d) / TRACE_FILE
-        drops = _drops(trace.read_text()) if trace.exists() else []
-    if out.returncode != 0:
-        raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
-    return Ns2Run(out.stdout, drops, wall, cpu)
-
-
-def _run_ns2_text(script: str) -> str:
-    """Run an ns-2 script; what it printed."""
-    return _run_ns2(script).stdout
-
-
-def _packets(out: str) -> int:
-    """The `packets N` line a UDP script printed."""
-    m = re.search(r"^packets (\d+)$", out, re.MULTILINE)
-    if m is None:
-        raise RuntimeError(f"ns-2 printed no packet count:\n{out}")
-    return int(m.group(1))
-
-
-def _mean_ci(xs: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95 % interval (Student t; 0 for one value)."""
-    from scipy import stats
-
-    m = statistics.fmean(xs)
-    if len(xs) < 2:
-        return m, 0.0
-    return m, stats.t.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
-
-
-def _pmap(fn, items: list, jobs: int = 1) -> list:
-    """`fn` over `items` in order, `jobs` at a time: threads, since the work is an ns-2
-    process and a wlansim run, which releases the GIL."""
-    if jobs <= 1:
-        return [fn(x) for x in items]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fn, items))
-
-
-def _per_seed(fn, items: list, seeds: list[int], jobs: int = 1) -> list[list]:
-    """`fn(item, seed)` for every item and seed, `jobs` at a time (:func:`_pmap`): per
-    item, its seeds' results in order."""
-    every = _pmap(lambda t: fn(*t), [(item, seed) for item in items for seed in seeds], jobs)
-    return [every[i * len(seeds) : (i + 1) * len(seeds)] for i in range(len(items))]
 
 
 def _udp_pair(cell: Cell, duration_s: float, warmup_s: float, seed: int,
@@ -514,7 +359,7 @@ def _udp_pair(cell: Cell, duration_s: float, warmup_s: float, seed: int,
     window = duration_s - warmup_s
     script = udp_uplink_tcl(cell, duration_s, warmup_s, seed, layout=layout or "circle",
                             capture=capture)  # fmt: skip
-    ns2 = _packets(_run_ns2_text(script)) / window
+    ns2 = packets(run_text(script)) / window
     s = udp_uplink_scenario(cell, duration_s, warmup_s, layout, capture)
     return ns2, wlansim.run(s, seed=seed).metrics["delivered_packets"] / window
 
@@ -527,7 +372,7 @@ def _udp_row(label: str, seeds: list[int], pairs, runs: list[dict] | None) -> di
         runs.extend({"cell": label, "sim": sim, "seed": seed, "pkts": x}
                     for sim, xs in (("ns2", ns2), ("wlansim", ours))
                     for seed, x in zip(seeds, xs))  # fmt: skip
-    (m2, c2), (m1, c1) = _mean_ci(ns2), _mean_ci(ours)
+    (m2, c2), (m1, c1) = mean_half_width(ns2), mean_half_width(ours)
     return {"ns2_pkts": m2, "ns2_ci95": c2, "wlansim_pkts": m1, "wlansim_ci95": c1,
             "diff_pct": 100 * (m1 / m2 - 1)}  # fmt: skip
 
@@ -554,7 +399,7 @@ def _udp_table(points: list[tuple], seeds: list[int], duration_s: float, warmup_
                runs: list[dict] | None, jobs: int) -> list[dict]:  # fmt: skip
     """One row per point `(columns, label, cell, layout, capture)`: the point's columns
     and :func:`_udp_row` of its seeds' :func:`_udp_pair`, `jobs` runs at a time."""
-    per_point = _per_seed(
+    per_point = per_seed(
         lambda p, seed: _udp_pair(p[2], duration_s, warmup_s, seed, p[3], p[4]),
         points, seeds, jobs,
     )  # fmt: skip
@@ -617,8 +462,8 @@ def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     times: dict[str, list[float]] = {}
     ns2_pkts = 0.0
     for _ in range(runs):
-        run = _run_ns2(script)
-        ns2_pkts = _packets(run.stdout) / window
+        run = run_script(script)
+        ns2_pkts = packets(run.stdout) / window
         times.setdefault("ns2_wall_s", []).append(run.wall_s)
         times.setdefault("ns2_cpu_s", []).append(run.cpu_s)
         cpu0, t0 = time.process_time(), time.perf_counter()
@@ -712,7 +557,7 @@ def tcp_updown_tcl(
     (stations 10 m from the AP as `layout` places them, :data:`TCP_LAYOUTS`; every flow
     starts at its own time, :func:`tcp_starts`; at 10 ms one UDP packet from the AP to
     each download station resolves ns-2's ARP
-    first, `_arp_prime`); the AP's interface queue holds `buffer` (its data towards the
+    first, `arp_prime`); the AP's interface queue holds `buffer` (its data towards the
     download stations and its ACKs towards the upload stations share it, as at wlansim's
     AP), the stations' 50; the drops go to :data:`TRACE_FILE`. Prints, summed over each
     direction's flows, what changed between the warm-up's end and the run's: packets
@@ -736,12 +581,12 @@ def tcp_updown_tcl(
         angle = arc * i / (2 * k)
         station = f"s{i}"
         x, y = 50 + 10 * math.cos(angle), 50 + 10 * math.sin(angle)
-        flows.append(_place(station, x, y, f"1.0.{i + 1}" if host else None))
+        flows.append(place(station, x, y, f"1.0.{i + 1}" if host else None))
         if i < k:
-            flows.append(_tcp_transfer(f"up{i}", station, end, ups[i]))
+            flows.append(tcp_transfer(f"up{i}", station, end, ups[i]))
         else:
-            flows.append(_arp_prime(f"arp{i}", end, station, 0.01 + 0.001 * i))
-            flows.append(_tcp_transfer(f"dn{i}", end, station, downs[i - k]))
+            flows.append(arp_prime(f"arp{i}", end, station, 0.01 + 0.001 * i))
+            flows.append(tcp_transfer(f"dn{i}", end, station, downs[i - k]))
     agents = " ".join(f"up $up{i}" if i < k else f"down $dn{i}" for i in range(2 * k))
     # Flows named as wlansim names them (up-0.., down-0..) for the series; sampled every
     # second from the warm-up's end, the last second before the run's end included (as
@@ -915,7 +760,7 @@ def tcp_updown_runs(
     flows active per second. When `series` is a list, each flow's per-second SRTT, RTO
     and activity are appended to it (with `sim`, `k`, `buffer` and `seed`). `jobs` seeds
     at a time."""
-    per_seed = _pmap(
+    per_seed = pmap(
         lambda seed: _tcp_updown_seed(buffer, seed, duration_s, warmup_s, k, layout), seeds, jobs
     )
     rows = []
@@ -933,7 +778,7 @@ def _tcp_updown_seed(
     rows: list[dict] = []
     series: list[dict] = []
     window = duration_s - warmup_s
-    run = _run_ns2(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k, layout=layout))
+    run = run_script(tcp_updown_tcl(buffer, duration_s, warmup_s, seed, k, layout=layout))
     c = _ns2_counters(run.stdout)
     scenario = tcp_updown_scenario(buffer, duration_s, warmup_s, k)
     scenario["output"] = {"series": ["srtt", "rto", "flow_throughput"],
@@ -1041,7 +886,7 @@ def summarize_tcp_point(runs: list[dict]) -> dict:
     for sim, rs in by.items():
         up, down = [r["up_pkts"] for r in rs], [r["down_pkts"] for r in rs]
         for d, xs in (("up", up), ("down", down)):
-            row[f"{sim}_{d}"], row[f"{sim}_{d}_ci95"] = _mean_ci(xs)
+            row[f"{sim}_{d}"], row[f"{sim}_{d}_ci95"] = mean_half_width(xs)
         row[f"{sim}_ratio"] = float(_ratio_of_means(up, down))
         boot[sim] = _bootstrap(up, down, 4000, rng)
         lo, hi = np.quantile(boot[sim], [0.025, 0.975], method="inverted_cdf")
@@ -1105,16 +950,16 @@ def compare_sizes(
     window = duration_s - warmup_s
 
     def totals_of(k: int, b: int, seed: int) -> dict[str, float]:
-        c = _ns2_counters(_run_ns2_text(tcp_updown_tcl(b, duration_s, warmup_s, seed, k, True)))
+        c = _ns2_counters(run_text(tcp_updown_tcl(b, duration_s, warmup_s, seed, k, True)))
         out = {"ns2": (c["up-packets"] + c["down-packets"]) / window}
         for agent in ("dsdv", DUMB_AGENT):
             r = wlansim.run(tcp_updown_scenario(b, duration_s, warmup_s, k, agent), seed=seed)
             out[agent] = r.flows["goodput_bps"].sum() / 8000.0
         return out
 
-    per_point = _per_seed(lambda point, seed: totals_of(*point, seed), points, seeds, jobs)
-    for (k, b), per_seed in zip(points, per_point):
-        totals = {key: [t[key] for t in per_seed] for key in per_seed[0]}
+    per_point = per_seed(lambda point, seed: totals_of(*point, seed), points, seeds, jobs)
+    for (k, b), seeds_of_point in zip(points, per_point):
+        totals = {key: [t[key] for t in seeds_of_point] for key in seeds_of_point[0]}
         row = {"k": k, "buffer": b, "ns2_dsdv": statistics.fmean(totals["ns2"])}
         for agent in ("dsdv", DUMB_AGENT):
             row[f"wlansim_{agent}"] = statistics.fmean(totals[agent])
@@ -1179,11 +1024,11 @@ def window_case_tcl(
     `tcp-timeouts` (`nrexmit_`), `tcp-cuts` (`ncwndcuts_`), `tcp-rexmits`
     (`nrexmitpack_`) and `cbr-packets` (received); the drops go to :data:`TRACE_FILE`."""
     cell = Cell(n=2, rts=False, control_rate_mbps=1)
-    arp = _arp_prime("arp0", "ap", "s0", 0.01) + _arp_prime("arp1", "ap", "s1", 0.011)
+    arp = arp_prime("arp0", "ap", "s0", 0.01) + arp_prime("arp1", "ap", "s1", 0.011)
     return f"""# ns-2.35 script by wlansim (validation_ns2.py): NewReno window {window}, IFQ {ifq}
 {_preamble(seed, 3, cell, ifq, trace=True)}$ns node-config -ifqLen 50
-{_place("s0", 60.0, 50.0)}{_place("s1", 40.0, 50.0)}{arp}Agent/TCP set window_ {window}
-{_tcp_transfer("tcp", "ap", "s0", 0.2)}set cbr [new Agent/UDP]
+{place("s0", 60.0, 50.0)}{place("s1", 40.0, 50.0)}{arp}Agent/TCP set window_ {window}
+{tcp_transfer("tcp", "ap", "s0", 0.2)}set cbr [new Agent/UDP]
 $ns attach-agent $ap $cbr
 set cbr_sink [new Agent/LossMonitor]
 $ns attach-agent $s1 $cbr_sink
@@ -1234,7 +1079,7 @@ def compare_window_case(
     window_s = duration_s - warmup_s
 
     def seed_rows(w: int, seed: int) -> list[dict]:
-        run = _run_ns2(window_case_tcl(w, ifq, duration_s, warmup_s, seed, cbr_mbps))
+        run = run_script(window_case_tcl(w, ifq, duration_s, warmup_s, seed, cbr_mbps))
         c = _ns2_counters(run.stdout)
         at_ap = [d for d in run.drops if d.node == 0 and d.layer == "IFQ" and d.t >= warmup_s]
         f = wlansim.run(window_case_scenario(w, ifq, duration_s, warmup_s, cbr_mbps), seed=seed)
@@ -1254,13 +1099,14 @@ def compare_window_case(
                  "cbr_pkts": cbr["delivered_packets"] / window_s}]  # fmt: skip
 
     for w in windows:
-        mine = [r for rs in _pmap(lambda seed, w=w: seed_rows(w, seed), seeds, jobs) for r in rs]
+        mine = [r for rs in pmap(lambda seed, w=w: seed_rows(w, seed), seeds, jobs) for r in rs]
         if runs is not None:
             runs.extend(mine)
         row: dict = {"window": w, "ifq": ifq, "seeds": len(seeds)}
         for sim in ("ns2", "wlansim"):
             rs = [r for r in mine if r["sim"] == sim]
-            row[f"{sim}_mbps"], row[f"{sim}_mbps_ci95"] = _mean_ci([r["goodput_mbps"] for r in rs])
+            goodputs = [r["goodput_mbps"] for r in rs]
+            row[f"{sim}_mbps"], row[f"{sim}_mbps_ci95"] = mean_half_width(goodputs)
             for key in ("timeouts", "fast_retransmits", "rexmits", "ap_drops", "cbr_pkts"):
                 row[f"{sim}_{key}"] = statistics.fmean(r[key] for r in rs)
         row["goodput_diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns2_mbps"] - 1)
@@ -1274,7 +1120,7 @@ def compare_window_case(
 def _sides(runs, column: str):
     """(wlansim, ns-2) samples of `column` in `runs` (a table of both simulators' runs).
     Unpaired: the two simulators share seed numbers, not random streams."""
-    from wlansim.claims import NotRun, Sample
+    from wlansim.evidence.claims import NotRun, Sample
 
     if len(runs) == 0:
         raise NotRun("not run")
@@ -1289,14 +1135,14 @@ def _per(runs, key: str, column: str) -> dict:
 
 def ns2_claims() -> list:
     """The agreement statements of `wlansim validate ns2`, as claim records for the
-    shared verdict engine (`wlansim.claims`): decided on the tables ``udp`` (per-run
+    shared verdict engine (`wlansim.evidence.claims`): decided on the tables ``udp`` (per-run
     packets per second of every cell), ``capture`` (the same for the capture case's
     cells, :func:`compare_capture`), ``window`` (the large-window case's runs) and
     ``tcp`` (the TCP grid's runs, with a ``starving`` column per point). The grid's
     up/down ratio of means and its permutation test are summarised beside them
     (:func:`summarize_tcp_point`): a ratio of means is not a mean of runs, so where
     neither starves the claim is on what sets the ratio, each direction's rate."""
-    from wlansim.claims import Claim, Every, Within
+    from wlansim.evidence.claims import Claim, Every, Within
 
     def sharing(t, direction):
         g = t["runs"]["tcp"]

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from wlansim.api import run
+from wlansim.evidence.validations.bianchi import saturated_cell
 from wlansim.models import bianchi, capture
 from wlansim.models.shadowing import Shadowing
 from wlansim.phy import UDP_PAYLOAD_BYTES, timing
-from wlansim.validation import saturated_cell
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -186,7 +186,7 @@ def plot_capture(table: pd.DataFrame, path: Path) -> Path:
 
 
 def _rows(runs: pd.DataFrame, access: str, reception: str, n: int | None = None):
-    from wlansim.claims import NotRun
+    from wlansim.evidence.claims import NotRun
 
     sel = (runs["access"] == access) & (runs["reception"] == reception)
     if n is not None:
@@ -197,13 +197,13 @@ def _rows(runs: pd.DataFrame, access: str, reception: str, n: int | None = None)
 
 
 def _at20(runs, access: str, reception: str):
-    from wlansim.claims import Sample
+    from wlansim.evidence.claims import Sample
 
     return Sample.from_frame(_rows(runs, access, reception, 20), "sim_bps")
 
 
 def _model_fit(runs, access: str, reception: str):
-    from wlansim.claims import Sample
+    from wlansim.evidence.claims import Sample
 
     rows = _rows(runs, access, reception)
     return {
@@ -214,7 +214,7 @@ def _model_fit(runs, access: str, reception: str):
 
 def capture_claims() -> list:
     """The checks of `wlansim validate capture`, as claim records."""
-    from wlansim.claims import Claim, Compare, Every, Within
+    from wlansim.evidence.claims import Claim, Compare, Every, Within
 
     fits = [
         Claim(

@@ -22,7 +22,7 @@ each carries what a lone cell carries (within 1 %); on channel 1 the three share
 medium and together carry what one cell of 15 stations carries.
 
 Each check is a claim record (:func:`hidden_claims`) decided by the shared verdict engine
-(:mod:`wlansim.claims`) over the per-seed runs; the command writes them to claims.csv.
+(:mod:`wlansim.evidence.claims`) over the per-seed runs; the command writes them to claims.csv.
 """
 
 from __future__ import annotations
@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import wlansim
+from wlansim.evidence.ns2.run import run_text
+from wlansim.evidence.ns2.tcl import DUMB_AGENT
+from wlansim.evidence.stats import mean_half_width
 from wlansim.models import hidden as hidden_model
 from wlansim.phy import timing
-from wlansim.validation_ns2 import DUMB_AGENT, _mean_ci, _run_ns2_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -100,7 +102,7 @@ def hidden_scenario(
         "channel": {"propagation": dict(PROPAGATION)},
     }
     if profile == "ns2":
-        # the Tcl's nodes run DumbAgent, which adds no header (validation_ns2.DUMB_AGENT)
+        # the Tcl's nodes run DumbAgent, which adds no header (wlansim.evidence.ns2.tcl.DUMB_AGENT)
         s["profile"], s["routing_agent"] = "ns2", DUMB_AGENT
     return s
 
@@ -159,7 +161,7 @@ $ns run
 
 def _ns2_packets(access: str, duration_s: float, warmup_s: float, seed: int) -> int:
     """Packets the AP received after the warm-up in ns-2.35 (:func:`hidden_tcl`)."""
-    text = _run_ns2_text(hidden_tcl(access, duration_s, warmup_s, seed))
+    text = run_text(hidden_tcl(access, duration_s, warmup_s, seed))
     return int(re.search(r"^packets (\d+)$", text, re.MULTILINE).group(1))
 
 
@@ -231,7 +233,7 @@ def hidden_summary(runs: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
     for access in ACCESSES:
         row: dict = {"access": access}
         for sim, g in runs[runs["access"] == access].groupby("sim", sort=False):
-            row[f"{sim}_pkts"], row[f"{sim}_ci95"] = _mean_ci(list(g["pkts"]))
+            row[f"{sim}_pkts"], row[f"{sim}_ci95"] = mean_half_width(list(g["pkts"]))
             if sim != "ns-2":
                 row[f"{sim}_p"] = g["p"].mean()
                 row[f"{sim}_hidden_share"] = g["hidden_share"].mean()
@@ -351,7 +353,7 @@ def channels_runs(seeds: list[int], duration_s: float, stations: int = 5) -> pd.
 
 def hidden_claims() -> list:
     """The checks of `wlansim validate hidden`, as claim records."""
-    from wlansim.claims import Claim, Compare, Every, InRange, Scale, Within
+    from wlansim.evidence.claims import Claim, Compare, Every, InRange, Scale, Within
 
     def ns2_side(t, access):
         h = t["runs"]["hidden"]
@@ -446,7 +448,7 @@ def hidden_claims() -> list:
 
 
 def _sample(runs: pd.DataFrame, access: str, sim: str, column: str = "pkts"):
-    from wlansim.claims import NotRun, Sample
+    from wlansim.evidence.claims import NotRun, Sample
 
     rows = runs[(runs["access"] == access) & (runs["sim"] == sim)]
     if rows.empty:
@@ -456,21 +458,21 @@ def _sample(runs: pd.DataFrame, access: str, sim: str, column: str = "pkts"):
 
 
 def _model(t, access: str):
-    from wlansim.claims import Sample
+    from wlansim.evidence.claims import Sample
 
     m = t["runs"]["model"]
     return Sample.exact_value(float(m[m["access"] == access]["pkts"].iloc[0]))
 
 
 def _case(runs: pd.DataFrame, case: str, column: str):
-    from wlansim.claims import Sample
+    from wlansim.evidence.claims import Sample
 
     return Sample.from_frame(runs[runs["case"] == case], column)
 
 
 def _total(runs: pd.DataFrame, case: str):
     """The summed throughput of ``case``'s BSSs, per seed."""
-    from wlansim.claims import Sample
+    from wlansim.evidence.claims import Sample
 
     sums = runs[runs["case"] == case].groupby("seed")["throughput_bps"].sum()
     return Sample.of(list(sums), list(sums.index))
@@ -478,7 +480,7 @@ def _total(runs: pd.DataFrame, case: str):
 
 def _per_bss(runs: pd.DataFrame, case: str, reference: str) -> dict:
     """Per BSS of ``case``: its throughput, and the reference cell's (paired by seed)."""
-    from wlansim.claims import Sample
+    from wlansim.evidence.claims import Sample
 
     ref = runs[runs["case"] == reference]
     ref = Sample.from_frame(ref, "throughput_bps")
@@ -495,7 +497,7 @@ def exposed_summary(runs: pd.DataFrame) -> pd.DataFrame:
 
     rows = []
     for case, g in runs.groupby("case", sort=False):
-        mean, ci = _mean_ci(list(g["per_flow_pkts"]))
+        mean, ci = mean_half_width(list(g["per_flow_pkts"]))
         busy = g["sender_busy_share"].mean()
         rows.append({"case": case, "medium": g["medium"].iloc[0], "per_flow_pkts": mean,
                      "per_flow_ci95": ci, "sender_busy_share": busy})  # fmt: skip

@@ -38,179 +38,38 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-#: The four verdicts, in the order reports count them.
-VERDICTS = ("holds", "does not hold", "undecided", "not run")
-#: What a claim compares.
-KINDS = ("simulation", "model vs simulation", "simulation vs paper", "model property")
-#: Two-sided confidence of every interval.
-CONFIDENCE = 0.95
+from wlansim.evidence.stats import (
+    CONFIDENCE,
+    Estimate,
+    Sample,
+    _t,
+    _undefined,
+    difference,
+    identical,
+    mean_interval,
+    per_run_effects,
+    prediction_half_width,
+    relative,
+)
+
+#: The verdicts, in the order reports count them. "cannot show": the runs cannot show the
+#: effect either way (the two cases compared gave the same value in every run, or the
+#: claim's own check of its setup says why, e.g. nothing was ever lost).
+VERDICTS = ("holds", "does not hold", "undecided", "cannot show", "not run")
+#: What a claim compares. The last two are not reproductions of the paper's results and
+#: are counted apart: a property of the models (exact numbers), and the paper's numbers
+#: against each other.
+KINDS = (
+    "simulation", "model vs simulation", "simulation vs paper", "model property",
+    "paper consistency",
+)  # fmt: skip
+#: Kinds that are not a reproduction of the paper's results (not counted as one).
+NOT_REPRODUCTION = ("model property", "paper consistency")
 
 
 class NotRun(Exception):  # noqa: N818 - a verdict, not an error condition
     """Raised by a claim's ``measure`` when the run that measures it was not made; the
     message says why (e.g. "quick mode runs PER 20 % only")."""
-
-
-def _t(df: float, confidence: float = CONFIDENCE) -> float:
-    from scipy import stats
-
-    return float(stats.t.ppf(0.5 + confidence / 2, df))
-
-
-# --------------------------------------------------------------------------- evidence
-
-
-@dataclasses.dataclass(frozen=True)
-class Sample:
-    """Replicated values of one quantity: one value per run. ``seeds`` (one per value)
-    tell which runs of two samples are paired. ``exact`` marks a number known exactly (a
-    model's value, a constant): its spread is zero. NaN values (a run that measured
-    nothing, e.g. no session finished) are dropped, and counted in ``dropped``."""
-
-    values: tuple[float, ...]
-    seeds: tuple[int, ...] | None = None
-    exact: bool = False
-    dropped: int = 0
-
-    @classmethod
-    def of(cls, values: Sequence[float], seeds: Sequence[int] | None = None) -> Sample:
-        vals = [float(v) for v in values]
-        if seeds is not None and len(seeds) != len(vals):
-            raise ValueError(f"{len(vals)} values but {len(seeds)} seeds")
-        keep = [i for i, v in enumerate(vals) if not math.isnan(v)]
-        return cls(
-            tuple(vals[i] for i in keep),
-            None if seeds is None else tuple(int(seeds[i]) for i in keep),
-            False,
-            len(vals) - len(keep),
-        )
-
-    @classmethod
-    def exact_value(cls, value: float) -> Sample:
-        """A number known exactly (a model's prediction, the paper's printed value)."""
-        return cls((float(value),), None, True, 0)
-
-    @classmethod
-    def from_frame(cls, df: Any, column: str, seed_column: str = "seed") -> Sample:
-        """The replications of ``column`` in a runs table (one row per run), paired by
-        ``seed_column`` when the table has it."""
-        seeds = list(df[seed_column]) if seed_column in getattr(df, "columns", ()) else None
-        return cls.of(list(df[column]), seeds)
-
-    @property
-    def n(self) -> int:
-        return len(self.values)
-
-    @property
-    def mean(self) -> float:
-        return sum(self.values) / len(self.values) if self.values else math.nan
-
-    @property
-    def var(self) -> float:
-        """Sample variance (0 when exact; NaN with fewer than two runs)."""
-        if self.exact:
-            return 0.0
-        if self.n < 2:
-            return math.nan
-        m = self.mean
-        return sum((v - m) ** 2 for v in self.values) / (self.n - 1)
-
-    def paired_with(self, other: Sample) -> bool:
-        """Do the two samples come from the same seeds (in any order)?"""
-        return (
-            not self.exact
-            and not other.exact
-            and self.seeds is not None
-            and other.seeds is not None
-            and len(set(self.seeds)) == self.n
-            and sorted(self.seeds) == sorted(other.seeds)
-        )
-
-    def by_seed(self) -> dict[int, float]:
-        return dict(zip(self.seeds or (), self.values))
-
-
-@dataclasses.dataclass(frozen=True)
-class Estimate:
-    """An effect with its confidence interval: ``value`` in [``low``, ``high``] from ``n``
-    runs (per point); ``note`` says why no interval exists when low/high are NaN."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-    note: str = ""
-
-    @property
-    def defined(self) -> bool:
-        return not (math.isnan(self.value) or math.isnan(self.low) or math.isnan(self.high))
-
-
-def _undefined(note: str, n: int = 0, value: float = math.nan) -> Estimate:
-    return Estimate(value, math.nan, math.nan, n, note)
-
-
-def mean_interval(s: Sample, confidence: float = CONFIDENCE) -> Estimate:
-    """The mean of ``s`` with its Student t interval."""
-    if s.n == 0:
-        return _undefined("no run measured it")
-    if s.exact:
-        return Estimate(s.mean, s.mean, s.mean, 0)
-    if s.n < 2:
-        return _undefined("one run: no interval", 1, s.mean)
-    h = _t(s.n - 1, confidence) * math.sqrt(s.var / s.n)
-    return Estimate(s.mean, s.mean - h, s.mean + h, s.n)
-
-
-def difference(a: Sample, b: Sample, confidence: float = CONFIDENCE) -> Estimate:
-    """mean(a) − mean(b): per pair when paired, else Welch's interval."""
-    if a.n == 0 or b.n == 0:
-        return _undefined("no run measured it")
-    if a.paired_with(b):
-        ab, bb = a.by_seed(), b.by_seed()
-        return mean_interval(Sample.of([ab[k] - bb[k] for k in ab]), confidence)
-    if a.exact and b.exact:
-        d = a.mean - b.mean
-        return Estimate(d, d, d, 0)
-    va, vb = a.var / a.n, b.var / b.n
-    if math.isnan(va) or math.isnan(vb):
-        return _undefined("one run: no interval", max(a.n, b.n), a.mean - b.mean)
-    se2 = va + vb
-    d = a.mean - b.mean
-    if se2 == 0:
-        return Estimate(d, d, d, max(a.n, b.n))
-    df = se2**2 / sum(v**2 / (s.n - 1) for v, s in ((va, a), (vb, b)) if v > 0)
-    h = _t(df, confidence) * math.sqrt(se2)
-    return Estimate(d, d - h, d + h, max(a.n, b.n))
-
-
-def relative(a: Sample, b: Sample, confidence: float = CONFIDENCE) -> Estimate:
-    """mean(a) / mean(b) − 1 with the delta-method interval (the pairs' covariance when
-    paired; Welch–Satterthwaite degrees of freedom otherwise)."""
-    if a.n == 0 or b.n == 0:
-        return _undefined("no run measured it")
-    ma, mb = a.mean, b.mean
-    if mb == 0:
-        return _undefined("the reference's mean is 0: no relative difference", max(a.n, b.n))
-    r = ma / mb
-    if a.paired_with(b):
-        ab, bb = a.by_seed(), b.by_seed()
-        d = Sample.of([ab[k] - r * bb[k] for k in ab])
-        if d.n < 2:
-            return _undefined("one run: no interval", d.n, r - 1)
-        h = _t(d.n - 1, confidence) * math.sqrt(d.var / d.n) / abs(mb)
-        return Estimate(r - 1, r - 1 - h, r - 1 + h, d.n)
-    if a.exact and b.exact:
-        return Estimate(r - 1, r - 1, r - 1, 0)
-    va, vb = a.var / a.n, (r**2) * b.var / b.n
-    if math.isnan(va) or math.isnan(vb):
-        return _undefined("one run: no interval", max(a.n, b.n), r - 1)
-    se2 = va + vb
-    if se2 == 0:
-        return Estimate(r - 1, r - 1, r - 1, max(a.n, b.n))
-    df = se2**2 / sum(v**2 / (s.n - 1) for v, s in ((va, a), (vb, b)) if v > 0)
-    h = _t(df, confidence) * math.sqrt(se2) / abs(mb)
-    return Estimate(r - 1, r - 1 - h, r - 1 + h, max(a.n, b.n))
 
 
 # --------------------------------------------------------------------------- formatting
@@ -309,8 +168,15 @@ def _slack_inside(e: Estimate, low: float, high: float) -> float:
     return min(high - e.high, e.low - low) if e.defined else math.nan
 
 
+#: What a phrase adds when the two cases compared gave the same value in every run.
+SAME_IN_EVERY_RUN = "both cases gave the same value in every run: these runs cannot show the effect"
+
+
 def _inside(e: Estimate, low: float, high: float) -> str:
-    """holds / does not hold / undecided for "the effect lies inside [low, high]"."""
+    """holds / does not hold / undecided for "the effect lies inside [low, high]"
+    (cannot show when the two cases were identical in every run)."""
+    if e.identical:
+        return "cannot show"
     if not e.defined:
         return "undecided"
     if low <= e.low and e.high <= high:
@@ -321,7 +187,10 @@ def _inside(e: Estimate, low: float, high: float) -> str:
 
 
 def _side(e: Estimate, threshold: float, above: bool) -> str:
-    """holds / does not hold / undecided for "the effect lies above (below) threshold"."""
+    """holds / does not hold / undecided for "the effect lies above (below) threshold"
+    (cannot show when the two cases were identical in every run)."""
+    if e.identical:
+        return "cannot show"
     if not e.defined:
         return "undecided"
     if above:
@@ -369,6 +238,8 @@ class Compare(Rule):
             size = self.scale.fmt(abs(e.value), sign=False) if not math.isnan(e.value) else "n/a"
             phrase = f"{self.a} is {size} {where} {self.b}"
         phrase += f" ({self.scale.interval(e)}{_runs(e)})"
+        if verdict == "cannot show":
+            phrase += f"; {SAME_IN_EVERY_RUN}"
         if verdict == "undecided":
             phrase += f"; the interval includes {self.scale.fmt(self.margin)}: " + _more_runs(
                 e, self.margin
@@ -412,6 +283,8 @@ class Within(Rule):
             f"({self.scale.interval(e)}{_runs(e)}); tolerance ±"
             f"{self.scale.fmt(self.tol, sign=False)}"
         )
+        if verdict == "cannot show":
+            phrase += f"; {SAME_IN_EVERY_RUN}"
         if verdict == "undecided" and e.defined:
             edge = self.tol if e.value >= 0 else -self.tol
             phrase += f": the interval crosses {self.scale.fmt(edge)}; " + _more_runs(e, edge)
@@ -470,20 +343,15 @@ class InRange(Rule):
         return _synthetic(mid, width / 100), _synthetic(self.high + 2 * width, width / 100)
 
 
-def _slope(xs: Sequence[float], ys: Sequence[float]) -> float:
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-
-
 @dataclasses.dataclass(frozen=True)
 class Trend(Rule):
-    """A quantity against x goes ``up``, ``down`` or stays ``flat``. The effect is the
-    least-squares slope times the x range, relative to the mean of every run (the change
-    over the range, in %), or absolute with ``scale``. Paired (every x with the same seeds):
-    one slope per seed and the t interval of those slopes; otherwise the pooled
-    regression's interval. ``up``/``down``: beyond ``margin``; ``flat``: inside ±``tol``.
-    Inputs: ``[(x, Sample), ...]`` (at least two x)."""
+    """A quantity against x goes ``up``, ``down`` or stays ``flat``, as a paper's words
+    describe it ("falls from ... to ...", "grows with n"): the effect is the change from the
+    first x to the last, relative to the first (mean at the last x / mean at the first − 1,
+    in %; a fall is never below −100 %) or absolute with ``scale``, paired by seed where
+    both ends have the same seeds. ``up``/``down``: beyond ``margin``; ``flat``: inside
+    ±``tol``. Inputs: ``[(x, Sample), ...]`` (at least two x; the ends are the smallest
+    and largest x measured)."""
 
     quantity: str
     x: str
@@ -499,54 +367,31 @@ class Trend(Rule):
     def effect(
         self, points: Sequence[tuple[float, Sample]], confidence: float = CONFIDENCE
     ) -> Estimate:
-        pts = [(float(x), s) for x, s in points if s.n > 0]
+        pts = sorted(((float(x), s) for x, s in points if s.n > 0), key=lambda p: p[0])
         if len(pts) < 2:
             return _undefined("fewer than two points measured")
-        xs = [x for x, _ in pts]
-        span = max(xs) - min(xs)
-        everything = [v for _, s in pts for v in s.values]
-        level = sum(everything) / len(everything)
-        norm = span / abs(level) if self.scale.relative else span
-        if self.scale.relative and level == 0:
-            return _undefined("the mean is 0: no relative change")
-        seeds = [s.seeds for _, s in pts]
-        paired = all(not s.exact for _, s in pts) and all(
-            q is not None and sorted(q) == sorted(seeds[0]) and len(set(q)) == len(q) for q in seeds
+        first, last = pts[0][1], pts[-1][1]
+        e = (
+            relative(last, first, confidence)
+            if self.scale.relative
+            else difference(last, first, confidence)
         )
-        if all(s.exact for _, s in pts):
-            b = _slope(xs, [s.mean for _, s in pts]) * norm
-            return Estimate(b, b, b, 0)
-        if paired and len(seeds[0]) >= 2:
-            per = [s.by_seed() for _, s in pts]
-            slopes = [_slope(xs, [p[k] for p in per]) * norm for k in seeds[0]]
-            e = mean_interval(Sample.of(slopes), confidence)
-            return dataclasses.replace(e, n=len(slopes))
-        allx = [x for x, s in pts for _ in s.values]
-        if len(allx) < 3:
-            return _undefined("too few runs for an interval")
-        mx = sum(allx) / len(allx)
-        sxx = sum((x - mx) ** 2 for x in allx)
-        b = _slope(allx, everything)
-        a0 = level - b * mx
-        rss = sum((y - a0 - b * x) ** 2 for x, y in zip(allx, everything))
-        se = math.sqrt(rss / (len(allx) - 2) / sxx)
-        h = _t(len(allx) - 2, confidence) * se
-        n = min(s.n for _, s in pts)
-        return Estimate(b * norm, (b - h) * norm, (b + h) * norm, n)
+        if e.identical and not all(identical(s, first) for _, s in pts[1:-1]):
+            # the ends agree run by run but the points between them do not: a real zero
+            e = dataclasses.replace(e, identical=False)
+        return e
 
     def evaluate(
         self, inputs: Sequence[tuple[float, Sample]], confidence: float = CONFIDENCE
     ) -> Outcome:
         e = self.effect(inputs, confidence)
         xs = [float(x) for x, s in inputs if s.n > 0]
-        rng = f"{self.x} = {min(xs):g} to {max(xs):g}" if xs else self.x
+        rng = f"from {self.x} = {min(xs):g} to {max(xs):g}" if xs else f"over {self.x}"
         change = "changes"
         if e.defined:
             change = "rises" if e.value > 0 else "falls" if e.value < 0 else "stays"
         size = self.scale.fmt(abs(e.value), sign=False) if e.defined else "n/a"
-        phrase = (
-            f"{self.quantity} {change} by {size} over {rng} ({self.scale.interval(e)}{_runs(e)})"
-        )
+        phrase = f"{self.quantity} {change} by {size} {rng} ({self.scale.interval(e)}{_runs(e)})"
         if self.direction == "flat":
             verdict = _inside(e, -self.tol, self.tol)
             edge = self.tol if (e.value if e.defined else 0) >= 0 else -self.tol
@@ -556,15 +401,17 @@ class Trend(Rule):
             verdict = _side(e, self.margin, above=self.direction == "up")
             edge = self.margin
             slack = _slack_side(e, self.margin, self.direction == "up")
+        if verdict == "cannot show":
+            phrase += "; every x gave the same value in every run: these runs cannot show a trend"
         if verdict == "undecided" and e.defined:
             phrase += f"; the interval includes {self.scale.fmt(edge)}: " + _more_runs(e, edge)
         return Outcome(verdict, e, phrase, slack)
 
     def describe(self) -> str:
         what = (
-            "the least-squares change over the x range relative to the mean"
+            "the change from the first x to the last, relative to the first"
             if self.scale.relative
-            else "the least-squares change over the x range"
+            else "the change from the first x to the last"
         )
         if self.direction == "flat":
             return (
@@ -581,15 +428,17 @@ class Trend(Rule):
 
     def examples(self) -> tuple[Any, Any]:
         def line(change: float) -> list[tuple[float, Sample]]:
-            """Points on x = 0..3 whose least-squares change over the range is `change`
-            (relative to their mean of 100, or absolute)."""
-            per_x = change * (100 if self.scale.relative else 1) / 3
-            return [(x, _synthetic(100 + per_x * (x - 1.5), 0.01)) for x in (0.0, 1.0, 2.0, 3.0)]
+            """Points on x = 0..3 whose change from the first to the last is `change`
+            (relative to the first, of 100; or absolute); a spread of its own at each."""
+            step = change * (100 if self.scale.relative else 1) / 3
+            return [(x, _synthetic(100 + step * x, 0.01 * (1 + x))) for x in (0.0, 1.0, 2.0, 3.0)]
 
         if self.direction == "flat":
             return line(0.0), line(3 * self.tol + (0.3 if self.scale.relative else 30.0))
         sign = 1 if self.direction == "up" else -1
         step = 0.5 if self.scale.relative else 30.0 + abs(self.margin)
+        if self.scale.relative and sign < 0:  # a fall stays above -100 %
+            step = min(step, (1 + self.margin) / 2)
         return line(self.margin + sign * step), line(self.margin - sign * step)
 
 
@@ -624,6 +473,8 @@ class Best(Rule):
         beaten_by = [k for k, x in effects.items() if x.defined and x.high < 0]
         if beaten_by:
             verdict = "does not hold"
+        elif e.identical:
+            verdict = "cannot show"
         elif all(x.defined and x.low > 0 for x in effects.values()):
             verdict = "holds"
         else:
@@ -639,6 +490,8 @@ class Best(Rule):
         )
         if beaten_by:
             phrase += f"; significantly beaten by {', '.join(beaten_by)}"
+        elif verdict == "cannot show":
+            phrase += f"; {self.claimed} and {closest}: {SAME_IN_EVERY_RUN}"
         elif verdict == "undecided" and e.defined:
             phrase += "; " + _more_runs(e, 0.0)
         slack = min((x.low if x.defined else math.nan) for x in effects.values())
@@ -663,9 +516,10 @@ class Best(Rule):
 class Every(Rule):
     """The ``inner`` rule at every point of ``over`` (e.g. at every PER above 10 %): holds
     if it holds at each point, does not hold if it does not hold at some point, undecided
-    otherwise. Each point's interval is Bonferroni-corrected over the points. The estimate
-    is the point that decides (the first that does not hold, else the weakest). Inputs:
-    ``{point: inputs of inner}``."""
+    otherwise; a point whose runs cannot show anything (both cases the same in every run)
+    is set aside, and with every point so, the claim cannot show. Each point's interval is
+    Bonferroni-corrected over the points. The estimate is the point that decides (the
+    first that does not hold, else the weakest). Inputs: ``{point: inputs of inner}``."""
 
     inner: Rule
     over: str
@@ -681,17 +535,26 @@ class Every(Rule):
         outs = {k: self.inner.evaluate(v, level) for k, v in inputs.items()}
         failing = [k for k, o in outs.items() if o.verdict == "does not hold"]
         open_ = [k for k, o in outs.items() if o.verdict == "undecided"]
+        blind = [k for k, o in outs.items() if o.verdict == "cannot show"]
         if failing:
             verdict, key = "does not hold", failing[0]
         elif open_:
             verdict, key = "undecided", open_[0]
-        else:
+        elif len(blind) == len(outs):
+            verdict, key = "cannot show", blind[0]
+        else:  # points whose runs cannot show anything are set aside
             verdict = "holds"
-            key = min(outs, key=lambda k: outs[k].slack)
+            key = min((k for k in outs if k not in blind), key=lambda k: outs[k].slack)
         held = sum(o.verdict == "holds" for o in outs.values())
         phrase = f"holds at {held} of {len(outs)} {self.over} points (Bonferroni over {len(outs)})"
         if failing:
             phrase += ", not at " + ", ".join(str(k) for k in failing)
+        if blind:
+            phrase += (
+                ", set aside at "
+                + ", ".join(str(k) for k in blind)
+                + " (the same value in both cases in every run)"
+            )
         phrase += f"; at {self.over} = {key}: {outs[key].phrase}"
         return Outcome(verdict, outs[key].estimate, phrase, outs[key].slack)
 
@@ -703,17 +566,145 @@ class Every(Rule):
         return {1: good, 2: good}, {1: good, 2: bad}
 
 
+@dataclasses.dataclass(frozen=True)
+class PaperValue(Rule):
+    """Our runs against a value the paper printed from one run of its simulator (or the
+    mean of ``paper_runs`` runs): does the paper's value lie where a run of ours could
+    have fallen? The effect is A's mean, or A/B − 1 (``scale.relative``) or A − B against
+    B; its run-to-run spread (per seed when paired) gives the Student t interval in which
+    the mean of ``paper_runs`` further runs falls (:func:`prediction_half_width`), widened
+    by ``tol`` (the precision the paper's value can be read with, e.g. off a figure).
+    Holds if the paper's value lies inside, does not hold if outside; undecided with
+    fewer than two runs. Inputs: ``A`` or ``(A, B)``."""
+
+    a: str
+    paper: float
+    b: str = ""
+    tol: float = 0.0
+    paper_runs: int = 1
+    scale: Scale = PERCENT
+
+    def evaluate(self, inputs: Any, confidence: float = CONFIDENCE) -> Outcome:
+        a, b = inputs if isinstance(inputs, tuple) else (inputs, None)
+        rel = self.scale.relative and b is not None
+        if b is None:
+            e = mean_interval(a, confidence)
+        else:
+            e = relative(a, b, confidence) if rel else difference(a, b, confidence)
+        f = self.scale.fmt
+        what = f"{self.a} against {self.b}" if b is not None else self.a
+        paper = f"the paper's {f(self.paper)}"
+        if e.identical:
+            phrase = f"{what}: {f(e.value)} ({self.scale.interval(e)}{_runs(e)})"
+            phrase += f"; {SAME_IN_EVERY_RUN}"
+            return Outcome("cannot show", e, phrase)
+        per_run = per_run_effects(a, b, rel)
+        if per_run.n >= 2:
+            h = prediction_half_width(per_run, self.paper_runs, confidence)
+        elif b is not None and a.n >= 2 and b.n >= 2 and b.mean != 0:
+            # unpaired: the spread of one run's effect by the delta method
+            ma, mb = a.mean, b.mean
+            var = a.var / mb**2 + ma**2 * b.var / mb**4 if rel else a.var + b.var
+            n = min(a.n, b.n)
+            h = _t(n - 1, confidence) * math.sqrt(var * (1 / self.paper_runs + 1 / n))
+        else:
+            h = math.nan
+        if math.isnan(h) or math.isnan(e.value):
+            phrase = f"{what}: {f(e.value)}{_runs(e)}; too few runs to know where one run falls"
+            return Outcome("undecided", e, phrase)
+        lo, hi = e.value - h - self.tol, e.value + h + self.tol
+        inside = lo <= self.paper <= hi
+        runs = "a run" if self.paper_runs == 1 else f"the mean of {self.paper_runs} runs"
+        phrase = (
+            f"{what}: {f(e.value)} ({self.scale.interval(e)}{_runs(e)}); {runs} of ours "
+            f"falls in {f(e.value - h)} to {f(e.value + h)} (95 %, from our runs' spread"
+            + (f", ± {self.scale.fmt(self.tol, sign=False)} reading" if self.tol else "")
+            + f"), which {'includes' if inside else 'excludes'} {paper}"
+        )
+        slack = min(self.paper - lo, hi - self.paper)
+        return Outcome("holds" if inside else "does not hold", e, phrase, slack)
+
+    def describe(self) -> str:
+        what = (
+            f"A/B − 1 (A = {self.a}, B = {self.b})" if self.b and self.scale.relative
+            else f"A − B (A = {self.a}, B = {self.b})" if self.b else f"the mean of {self.a}"
+        )  # fmt: skip
+        runs = "one run" if self.paper_runs == 1 else f"the mean of {self.paper_runs} runs"
+        return (
+            f"{what}: holds if the paper's {self.scale.fmt(self.paper)} lies inside the 95 % "
+            f"interval in which {runs} of ours falls (our run-to-run spread"
+            + (f" ± {self.scale.fmt(self.tol, sign=False)}" if self.tol else "")
+            + "), does not hold if outside"
+        )
+
+    def examples(self) -> tuple[Any, Any]:
+        far = 3 * abs(self.tol) + (0.5 if self.scale.relative else 30.0) + abs(self.paper)
+        if self.b:
+            base = _synthetic(100.0, 0.5)
+            at = (lambda v: 100.0 * (1 + v)) if self.scale.relative else (lambda v: 100.0 + v)
+            return (_synthetic(at(self.paper), 0.5), base), (
+                _synthetic(at(self.paper + far), 0.5),
+                base,
+            )
+        return _synthetic(self.paper, 0.5), _synthetic(self.paper + far, 0.5)
+
+
 # --------------------------------------------------------------------------- records
 
 
 @dataclasses.dataclass(frozen=True)
+class Test:
+    """A further test of a claim's statement, decided on the same tables: the paper's
+    printed value beside the direction the text states (``label`` "value"), or what the
+    statement presupposes (a claim's ``premise``)."""
+
+    __test__ = False  # not a pytest test class
+
+    label: str
+    rule: Rule
+    measure: Callable[[Any], Any]
+    kind: str = "simulation vs paper"
+    paper: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"test {self.label}: kind {self.kind!r} is not one of {KINDS}")
+
+
+@dataclasses.dataclass(frozen=True)
+class TestResult:
+    """A test's verdict and what it measured (``estimate``, in its rule's ``scale``)."""
+
+    label: str
+    verdict: str
+    phrase: str
+    estimate: Estimate
+    scale: Scale
+
+
+#: How several tests of one statement combine: the first of these verdicts that any
+#: test has decides; the statement holds only when every test that ran holds.
+_COMBINE = ("does not hold", "undecided", "cannot show")
+
+
+@dataclasses.dataclass(frozen=True)
 class Claim:
-    """One claim of a paper (or check of a validation), as data.
+    """One statement of a paper (or check of a validation), as data: one row of a report.
 
     ``measure(tables)`` returns the rule's inputs from a study's tables, or raises
     :class:`NotRun`. ``paper``: the paper's value where its text gives one (a number or
     a short text such as "9–12"). ``explain(tables, outcome)`` may return a sentence that
-    explains the verdict; it must cite counters the runs measured (not fixed prose)."""
+    explains the verdict; it must cite counters the runs measured (not fixed prose).
+
+    A statement may carry further tests (``also``: e.g. the paper's printed value beside
+    the direction its text states): it holds when every test holds. ``premise``: what the
+    statement presupposes ("the larger gain" presupposes gains); when it does not hold,
+    neither does the statement. ``setup(tables)`` returns why the runs cannot show the
+    effect at all ("" when they can: e.g. nothing was lost in any run, so no loss
+    recovery can differ); two cases that gave the same value in every run are found
+    without it. ``ns2``: what stock ns-2.35 lacks to run the statement's cases ("" when
+    it can); ``rests_on``: ids of statements that ns-2.35 can decide and whose cases this
+    one is measured against (the baselines of a mechanism ns-2.35 does not have)."""
 
     id: str
     ref: str
@@ -723,6 +714,11 @@ class Claim:
     kind: str = "simulation"
     paper: str = ""
     explain: Callable[[Any, Outcome], str] | None = None
+    also: tuple[Test, ...] = ()
+    premise: Test | None = None
+    setup: Callable[[Any], str] | None = None
+    ns2: str = ""
+    rests_on: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -732,21 +728,53 @@ class Claim:
         """The verdict function: the rule applied to ``inputs``."""
         return self.rule.evaluate(inputs)
 
-    def decide(self, tables: Any) -> Verdict:
-        """Measure the claim's quantity in ``tables`` and judge it."""
+    def _test(self, t: Test, tables: Any) -> TestResult:
         try:
+            o = t.rule.evaluate(t.measure(tables))
+        except NotRun as why:
+            e = _undefined(str(why))
+            return TestResult(t.label, "not run", f"not run: {why}", e, t.rule.scale)
+        return TestResult(t.label, o.verdict, o.phrase, o.estimate, t.rule.scale)
+
+    def decide(self, tables: Any) -> Verdict:
+        """Measure the statement's quantities in ``tables`` and judge them."""
+        try:
+            blind = self.setup(tables) if self.setup is not None else ""
+            if blind:
+                return Verdict(self, "cannot show", _undefined(blind), f"cannot show: {blind}.")
+            if self.premise is not None:
+                pre = self._test(self.premise, tables)
+                if pre.verdict != "holds":
+                    verdict = "not run" if pre.verdict == "not run" else pre.verdict
+                    state = "does not hold" if verdict == "does not hold" else f"is {verdict}"
+                    sentence = (
+                        f"{verdict}: what it presupposes ({self.premise.label}) {state}: "
+                        f"{pre.phrase}."
+                    )
+                    return Verdict(self, verdict, pre.estimate, sentence, (pre,))
             outcome = self.judge(self.measure(tables))
         except NotRun as why:
             return Verdict(self, "not run", _undefined(str(why)), f"not run: {why}")
-        label = outcome.verdict
+        main = TestResult("", outcome.verdict, outcome.phrase, outcome.estimate, self.rule.scale)
+        others = tuple(self._test(t, tables) for t in self.also)
+        decided = [r.verdict for r in (main, *others) if r.verdict != "not run"]
+        verdict = next((v for v in _COMBINE if v in decided), "holds")
+        label = verdict
         if self.kind == "model property":
             label += " (a property of the models, not a result of our runs)"
         sentence = f"{label}: {outcome.phrase}."
+        for r in others:
+            sentence += f" {r.label.capitalize()}: {r.verdict}: {r.phrase}."
         if self.explain is not None:
             extra = self.explain(tables, outcome)
             if extra:
                 sentence += " " + extra
-        return Verdict(self, outcome.verdict, outcome.estimate, sentence)
+        return Verdict(self, verdict, outcome.estimate, sentence, others)
+
+    def cannot_run_ns2(self) -> Verdict:
+        """The verdict under ns-2.35 of a statement it cannot run (``ns2`` says why)."""
+        why = f"ns-2.35 cannot run this: {self.ns2}"
+        return Verdict(self, "not run", _undefined(why), why + ".")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -755,6 +783,8 @@ class Verdict:
     verdict: str
     estimate: Estimate
     sentence: str
+    #: the statement's further tests (or the premise that decided it), each with its verdict
+    tests: tuple[TestResult, ...] = ()
 
     def row(self) -> dict[str, Any]:
         c, e = self.claim, self.estimate
@@ -778,7 +808,9 @@ class Verdict:
             "ci_high": e.high,
             "runs": e.n,
             "verdict": self.verdict,
-            "rule": c.rule.describe(),
+            "tests": "; ".join(f"{t.label}: {t.verdict}" for t in self.tests),
+            "rule": c.rule.describe()
+            + "".join(f"; {t.label}: {t.rule.describe()}" for t in c.also),
             "sentence": self.sentence,
         }
 
@@ -795,45 +827,11 @@ def counts(verdicts: Sequence[Verdict]) -> dict[str, int]:
     return {v: sum(x.verdict == v for x in verdicts) for v in VERDICTS}
 
 
-# --------------------------------------------------------------------------- outputs
-
-CSV_COLUMNS = (
-    "id", "ref", "claim", "kind", "paper", "ours", "ci95", "value", "ci_low", "ci_high",
-    "runs", "verdict", "rule", "sentence", "profile", "other_profile", "other_verdict",
-    "other_ours", "other_ci95", "other_sentence",
-)  # fmt: skip
-
-
-def write_csv(
-    path: str | Path,
-    verdicts: Sequence[Verdict],
-    profile: str,
-    other: Sequence[Verdict] | None = None,
-    other_profile: str = "",
-) -> Path:
-    """claims.csv: one row per claim, the study's own profile first and, beside it, the
-    verdict under the other profile ("not run" when it was not run)."""
-    path = Path(path)
-    by_id = {v.claim.id: v for v in other or ()}
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
-        w.writeheader()
-        for v in verdicts:
-            row = v.row()
-            o = by_id.get(v.claim.id)
-            row.update(
-                profile=profile,
-                other_profile=other_profile,
-                other_verdict=o.verdict if o else "not run",
-                other_ours=o.row()["ours"] if o else "",
-                other_ci95=o.row()["ci95"] if o else "",
-                other_sentence=o.sentence if o else "",
-            )
-            w.writerow(row)
-    return path
+# --------------------------------------------------------------------------- reading
 
 
 def read_csv(path: str | Path) -> list[dict[str, str]]:
+    """The rows of a claims.csv (:func:`wlansim.evidence.report.write_claims_csv`)."""
     with Path(path).open(newline="") as f:
         return list(csv.DictReader(f))
 
@@ -841,38 +839,3 @@ def read_csv(path: str | Path) -> list[dict[str, str]]:
 def contradicts(a: str, b: str) -> bool:
     """Do two verdicts contradict each other (one holds, the other does not)?"""
     return {a, b} == {"holds", "does not hold"}
-
-
-def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def markdown(
-    verdicts: Sequence[Verdict],
-    other: Sequence[Verdict] | None = None,
-    other_profile: str = "",
-) -> list[str]:
-    """The claims table of a report, then each verdict's sentence."""
-    by_id = {v.claim.id: v for v in other or ()}
-    head = "| id | paper ref | claim | paper | ours | verdict |"
-    sep = "|---|---|---|---|---|---|"
-    if other is not None:
-        head = head[:-1] + f"| under `{other_profile}` |"
-        sep += "---|"
-    lines = [head, sep]
-    for v in verdicts:
-        r = v.row()
-        ours = r["ours"] + (f" ({r['ci95']})" if r["ci95"] else "")
-        cells = [r["id"], r["ref"], r["claim"], r["paper"], ours, f"**{v.verdict}**"]
-        if other is not None:
-            o = by_id.get(v.claim.id)
-            cells.append(o.verdict if o else "not run")
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    lines += ["", "Each verdict, as computed from the runs:", ""]
-    lines += [f"- **{v.claim.id}** ({v.claim.ref}, {v.claim.kind}): {v.sentence}" for v in verdicts]
-    if other is not None:
-        lines += ["", f"Under `{other_profile}`:", ""]
-        lines += [f"- **{o.claim.id}**: {o.sentence}" for o in other]
-    c = counts(verdicts)
-    lines += ["", "Counts: " + ", ".join(f"{k} {c[k]}" for k in VERDICTS) + "."]
-    return lines

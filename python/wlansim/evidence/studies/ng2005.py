@@ -1,6 +1,6 @@
 """ng2005 as claims as data: Section 4 (UDP: the effect of TXOP, AIFS and CWmin on two
-saturated stations) here, Sections 3 and 5 (TCP) in :mod:`wlansim.reproduce.ng2005_tcp`;
-:data:`CLAIMS` holds both, and ``reproduce`` (:func:`wlansim.reproduce.run_study`) runs
+saturated stations) here, Sections 3 and 5 (TCP) in :mod:`wlansim.evidence.studies.ng2005_tcp`;
+:data:`CLAIMS` holds both, and ``reproduce`` (:func:`wlansim.evidence.study.run_study`) runs
 them under the study's profile and the other one.
 
 A. Ng, D. Malone, D. Leith, "Experimental evaluation of TCP performance and fairness in
@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wlansim import claims as cl
 from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
-from wlansim.claims import (
+from wlansim.evidence import claims as cl
+from wlansim.evidence.claims import (
     CONFIDENCE,
     Claim,
     Compare,
@@ -47,15 +47,10 @@ from wlansim.claims import (
     Within,
     mean_interval,
 )
+from wlansim.evidence.studies import ng2005_tcp
+from wlansim.evidence.study import CAMPAIGNS_DIR, profile_section, study_reproduce, with_profile
 from wlansim.models import edca as model
 from wlansim.phy import timing as phy_timing
-from wlansim.reproduce import (
-    CAMPAIGNS_DIR,
-    ng2005_tcp,
-    profile_section,
-    study_reproduce,
-    with_profile,
-)
 from wlansim.scenario import resolve
 
 TITLE = (
@@ -217,7 +212,7 @@ XLABEL = {
 
 @dataclasses.dataclass(frozen=True)
 class Plan:
-    """What one run of the study simulates (``wlansim.reproduce.run_study``)."""
+    """What one run of the study simulates (``wlansim.evidence.study.run_study``)."""
 
     quick: bool
     profile: str
@@ -305,7 +300,7 @@ def run_experiments(out, plan: Plan, jobs: int | None = None, progress: bool = F
 
 @dataclasses.dataclass(frozen=True)
 class NotEvery(Rule):
-    """The negation of :class:`wlansim.claims.Every`: holds if ``inner`` does not hold at
+    """The negation of :class:`wlansim.evidence.claims.Every`: holds if ``inner`` does not hold at
     some point of ``over`` ("the model becomes inaccurate beyond 10 slots": agreement
     fails somewhere), does not hold if it holds at every point, undecided otherwise; the
     same Bonferroni-corrected intervals. Inputs: ``{point: inputs of inner}``. (Not in

@@ -16,7 +16,7 @@ Two facts the paper never states change verdicts, so every case runs under four 
 notes' placement (n1 on BS1) with ns-2's default window. Table 4's cases also run with
 control frames at 20 Mb/s and with OFDM timing: every reading is shown, none is cited as
 support for a claim it was tuned to. Each claim of the paper is a :class:`Claim` record
-decided over seeds (:mod:`wlansim.claims`); the report shows each claim's verdict under
+decided over seeds (:mod:`wlansim.evidence.claims`); the report shows each claim's verdict under
 every reading.
 
 The geometry (every node's position, its BS, n3's path) is set in one place,
@@ -39,7 +39,7 @@ import pandas as pd
 
 from wlansim.campaign import Campaign
 from wlansim.campaign.executors import run_scenario
-from wlansim.claims import (
+from wlansim.evidence.claims import (
     Claim,
     Compare,
     Every,
@@ -52,7 +52,8 @@ from wlansim.claims import (
     Within,
     mean_interval,
 )
-from wlansim.reproduce import CAMPAIGNS_DIR, markdown_table, study_reproduce, with_profile
+from wlansim.evidence.report import markdown_table
+from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, with_profile
 from wlansim.scenario import load
 
 TITLE = (
@@ -63,7 +64,7 @@ TITLE = (
 PROFILE = "ns2"
 
 #: the example scenario of a checkout that the study sweeps
-HOME = Path(__file__).resolve().parents[3] / "scenarios" / "janevski2009-home.toml"
+HOME = Path(__file__).resolve().parents[4] / "scenarios" / "janevski2009-home.toml"
 VARIANTS = ("tahoe", "reno", "newreno", "vegas", "sack")
 IFQS = (25, 50, 100)
 ATTEMPTS = (1, 2, 3, 4)
@@ -1332,7 +1333,7 @@ def _short(verdict: str) -> str:
 
 def readings_section(tables, verdicts) -> list[str]:
     """Every claim's verdict under each reading, and which reading it depends on."""
-    from wlansim.claims import decide_all
+    from wlansim.evidence.claims import decide_all
 
     views = _views(tables)
     if not views:

@@ -11,7 +11,7 @@ defaults (``PARAMETERS``) and sweep the open values that can move a verdict: the
 window and the mobiles' queue, the min RTO, the loss process and its placement, whose
 state the algorithm keeps, the reading of RetryLimit, subthresh.
 
-Every claim of §IV is a record in ``CLAIMS``, decided by :mod:`wlansim.claims` over the
+Every claim of §IV is a record in ``CLAIMS``, decided by :mod:`wlansim.evidence.claims` over the
 per-run values of one campaign per profile (stored under ``OUT/campaigns``).
 """
 
@@ -25,13 +25,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wlansim import claims as cl
 from wlansim.campaign import Campaign
-from wlansim.claims import Claim, Compare, Every, InRange, NotRun, Outcome, Sample, Scale, Trend
-from wlansim.reproduce import (
+from wlansim.evidence import claims as cl
+from wlansim.evidence.claims import (
+    Claim,
+    Compare,
+    Every,
+    InRange,
+    NotRun,
+    Outcome,
+    Sample,
+    Scale,
+    Trend,
+)
+from wlansim.evidence.report import markdown_table
+from wlansim.evidence.study import (
     CAMPAIGNS_DIR,
     OTHER_DIR,
-    markdown_table,
     other_profile,
     study_reproduce,
     with_profile,

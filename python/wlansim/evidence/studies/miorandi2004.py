@@ -1,7 +1,7 @@
 """Reproduction of miorandi2004 (D. Miorandi, A. A. Kherani, E. Altman, "A Queueing Model
 for HTTP Traffic over IEEE 802.11 WLANs", 2004): Tables 2-3 and Figs 1-5, 7-10, 12-13, the
 802.11a gain of section 3.1 and the Heusse et al. model of Fig 4, every claim of the paper
-as a record (:data:`CLAIMS`) decided over replications by :mod:`wlansim.claims`.
+as a record (:data:`CLAIMS`) decided over replications by :mod:`wlansim.evidence.claims`.
 
 Setup from the paper's text (Table 1, sections 2-4): 802.11b, RTS/CTS on every frame, data
 at 11 Mb/s, control frames at 2 Mb/s, long preamble, TCP segments of 1000 bytes (L_TCP =
@@ -34,10 +34,10 @@ import pandas as pd
 from wlansim.campaign import Campaign, Space
 from wlansim.campaign.executors import run_scenario
 from wlansim.campaign.stats import t_interval
-from wlansim.claims import Claim, Compare, InRange, NotRun, Sample, Scale, Trend, Within
+from wlansim.evidence.claims import Claim, Compare, InRange, NotRun, Sample, Scale, Trend, Within
+from wlansim.evidence.study import CAMPAIGNS_DIR, profile_section, study_reproduce, with_profile
 from wlansim.models import heusse
 from wlansim.models import miorandi as model
-from wlansim.reproduce import CAMPAIGNS_DIR, profile_section, study_reproduce, with_profile
 
 TITLE = (
     'D. Miorandi, A. A. Kherani, E. Altman, "A Queueing Model for HTTP Traffic over IEEE '
@@ -1827,7 +1827,7 @@ def _sweep_sections(t, plan: Plan) -> list[str]:
         "## Sensitivity: every value tried",
         "",
         "The same rules as the claims above, applied to the runs of each alternative "
-        "(each verdict and sentence from `wlansim.claims`):",
+        "(each verdict and sentence from `wlansim.evidence.claims`):",
         "",
     ]
     for title, claims in twins:

@@ -1,0 +1,27 @@
+"""The five studies: one module per paper (``wlansim reproduce NAME``), each declaring its
+claims and open parameters as data (:mod:`wlansim.evidence.study` runs them).
+
+A study's module is imported when it is used (it needs pandas and matplotlib).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+#: the studies, by the name the command line takes
+NAMES = ("fotiadis2005", "janevski2009", "miorandi2004", "ng2005", "pilosof2003")
+
+
+def study(name: str) -> ModuleType:
+    """The module of study ``name`` (one of :data:`NAMES`)."""
+    if name not in NAMES:
+        raise KeyError(f"unknown study {name!r}; known: {', '.join(NAMES)}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def __getattr__(name: str) -> Any:
+    if name in NAMES:
+        return study(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
