@@ -144,10 +144,15 @@ def test_a_point_gets_more_seeds_only_when_its_interval_is_too_wide():
     assert not v.ratio_too_wide({**row, "starving": True, "ratio_diff_lo": -60.0})
 
 
-def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys):
-    monkeypatch.setattr(ns2run, "ns_binary", lambda: None)
-    assert main(["validate", "ns2", "--quick"]) == 0
-    assert "make ns2" in capsys.readouterr().out
+def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys, tmp_path):
+    from wlansim.evidence.validations import ns2_probes
+
+    for module in (v, ns2_probes):
+        monkeypatch.setattr(module, "ns_binary", lambda: None)
+    for mode in ([], ["--speed"], ["--probe", "ap-queue"]):
+        assert main(["validate", "ns2", "--quick", "--out", str(tmp_path), *mode]) == 0
+        assert "make ns2" in capsys.readouterr().out
+        assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
@@ -291,8 +296,8 @@ def test_agreement_is_decided_by_the_claims_engine():
           "up_pkts": 300.0 + s, "down_pkts": (1.0 if k == 2 and sim == "ns2" else 100.0) + s}
          for k in (1, 2) for sim in ("ns2", "wlansim") for s in range(1, 6)]
     )  # fmt: skip
-    runs = {"udp": udp, "capture": capture, "window": window, "tcp": tcp}
-    verdicts = cl.decide_all(v.ns2_claims(), {"runs": runs})
+    runs = {"udp-runs": udp, "capture-runs": capture, "window-runs": window, "tcp-runs": tcp}
+    verdicts = cl.decide_all(v.CLAIMS, runs)
     by = {x.claim.id: x.verdict for x in verdicts}
     assert by == {
         "ns2.udp": "holds",
