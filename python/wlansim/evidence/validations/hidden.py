@@ -51,8 +51,8 @@ TITLE = (
 )
 PROFILE = "standard"
 NO_NS2 = (
-    "ns-2.35 runs here as one side of the hidden-station checks (hidden.ns2-*), not as a "
-    "second verdict beside every check"
+    "here ns-2.35 is one side of the hidden-station checks (hidden.ns2-*), not a second "
+    "verdict beside every check"
 )
 
 #: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size - this).

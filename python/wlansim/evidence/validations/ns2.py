@@ -96,7 +96,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 TITLE = 'wlansim\'s `profile = "ns2"` beside ns-2.35 on matched cells'
 PROFILE = "ns2"
-NO_NS2 = "ns-2.35 is one side of every check here, not a second verdict beside them"
+NO_NS2 = "every check here has ns-2.35 as one side, not as a second verdict beside it"
 CSV_PREFIX = "ns2-"
 
 #: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
