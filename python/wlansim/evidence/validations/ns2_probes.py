@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import wlansim
-from wlansim.evidence.ns2.run import INSTALL_HINT, TRACE_FILE, ns_binary
+from wlansim.evidence.ns2.run import INSTALL_HINT, TRACE_FILE, ns_binary, run_script
 from wlansim.evidence.validation import Result, at_least
 from wlansim.evidence.validations import ns2 as v
 
@@ -46,16 +46,9 @@ def _traced(tcl: str, layers: tuple[str, ...]) -> str:
     return tcl
 
 
-def _ns(script: str, cwd: str, *, gdb: str = "") -> list[str]:
-    """Run `script` in `cwd` (under gdb with the Python file `gdb` when given); the lines
-    of its trace."""
-    Path(cwd, "run.tcl").write_text(script)
-    command = [ns_binary() or "ns", "run.tcl"]
-    if gdb:
-        Path(cwd, "probe.py").write_text(gdb)
-        command = ["gdb", "-batch", "-x", "probe.py", "-ex", "run", "--args", *command]
-    subprocess.run(command, cwd=cwd, check=True, capture_output=True)
-    return Path(cwd, TRACE_FILE).read_text().splitlines()
+def _trace(script: str) -> list[str]:
+    """Run `script`; the lines of its trace."""
+    return run_script(script, read=(TRACE_FILE,)).files[TRACE_FILE].splitlines()
 
 
 # --------------------------------------------------------------------------- ap-queue
@@ -82,8 +75,7 @@ def _ap_queue_ns2(k: int, buffer: int, seed: int, duration_s: float, layout: str
     import numpy as np
 
     tcl = v.tcp_updown_tcl(buffer, duration_s, v.WARMUP_S, seed, k, layout=layout)
-    with tempfile.TemporaryDirectory() as d:
-        lines = _ns(_traced(tcl, ("agent", "mac")), d)
+    lines = _trace(_traced(tcl, ("agent", "mac")))
     # (at the IFQ, uid, packet type, destination node, agent's send time)
     arrivals: list[tuple[float, str, str, int, float]] = []
     ack_times: dict[int, set] = {}
@@ -268,6 +260,8 @@ gdb.execute("set breakpoint pending on")
 Pause("_ZN12BackoffTimer5pauseEv")
 Handle("_ZN12BackoffTimer6handleEP5Event")
 """
+#: the command a run of :func:`_pause_counts` goes under
+GDB = ("gdb", "-batch", "-x", "probe.py", "-ex", "run", "--args")
 
 
 def binade(t: float) -> str:
@@ -281,9 +275,11 @@ def binade(t: float) -> str:
 def _pause_counts(k: int, buffer: int, seed: int, duration_s: float, layout: str) -> Counter:
     """ns-2's backoff pauses of one run, counted per (clock binade, transmitter, class)."""
     tcl = v.tcp_updown_tcl(buffer, duration_s, v.WARMUP_S, seed, k, layout=layout)
-    with tempfile.TemporaryDirectory() as d:
-        lines = _ns(_traced(tcl, ("mac",)), d, gdb=GDB_SCRIPT)
-        events = [x.split() for x in Path(d, "backoff_events.txt").read_text().splitlines()]
+    events_file = "backoff_events.txt"
+    run = run_script(_traced(tcl, ("mac",)), under=GDB, files={"probe.py": GDB_SCRIPT},
+                     read=(TRACE_FILE, events_file))  # fmt: skip
+    lines = run.files[TRACE_FILE].splitlines()
+    events = [x.split() for x in run.files[events_file].splitlines()]
     starts = []
     for line in lines:
         f = line.split()
@@ -440,7 +436,7 @@ def tie_collisions(k: int, buffer: int, seeds: list[int], duration_s: float, lay
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
             tcl = v.tcp_updown_tcl(buffer, duration_s, v.WARMUP_S, seed, k, layout=layout)
-            trace = _ns(_traced(tcl, ("mac",)), tmp)
+            trace = _trace(_traced(tcl, ("mac",)))
             totals["ns-2"] += classify(ns2_accesses(trace, v.WARMUP_S))
             s = v.tcp_updown_scenario(buffer, duration_s, v.WARMUP_S, k)
             s["output"] = {"pcap": str(Path(tmp) / f"pcap{seed}"), "pcap_per": "bss"}
