@@ -106,3 +106,11 @@ def test_bad_options_are_refused_naming_the_flag(args, message, tmp_path, capsys
     assert main(["validate", *args, "--out", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", [None, *NAMES])
+def test_help_texts_print_their_percent_signs_once(name, capsys):
+    with pytest.raises(SystemExit):
+        main(["validate", *([name] if name else []), "--help"])
+    out = capsys.readouterr().out
+    assert "%%" not in out and "usage: wlansim validate" in out

@@ -20,7 +20,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "validate",
         help="compare the simulator with a model or with ns-2.35",
-        description="Run a validation, decide its checks over the runs (95 %% confidence "
+        description="Run a validation, decide its checks over the runs (95 % confidence "
         "intervals), print its tables and checks, and write its tables (CSV), claims.csv, "
         "figures and report.md (opening with the bottom line) under --out.",
     )
@@ -101,7 +101,7 @@ def register(subparsers) -> None:
         description="Write an ns-2 Tcl script for each matched cell, run ns-2 and wlansim "
         "(profile ns2) with several seeds and print them side by side: saturated UDP uplink "
         "(n = 1, 5, 10, 20; basic access and RTS/CTS; control rate 1 and 2 Mb/s; packets "
-        "per second with 95 %% intervals); ns-2's capture rule on both sides (20 stations "
+        "per second with 95 % intervals); ns-2's capture rule on both sides (20 stations "
         "on the circle and spread 5-45 m from the AP, capture on and off); how many "
         "packets an interface queue of B holds; "
         "a NewReno download whose window (128, 390) the path and an IFQ of 25 cannot hold, "
