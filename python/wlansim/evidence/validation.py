@@ -135,7 +135,7 @@ def validate(name: str, out: str | Path, quick: bool = False, **options: Any) ->
     tables = module.run(plan)
     wall = time.perf_counter() - start
     verdicts = cl.decide_all(module.CLAIMS, tables)
-    evidence = Evidence(verdicts, module.PROFILE, ns2_absent=module.NO_NS2)
+    evidence = Evidence(verdicts, module.PROFILE, ns2_absent=module.NO_NS2, subject="validation")
     conclusions = conclude(evidence)
     prefix = getattr(module, "CSV_PREFIX", "")
     written = []
