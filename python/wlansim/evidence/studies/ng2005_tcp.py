@@ -1205,7 +1205,9 @@ def _queue_section(tables: dict, by_id: dict, read: dict, queues: list[int]) -> 
     for cid in ids:
         lines.append(f"| {cid} | " + " | ".join(_cell(v.get(cid)) for v in per_q.values()) + " |")
     changed = [
-        cid for cid in ids if len({_cell(v.get(cid)).split(" (")[0] for v in per_q.values()}) > 1
+        cid
+        for cid in ids
+        if len({v[cid].verdict if cid in v else "not run" for v in per_q.values()}) > 1
     ]
     lines += [
         "",
