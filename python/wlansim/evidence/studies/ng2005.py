@@ -736,8 +736,7 @@ PARAMETERS = [
         'for a range of settings"',
         f"{ng2005_tcp.QUEUE} packets at the AP and at each station; swept (readings): "
         + " and ".join(str(q) for q in ng2005_tcp.SWEEP_QUEUES)
-        + f" packets, every Section 5 case and Figs 1-2 under the main reading "
-        f"({ng2005_tcp.SWEEP_REPS} runs each)",
+        + " packets, every Section 5 case and Figs 1-2 under the main reading",
         "wlansim has one queue per node; 10 is the paper's value of each of its two; 20 adds "
         "them, 200 is MadWiFi's default. The two saturated UDP stations of Figs 3-5 keep a "
         "full queue whatever its size",
@@ -746,8 +745,7 @@ PARAMETERS = [
         "PLCP preamble and ACK rate (802.11b)",
         "not stated (802.11b at 11 Mb/s, RTS/CTS off)",
         f"{LONG.label} (all control frames); swept (a reading): {SHORT.label}, with Fig 3, "
-        f"the load sweep and every TCP case of the main reading ({ng2005_tcp.SWEEP_REPS} runs "
-        "each)",
+        "the load sweep and every TCP case of the main reading",
         "the 802.11b preset's framing, the standard's mandatory one and ns-2's default. "
         "MadWiFi most likely ran the other: its net80211 layer turns the short preamble on "
         "when the driver announces it, as the Atheros driver does, and the Atheros HAL's "
@@ -807,8 +805,9 @@ PARAMETERS = [
     (
         "replications",
         "4 tests per setting (§3)",
-        "10 per UDP point (Fig 5: 30); 30 per Figs 1-2 case (every reading), 50 per Section "
-        f"5 case; {ng2005_tcp.SWEEP_REPS} per case of another queue or framing",
+        f"10 per UDP point (Fig 5: 30); {ng2005_tcp.FIGS12_REPS} per Figs 1-2 case under "
+        f"every setting; {ng2005_tcp.SECTION5_REPS} per Section 5 case, "
+        f"{ng2005_tcp.SWEEP_REPS} at another queue or framing",
         "TCP per-run results spread widely (DCF's ACK lockouts); more runs than the paper's",
     ),
     (

@@ -92,7 +92,11 @@ WINDOW_S = 10
 QUEUE = 10
 #: the queue sizes of the sensitivity sweep (Table 1: 10 + 10 used, 199 + 200 by default)
 SWEEP_QUEUES = (20, 200)
-#: replications per case of a swept setting (another queue, the other framing)
+#: replications: Figs 1-2 under every setting (their advantage ratios spread widely, so
+#: one number everywhere), Section 5 under the main setting (Fig 9's spread is
+#: heavy-tailed) and under another queue or framing
+FIGS12_REPS = 30
+SECTION5_REPS = 50
 SWEEP_REPS = 20
 PRESET = "ng2005-table2"
 #: test length and warm-up (the paper: 5-minute tests)
@@ -402,24 +406,34 @@ class Cases:
 
     @classmethod
     def of(cls, quick: bool, main: bool) -> Cases:
-        """Full: Figs 1-2 at 30 replications and every Section 5 case at 50 (the TCP
-        per-run spread is wide, Fig 9's heavy-tailed), with the 802.11b preset's framing
-        and queues of :data:`QUEUE`; under the study's own profile (``main``) also every
-        other reading of station 11's advantage (30 each) and, at :data:`SWEEP_REPS`, the
-        main reading's Figs 1-2 and every Section 5 case at the queues of
+        """Full: Figs 1-2 under :data:`MAIN` and every Section 5 case, with the 802.11b
+        preset's framing and queues of :data:`QUEUE`; under the study's own profile
+        (``main``) also Figs 1-2 under every other reading of station 11's advantage, and
+        the main reading's Figs 1-2 and every Section 5 case at the queues of
         :data:`SWEEP_QUEUES` and with the :data:`SHORT` framing (the other profile's run
-        decides no reading, so it runs none). Quick: Figs 1-2 under :data:`MAIN` and the
+        decides no reading, so it runs none). Replications: :data:`FIGS12_REPS` per Figs
+        1-2 case, :data:`SECTION5_REPS` per Section 5 case, :data:`SWEEP_REPS` per Section 5
+        case at another queue or framing. Quick: Figs 1-2 under :data:`MAIN` and the
         largest capture gain, and Figs 6-9, 5 replications."""
         if quick:
             kept = (MAIN, Reading(gain_db=float(capture_gain_db())))
             cases = [c for r in kept for c in figs12(r)] + ["fig6", "fig7", "fig8", "fig9"]
             return cls({(c, QUEUE, LONG.id): 5 for c in cases})
-        plan = {(c, QUEUE, LONG.id): 30 for r in readings() if main or r == MAIN for c in figs12(r)}
-        plan |= {(c, QUEUE, LONG.id): 50 for c in SECTION5}
+
+        def reps(case: str) -> int:
+            return FIGS12_REPS if reading(case) else SWEEP_REPS
+
+        plan = {
+            (c, QUEUE, LONG.id): FIGS12_REPS
+            for r in readings()
+            if main or r == MAIN
+            for c in figs12(r)
+        }
+        plan |= {(c, QUEUE, LONG.id): SECTION5_REPS for c in SECTION5}
         if main:
             swept = [*figs12(MAIN), *SECTION5]
-            plan |= {(c, q, LONG.id): SWEEP_REPS for c in swept for q in SWEEP_QUEUES}
-            plan |= {(c, QUEUE, SHORT.id): SWEEP_REPS for c in swept}
+            plan |= {(c, q, LONG.id): reps(c) for c in swept for q in SWEEP_QUEUES}
+            plan |= {(c, QUEUE, SHORT.id): reps(c) for c in swept}
         return cls(plan)
 
     def skips(self) -> list[str]:
@@ -543,6 +557,11 @@ def exact(value: float) -> Sample:
     return Sample.exact_value(value)
 
 
+def columns(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
+    """The measure "columns ``a`` and ``b`` of ``case``'s runs", paired by seed."""
+    return lambda t: (sample(runs_of(t, case), a), sample(runs_of(t, case), b))
+
+
 def excess(df: pd.DataFrame) -> Sample:
     """Per run: station 11's throughput over the others' mean, less one."""
     return Sample.of(list(df["advantage"] - 1), list(df["seed"]))
@@ -613,9 +632,6 @@ def figs12_claims() -> list[Claim]:
     readings decide them again (the study's ``readings``)."""
     udp, tcp = figs12()
 
-    def both(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
-        return lambda t: (sample(runs_of(t, case), a), sample(runs_of(t, case), b))
-
     return [
         Claim(
             "fig1",
@@ -643,7 +659,7 @@ def figs12_claims() -> list[Claim]:
                 Test(
                     "significant lead",
                     Compare("station 11 (TCP)", "the mean of stations 1-10 (TCP)", ">"),
-                    both(tcp, "station_11", "others"),
+                    columns(tcp, "station_11", "others"),
                     kind="simulation",
                     paper="significantly greater",
                 ),
@@ -651,7 +667,7 @@ def figs12_claims() -> list[Claim]:
             premise=Test(
                 "an advantage with UDP",
                 Compare("station 11 (UDP)", "the mean of stations 1-10 (UDP)", ">"),
-                both(udp, "station_11", "others"),
+                columns(udp, "station_11", "others"),
                 kind="simulation",
                 paper="a slight advantage",
             ),
@@ -700,9 +716,6 @@ def _spread(case: str, op: str, col: str = "max_dev", among: str = ""):
 def section5_claims() -> list[Claim]:
     """The claims of Section 5 (the queue and framing readings decide them again)."""
 
-    def pair(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
-        return lambda t: (sample(runs_of(t, case), a), sample(runs_of(t, case), b))
-
     def spread(cid: str, ref: str, text: str, case: str, op: str, paper: str,
                col: str = "max_dev", among: str = "") -> Claim:  # fmt: skip
         rule, measure = _spread(case, op, col, among)
@@ -740,7 +753,7 @@ def section5_claims() -> list[Claim]:
             "§5.1, Fig 7",
             "With defaults, 6 uploads take far more than 6 downloads (more than twice)",
             Compare("the uploads' total goodput", "the downloads'", ">", margin=1.0, scale=TIMES),
-            pair("fig7", "up_total", "down_total"),
+            columns("fig7", "up_total", "down_total"),
             paper="gross unfairness between uploads and downloads",
             explain=_lockouts(("fig7",)),
         ),
@@ -793,7 +806,7 @@ def section5_claims() -> list[Claim]:
                 Test(
                     "between",
                     Within("the uploads' total goodput", "the downloads'", INTRINSIC),
-                    pair("fig9", "up_total", "down_total"),
+                    columns("fig9", "up_total", "down_total"),
                     kind="simulation",
                     paper="fairness between uploads and downloads",
                 ),
