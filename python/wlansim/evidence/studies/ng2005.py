@@ -96,10 +96,9 @@ DEFAULT_AC = {"aifsn": 2, "cw_min": 31, "cw_max": 1023, "txop": "0 us"}
 #: how far "around" reaches (the tolerance fixed with the claim before any reading ran)
 PAPER_STEP_US = 1270.0
 STEP_TOL = 0.10
-#: Fig 3's TXOP range and regular grid (µs), and how far either side of each step edge
-#: the runs are placed (so that the edges, hence the step width, are measured to a µs)
+#: Fig 3's TXOP range (µs), and how far either side of each step edge the runs are placed
+#: (so that the edges, hence the step width, are measured to a µs)
 FIG3_MAX_US = 8000
-FIG3_GRID_US = 400
 STRADDLE_US = 20
 #: station 2's extra AIFS slots in the load sweep, and the load the paper calls light
 LOAD_AIFS = 8
@@ -186,12 +185,11 @@ def packets(x_us: float, frames: Framing = LONG, counts: str = "exchange") -> in
 def fig3_grid(
     quick: bool, frames: Framing = LONG, counts: str = "exchange", most: int | None = None
 ) -> list[float]:
-    """Fig 3's TXOPs (µs) under ``frames`` and rule ``counts``: :data:`STRADDLE_US` either
-    side of every step edge up to :data:`FIG3_MAX_US` (quick: the edges of 2, 3 and 4
-    frames), and in full mode every :data:`FIG3_GRID_US` µs from 0 as well (less those
-    within :data:`STRADDLE_US` of an edge, where the rule's arithmetic and the simulator's
-    nanoseconds could round apart); ``most``: only TXOPs that hold at most that many
-    frames."""
+    """Fig 3's TXOPs (µs) under ``frames`` and rule ``counts``: 0 and :data:`STRADDLE_US`
+    either side of every step edge up to :data:`FIG3_MAX_US` (quick: the edges of 2, 3
+    and 4 frames). Nothing between: two TXOPs that hold as many frames give the same run,
+    seed by seed (tested), so each plateau is run at both its ends and nowhere else;
+    ``most``: only TXOPs that hold at most that many frames."""
     t = timing_of(frames)
     edges = []
     k = 2
@@ -199,12 +197,6 @@ def fig3_grid(
         edges.append(e)
         k += 1
     xs = {0.0} | {float(round(e + d)) for e in edges for d in (-STRADDLE_US, STRADDLE_US)}
-    if not quick:
-        xs |= {
-            float(x)
-            for x in range(0, FIG3_MAX_US + 1, FIG3_GRID_US)
-            if all(abs(x - e) > STRADDLE_US for e in edges)
-        }
     if most is not None:
         xs = {x for x in xs if packets(x, frames, counts) <= most}
     return sorted(xs)
@@ -404,8 +396,8 @@ def burst_reading(fig3: pd.DataFrame, frames: Framing, quick: bool) -> pd.DataFr
 def readings(tables: dict, plan: Plan) -> dict[str, dict]:
     """The tables as if each other setting run of an open parameter were the main one
     (label → tables): every other reading of station 11's advantage (Figs 1-2), each other
-    interface queue (the TCP cases; the two saturated UDP stations keep a full queue of
-    any size, and the load sweep was run at 10 packets only), the :data:`SHORT` framing
+    interface queue (the TCP cases; saturated UDP stations, Figs 1 and 3-5, keep a full
+    queue of any size, and the load sweep was run at 10 packets only), the :data:`SHORT` framing
     (Fig 3, the load sweep and the TCP cases; Figs 4-5 not run with it), and the TXOP
     burst bounding the DATA airtime only (Fig 3, under each framing). Settings whose runs
     were not made (quick mode, the other profile) are left out."""
@@ -420,9 +412,13 @@ def readings(tables: dict, plan: Plan) -> dict[str, dict]:
     long_runs = runs[runs["framing"] == LONG.id]
     for q in ng2005_tcp.SWEEP_QUEUES:
         if (long_runs["queue"] == q).any():
+            udp = long_runs[
+                (long_runs["case"] == ng2005_tcp.figs12()[0])
+                & (long_runs["queue"] == ng2005_tcp.QUEUE)
+            ]
             out[ng2005_tcp.queue_label(q)] = {
                 **{k: v for k, v in tables.items() if k != "aifs_load"},
-                "tcp_runs": as_main(long_runs, "queue", q, ng2005_tcp.QUEUE),
+                "tcp_runs": pd.concat([udp, as_main(long_runs, "queue", q, ng2005_tcp.QUEUE)]),
             }
     short = {k: as_main(v, "framing", SHORT.id, LONG.id) for k, v in tables.items()}
     for name, base, frames in ((BURST_LABEL, tables, LONG), (f"{SHORT.label} and {BURST_LABEL}",
@@ -736,10 +732,10 @@ PARAMETERS = [
         'for a range of settings"',
         f"{ng2005_tcp.QUEUE} packets at the AP and at each station; swept (readings): "
         + " and ".join(str(q) for q in ng2005_tcp.SWEEP_QUEUES)
-        + " packets, every Section 5 case and Figs 1-2 under the main reading",
+        + " packets, every Section 5 case and Fig 2 under the main reading",
         "wlansim has one queue per node; 10 is the paper's value of each of its two; 20 adds "
-        "them, 200 is MadWiFi's default. The two saturated UDP stations of Figs 3-5 keep a "
-        "full queue whatever its size",
+        "them, 200 is MadWiFi's default. Saturated UDP stations (Figs 1 and 3-5) keep a full "
+        "queue whatever its size, so those runs are not repeated at the other sizes",
     ),
     (
         "PLCP preamble and ACK rate (802.11b)",
@@ -805,9 +801,10 @@ PARAMETERS = [
     (
         "replications",
         "4 tests per setting (§3)",
-        f"10 per UDP point (Fig 5: 30); {ng2005_tcp.FIGS12_REPS} per Figs 1-2 case under "
-        f"every setting; {ng2005_tcp.SECTION5_REPS} per Section 5 case, "
-        f"{ng2005_tcp.SWEEP_REPS} at another queue or framing",
+        f"10 per UDP point (Fig 5: 30); {ng2005_tcp.FIGS12_REPS} per Figs 1-2 case and "
+        f"{ng2005_tcp.SECTION5_REPS} per Section 5 case ({ng2005_tcp.OTHER_PROFILE_REPS} "
+        f"under the other profile); {ng2005_tcp.SWEEP_REPS} per case under every other "
+        "setting (reading, queue, framing)",
         "TCP per-run results spread widely (DCF's ACK lockouts); more runs than the paper's",
     ),
     (
