@@ -885,13 +885,13 @@ def _udp_plot(fig: str, tables: dict, path: Path) -> None:
         for frames, style in ((LONG, "-"), (SHORT, "--")):
             ax.plot(x, [packets(v, frames) for v in x], style, lw=1,
                     label=f"packets per TXOP, standard's rule, {frames.id} preamble")  # fmt: skip
-        for k in range(1, int(s["x"].max() // PAPER_STEP_US) + 1):
+        for k in range(2, int(s["x"].max() // PAPER_STEP_US) + 1):  # the edge of k packets
             ax.axvline(
                 k * PAPER_STEP_US,
                 color="grey",
                 ls=":",
                 lw=1,
-                label=f"paper: steps ≈ {PAPER_STEP_US:g} µs apart" if k == 1 else None,
+                label=f"paper: steps ≈ {PAPER_STEP_US:g} µs apart" if k == 2 else None,
             )
     elif "model" in s:
         ax.plot(s["x"], s["model"], "-", label="EDCA model (stand-in for Battiti–Li)")
