@@ -86,7 +86,8 @@ def test_one_row_per_statement_with_its_tests(verdicts):
     assert verdicts["fig4-exponential"]["category"] == "model property"
 
 
-def test_the_bottom_line_opens_with_the_headline_and_says_no_reading_makes_it_hold(out):
+def test_the_bottom_line_opens_with_the_headline_and_the_readings_tried(out):
+    """Quick mode runs one other reading of the advantage, under which it fails too."""
     report = (out / "report.md").read_text()
     top = report.split("## How this was run")[0]
     assert top.index("The paper's headline:") < top.index("Did not reproduce:")
