@@ -397,9 +397,9 @@ def readings(tables: dict, plan: Plan) -> dict[str, dict]:
     """The tables as if each other setting run of an open parameter were the main one
     (label → tables): every other reading of station 11's advantage (Figs 1-2), each other
     interface queue (the TCP cases; saturated UDP stations, Figs 1 and 3-5, keep a full
-    queue of any size, and the load sweep was run at 10 packets only), the :data:`SHORT` framing
-    (Fig 3, the load sweep and the TCP cases; Figs 4-5 not run with it), and the TXOP
-    burst bounding the DATA airtime only (Fig 3, under each framing). Settings whose runs
+    queue of any size, and the load sweep was run at 10 packets only), the :data:`SHORT`
+    framing (Fig 3, the load sweep and the TCP cases; Figs 4-5 not run with it), and the
+    TXOP burst bounding the DATA airtime only (Fig 3, under each framing). Settings whose runs
     were not made (quick mode, the other profile) are left out."""
     out: dict[str, dict] = {}
     runs = tables["tcp_runs"]
@@ -421,8 +421,8 @@ def readings(tables: dict, plan: Plan) -> dict[str, dict]:
                 "tcp_runs": pd.concat([udp, as_main(long_runs, "queue", q, ng2005_tcp.QUEUE)]),
             }
     short = {k: as_main(v, "framing", SHORT.id, LONG.id) for k, v in tables.items()}
-    for name, base, frames in ((BURST_LABEL, tables, LONG), (f"{SHORT.label} and {BURST_LABEL}",
-                                                              short, SHORT)):  # fmt: skip
+    bursts = {BURST_LABEL: (tables, LONG), f"{SHORT.label} and {BURST_LABEL}": (short, SHORT)}
+    for name, (base, frames) in bursts.items():
         burst = burst_reading(tables["fig3"], frames, plan.quick)
         if not burst.empty:
             out[name] = {**base, "fig3": burst}
@@ -621,9 +621,7 @@ def udp_claims() -> list[Claim]:
             "§4",
             f"Analytic models [6] ({STAND_IN}) predict that a station's throughput share "
             "falls exponentially with AIFS: the same per-slot factor over both halves (±3 %)",
-            Within(
-                "the model's per-slot factor over the second half", "over the first half", 0.03
-            ),  # fmt: skip
+            Within("the model's per-slot factor over the second half", "over the first half", 0.03),
             _model_factors,
             kind="model property",
             paper="falls exponentially (analytic models [6])",
