@@ -102,15 +102,11 @@ def _ours(v: Verdict) -> str:
     return r["ours"] + (f" ({r['ci95']})" if r["ci95"] else "")
 
 
-def _tried(evidence: Evidence) -> str:
-    return ", ".join(evidence.sweeps) if evidence.sweeps else ""
-
-
 def _sweep_note(holds_under: Sequence[str], evidence: Evidence) -> str:
     if holds_under:
         return " It holds under: " + "; ".join(holds_under) + "."
     if evidence.sweeps:
-        return f" No swept setting makes it hold (tried: {_tried(evidence)})."
+        return " No swept setting makes it hold (the settings tried are listed above)."
     return ""
 
 
