@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wlansim.machine import timed_run
@@ -41,6 +41,8 @@ class Ns2Run:
     drops: list[Drop]
     wall_s: float
     cpu_s: float
+    #: the files asked for (:func:`run_script`'s `files`) by name, as text
+    files: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,11 @@ def parse_drops(trace: str) -> list[Drop]:
     return drops
 
 
-def run_script(script: str) -> Ns2Run:
-    """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`."""
+def run_script(script: str, files: tuple[str, ...] = (), drops: bool = True) -> Ns2Run:
+    """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`. The files it
+    wrote whose names match one of the glob patterns `files` (e.g. :data:`TRACE_FILE`)
+    are read back into :attr:`Ns2Run.files`; `drops` False leaves :attr:`Ns2Run.drops`
+    empty (a caller that reads the trace itself)."""
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(INSTALL_HINT)
@@ -78,10 +83,11 @@ def run_script(script: str) -> Ns2Run:
             [ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600
         )
         trace = Path(d) / TRACE_FILE
-        drops = parse_drops(trace.read_text()) if trace.exists() else []
+        dropped = parse_drops(trace.read_text()) if drops and trace.exists() else []
+        kept = {p.name: p.read_text() for pattern in files for p in sorted(Path(d).glob(pattern))}
     if out.returncode != 0:
         raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
-    return Ns2Run(out.stdout, drops, wall, cpu)
+    return Ns2Run(out.stdout, dropped, wall, cpu, kept)
 
 
 def run_text(script: str) -> str:
