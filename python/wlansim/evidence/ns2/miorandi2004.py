@@ -194,6 +194,41 @@ def saturated_run(n_b: int, seed: int, duration_s: float = 60.0) -> dict:
     }
 
 
+def saturated_ties(n_b: int, seed: int, duration_s: float = 5.0, rts: bool = True) -> dict:
+    """Who transmits first after a success among `n_b` saturated stations (every node's
+    MAC traced), and where on the slot grid: for each first transmission (RTS, or the
+    data frame without RTS/CTS) after a station received its MAC ACK, whether that
+    station sent it (``last_sender``) and its offset past DIFS + whole slots from that
+    ACK's end, in µs to 3 decimals. Returns ``{"firsts": {(last_sender, offset): count},
+    "p_collision_sta": ...}``: how ns-2.35 times the deferring stations against the last
+    sender (miorandi2004's ``DIFFERENCES``)."""
+    script = saturated_script(n_b, seed, duration_s).replace("-macTrace OFF", "-macTrace ON")
+    if not rts:
+        script = script.replace("RTSThreshold_ 0", "RTSThreshold_ 3000")
+    run = run_script(script, files=(TRACE_FILE,), drops=False)
+    first = "RTS" if rts else "cbr"
+    slot, difs = 20.0, 50.0
+    firsts: dict[tuple[bool, float], int] = {}
+    ack_end, sender = None, None
+    sent = answered = 0
+    for ev, t, node, _what, kind in _MAC.findall(run.files[TRACE_FILE]):
+        if float(t) < WARMUP_S or int(node) == AP_NODE:
+            continue
+        if ev == "r" and kind == "ACK":
+            ack_end, sender = float(t), node
+            answered += not rts
+        elif ev == "r" and kind == "CTS":
+            answered += 1
+        elif ev == "s" and kind == first:
+            sent += 1
+            if ack_end is not None:
+                gap = (float(t) - ack_end) * 1e6 - difs
+                key = (node == sender, round(gap - slot * math.floor(gap / slot + 1e-9), 3) + 0.0)
+                firsts[key] = firsts.get(key, 0) + 1
+                ack_end = None
+    return {"firsts": firsts, "p_collision_sta": 1 - answered / sent if sent else math.nan}
+
+
 # --------------------------------------------------------------------------- persistent
 
 _DROP = re.compile(rf"^D (\S+) _{AP_NODE}_ IFQ +\S+ \d+ tcp ", re.MULTILINE)

@@ -925,6 +925,22 @@ def plot(tables: dict[str, pd.DataFrame], out: Path, plan: Plan) -> list[str]:
     ax.legend(fontsize=8)
     save(fig, "fig10_model_n.png")
 
+    v = _table1_view(tables["table1_runs"])
+    fig = Figure(figsize=(7.4, 4.2))
+    ax = fig.subplots()
+    x = np.arange(len(v))
+    paper = [float(p.split()[0]) if p else np.nan for p in v["paper"]]
+    ax.bar(x - 0.2, v["R_u / R_d"], width=0.4, label="ours: ratio of mean goodputs")
+    ax.bar(x + 0.2, paper, width=0.4, label="paper's test-bed (mean of 5-10 runs)")
+    ax.set_yscale("log")
+    ax.set_xticks(x, [f"MTU {r['MTU']}, {r['flows each way']}+{r['flows each way']}"
+                      + ("" if r["UDP"] == "–" else f", UDP {r['UDP']}")
+                      + ("" if r["window (B)"] == TESTBED_RWND else f", rwnd {r['window (B)']} B")
+                      for _, r in v.iterrows()], rotation=60, ha="right", fontsize=6)  # fmt: skip
+    ax.set(ylabel="up/down ratio R_u / R_d", title="Table I and §V: the test-bed's cases")
+    ax.legend(fontsize=8)
+    save(fig, "table1.png")
+
     s = _sensitivity_grid(tables, plan)
     if s is not None:
         fig = Figure(figsize=(11, 0.6 + 0.32 * len(s)))
