@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import pandas as pd
 
-from wlansim.evidence.ns2.run import TRACE_FILE, per_seed, run_script
+from wlansim.evidence.ns2.run import TRACE_FILE, per_seed, run_script, stored
 from wlansim.evidence.ns2.tcl import (
     UDP_IP_HEADER,
     arc_positions,
@@ -167,11 +168,17 @@ $ns run
 """
 
 
-def saturated_run(n_b: int, seed: int, duration_s: float = 60.0) -> dict:
+def saturated_run(n_b: int, seed: int, duration_s: float = 60.0, store: Path | None = None):
     """One saturated run: the stations' RTS frames (``sta_attempts``), the share no CTS
     answered (``p_collision_sta``) and the share of their packets dropped at the retry
-    limit (``p_drop_sta``), after the warm-up; `wall_s`, `cpu_s`."""
-    run = run_script(saturated_script(n_b, seed, duration_s), files=(TRACE_FILE,), drops=False)
+    limit (``p_drop_sta``), after the warm-up; `wall_s`, `cpu_s`; kept in `store`
+    (:func:`wlansim.evidence.ns2.run.stored`)."""
+    text = saturated_script(n_b, seed, duration_s)
+    return stored(store, text, lambda: _saturated_row(text, seed))
+
+
+def _saturated_row(text: str, seed: int) -> dict:
+    run = run_script(text, files=(TRACE_FILE,), drops=False)
     rts = cts = acks = drops = 0
     for ev, t, node, what, kind in _MAC.findall(run.files[TRACE_FILE]):
         if float(t) < WARMUP_S or int(node) == AP_NODE:
@@ -272,11 +279,16 @@ $ns at {start} "mark"
     return "".join(parts)
 
 
-def persistent_run(p: dict, seed: int, duration_s: float = 60.0, warmup_s: float = 1.0):
+def persistent_run(p: dict, seed: int, store: Path | None = None, duration_s: float = 60.0,
+                   warmup_s: float = 1.0) -> dict:  # fmt: skip
     """One persistent run: the study's columns (goodput over the window, timeouts,
-    retransmitted packets, the AP's queue drops of data) from ns-2.35."""
-    run = run_script(persistent_script(p, seed, duration_s, warmup_s), files=(TRACE_FILE,),
-                     drops=False)  # fmt: skip
+    retransmitted packets, the AP's queue drops of data) from ns-2.35; kept in `store`."""
+    text = persistent_script(p, seed, duration_s, warmup_s)
+    return stored(store, text, lambda: _persistent_row(text, p, seed, duration_s, warmup_s))
+
+
+def _persistent_row(text: str, p: dict, seed: int, duration_s: float, warmup_s: float):
+    run = run_script(text, files=(TRACE_FILE,), drops=False)
     flows = re.findall(r"^flow \d+ packets (-?\d+) timeouts (\d+) rexmits (\d+)$", run.stdout,
                        re.MULTILINE)  # fmt: skip
     if len(flows) != p["stations"]:
@@ -376,12 +388,19 @@ _SESSION = re.compile(r"^session (\d+) (\d+) (\S+) (\d+)\s+(\d+)$", re.MULTILINE
 MICE_BYTES = 100_000
 
 
-def sessions_run(p: dict, seed: int, per_file=None) -> dict:
+def sessions_run(p: dict, seed: int, per_file=None, store: Path | None = None) -> dict:
     """One sessions run: the study's columns (mean session delay, of mice and elephants,
     sessions done and not, the mean file size, timeouts and retransmitted packets, the
     AP's queue drops) from ns-2.35, and `per_file(sizes)`'s columns (the finished files'
-    sizes in bytes, in the order they finished)."""
-    run = run_script(sessions_script(p, seed), files=(TRACE_FILE,), drops=False)
+    sizes in bytes, in the order they finished); kept in `store`."""
+    text = sessions_script(p, seed)
+    row = dict(stored(store, text, lambda: _sessions_row(text, seed)))
+    sizes = row.pop("file_sizes")
+    return {**(per_file(sizes) if per_file is not None and sizes else {}), **row}
+
+
+def _sessions_row(text: str, seed: int) -> dict:
+    run = run_script(text, files=(TRACE_FILE,), drops=False)
     rows = [(int(i), int(b), float(d), int(t), int(r))
             for i, b, d, t, r in _SESSION.findall(run.stdout)]  # fmt: skip
     left = sum(int(n) for n in re.findall(r"^left \d+ (\d+)$", run.stdout, re.MULTILINE))
@@ -393,9 +412,8 @@ def sessions_run(p: dict, seed: int, per_file=None) -> dict:
     def mean(xs):
         return sum(xs) / len(xs) if xs else math.nan
 
-    extra = per_file([r[1] for r in rows]) if per_file is not None and rows else {}
     return {
-        **extra,
+        "file_sizes": [r[1] for r in rows],
         "seed": seed,
         "session_delay_mean_s": mean(delays),
         "session_delay_mice_s": mean(mice),

@@ -39,10 +39,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
-from wlansim.evidence.ns2.run import TRACE_FILE, per_seed, run_script
+from wlansim.evidence.ns2.run import TRACE_FILE, per_seed, run_script, stored
 from wlansim.evidence.ns2.tcl import (
     UDP_IP_HEADER,
     arc_positions,
@@ -193,11 +194,17 @@ def _rtt_mean(text: str) -> float:
     return sum(xs) / len(xs) if xs else math.nan
 
 
-def run_case(case: Case, seed: int) -> dict:
+def run_case(case: Case, seed: int, store: Path | None = None) -> dict:
     """One run: the study's per-run columns (:func:`wlansim.evidence.studies.pilosof2003.
-    _per_run`'s) from ns-2, with `wall_s` and `cpu_s`."""
+    _per_run`'s) from ns-2, with `wall_s` and `cpu_s`; kept in `store` (:func:`stored`)."""
+    text = script(case, seed)
+    return stored(store, text, lambda: _measure(case, seed, text))
+
+
+def _measure(case: Case, seed: int, text: str) -> dict:
+    """:func:`run_case`'s row, from running `text`."""
     files = (TRACE_FILE, "rtt-*.tr") if case.counts else ("rtt-*.tr",)
-    run = run_script(script(case, seed), files=files, drops=False)
+    run = run_script(text, files=files, drops=False)
     flows = {}
     for line in run.stdout.splitlines():
         m = re.fullmatch(r"(\S+) packets (-?\d+) timeouts (\d+)", line.strip())
@@ -230,9 +237,11 @@ def run_case(case: Case, seed: int) -> dict:
     return row
 
 
-def runs(cases: list[tuple[dict, Case]], seeds: list[int], jobs: int = 1) -> pd.DataFrame:
+def runs(
+    cases: list[tuple[dict, Case]], seeds: list[int], jobs: int = 1, store: Path | None = None
+) -> pd.DataFrame:
     """One row per case and seed: the case's columns (each case's dict), then
-    :func:`run_case`'s; `jobs` ns-2 processes at a time."""
-    results = per_seed(lambda pc, seed: run_case(pc[1], seed), cases, seeds, jobs)
+    :func:`run_case`'s; `jobs` ns-2 processes at a time, each run kept in `store`."""
+    results = per_seed(lambda pc, seed: run_case(pc[1], seed, store), cases, seeds, jobs)
     rows = [{**cols, **r} for (cols, _), rs in zip(cases, results) for r in rs]
     return pd.DataFrame(rows)

@@ -90,6 +90,26 @@ def run_script(script: str, files: tuple[str, ...] = (), drops: bool = True) -> 
     return Ns2Run(out.stdout, dropped, wall, cpu, kept)
 
 
+def stored(store: Path | None, script: str, compute) -> dict:
+    """`compute()`'s row (a JSON-able dict) for `script`, kept in `store` under the hash of
+    the script's text and read back from there when the same script comes again (an
+    interrupted or repeated `--against ns2` resumes); None: computed every time."""
+    if store is None:
+        return compute()
+    import hashlib
+    import json
+
+    path = Path(store) / f"{hashlib.sha256(script.encode()).hexdigest()[:24]}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
+    row = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(row))
+    tmp.replace(path)
+    return row
+
+
 def run_text(script: str) -> str:
     """Run an ns-2 script; what it printed."""
     return run_script(script).stdout

@@ -426,6 +426,9 @@ class Plan:
                 "and the 802.11a runs at d = 1, 2; Fig 4 at n_c = 2 and 30 with ns-2's "
                 "buffer only; Table 2 without exponential files; Fig 7 at 10 stations with "
                 "W* = 1 only; Table 3, Figs 8, 9, 10 and every sensitivity sweep are not run",
+                "with `--against ns2`: ns-2.35 runs the single-station sessions only (the "
+                "10-station points of Fig 7 decide no statement in quick mode, and cost "
+                "ns-2.35 about 20 s of CPU each)",
             ]
         if not self.main:
             return ["the sensitivity sweeps (run under the main profile only)"]
@@ -1848,24 +1851,28 @@ def run_ns2(out: Path, plan: Plan, jobs: int | None = None, progress: bool = Fal
     """ns-2.35 on every point of the plan it can express
     (:mod:`wlansim.evidence.ns2.miorandi2004`): the saturated and persistent points with
     the plan's seeds, the sessions with the plan's seeds up to
-    :data:`NS2_FULL_SEEDS_STATIONS` stations and :data:`NS2_LARGE_SEEDS` above; delayed
-    ACK every d > 2 segments and the dynamic scheme are not in ns-2.35 (their points are
-    left out, the claims say so). The same three tables as :func:`run_experiments`."""
-    del out, progress  # ns-2's runs are not stored; ns-2 prints nothing to follow
-    jobs = jobs or 1
+    :data:`NS2_FULL_SEEDS_STATIONS` stations and :data:`NS2_LARGE_SEEDS` above (in quick
+    mode the single-station sessions only); delayed ACK every d > 2 segments and the
+    dynamic scheme are not in ns-2.35 (their points are left out, the claims say so). The
+    same three tables as :func:`run_experiments`; each run kept under `out`/runs and
+    reused when the same script comes again."""
+    del progress  # ns-2 prints nothing to follow
+    jobs, store = jobs or 1, Path(out) / "runs"
     seeds = [plan.seed_base + r for r in range(max(plan.reps, plan.reps_more, plan.reps_sat,
                                                    plan.reps_mac))]  # fmt: skip
     sat = ns2_miorandi.runs(
-        [{"n_b": n} for n in plan.backlogged],
-        seeds[: plan.reps_sat],
-        lambda p, seed: ns2_miorandi.saturated_run(p["n_b"], seed),
-        jobs,
-    )
+        [{"n_b": n} for n in plan.backlogged], seeds[: plan.reps_sat],
+        lambda p, seed: ns2_miorandi.saturated_run(p["n_b"], seed, store=store), jobs,
+    )  # fmt: skip
     per = [p for p in _persistent_points(plan) if not _ns2_missing(p)]
-    persistent = ns2_miorandi.runs(per, seeds[: plan.reps_mac], ns2_miorandi.persistent_run,
-                                   jobs)  # fmt: skip
+    persistent = ns2_miorandi.runs(
+        per, seeds[: plan.reps_mac],
+        lambda p, seed: ns2_miorandi.persistent_run(p, seed, store), jobs,
+    )  # fmt: skip
     parts = []
     points = [p for p in _session_points(plan) if not _ns2_missing(p)]
+    if plan.quick:  # the quick plan's multi-station points decide no statement
+        points = [p for p in points if p["stations"] == 1]
     for group in (
         [p for p in points if p["stations"] <= NS2_FULL_SEEDS_STATIONS and not more_seeds(p)],
         [p for p in points if p["stations"] <= NS2_FULL_SEEDS_STATIONS and more_seeds(p)],
@@ -1875,7 +1882,8 @@ def run_ns2(out: Path, plan: Plan, jobs: int | None = None, progress: bool = Fal
             continue
         n = (NS2_LARGE_SEEDS if group[0]["stations"] > NS2_FULL_SEEDS_STATIONS
              else plan.reps_more if more_seeds(group[0]) else plan.reps)  # fmt: skip
-        parts.append(ns2_miorandi.runs(group, seeds[:n], _ns2_session_run, jobs))
+        parts.append(ns2_miorandi.runs(
+            group, seeds[:n], lambda p, seed: _ns2_session_run(p, seed, store), jobs))  # fmt: skip
     tables = {"saturated": sat, "persistent": persistent,
               "sessions": pd.concat(parts, ignore_index=True)}  # fmt: skip
     for t in tables.values():
@@ -1883,7 +1891,7 @@ def run_ns2(out: Path, plan: Plan, jobs: int | None = None, progress: bool = Fal
     return tables
 
 
-def _ns2_session_run(p: dict, seed: int) -> dict:
+def _ns2_session_run(p: dict, seed: int, store: Path) -> dict:
     """One ns-2.35 sessions run with the study's per-file columns (eq 14 on its files,
     the share ending on the delayed-ACK timer)."""
 
@@ -1893,7 +1901,7 @@ def _ns2_session_run(p: dict, seed: int) -> dict:
         return {"eq14_s": float(np.mean(model.session_delay_single(x * 8.0, padded=True))),
                 "files_not_multiple_d": float(np.mean(np.ceil(x / MSS) % d != 0))}  # fmt: skip
 
-    return ns2_miorandi.sessions_run(p, seed, per_file)
+    return ns2_miorandi.sessions_run(p, seed, per_file, store)
 
 
 reproduce = study_reproduce(__name__)

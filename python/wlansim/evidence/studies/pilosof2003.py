@@ -423,11 +423,12 @@ def run_ns2(out: Path, plan: Plan, jobs=None, progress=False) -> dict[str, pd.Da
     """ns-2.35 on the plan's main scenarios (:mod:`wlansim.evidence.ns2.pilosof2003`):
     Figs 2, 6, 7 and 11 and Table I with the plan's runs per point, the fix as the paper
     ran it (the senders' window_ = ⌊B/F⌋, F the flows); the same tables as
-    :func:`run_experiments` (per-run rows and the figures' summaries)."""
+    :func:`run_experiments` (per-run rows and the figures' summaries). Each run is kept
+    under `out`/runs and reused when the same script comes again."""
     from wlansim.evidence.ns2 import pilosof2003 as ns2
 
-    del out, progress  # ns-2's runs are not stored; ns-2 prints nothing to follow
-    jobs = jobs or 1
+    del progress  # ns-2 prints nothing to follow
+    jobs, store = jobs or 1, Path(out) / "runs"
     d = plan.duration
     duration_s = float(d.split()[0])
 
@@ -447,7 +448,7 @@ def run_ns2(out: Path, plan: Plan, jobs=None, progress=False) -> dict[str, pd.Da
     t = {}
     for name, cs in cases.items():
         reps = plan.reps_heavy if name in ("fig7", "fig11") else plan.reps
-        t[f"{name}_runs"] = ns2.runs(cs, plan.seeds(reps), jobs)
+        t[f"{name}_runs"] = ns2.runs(cs, plan.seeds(reps), jobs, store)
     t.update(summaries(t))
     return t
 
