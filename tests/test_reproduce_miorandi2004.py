@@ -131,17 +131,18 @@ def test_against_ns2_decides_what_ns2_can_run_and_says_what_it_cannot(against_ns
 
 
 def test_readings_put_the_swept_runs_in_place_of_the_main_ones():
-    """A reading keeps every point and replaces the main value's runs by the swept
-    value's wherever those were made."""
+    """Where a reading applies, its runs stand in for the main value's and the points it
+    did not run are left out (no statement mixes the two); elsewhere nothing changes."""
     base = {**mio.PERSISTENT}
     rows = [{**base, "stations": n, "ap_queue": b, "seed": s, "goodput_bps": b + n}
             for n in (2, 30) for b in (50, 10_000) for s in (1, 2)]  # fmt: skip
     rows += [{**base, "stations": 5, "seed": s, "goodput_bps": 7.0} for s in (1, 2)]
+    rows += [{**base, "stations": 5, "w_star": 1, "seed": s, "goodput_bps": 9.0} for s in (1, 2)]
     t = pd.DataFrame(rows)
-    r = mio._reading(t, "ap_queue", 10_000)
+    r = mio._reading(t, "ap_queue", 10_000, mio.FIG4_SCOPE)
     assert set(r["ap_queue"]) == {50} and len(r) == 6
     assert sorted(r[r["stations"] == 30]["goodput_bps"]) == [10_030, 10_030]
-    assert list(r[r["stations"] == 5]["goodput_bps"]) == [7.0, 7.0]
+    assert list(r[r["stations"] == 5]["goodput_bps"]) == [9.0, 9.0]  # outside: W* = 1
     read = mio.readings({"persistent": t, "sessions": pd.DataFrame(columns=list(mio.SESSION))},
                         mio.Plan.of(True))  # fmt: skip
     assert list(read) == ["persistent runs' AP buffer 10,000 (never overflows; Fig 4)"]
@@ -172,12 +173,15 @@ def test_bounds_place_runs_between_eqs_9_and_10():
     assert claim.decide(table(2.0)).verdict == "does not hold"
 
 
-def test_fig10_table_uses_the_seeds_every_option_ran():
-    seeds = {(30, "1"): range(1, 21)}
-    rows = pd.DataFrame([{"stations": n, "d": d, "seed": s} for n in (10, 30)
-                         for d in ("1", "2") for s in seeds.get((n, d), range(1, 11))])  # fmt: skip
-    kept = mio._shared_seeds(rows, "stations", "d")
-    assert kept.groupby(["stations", "d"])["seed"].nunique().eq(10).all()
+def test_every_session_point_runs_the_same_seeds():
+    """Fig 10's table and its statement read the same runs (one number of seeds for every
+    session point); the run under the other profile runs only the points its statements
+    read."""
+    main, other = mio.Plan.of(False), mio.Plan.of(False, "standard", 1, False)
+    assert set(other.fig7) < set(main.fig7) and other.stations_delack == (30,)
+    assert set(other.windows) < set(main.windows) and not other.windows_sweep
+    assert len({p["stations"] for p in mio._session_points(other)} - {1, 10, 20, 30}) == 0
+    assert not hasattr(main, "reps_more")
 
 
 def test_ns2_scripts_follow_table1_and_say_what_ns2_lacks():
