@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import wlansim
 from wlansim.evidence.ns2.run import run_text
-from wlansim.evidence.ns2.tcl import DUMB_AGENT
+from wlansim.evidence.ns2.tcl import DUMB_AGENT, UDP_IP_HEADER
 from wlansim.evidence.stats import mean_half_width
 from wlansim.models import hidden as hidden_model
 from wlansim.phy import timing
@@ -41,8 +41,6 @@ from wlansim.phy import timing
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-#: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size - this).
-UDP_IP_HEADER = 28
 #: Seconds not measured at the start of each run (ns-2's ARP start-up).
 WARMUP_S = 10.0
 IP_BYTES = 1000

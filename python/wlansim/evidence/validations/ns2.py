@@ -73,6 +73,7 @@ from wlansim.evidence.ns2.tcl import (
     DUMB_AGENT,
     HOST_LINK,
     NO_CAPTURE_TCL,
+    UDP_IP_HEADER,
     arp_prime,
     place,
     tcp_transfer,
@@ -80,8 +81,6 @@ from wlansim.evidence.ns2.tcl import (
 from wlansim.evidence.stats import mean_half_width
 from wlansim.machine import load_average, timed_run
 
-#: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
-UDP_IP_HEADER = 28
 #: Seconds not measured at the start of each run (ns-2's ARP start-up, see above).
 WARMUP_S = 10.0
 #: ns-2's CBR interval that saturates every cell compared here (16 Mb/s of 1000 B).
