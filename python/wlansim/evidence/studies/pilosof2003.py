@@ -129,6 +129,13 @@ PARAMETERS = [
      "receiver window 65,535 B (2000 B for the fix), one station per flow",
      "§III.B models commercial APs with 100 packets; the rest as the simulations (Reno, "
      "an ACK per segment)"),
+    ("'almost linear' (Fig 6)", "the ratio is almost linear in n", "linear within ±10 % "
+     "of its rise: the points between the first and the last n lie, on average, that close "
+     "to the straight line through those two", "a test of linearity, not of proportionality "
+     "(the line need not pass through the origin); a parabola bowed by that much puts its "
+     "middle about 15 % of the rise off the line, a visible curve on the paper's linear axes"),
+    ("'about 600 packets' (Fig 5)", "B > 84: about 600 packets each", "600 ± 100 frames "
+     "from the AP at B = 85", "the paper's 'about'"),
     ("Table I's background UDP", "'500/2ms', '1000/2ms', '450/1ms' through the AP",
      "CBR of that many payload bytes every that many ms from the server to a station of "
      "its own", "the paper's sizes read as UDP payload; where it goes is not stated"),
