@@ -407,22 +407,28 @@ class Plan:
                 fig7=((10, "pareto", 1), (10, "exponential", 1)), stations_delack=(),
                 thinks=(), windows=(), windows_sweep=(), taus=(),
             )  # fmt: skip
-        # The run under the other profile gives verdicts only (no figure): it runs the
-        # points the statements read, and no sensitivity sweep.
-        sweep = main
         every = tuple((n, size, w) for n in (1, 5, 10, 20, 30)
                       for size in ("pareto", "exponential") for w in (1, 1000))  # fmt: skip
-        return cls(
-            **common, reps=10, reps_sat=10, reps_mac=5,
+        plan = cls(
+            **{**common, "main": True}, reps=10, reps_sat=10, reps_mac=5,
             backlogged=(2, 5, 10, 15, 20, 30, 40, 50), ds=(1, 2, 3, 4, 5),
-            connections=(1, 2, 5, 10, 15, 20, 30),
-            buffers=(20, 100, LARGE_BUFFER) if sweep else (LARGE_BUFFER,), table3=True,
-            fig7=every if main else FIG7_READ,
-            stations_delack=(1, 10, 20, 30) if main else (30,),
-            thinks=(1.0, 2.0, 5.0, 10.0, 20.0, 40.0),
-            windows=(5, 10, 15, 20, 25, 30, 35, 40, 50) if main else FIG9_READ,
-            windows_sweep=FIG9_READ if sweep else (),
-            taus=(5, 20, 100) if sweep else (),
+            connections=(1, 2, 5, 10, 15, 20, 30), buffers=(20, 100, LARGE_BUFFER),
+            table3=True, fig7=every, stations_delack=(1, 10, 20, 30),
+            thinks=(1.0, 2.0, 5.0, 10.0, 20.0, 40.0), windows=(5, 10, 15, 20, 25, 30, 35, 40, 50),
+            windows_sweep=FIG9_READ, taus=(5, 20, 100),
+        )  # fmt: skip
+        # the run under the other profile gives verdicts only (no figure, no reading)
+        return plan if main else plan.read()
+
+    def read(self) -> Plan:
+        """The points of this plan the statements read (what a run that gives verdicts
+        only needs: ns-2.35's, and the run under the other profile): no sensitivity
+        sweep, and Figs 7, 9 and 10 at the points their statements compare."""
+        if self.quick:
+            return self
+        return dataclasses.replace(
+            self, buffers=(), fig7=FIG7_READ, stations_delack=(30,), windows=FIG9_READ,
+            windows_sweep=(), main=False,
         )  # fmt: skip
 
     def skips(self) -> list[str]:
@@ -1828,8 +1834,9 @@ def _ns2_missing(point: dict) -> str:
 
 
 def run_ns2(out: Path, plan: Plan, jobs: int | None = None, progress: bool = False):
-    """ns-2.35 on every point of the plan it can express
-    (:mod:`wlansim.evidence.ns2.miorandi2004`): the saturated and persistent points with
+    """ns-2.35 on every point of the plan it can express and a statement reads
+    (:meth:`Plan.read`: ns-2.35's runs give verdicts, no figure and no reading;
+    :mod:`wlansim.evidence.ns2.miorandi2004`): the saturated and persistent points with
     the plan's seeds, the sessions with the plan's seeds up to
     :data:`NS2_FULL_SEEDS_STATIONS` stations and :data:`NS2_LARGE_SEEDS` above (in quick
     mode the single-station sessions only); delayed ACK every d > 2 segments and the
@@ -1838,6 +1845,7 @@ def run_ns2(out: Path, plan: Plan, jobs: int | None = None, progress: bool = Fal
     reused when the same script comes again."""
     del progress  # ns-2 prints nothing to follow
     jobs, store = jobs or 1, Path(out) / "runs"
+    plan = plan.read()  # ns-2.35's runs give verdicts only
     seeds = [plan.seed_base + r for r in range(max(plan.reps, plan.reps_sat, plan.reps_mac))]
     sat = ns2_miorandi.runs(
         [{"n_b": n} for n in plan.backlogged], seeds[: plan.reps_sat],
