@@ -793,8 +793,8 @@ CLAIMS = [
     ),
 ]  # fmt: skip
 
-#: where wlansim (profile ns2) and ns-2.35 differ on these scenarios, and why (each measured
-#: on the committed full run's tables, ns2_*.csv beside wlansim's)
+#: where wlansim (profile ns2) and ns-2.35 differ on these scenarios, and why (measured on
+#: a full run with `--against ns2`: its ns2_*.csv beside wlansim's tables)
 DIFFERENCES = {
     "fig11.total-maintained": (
         "ns-2.35's DSDV agents broadcast their routing tables (every 15 s and on changes, "
