@@ -43,6 +43,7 @@ class Ns2Run:
     drops: list[Drop]
     wall_s: float
     cpu_s: float
+    #: the files asked for (:func:`run_script`'s `files`) by name, as text
     files: dict[str, str] = field(default_factory=dict)
 
 
@@ -76,12 +77,14 @@ def run_script(
     under: Sequence[str] = (),
     files: Mapping[str, str] | None = None,
     read: Sequence[str] = (),
+    drops: bool = True,
 ) -> Ns2Run:
     """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`. `under`: a
     command the run goes under (gdb's ``gdb -batch -x probe.py -ex run --args``); `files`:
-    further files written beside the script first (name → text); `read`: files read back
-    when it ends (:attr:`Ns2Run.files`; e.g. the whole :data:`TRACE_FILE` of a script with
-    its agent or MAC traces on)."""
+    further files written beside the script first (name → text); `read`: glob patterns of
+    the files read back when it ends (:attr:`Ns2Run.files`; e.g. the whole
+    :data:`TRACE_FILE` of a script with its agent or MAC traces on); `drops` False leaves
+    :attr:`Ns2Run.drops` empty (a caller that reads the trace itself)."""
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(INSTALL_HINT)
@@ -94,11 +97,31 @@ def run_script(
             [*under, ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600
         )
         trace = Path(d) / TRACE_FILE
-        drops = parse_drops(trace.read_text()) if trace.exists() else []
-        kept = {name: (Path(d) / name).read_text() for name in read}
+        dropped = parse_drops(trace.read_text()) if drops and trace.exists() else []
+        kept = {p.name: p.read_text() for pattern in read for p in sorted(Path(d).glob(pattern))}
     if out.returncode != 0:
         raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
-    return Ns2Run(out.stdout, drops, wall, cpu, kept)
+    return Ns2Run(out.stdout, dropped, wall, cpu, kept)
+
+
+def stored(store: Path | None, script: str, compute) -> dict:
+    """`compute()`'s row (a JSON-able dict) for `script`, kept in `store` under the hash of
+    the script's text and read back from there when the same script comes again (an
+    interrupted or repeated `--against ns2` resumes); None: computed every time."""
+    if store is None:
+        return compute()
+    import hashlib
+    import json
+
+    path = Path(store) / f"{hashlib.sha256(script.encode()).hexdigest()[:24]}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
+    row = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(row))
+    tmp.replace(path)
+    return row
 
 
 def run_text(script: str) -> str:

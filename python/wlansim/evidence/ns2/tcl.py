@@ -4,9 +4,18 @@ ARP priming, and the settings that match wlansim's side."""
 
 from __future__ import annotations
 
+import math
+
+from wlansim.evidence.ns2.run import TRACE_FILE
+
 #: The scripts' nodes run ns-2's DumbAgent, which adds no header of its own: wlansim's
 #: ``routing_agent`` matching it (the ns2 profile's default is DSDV's 20 bytes).
 DUMB_AGENT = "none"
+
+
+#: IPv4 + UDP header bytes: ns-2's CBR `packetSize_` is the IP packet, a wlansim UDP
+#: flow's `packet_size` its payload.
+UDP_IP_HEADER = 28
 
 
 #: ns-2 without capture: `Mac802_11::recv` ignores a frame arriving during a reception
@@ -36,15 +45,19 @@ def place(var: str, x: float, y: float, address: str | None = None) -> str:
     )
 
 
-def tcp_transfer(name: str, src: str, dst: str, start: float) -> str:
-    """An endless FTP over `Agent/TCP/Newreno` `$name` from node `$src` to a `TCPSink` on
-    node `$dst`, started at `start`."""
+def tcp_transfer(
+    name: str, src: str, dst: str, start: float | None, agent: str = "Agent/TCP/Newreno",
+    sink: str = "Agent/TCPSink",
+) -> str:  # fmt: skip
+    """An FTP `${name}_ftp` over `agent` (`Agent/TCP/Newreno`) `$name` from node `$src` to
+    a `sink` (`TCPSink`) `${name}_sink` on node `$dst`: an endless transfer started at
+    `start`, or with None not started (the script has it send what it wants)."""
     return (
-        f"set {name} [new Agent/TCP/Newreno]\n$ns attach-agent ${src} ${name}\n"
-        f"set {name}_sink [new Agent/TCPSink]\n$ns attach-agent ${dst} ${name}_sink\n"
+        f"set {name} [new {agent}]\n$ns attach-agent ${src} ${name}\n"
+        f"set {name}_sink [new {sink}]\n$ns attach-agent ${dst} ${name}_sink\n"
         f"$ns connect ${name} ${name}_sink\n"
         f"set {name}_ftp [new Application/FTP]\n${name}_ftp attach-agent ${name}\n"
-        f'$ns at {start} "${name}_ftp start"\n'
+        + (f'$ns at {start} "${name}_ftp start"\n' if start is not None else "")
     )
 
 
@@ -63,3 +76,95 @@ def arp_prime(name: str, src: str, dst: str, at: float) -> str:
         f"${name}_cbr set maxpkts_ 1\n${name}_cbr attach-agent ${name}\n"
         f'$ns at {at} "${name}_cbr start"\n'
     )
+
+
+#: ns-2's TCP senders by the name a wlansim scenario gives the variant (`[tcp] variant`).
+TCP_AGENTS = {"tahoe": "Agent/TCP", "reno": "Agent/TCP/Reno", "newreno": "Agent/TCP/Newreno"}
+
+
+def tcp_agent(variant: str) -> str:
+    """ns-2's sender class of TCP `variant` (:data:`TCP_AGENTS`); a clear error otherwise."""
+    if variant not in TCP_AGENTS:
+        raise ValueError(
+            f"tcp variant {variant!r}: stock ns-2.35 scripts here run {', '.join(TCP_AGENTS)}"
+        )
+    return TCP_AGENTS[variant]
+
+
+def mac_802_11(data_rate: str, basic_rate: str, rts: bool, **more) -> str:
+    """`Mac/802_11` class settings: the data and control rates (ns-2 bandwidth strings,
+    e.g. "11Mb"), RTS/CTS before every data frame (`RTSThreshold_` 0) or never (3000,
+    above any frame here), then each of `more` as `Mac/802_11 set NAME_ VALUE` (e.g.
+    `CWMin_=31`)."""
+    lines = [
+        f"Mac/802_11 set dataRate_ {data_rate}",
+        f"Mac/802_11 set basicRate_ {basic_rate}",
+        f"Mac/802_11 set RTSThreshold_ {0 if rts else 3000}",
+        *(f"Mac/802_11 set {k} {v}" for k, v in more.items()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def arc_positions(n: int, arc: float, radius: float = 10.0, center=(50.0, 50.0)):
+    """`n` points `radius` m from `center`, evenly in angle over `arc` radians from angle
+    0 (π: a half circle, where no two points stand in line with the centre)."""
+    return [
+        (center[0] + radius * math.cos(arc * i / n), center[1] + radius * math.sin(arc * i / n))
+        for i in range(n)
+    ]
+
+
+def wired_cum_wireless(
+    seed: int,
+    stations: int,
+    mac: str,
+    ap_queue: int,
+    link: str,
+    station_queue: int = 50,
+    agent_trace: bool = False,
+    capture: bool = False,
+    trace: bool = True,
+    wired_trace: bool = True,
+    mac_trace: bool = False,
+) -> str:
+    """The head of a script with a wired host `$host` (address 0.0.0, node 0 of the trace)
+    behind an AP `$ap` (1.0.0, node 1, at (50, 50)) that is the base station of `stations`
+    wireless nodes to be placed with :func:`place` at addresses 1.0.1, 1.0.2, ... (nodes 2,
+    3, ...). `mac`: :func:`mac_802_11`'s lines; the AP's interface queue holds `ap_queue`
+    packets, the stations' `station_queue`; the wired link is `link` ("100Mb 1ms") each way
+    with room for 10,000 packets. The wireless nodes run DSDV (its 20 bytes on every packet
+    a wireless node originates, as wlansim's ``routing_agent = "dsdv"``, the ns2 profile's
+    default) over two-ray ground; capture off unless `capture` (:data:`NO_CAPTURE_TCL`).
+    Everything goes to :data:`TRACE_FILE` via `trace-all` (to /dev/null without `trace`):
+    the wired link's events (unless not `wired_trace`: the link is made while `trace-all`
+    is unset) and the wireless nodes' drops, with `agent_trace` their agents' sends and
+    receptions (`s`/`r` ... `AGT`), with `mac_trace` the stations' MAC frames (`s` ...
+    `MAC`, and `r` for the frames addressed to them)."""
+    flag = "ON" if agent_trace else "OFF"
+    target = TRACE_FILE if trace else "/dev/null"
+    untraced, retraced = (
+        ("", "") if wired_trace else ("$ns unset traceAllFile_\n", "$ns set traceAllFile_ $tf\n")
+    )
+    return f"""$defaultRNG seed {seed}
+set ns [new Simulator]
+$ns node-config -addressType hierarchical
+AddrParams set domain_num_ 2
+AddrParams set cluster_num_ {{1 1}}
+AddrParams set nodes_num_ {{1 {stations + 1}}}
+set tf [open {target} w]
+$ns trace-all $tf
+set topo [new Topography]
+$topo load_flatgrid 100 100
+create-god {stations + 1}
+{mac}{"" if capture else NO_CAPTURE_TCL}set host [$ns node 0.0.0]
+$ns node-config -adhocRouting DSDV -llType LL -macType Mac/802_11 \\
+    -ifqType Queue/DropTail/PriQueue -ifqLen {ap_queue} -antType Antenna/OmniAntenna \\
+    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
+    -channel [new Channel/WirelessChannel] -topoInstance $topo -wiredRouting ON \\
+    -agentTrace {flag} -routerTrace OFF -macTrace OFF -movementTrace OFF
+{place("ap", 50.0, 50.0, "1.0.0")}$ns node-config -wiredRouting OFF -ifqLen {station_queue} \
+    -macTrace {"ON" if mac_trace else "OFF"}
+{untraced}$ns duplex-link $host $ap {link} DropTail
+{retraced}$ns queue-limit $host $ap 10000
+$ns queue-limit $ap $host 10000
+"""

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import wlansim
 from wlansim.evidence.claims import Claim, Compare, Every, InRange, NotRun, Sample, Scale, Within
 from wlansim.evidence.ns2.run import INSTALL_HINT, ns_binary, packets, run_text
-from wlansim.evidence.ns2.tcl import DUMB_AGENT
+from wlansim.evidence.ns2.tcl import DUMB_AGENT, UDP_IP_HEADER
 from wlansim.evidence.stats import mean_half_width
 from wlansim.evidence.validation import at_least
 from wlansim.models import hidden as hidden_model
@@ -54,9 +54,6 @@ NO_NS2 = (
     "here ns-2.35 is one side of the hidden-station checks (hidden.ns2-*), not a second "
     "verdict beside every check"
 )
-
-#: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size - this).
-UDP_IP_HEADER = 28
 #: Seconds not measured at the start of each run (ns-2's ARP start-up).
 WARMUP_S = 10.0
 IP_BYTES = 1000

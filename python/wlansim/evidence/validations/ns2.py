@@ -83,6 +83,7 @@ from wlansim.evidence.ns2.tcl import (
     DUMB_AGENT,
     HOST_LINK,
     NO_CAPTURE_TCL,
+    UDP_IP_HEADER,
     arp_prime,
     place,
     tcp_transfer,
@@ -98,9 +99,6 @@ TITLE = 'wlansim\'s `profile = "ns2"` beside ns-2.35 on matched cells'
 PROFILE = "ns2"
 NO_NS2 = "every check here has ns-2.35 as one side, not as a second verdict beside it"
 CSV_PREFIX = "ns2-"
-
-#: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
-UDP_IP_HEADER = 28
 #: Seconds not measured at the start of each run (ns-2's ARP start-up, see above).
 WARMUP_S = 10.0
 #: ns-2's CBR interval that saturates every cell compared here (16 Mb/s of 1000 B).
