@@ -8,17 +8,17 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build lint rust-test py-test bench clean tshark ns2 emulation-tools
+.PHONY: demo test build wheel lint rust-test py-test bench clean tshark ns2 emulation-tools
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build lint rust-test tshark ns2 emulation-tools py-test
+test: build wheel lint rust-test tshark ns2 emulation-tools py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip "tomli>=2; python_version < '3.11'"
-	$(PY) scripts/pydeps.py dev cluster > $(VENV)/requirements.txt
+	$(PY) scripts/pydeps.py dev cluster docs > $(VENV)/requirements.txt
 	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
 	touch $@
 
@@ -27,6 +27,16 @@ build: $(DEPS)
 	@echo "$(VENV)/bin/maturin develop --release --quiet"
 	@$(VENV)/bin/maturin develop --release --quiet > $(VENV)/maturin.log 2>&1 \
 		|| { cat $(VENV)/maturin.log; exit 1; }
+
+# The wheel (abi3: one for every CPython >= 3.9) from the release build `build` made: the
+# same cargo profile and features, so maturin reuses its artifacts and only packs the
+# wheel (tests/test_packaging.py installs it into a fresh virtual environment).
+WHEELS := target/wheels
+wheel: build
+	@rm -f $(WHEELS)/wlansim-*.whl
+	@echo "$(VENV)/bin/maturin build --release --quiet --out $(WHEELS)"
+	@$(VENV)/bin/maturin build --release --quiet --out $(WHEELS) > $(VENV)/maturin-wheel.log 2>&1 \
+		|| { cat $(VENV)/maturin-wheel.log; exit 1; }
 
 lint: $(DEPS)
 	cargo fmt --all -- --check

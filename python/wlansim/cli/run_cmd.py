@@ -1,4 +1,5 @@
-"""`wlansim run FILE [--set key=value ...] [--seed N] [--pcap DIR] [--json | --resolve]`."""
+"""`wlansim run FILE|--example NAME [--set key=value ...] [--seed N] [--pcap DIR]
+[--json | --resolve]`."""
 
 from __future__ import annotations
 
@@ -18,7 +19,14 @@ def register(subparsers) -> None:
         description="Simulate a scenario and print its flow and node tables "
         "(or one JSON document with --json).",
     )
-    p.add_argument("scenario", metavar="FILE", help="scenario TOML file")
+    p.add_argument("scenario", metavar="FILE", nargs="?", help="scenario TOML file")
+    p.add_argument(
+        "--example",
+        metavar="NAME",
+        default=None,
+        help="run the shipped example scenario NAME instead of a FILE (`wlansim examples` "
+        "lists them)",
+    )
     p.add_argument(
         "--set",
         dest="overrides",
@@ -44,7 +52,18 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_scenario)
 
 
+def scenario_path(args) -> Path:
+    """The FILE argument, or the example that --example names (one of the two)."""
+    from wlansim import examples
+    from wlansim.errors import WlansimError
+
+    if (args.scenario is None) == (args.example is None):
+        raise WlansimError("give a scenario FILE or --example NAME (one of the two)")
+    return Path(args.scenario) if args.example is None else examples.path(args.example)
+
+
 def run_scenario(args) -> int:
+    path = scenario_path(args)
     if args.pcap is not None:
         # a JSON string is a TOML basic string: the directory is taken verbatim
         args.overrides = [*args.overrides, f"output.pcap={json.dumps(args.pcap)}"]
@@ -52,12 +71,12 @@ def run_scenario(args) -> int:
         from wlansim.campaign.tomlout import dumps
         from wlansim.scenario import resolve
 
-        print(dumps(resolve(Path(args.scenario), args.overrides)), end="")
+        print(dumps(resolve(path, args.overrides)), end="")
         return 0
 
     # A bar on stderr for runs expected to last more than a few seconds (terminal only).
     r = run(
-        Path(args.scenario),
+        path,
         seed=args.seed,
         overrides=args.overrides,
         progress=sys.stderr.isatty(),
