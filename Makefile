@@ -8,12 +8,13 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build wheel lint rust-test py-test bench clean tshark ns2 emulation-tools
+.PHONY: demo test build wheel docs lint rust-test py-test bench clean tshark ns2 emulation-tools \
+	chromium
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build wheel lint rust-test tshark ns2 emulation-tools py-test
+test: build wheel lint rust-test docs tshark ns2 emulation-tools chromium py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +38,11 @@ wheel: build
 	@echo "$(VENV)/bin/maturin build --release --quiet --out $(WHEELS)"
 	@$(VENV)/bin/maturin build --release --quiet --out $(WHEELS) > $(VENV)/maturin-wheel.log 2>&1 \
 		|| { cat $(VENV)/maturin-wheel.log; exit 1; }
+
+# The documentation site (MkDocs + Material, mkdocs.yml) into out/site, warnings as errors;
+# the API reference reads the package's docstrings (mkdocstrings), so it needs the build.
+docs: build
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 lint: $(DEPS)
 	cargo fmt --all -- --check
@@ -74,6 +80,15 @@ emulation-tools:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iputils-ping iperf3 >/dev/null; } \
 		|| echo "ping/iperf3 could not be installed: the emulation's ping tests will be skipped"
+
+# Headless Chromium (Debian package `chromium`) loads the built site in
+# tests/test_docs_site.py; installed like tshark, and the test skips where it cannot be.
+chromium:
+	@{ command -v chromium >/dev/null || command -v chromium-browser >/dev/null; } || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "chromium could not be installed: the browser check of the docs will be skipped"
 
 py-test: build
 	$(PY) -m pytest -q

@@ -137,7 +137,7 @@ def test_run_timeout_stops_a_never_ending_run_and_the_sweep_goes_on(tmp_path):
     out = tmp_path / "s"
     res = wlansim_cli(
         "sweep", str(SATURATED), "--vary", "duration=1e6 s,2 s", "--set", "warmup=0.1 s",
-        "--run-timeout", "2", "--jobs", "1", "--out", str(out), "--no-progress", timeout=120,
+        "--run-timeout", "2 s", "--jobs", "1", "--out", str(out), "--no-progress", timeout=120,
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     no_traceback(res)
@@ -146,14 +146,14 @@ def test_run_timeout_stops_a_never_ending_run_and_the_sweep_goes_on(tmp_path):
     assert "2 runs (1 ok, 1 failed)" in shown.stdout
     assert "reproduce: wlansim run" in shown.stdout and "duration=1e6 s" in shown.stdout
     bad = wlansim_cli("sweep", str(SATURATED), "--run-timeout", "0", "--out", str(out))
-    assert bad.returncode == 2 and "--run-timeout must be seconds above 0" in bad.stderr
+    assert bad.returncode == 2 and "--run-timeout must be above 0 s" in bad.stderr
 
 
 def test_a_sweep_whose_every_run_fails_exits_2_with_the_first_error(tmp_path):
     # every run outlasts its time limit
     res = wlansim_cli(
         "sweep", str(SATURATED), "--vary", "stations.sta.count=1,2", "--set", "duration=1e6 s",
-        "--run-timeout", "0.5", "--jobs", "1", "--out", str(tmp_path / "s"), "--no-progress",
+        "--run-timeout", "0.5 s", "--jobs", "1", "--out", str(tmp_path / "s"), "--no-progress",
         timeout=120,
     )  # fmt: skip
     assert res.returncode == 2, (res.stdout, res.stderr)

@@ -85,7 +85,7 @@ def test_validate_bianchi_writes_table_and_png(tmp_path):
 
 
 def test_bench_json():
-    out = wlansim_cli("bench", "--json", "--repeat", "1", "--only", "20sta")
+    out = wlansim_cli("bench", "--json", "--reps", "1", "--only", "20sta")
     assert out.returncode == 0, out.stderr
     cases = json.loads(out.stdout)
     assert {c["name"] for c in cases} == {

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ..errors import WlansimError
+from .flags import DURATION, add_reps, add_seed, comma_list
 from .output import format_table, json_dumps, unit_of
 
 #: what `results` shows of each base scenario of a store
@@ -100,14 +101,8 @@ def register(subparsers) -> None:
         dest="set",
         help="fixed override applied to every run (repeatable)",
     )
-    p.add_argument("--reps", type=int, default=1, metavar="N", help="replications per point")
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        metavar="S",
-        help="base seed (default: the scenario's seed)",
-    )
+    add_reps(p, "replications per point (default: %(default)s)")
+    add_seed(p, "base seed (default: the scenario's seed)")
     p.add_argument(
         "--out",
         default=None,
@@ -132,11 +127,11 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--run-timeout",
-        type=float,
+        type=DURATION,
         default=None,
-        metavar="SECONDS",
-        help="wall-clock time limit per run: a run that takes longer is stopped and stored as "
-        "failed with its reproduce command (default: none)",
+        metavar="DURATION",
+        help='wall-clock time limit per run, e.g. "30 s": a run that takes longer is stopped '
+        "and stored as failed with its reproduce command (default: none)",
     )
     p.add_argument("--retry-failed", action="store_true", help="execute failed runs again")
     p.add_argument(
@@ -149,7 +144,7 @@ def register(subparsers) -> None:
         "--metric",
         action="append",
         default=None,
-        metavar="M",
+        metavar="M[,M...]",
         help="metric(s) of the summary printed at the end (default: throughput_bps)",
     )
     p.add_argument(
@@ -172,14 +167,14 @@ def register(subparsers) -> None:
         "--metric",
         action="append",
         default=None,
-        metavar="M",
+        metavar="M[,M...]",
         help="metric(s) to summarise (default: all)",
     )
     r.add_argument(
         "--by",
         action="append",
         default=None,
-        metavar="KEY",
+        metavar="KEY[,KEY...]",
         help="group by these parameters (default: every varied parameter)",
     )
     r.add_argument("--runs", action="store_true", help="the per-run table instead of the summary")
@@ -286,8 +281,8 @@ def cmd_sweep(args) -> int:
         raise WlansimError(f"--reps must be >= 1, got {args.reps}")
     if args.jobs is not None and args.jobs < 1:
         raise WlansimError(f"--jobs must be >= 1, got {args.jobs}")
-    if args.run_timeout is not None and not 0 < args.run_timeout < 1e9:
-        raise WlansimError(f"--run-timeout must be seconds above 0, got {args.run_timeout}")
+    if args.run_timeout is not None and not args.run_timeout > 0:
+        raise WlansimError(f"--run-timeout must be above 0 s, got {args.run_timeout:g} s")
     space = build_space(args.vary, args.zip, args.derive)
     out = Path(args.out) if args.out else Path("out") / f"sweep-{path.stem}"
     campaign = Campaign(
@@ -319,11 +314,15 @@ def cmd_sweep(args) -> int:
     )
     print(f"{report}; store: {out}", file=sys.stderr)
     records, metrics = campaign.records()
-    wanted = args.metric or (["throughput_bps"] if "throughput_bps" in metrics else metrics[:1])
+    wanted = comma_list(args.metric) or (
+        ["throughput_bps"] if "throughput_bps" in metrics else metrics[:1]
+    )
     if records and (wanted or not space.keys):
         metric = (wanted if len(wanted) > 1 else wanted[0]) if wanted else None
         columns, rows = summarized(records, space.keys, metrics, metric, space.keys)
         print(summary_text(columns, rows))
+        for note in interval_notes(records, rows, metrics):
+            print(note)
     failed = [r for r in records if r["status"] == "failed"]
     if failed:
         print(
@@ -370,6 +369,37 @@ def summary_text(columns: list[str], rows: list[dict]) -> str:
     return format_table(shown, columns, headers, scaled=False)
 
 
+def interval_notes(records: list[dict], rows: list[dict], metrics: list[str]) -> list[str]:
+    """A note for each metric that no run gave below 0 but whose t interval reaches below
+    0 somewhere: an interval wider than the mean (few replications for a large spread,
+    e.g. a ratio of two throughputs), not a value a run can take."""
+    notes = []
+    only = metrics[0] if len(metrics) == 1 else None
+
+    def metric_of(row: dict) -> str | None:
+        return row.get("metric", row.get("_metric", only))
+
+    for metric in dict.fromkeys(metric_of(r) for r in rows):
+        values = [r.get(metric) for r in records if r["status"] == "ok"]
+        values = [v for v in values if isinstance(v, (int, float)) and v == v]
+        if not values or min(values) < 0:
+            continue
+        low = next((k for k in rows[0] if k.startswith("ci") and k.endswith("_low")), None)
+        below = [
+            r
+            for r in rows
+            if metric_of(r) == metric and low is not None and r[low] is not None and r[low] < 0
+        ]
+        if below:
+            notes.append(
+                f"note: {metric}: no run gave a value below 0, yet the t interval of "
+                f"{len(below)} point(s) reaches below 0: their spread is large for their "
+                "number of replications (the interval is mean ± t·s/√n, symmetric); run "
+                "more --reps, or see each run with --runs"
+            )
+    return notes
+
+
 def summarized(records, params, metrics, metric, by, confidence=0.95) -> tuple[list, list]:
     """`summary_rows`, each row tagged with its metric when there is one (for its unit)."""
     from ..campaign.stats import summary_rows
@@ -408,7 +438,7 @@ def cmd_results(args) -> int:
     if args.runs:
         keep = None
         if args.metric:
-            keep = {match_key(m, metrics, what="metric") for m in args.metric}
+            keep = {match_key(m, metrics, what="metric") for m in comma_list(args.metric)}
         columns = [
             c for c in (records[0] if records else ()) if c not in ("command", "finished_at")
         ]
@@ -418,13 +448,13 @@ def cmd_results(args) -> int:
     else:
         metric = None
         if args.metric:
-            metric = [match_key(m, metrics, what="metric") for m in args.metric]
+            metric = [match_key(m, metrics, what="metric") for m in comma_list(args.metric)]
             metric = metric[0] if len(metric) == 1 else metric
         elif not metrics:
             metric = []
-        by = [match_key(k, params) for k in args.by] if args.by else params
+        by = [match_key(k, params) for k in comma_list(args.by)] if args.by else params
         columns, rows = summarized(records, params, metrics, metric, by, args.confidence)
-        text = summary_text(columns, rows)
+        text = "\n".join([summary_text(columns, rows), *interval_notes(records, rows, metrics)])
     n_ok = sum(1 for r in records if r["status"] == "ok")
     failed = [r for r in records if r["status"] != "ok"]
     if args.json:
