@@ -268,6 +268,45 @@ def test_failures_are_recorded_and_campaign_carries_on(tmp_path):
     assert len(retry.results()) == 6
 
 
+def test_a_store_of_another_base_is_refused_or_kept_apart(tmp_path):
+    store = tmp_path / "s"
+    campaign(store, reps=2).run(jobs=1, progress=False)
+    changed = {**BASE, "ap": {"queue": 10}}
+    refuse = Campaign(changed, {"stations.sta.count": [1, 2, 5]}, reps=2, store=store,
+                      run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+                      version="test", changed_base="refuse")  # fmt: skip
+    with pytest.raises(CampaignError, match=r"ap\.queue: 50 -> 10"):
+        refuse.run(jobs=1, progress=False)
+    # a new wlansim version is another base too
+    newer = Campaign(BASE, {"stations.sta.count": [1, 2, 5]}, reps=2, store=store,
+                     run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+                     version="test2", changed_base="refuse")  # fmt: skip
+    with pytest.raises(CampaignError, match="wlansim test -> test2"):
+        newer.check_store()
+    # kept apart: a second base, never pooled with the first
+    added = Campaign(changed, {"stations.sta.count": [1, 2, 5]}, reps=2, store=store,
+                     run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+                     version="test")  # fmt: skip
+    added.run(jobs=1, progress=False)
+    runs = load_runs(store)
+    assert runs.attrs["params"][0] == "base" and sorted(set(runs["base"])) == [1, 2]
+    s = summarize(runs, "throughput_bps", by=["stations.sta.count"])
+    assert list(s["base"]) == [1, 1, 1, 2, 2, 2] and set(s["n"]) == {2}
+    assert len(added.results()) == 6  # a campaign reads its own base's runs only
+
+
+def test_runs_without_a_recorded_base_are_refused(tmp_path):
+    store = tmp_path / "s"
+    campaign(store, reps=1).run(jobs=1, progress=False)
+    with Store(store) as st:  # as a store written before bases were recorded
+        st.conn.execute("UPDATE runs SET base = NULL")
+        st.conn.execute("DELETE FROM bases")
+    again = campaign(store, reps=1)
+    again.changed_base = "refuse"
+    with pytest.raises(CampaignError, match="did not record their base scenario"):
+        again.run(jobs=1, progress=False)
+
+
 def test_store_is_plain_sqlite_without_duplicates(tmp_path):
     c = campaign(tmp_path / "s")
     c.run(jobs=1, progress=False)

@@ -190,3 +190,21 @@ def test_a_t_interval_below_zero_of_a_positive_metric_is_explained(tmp_path, cap
     assert not math.isnan(low)
     doc = json.loads(run_cli(capsys, "results", str(tmp_path / "s"), "--json"))
     assert doc["summary"][0]["ci95_low"] < 0  # the interval itself is not altered
+
+
+def test_plots_are_in_the_units_of_the_tables(tmp_path):
+    from wlansim.campaign import Campaign, load_runs
+    from wlansim.plots import plot_campaign
+
+    from test_campaign import BASE, fake_load, fake_resolve, fake_run  # noqa: I001
+
+    Campaign(BASE, {"stations.sta.count": [1, 2, 5]}, reps=2, store=tmp_path / "s",
+             run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+             version="t").run(jobs=1, progress=False)  # fmt: skip
+    runs = load_runs(tmp_path / "s")
+    fig = plot_campaign(runs, "stations.sta.count", "throughput_bps")
+    ax = fig.axes[0]
+    assert ax.get_ylabel().startswith("throughput (Mb/s)")
+    ys = ax.lines[0].get_ydata()
+    # the table's means, in Mb/s (the fake cell gives about 4.9 Mb/s with one station)
+    assert 4 < ys[0] < 6

@@ -19,25 +19,9 @@ from typing import Any
 
 from wlansim.strict_json import dumps as json_dumps
 from wlansim.strict_json import strict
+from wlansim.units import UNITS, unit_of
 
 __all__ = ["UNITS", "format_table", "json_dumps", "number", "strict", "unit_of"]
-
-#: column suffix -> (scale, unit shown in the header)
-UNITS = {
-    "_bps": (1e-6, "Mb/s"),
-    "_s": (1e3, "ms"),
-    "_bytes": (1.0, "B"),
-    "_dbm": (1.0, "dBm"),
-    "_m": (1.0, "m"),
-}
-
-
-def unit_of(column: str) -> tuple[str, float, str] | None:
-    """``(name without the suffix, scale, unit)`` of a column named after its unit."""
-    for suffix, (scale, unit) in UNITS.items():
-        if column.endswith(suffix) and len(column) > len(suffix):
-            return column[: -len(suffix)], scale, unit
-    return None
 
 
 def number(value: Any, digits: int = 6) -> str:

@@ -117,7 +117,7 @@ def summary_text(data: dict, wide: bool = False) -> str:
     if bss:
         columns = ["ap", "ssid", "stations", "uplink_bps", "downlink_bps", "attempts"]
         columns += ["collisions", "retry_drops", "queue_drops"]
-        out += ["", "BSSs (uplink/downlink: goodput of TCP flows, throughput of UDP ones)"]
+        out += ["", "BSSs"]
         out.append(format_table(bss, columns))
     out.append(
         f"\ntotal {metrics.get('throughput_bps', 0) / 1e6:.3f} Mb/s over {meta['measured_s']:g} s "
@@ -131,8 +131,8 @@ def summary_text(data: dict, wide: bool = False) -> str:
         )
     if not wide:
         out.append("(--wide: every flow column, the nodes table; --json: everything)")
-    if tcp and wide:
-        out.append(TCP_NOTE)
+    if tcp:
+        out.append(TCP_NOTE if wide else TCP_NOTE_COMPACT)
     return "\n".join(out)
 
 
@@ -167,8 +167,8 @@ def flow_columns(flows: list[dict], wide: bool) -> list[str]:
 
 def flow_headers(flows: list[dict], wide: bool) -> dict[str, str]:
     headers = {"completed": "completed (s)"}
-    if wide and any(f.get("protocol") == "tcp" for f in flows):
-        headers["dropped_queue"] = "dropped_queue*"
+    if any(f.get("protocol") == "tcp" for f in flows):
+        headers["dropped_queue" if wide else "dropped"] = "dropped_queue*" if wide else "dropped*"
     if wide and any(f.get("delivered_from_warmup", 0) for f in flows if f.get("protocol") != "tcp"):
         headers["delivered_packets"] = "delivered_packets+"
     return headers
@@ -244,6 +244,11 @@ def nonzero_columns(rows: list[dict]) -> tuple[list[str], list[str]]:
     return [c for c in columns if c not in zero], zero
 
 
+TCP_NOTE_COMPACT = (
+    "* TCP flows: dropped counts the flow's data segments and its ACKs dropped at any queue "
+    "(an\n  upload's are mostly its ACKs at the AP); throughput counts data segments, "
+    "goodput the bytes\n  delivered in order to the application."
+)
 TCP_NOTE = (
     "* TCP flows: offered/delivered count data segments (retransmissions included; a "
     "segment sent\n  before the end of the warm-up counts only as delivered); "
