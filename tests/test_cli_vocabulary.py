@@ -126,7 +126,7 @@ def test_the_flag_table_in_the_docs_is_current_and_complete():
 
 
 def test_list_flags_take_comma_lists(tmp_path, capsys):
-    from test_campaign import BASE, fake_load, fake_resolve, fake_run  # noqa: I001
+    from test_campaign import BASE, fake_load, fake_resolve, fake_run
 
     from wlansim.campaign import Campaign, Space
 

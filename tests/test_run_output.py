@@ -193,10 +193,10 @@ def test_a_t_interval_below_zero_of_a_positive_metric_is_explained(tmp_path, cap
 
 
 def test_plots_are_in_the_units_of_the_tables(tmp_path):
+    from test_campaign import BASE, fake_load, fake_resolve, fake_run
+
     from wlansim.campaign import Campaign, load_runs
     from wlansim.plots import plot_campaign
-
-    from test_campaign import BASE, fake_load, fake_resolve, fake_run  # noqa: I001
 
     Campaign(BASE, {"stations.sta.count": [1, 2, 5]}, reps=2, store=tmp_path / "s",
              run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
