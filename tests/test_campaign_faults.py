@@ -145,7 +145,7 @@ def test_run_timeout_stops_a_never_ending_run_and_the_sweep_goes_on(tmp_path):
     shown = wlansim_cli("results", str(out))
     assert "2 runs (1 ok, 1 failed)" in shown.stdout
     assert "reproduce: wlansim run" in shown.stdout and "duration=1e6 s" in shown.stdout
-    bad = wlansim_cli("sweep", str(SATURATED), "--run-timeout", "0", "--out", str(out))
+    bad = wlansim_cli("sweep", str(SATURATED), "--run-timeout", "0 s", "--out", str(out))
     assert bad.returncode == 2 and "--run-timeout must be above 0 s" in bad.stderr
 
 
