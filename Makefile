@@ -8,17 +8,18 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build lint rust-test py-test bench clean tshark ns2 emulation-tools
+.PHONY: demo test build wheel docs lint rust-test py-test bench clean tshark ns2 emulation-tools \
+	chromium
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build lint rust-test tshark ns2 emulation-tools py-test
+test: build wheel lint rust-test docs tshark ns2 emulation-tools chromium py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip "tomli>=2; python_version < '3.11'"
-	$(PY) scripts/pydeps.py dev cluster > $(VENV)/requirements.txt
+	$(PY) scripts/pydeps.py dev cluster docs > $(VENV)/requirements.txt
 	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
 	touch $@
 
@@ -27,6 +28,21 @@ build: $(DEPS)
 	@echo "$(VENV)/bin/maturin develop --release --quiet"
 	@$(VENV)/bin/maturin develop --release --quiet > $(VENV)/maturin.log 2>&1 \
 		|| { cat $(VENV)/maturin.log; exit 1; }
+
+# The wheel (abi3: one for every CPython >= 3.9) from the release build `build` made: the
+# same cargo profile and features, so maturin reuses its artifacts and only packs the
+# wheel (tests/test_packaging.py installs it into a fresh virtual environment).
+WHEELS := target/wheels
+wheel: build
+	@rm -f $(WHEELS)/wlansim-*.whl
+	@echo "$(VENV)/bin/maturin build --release --quiet --out $(WHEELS)"
+	@$(VENV)/bin/maturin build --release --quiet --out $(WHEELS) > $(VENV)/maturin-wheel.log 2>&1 \
+		|| { cat $(VENV)/maturin-wheel.log; exit 1; }
+
+# The documentation site (MkDocs + Material, mkdocs.yml) into out/site, warnings as errors;
+# the API reference reads the package's docstrings (mkdocstrings), so it needs the build.
+docs: build
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 lint: $(DEPS)
 	cargo fmt --all -- --check
@@ -64,6 +80,15 @@ emulation-tools:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iputils-ping iperf3 >/dev/null; } \
 		|| echo "ping/iperf3 could not be installed: the emulation's ping tests will be skipped"
+
+# Headless Chromium (Debian package `chromium`) loads the built site in
+# tests/test_docs_site.py; installed like tshark, and the test skips where it cannot be.
+chromium:
+	@{ command -v chromium >/dev/null || command -v chromium-browser >/dev/null; } || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "chromium could not be installed: the browser check of the docs will be skipped"
 
 py-test: build
 	$(PY) -m pytest -q

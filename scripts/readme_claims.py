@@ -1,14 +1,17 @@
-"""The README's summary of each study, generated from its committed full run
-(docs/reproductions/NAME/claims.csv): the README quotes only verdicts from claims.csv.
+"""The docs' summary of each study, generated from its committed full run
+(docs/reproductions/NAME/claims.csv): the documentation (README.md and the pages under
+docs/) quotes only verdicts from claims.csv.
 
-    python scripts/readme_claims.py          # rewrite the blocks in README.md
+    python scripts/readme_claims.py          # rewrite the blocks in README.md and docs/
     python scripts/readme_claims.py --check  # exit 1 if a block differs (make test)
 
-A block sits between ``<!-- claims:NAME -->`` and ``<!-- /claims:NAME -->``.
+A block sits between ``<!-- claims:NAME -->`` and ``<!-- /claims:NAME -->``; its links
+are relative to the page it is on.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -22,10 +25,14 @@ WORDS = {"holds": "hold", "does not hold": "do not hold", "undecided": "undecide
          "cannot show": "cannot show", "not run": "not run"}  # fmt: skip
 
 
-def block(name: str) -> str:
-    """The summary of study `name`'s committed full run."""
-    folder = Path("docs") / "reproductions" / name
-    rows = cl.read_csv(ROOT / folder / "claims.csv")
+#: the pages that may hold claims blocks
+PAGES = ("README.md", "docs/**/*.md")
+
+
+def block(name: str, page: Path) -> str:
+    """The summary of study `name`'s committed full run, as on `page`."""
+    folder = Path(os.path.relpath(ROOT / "docs" / "reproductions" / name, page.parent))
+    rows = cl.read_csv(ROOT / "docs" / "reproductions" / name / "claims.csv")
     profile = rows[0]["profile"] if rows else "?"
     other = rows[0]["other_profile"] if rows else "?"
     counts = {v: sum(r["verdict"] == v for r in rows) for v in cl.VERDICTS}
@@ -48,21 +55,30 @@ def block(name: str) -> str:
 PATTERN = re.compile(r"(<!-- claims:(\w+) -->\n)(.*?)(<!-- /claims:\2 -->)", re.S)
 
 
-def render(text: str) -> str:
-    return PATTERN.sub(lambda m: m.group(1) + block(m.group(2)) + "\n" + m.group(4), text)
+def render(text: str, page: Path) -> str:
+    return PATTERN.sub(lambda m: m.group(1) + block(m.group(2), page) + "\n" + m.group(4), text)
+
+
+def pages() -> list[Path]:
+    """The pages with a claims block (the reproductions' own reports excluded)."""
+    found = [p for pattern in PAGES for p in sorted(ROOT.glob(pattern))]
+    return [p for p in found if "reproductions" not in p.parts and PATTERN.search(p.read_text())]
 
 
 def main(argv: list[str]) -> int:
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    new = render(text)
-    if "--check" in argv:
+    stale = []
+    for page in pages():
+        text = page.read_text()
+        new = render(text, page)
         if new != text:
-            print("README.md's claims blocks differ from docs/reproductions/*/claims.csv: "
-                  "run `python scripts/readme_claims.py`", file=sys.stderr)  # fmt: skip
-            return 1
-        return 0
-    readme.write_text(new)
+            stale.append(page)
+            if "--check" not in argv:
+                page.write_text(new)
+    if "--check" in argv and stale:
+        names = ", ".join(str(p.relative_to(ROOT)) for p in stale)
+        print(f"the claims blocks of {names} differ from docs/reproductions/*/claims.csv: "
+              "run `python scripts/readme_claims.py`", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 

@@ -20,6 +20,7 @@ from scipy import stats as st
 
 from wlansim.campaign import (
     Campaign,
+    CampaignError,
     Space,
     SpaceError,
     Store,
@@ -229,37 +230,81 @@ def test_inline_pool_and_rerun_give_identical_results(tmp_path):
     pd.testing.assert_frame_equal(comparable(a.results()), comparable(b.results()))
 
 
+def test_an_invalid_point_stops_the_campaign_before_anything_is_stored(tmp_path):
+    space = Space.grid({"stations.sta.count": [1, 0, 4]})
+    c = campaign(tmp_path / "s", space=space, reps=2)
+    with pytest.raises(CampaignError) as err:
+        c.run(jobs=1, progress=False)
+    assert "1 of 3 point(s) do not validate, nothing was run or stored" in str(err.value)
+    assert "stations.sta.count=0: stations.sta.count: 0 is not allowed" in str(err.value)
+    assert not (tmp_path / "s" / "campaign.sqlite").exists()
+
+
 def test_failures_are_recorded_and_campaign_carries_on(tmp_path):
-    space = Space.grid({"stations.sta.count": [1, 0, 13, 4]})
+    space = Space.grid({"stations.sta.count": [1, 13, 4]})
     c = campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
     rep = c.run(jobs=2, progress=False)
-    assert (rep.executed, rep.ok, rep.failed) == (8, 4, 4)
+    assert (rep.executed, rep.ok, rep.failed) == (6, 4, 2)
     df = c.results()
-    assert len(df) == 8
-    bad = df[df["stations.sta.count"] == 0]
-    assert set(bad["status"]) == {"failed"}
-    assert "stations.sta.count: 0 is not allowed" in bad["error"].iloc[0]
+    assert len(df) == 6
     crash = df[df["stations.sta.count"] == 13]
+    assert set(crash["status"]) == {"failed"}
     assert set(crash["error"]) == {"unlucky number of stations"}
     cmd = crash["command"].iloc[0]
     assert "--set ap.queue=20 --set stations.sta.count=13 --seed " in cmd
-    assert cmd.startswith("wlansim run ") and str(tmp_path / "s" / "base.toml") in cmd
-    base = tomllib.loads((tmp_path / "s" / "base.toml").read_text())
-    assert base == BASE
+    # the command runs the store's copy of the base, not the original
+    copy_path = tmp_path / "s" / f"base-{c.base_hash[:12]}.toml"
+    assert cmd.startswith(f"wlansim run {copy_path} ")
+    assert tomllib.loads(copy_path.read_text()) == BASE
     s = c.summary("throughput_bps")
-    assert list(s["failed"]) == [0, 2, 2, 0]  # failed points stay visible
-    assert list(s["n"]) == [2, 0, 0, 2]
+    assert list(s["failed"]) == [0, 2, 0]  # failed points stay visible
+    assert list(s["n"]) == [2, 0, 2]
     # failed runs are not retried unless asked
-    assert (
-        campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
-        .run(jobs=1, progress=False)
-        .executed
-        == 0
-    )
+    again = campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
+    assert again.run(jobs=1, progress=False).executed == 0
     retry = campaign(tmp_path / "s", space=space, reps=2, overrides={"ap.queue": 20})
     r2 = retry.run(jobs=1, progress=False, retry_failed=True)
-    assert r2.executed == 4 and r2.failed == 4
-    assert len(retry.results()) == 8
+    assert r2.executed == 2 and r2.failed == 2
+    assert len(retry.results()) == 6
+
+
+def test_a_store_of_another_base_is_refused_or_kept_apart(tmp_path):
+    store = tmp_path / "s"
+    campaign(store, reps=2).run(jobs=1, progress=False)
+    changed = {**BASE, "ap": {"queue": 10}}
+    refuse = Campaign(changed, {"stations.sta.count": [1, 2, 5]}, reps=2, store=store,
+                      run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+                      version="test", changed_base="refuse")  # fmt: skip
+    with pytest.raises(CampaignError, match=r"ap\.queue: 50 -> 10"):
+        refuse.run(jobs=1, progress=False)
+    # a new wlansim version is another base too
+    newer = Campaign(BASE, {"stations.sta.count": [1, 2, 5]}, reps=2, store=store,
+                     run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+                     version="test2", changed_base="refuse")  # fmt: skip
+    with pytest.raises(CampaignError, match="wlansim test -> test2"):
+        newer.check_store()
+    # kept apart: a second base, never pooled with the first
+    added = Campaign(changed, {"stations.sta.count": [1, 2, 5]}, reps=2, store=store,
+                     run_fn=fake_run, load_fn=fake_load, resolve_fn=fake_resolve,
+                     version="test")  # fmt: skip
+    added.run(jobs=1, progress=False)
+    runs = load_runs(store)
+    assert runs.attrs["params"][0] == "base" and sorted(set(runs["base"])) == [1, 2]
+    s = summarize(runs, "throughput_bps", by=["stations.sta.count"])
+    assert list(s["base"]) == [1, 1, 1, 2, 2, 2] and set(s["n"]) == {2}
+    assert len(added.results()) == 6  # a campaign reads its own base's runs only
+
+
+def test_runs_without_a_recorded_base_are_refused(tmp_path):
+    store = tmp_path / "s"
+    campaign(store, reps=1).run(jobs=1, progress=False)
+    with Store(store) as st:  # as a store written before bases were recorded
+        st.conn.execute("UPDATE runs SET base = NULL")
+        st.conn.execute("DELETE FROM bases")
+    again = campaign(store, reps=1)
+    again.changed_base = "refuse"
+    with pytest.raises(CampaignError, match="did not record their base scenario"):
+        again.run(jobs=1, progress=False)
 
 
 def test_store_is_plain_sqlite_without_duplicates(tmp_path):
@@ -372,7 +417,7 @@ def test_toml_writer_round_trips():
 def test_cli_results_and_plot_on_a_store(tmp_path, capsys):
     from wlansim.cli import main
 
-    space = Space.grid({"stations.sta.count": [1, 2, 0], "ap.queue": [10, 20]})
+    space = Space.grid({"stations.sta.count": [1, 2, 13], "ap.queue": [10, 20]})
     campaign(tmp_path / "s", space=space, reps=3).run(jobs=1, progress=False)
     assert main(["results", str(tmp_path / "s"), "--metric", "throughput_bps"]) == 0
     out = capsys.readouterr().out

@@ -4,7 +4,6 @@ short simulated durations so the file runs in about a minute on 2 cores."""
 from __future__ import annotations
 
 import os
-import shlex
 import signal
 import sqlite3
 import subprocess
@@ -13,8 +12,9 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
-from wlansim.campaign import Campaign, Space
+from wlansim.campaign import Campaign, CampaignError, Space
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "saturated-11b.toml"
@@ -164,22 +164,15 @@ def test_dask_local_cluster_matches_local_pool(tmp_path):
     pd.testing.assert_frame_equal(comparable(dask.results()), comparable(pool.results()))
 
 
-def test_invalid_point_is_recorded_as_failed_others_complete(tmp_path):
+def test_an_invalid_point_stops_the_campaign_naming_key_value_and_rule(tmp_path):
     space = Space([{"stations.sta.count": n} for n in (2, "many", 4)])
     c = Campaign(SCENARIO, space, reps=2, store=tmp_path / "bad", overrides=QUICK)
-    report = c.run(jobs=2, progress=False)
-    assert (report.ok, report.failed) == (4, 2)
-    df = c.results()
-    bad = df[df["status"] == "failed"]
-    assert len(bad) == 2 and set(bad["stations.sta.count"]) == {"many"}
-    assert "count" in bad["error"].iloc[0] and "many" in bad["error"].iloc[0]
-    assert "--set stations.sta.count=many --seed" in bad["command"].iloc[0]
-    s = c.summary("throughput_bps")
-    assert list(s["failed"]) == [0, 2, 0] and list(s["n"]) == [2, 0, 2]
-    # the recorded command reproduces the failure
-    from wlansim.cli import main
-
-    assert main(shlex.split(bad["command"].iloc[0])[1:]) == 2
+    with pytest.raises(CampaignError) as err:
+        c.run(jobs=2, progress=False)
+    text = str(err.value)
+    assert "1 of 3 point(s) do not validate, nothing was run or stored" in text
+    assert "stations.sta.count=many" in text and "count" in text
+    assert not (tmp_path / "bad" / "campaign.sqlite").exists()
 
 
 def test_time_series_are_stored_beside_the_run(tmp_path):

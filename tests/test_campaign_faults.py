@@ -137,7 +137,7 @@ def test_run_timeout_stops_a_never_ending_run_and_the_sweep_goes_on(tmp_path):
     out = tmp_path / "s"
     res = wlansim_cli(
         "sweep", str(SATURATED), "--vary", "duration=1e6 s,2 s", "--set", "warmup=0.1 s",
-        "--run-timeout", "2", "--jobs", "1", "--out", str(out), "--no-progress", timeout=120,
+        "--run-timeout", "2 s", "--jobs", "1", "--out", str(out), "--no-progress", timeout=120,
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     no_traceback(res)
@@ -145,11 +145,24 @@ def test_run_timeout_stops_a_never_ending_run_and_the_sweep_goes_on(tmp_path):
     shown = wlansim_cli("results", str(out))
     assert "2 runs (1 ok, 1 failed)" in shown.stdout
     assert "reproduce: wlansim run" in shown.stdout and "duration=1e6 s" in shown.stdout
-    bad = wlansim_cli("sweep", str(SATURATED), "--run-timeout", "0", "--out", str(out))
-    assert bad.returncode == 2 and "--run-timeout must be seconds above 0" in bad.stderr
+    bad = wlansim_cli("sweep", str(SATURATED), "--run-timeout", "0 s", "--out", str(out))
+    assert bad.returncode == 2 and "--run-timeout must be above 0 s" in bad.stderr
 
 
 def test_a_sweep_whose_every_run_fails_exits_2_with_the_first_error(tmp_path):
+    # every run outlasts its time limit
+    res = wlansim_cli(
+        "sweep", str(SATURATED), "--vary", "stations.sta.count=1,2", "--set", "duration=1e6 s",
+        "--run-timeout", "0.5 s", "--jobs", "1", "--out", str(tmp_path / "s"), "--no-progress",
+        timeout=120,
+    )  # fmt: skip
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    no_traceback(res)
+    assert "wlansim: error: every run of the sweep failed (2); the first error: " in res.stderr
+    assert "--run-timeout" in res.stderr
+
+
+def test_a_sweep_with_no_valid_point_exits_2_and_stores_nothing(tmp_path):
     # the scenario's 1 s warm-up is not shorter than the 1 s duration: no point is valid
     res = wlansim_cli(
         "sweep", str(SATURATED), "--vary", "stations.sta.count=1,2", "--set", "duration=1 s",
@@ -157,8 +170,9 @@ def test_a_sweep_whose_every_run_fails_exits_2_with_the_first_error(tmp_path):
     )  # fmt: skip
     assert res.returncode == 2, (res.stdout, res.stderr)
     no_traceback(res)
-    assert "wlansim: error: every run of the sweep failed (2); the first error: " in res.stderr
+    assert "2 of 2 point(s) do not validate, nothing was run or stored" in res.stderr
     assert "scenario key `warmup`" in res.stderr
+    assert not (tmp_path / "s" / "campaign.sqlite").exists()
 
 
 # ------------------------------------------------------------------ store faults

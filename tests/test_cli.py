@@ -11,8 +11,10 @@ from conftest import wlansim_cli
 def test_run_prints_tables(saturated):
     out = wlansim_cli("run", str(saturated), "--set", "duration=3 s", "--seed", "2")
     assert out.returncode == 0, out.stderr
-    assert "Flows" in out.stdout and "Nodes" in out.stdout and "sta-9" in out.stdout
-    assert "seed 2" in out.stdout
+    assert "Flows" in out.stdout and "BSSs" in out.stdout and "sta-9" in out.stdout
+    assert "seed 2" in out.stdout and "Nodes" not in out.stdout
+    out = wlansim_cli("run", str(saturated), "--set", "duration=3 s", "--seed", "2", "--wide")
+    assert "Nodes" in out.stdout and "collision_probability" in out.stdout
 
 
 def test_run_json_document(saturated):
@@ -85,7 +87,7 @@ def test_validate_bianchi_writes_table_and_png(tmp_path):
 
 
 def test_bench_json():
-    out = wlansim_cli("bench", "--json", "--repeat", "1", "--only", "20sta")
+    out = wlansim_cli("bench", "--json", "--reps", "1", "--only", "20sta")
     assert out.returncode == 0, out.stderr
     cases = json.loads(out.stdout)
     assert {c["name"] for c in cases} == {
@@ -197,9 +199,12 @@ def test_run_labels_the_tcp_drop_column():
     out = wlansim_cli("run", "scenarios/pilosof-1up-1down.toml", "--set", "ap.queue=20",
                       "--set", "duration=10 s")  # fmt: skip
     assert out.returncode == 0, out.stderr
+    assert "dropped*" in out.stdout and "its ACKs dropped at any queue" in out.stdout
+    out = wlansim_cli("run", "scenarios/pilosof-1up-1down.toml", "--set", "ap.queue=20",
+                      "--set", "duration=10 s", "--wide")  # fmt: skip
     assert "dropped_queue*" in out.stdout
     assert "its ACKs dropped at any queue" in out.stdout
-    out = wlansim_cli("run", "scenarios/saturated-11b.toml", "--set", "duration=2 s")
+    out = wlansim_cli("run", "scenarios/saturated-11b.toml", "--set", "duration=2 s", "--wide")
     assert "dropped_queue*" not in out.stdout and "dropped_queue" in out.stdout
 
 

@@ -26,7 +26,7 @@ def fake_phy(monkeypatch):
     calls = []
 
     def timing(phy="802.11b", payload_bytes=1472):
-        calls.append((phy, payload_bytes))
+        calls.append((phy["standard"], payload_bytes))
         return dict(TIMING)
 
     monkeypatch.setattr(wlansim, "phy", types.SimpleNamespace(timing=timing), raising=False)
@@ -73,7 +73,7 @@ def test_table_output(fake_phy, capsys):
 
 def test_json_output(fake_phy, capsys):
     argv = ["model", "bianchi", "--phy", "802.11a", "--stations", "1:3", "--access", "rts"]
-    assert run(argv + ["--payload", "1000", "--json"]) == 0
+    assert run(argv + ["--payload", "1000 B", "--json"]) == 0
     assert fake_phy == [("802.11a", 1000)]
     doc = json.loads(capsys.readouterr().out)
     assert doc["access"] == "rts" and doc["collision"] == "standard"
@@ -82,10 +82,48 @@ def test_json_output(fake_phy, capsys):
     assert doc["results"][2] == pytest.approx({"n": 3, **expected})
 
 
-@pytest.mark.parametrize("payload", ["0", "-5", "big", "1.5"])
-def test_bad_payload(fake_phy, payload):
+def test_bad_payload(fake_phy):
     with pytest.raises(ScenarioError, match="--payload"):
-        run(["model", "bianchi", "--stations", "5", "--payload", payload])
+        run(["model", "bianchi", "--stations", "5", "--payload", "0"])
+
+
+@pytest.mark.parametrize("payload", ["-5", "big", "1.5", "10 m"])
+def test_a_payload_that_is_not_a_size_is_refused_by_the_unit_parser(payload):
+    from conftest import wlansim_cli
+
+    out = wlansim_cli("model", "bianchi", "--stations", "5", "--payload", payload)
+    assert out.returncode == 2 and "argument --payload" in out.stderr
+    assert "a size: an integer number of bytes or a string with B" in out.stderr
+
+
+def test_bianchi_takes_a_rate_with_its_unit_and_prints_it():
+    from conftest import wlansim_cli
+
+    out = wlansim_cli("model", "bianchi", "--stations", "5", "--rate", "1 Mb/s")
+    assert out.returncode == 0, out.stderr
+    assert "802.11b at 1 Mb/s (control 1 Mb/s)" in out.stdout.splitlines()[0]
+    slow = float(out.stdout.splitlines()[-1].split()[-1])
+    out = wlansim_cli("model", "bianchi", "--stations", "5", "--json")
+    doc = json.loads(out.stdout)
+    assert doc["data_rate_bps"] == 11e6  # the preset's when --rate is not given
+    assert doc["results"][0]["throughput_bps"] / 1e6 > 4 * slow
+    bad = wlansim_cli("model", "bianchi", "--stations", "5", "--rate", "1")
+    assert bad.returncode == 2 and "argument --rate" in bad.stderr and "Mb/s" in bad.stderr
+
+
+def test_model_powers_take_dbm_or_watts_and_print_dbm():
+    from conftest import wlansim_cli
+
+    w = wlansim_cli("model", "capture", "--stations", "5", "--power", "1e-9 W", "--json")
+    dbm = wlansim_cli("model", "capture", "--stations", "5", "--power", "-60 dBm", "--json")
+    assert w.returncode == 0 and dbm.returncode == 0, (w.stderr, dbm.stderr)
+    assert json.loads(w.stdout)["results"] == json.loads(dbm.stdout)["results"]
+    assert json.loads(w.stdout)["power_dbm"] == pytest.approx(-60.0)
+    sh = wlansim_cli("model", "shadowing", "--tx-power", "24.5 dBm", "--distances", "50")
+    assert sh.returncode == 0, sh.stderr
+    assert "Pt 24.50 dBm (0.2818 W)" in sh.stdout and "RXThresh -64.37 dBm" in sh.stdout
+    bad = wlansim_cli("model", "shadowing", "--rx-threshold", "-64")
+    assert bad.returncode == 2 and "argument --rx-threshold" in bad.stderr
 
 
 def test_bad_phy_timing_becomes_scenario_error(monkeypatch):

@@ -199,7 +199,7 @@ def test_addresses_in_the_nodes_table():
 
 
 def test_cli_pcap_option_and_unwritable_directory(tmp_path):
-    out = wlansim_cli("run", str(SCENARIO), "--pcap", str(tmp_path / "cli"))
+    out = wlansim_cli("run", str(SCENARIO), "--pcap", str(tmp_path / "cli"), "--wide")
     assert out.returncode == 0, out.stderr
     assert "mac_address" in out.stdout and "02:00:00:00:00:03" in out.stdout
     assert (tmp_path / "cli" / "a-0.pcap").stat().st_size > 24

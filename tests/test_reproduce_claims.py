@@ -49,14 +49,15 @@ def test_quick_verdicts_never_contradict_the_committed_full_run(name, quick_repr
     assert not clashes, "\n".join(clashes)
 
 
-def test_the_readme_quotes_only_verdicts_of_the_committed_claims():
+def test_the_docs_quote_only_verdicts_of_the_committed_claims():
     import subprocess
     import sys
 
-    readme = (ROOT / "README.md").read_text()
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    text = "\n".join(p.read_text() for p in pages if "reproductions" not in p.parts)
     for name in NAMES:
         if (COMMITTED / name / "claims.csv").is_file():
-            assert f"<!-- claims:{name} -->" in readme, f"README has no claims block for {name}"
+            assert f"<!-- claims:{name} -->" in text, f"the docs have no claims block for {name}"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "readme_claims.py"), "--check"],
         capture_output=True,

@@ -362,7 +362,7 @@ def test_nonsense_deliveries_beyond_offers_are_explained():
     doc = strict_json(out.stdout)
     cross = next(f for f in doc["flows"] if f["name"] == "cross-0")
     assert cross["delivered_packets"] - cross["delivered_from_warmup"] <= cross["offered_packets"]
-    table = limited_cli("run", TWO_BSS, "--set", "duration=5 s")
+    table = limited_cli("run", TWO_BSS, "--set", "duration=5 s", "--wide")
     assert "delivered_packets+" in table.stdout
     assert "offered during the warm-up and delivered after it" in table.stdout
 

@@ -81,7 +81,7 @@ def test_results_tables_are_built_on_first_access():
 
 
 def test_bench_startup_times_every_quick_command():
-    out = wlansim_cli("bench", "--startup", "--repeat", "1", "--json")
+    out = wlansim_cli("bench", "--startup", "--reps", "1", "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     names = [r["name"] for r in rows]

@@ -14,13 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from wlansim import examples
 from wlansim.api import run
 from wlansim.evidence.validations.bianchi import saturated_cell
 from wlansim.machine import load_average, timed_run
 from wlansim.scenario import load
 
-#: the example scenarios of a checkout
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+#: the example scenarios (package data)
+SCENARIOS = examples.DIR
 
 #: the whole-process target of every command `wlansim bench --startup` times (s, on an
 #: idle machine): each starts without pandas, scipy or matplotlib
@@ -38,8 +39,7 @@ def startup_commands(store: str) -> dict[str, list[str]]:
         "wlansim results STORE": ["results", store],
     }
     for path in sorted(SCENARIOS.glob("*.toml")):
-        name = f"scenarios/{path.name}"
-        commands[f"wlansim run {name}"] = ["run", name]
+        commands[f"wlansim run scenarios/{path.name}"] = ["run", str(path)]
     return commands
 
 

@@ -21,6 +21,7 @@ import pandas as pd
 from .campaign.space import match_key
 from .campaign.stats import summarize
 from .errors import WlansimError
+from .units import unit_of
 
 
 def _numeric(vals: Sequence[Any]) -> bool:
@@ -101,7 +102,8 @@ def plot_campaign(
     ``where`` keeps only runs whose parameters equal the given values. Parameters varied
     in the campaign but neither ``x``, ``hue`` nor fixed by ``where`` are folded into the
     line labels, so no two points are ever averaged together. Saves a PNG to ``out`` if
-    given; returns the Figure."""
+    given; returns the Figure. A metric named after its unit is drawn in the unit of the
+    tables (``throughput_bps`` in Mb/s, ``delay_mean_s`` in ms: :data:`wlansim.units.UNITS`)."""
     from matplotlib.figure import Figure
 
     params = list(runs.attrs.get("params", []))
@@ -143,12 +145,20 @@ def plot_campaign(
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.add_subplot()
     pct = f"{confidence * 100:g}%"
+    name, unit = metric, ""
+    shown = unit_of(metric)
+    if shown is not None:  # in the unit of the tables: Mb/s, ms
+        name, scale, label = shown
+        summary = summary.copy()
+        stats = ["mean", "std", "half_width"] + [c for c in summary if c.startswith("ci")]
+        summary[stats] = summary[stats].astype(float) * scale
+        unit = f" ({label})"
     plot_summary(
         summary,
         x,
         hue=hue_col,
         ax=ax,
-        ylabel=f"{metric} (mean ± {pct} CI)",
+        ylabel=f"{name}{unit}, mean ± {pct} CI",
         title=title,
     )
     if out is not None:

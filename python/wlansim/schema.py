@@ -103,13 +103,53 @@ def _cell(text: Any) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+#: the TCP profiles, in the order the reference lists their defaults
+TCP_PROFILES = ("standard", "ns2-compat", "ns2")
+
+
+def tcp_defaults() -> dict[str, str]:
+    """The default of every `[tcp]` key under each TCP profile, as the reference shows
+    it: one value, or each profile's (the core's `--resolve` of a minimal TCP scenario
+    under each profile writes them out)."""
+    from wlansim.scenario import resolve
+
+    per_profile = {}
+    for profile in TCP_PROFILES:
+        scenario = {
+            "duration": "1 s",
+            "stations": [{"name": "sta"}],
+            "servers": [{"name": "srv"}],
+            "flows": [{"name": "f", "protocol": "tcp", "direction": "uplink",
+                       "stations": "sta", "server": "srv"}],
+        }  # fmt: skip
+        per_profile[profile] = resolve({**scenario, "tcp": {"profile": profile}})["tcp"]
+        # the thresholds exist only with the dynamic delayed ACK on
+        dynamic = resolve({**scenario, "tcp": {"profile": profile, "dynamic_delayed_ack": True}})
+        key = "dynamic_delayed_ack_thresholds"
+        per_profile[profile][key] = dynamic["tcp"][key]
+    out = {}
+    for key in per_profile["standard"]:
+        if key == "profile":
+            continue
+        groups: dict[str, list[str]] = {}
+        for p in TCP_PROFILES:
+            groups.setdefault(f"`{json.dumps(per_profile[p][key])}`", []).append(p)
+        if len(groups) == 1:
+            out[key] = next(iter(groups))
+        else:
+            out[key] = "; ".join(f"{v} ({', '.join(ps)})" for v, ps in groups.items())
+    out["profile"] = "the top-level `profile`"
+    return out
+
+
 def _rows(root: dict, node: dict, prefix: str, required: set, out: list, tables: list) -> None:
+    tcp = tcp_defaults() if prefix == "tcp." else {}
     for key, prop in node.get("properties", {}).items():
         path = f"{prefix}{key}"
         target = _resolve(root, prop)
         kind = _kind(root, prop)
         description = prop.get("description") or target.get("description", "")
-        default = "required" if key in required else _default(prop)
+        default = "required" if key in required else (tcp.get(key) or _default(prop))
         if not default and prop.get("type") == "boolean":
             default = "`false`"  # every optional switch is off unless set
         default = default or "—"
@@ -138,7 +178,9 @@ def markdown() -> str:
         'Units: a **duration** is a string with ns, us (µs), ms, s or min (`"10 ms"`), from',
         "0 to 1e9 s at a 1 ns resolution (a bare `0` is allowed); a **rate** a string with b/s,",
         'kb/s, Mb/s or Gb/s (`"11 Mb/s"`), from 1 b/s to 1 Tb/s; a **size** an integer number',
-        'of bytes or a string with B, kB, KiB, MB, MiB, GB or GiB (`"1500 B"`), at most 2^53 B.',
+        'of bytes or a string with B, kB, KiB, MB, MiB, GB or GiB (`"1500 B"`), at most 2^53 B;',
+        'a **power** a string with dBm, mW or W (`"-82 dBm"`, `"3.652e-10 W"`). The command',
+        "line reads its flags' durations, rates, sizes and powers with the same parser.",
         "",
         "Limits of a run, checked before anything is allocated: at most 100 000 nodes (AP,",
         "stations and servers), 100 000 flows, 1 000 000 packets per queue, 10 000 000",

@@ -64,8 +64,15 @@ pub struct TcpFlowResult {
     pub spurious_timeouts: u64,
     /// ACK segments the receiver sent.
     pub acks_sent: u64,
-    /// Congestion window at the end of the run, bytes.
+    /// Congestion window at the end of the run, bytes. The sender keeps at most
+    /// min(cwnd, rwnd) unacknowledged: a flow limited by the receiver's window can end
+    /// with a cwnd far above rwnd, since (as in ns-2) cwnd grows with every ACK whether
+    /// or not it limits the flight.
     pub cwnd_bytes: u64,
+    /// A transfer of `bytes`: when its last byte was acknowledged (s from the start of the
+    /// run); None for a persistent or file flow, or a transfer still running. Its rates
+    /// are averaged over the whole measurement window, however early it ended.
+    pub completed_s: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -168,10 +168,31 @@ fn phy_timing(py: Python<'_>, scenario_json: String, payload_bytes: u32) -> PyRe
     })
 }
 
+/// A quantity written as the scenario writes it, through the scenario's own parser:
+/// `kind` is "duration" (returns seconds), "rate" (b/s), "size" (bytes) or "power"
+/// (watts; "dBm", "mW" or "W"). A bad value is a ValueError saying what is allowed.
+#[pyfunction]
+fn parse_quantity(kind: &str, text: &str) -> PyResult<f64> {
+    use wlansim_core::scenario::{Bytes, Duration, Power, Rate};
+    let value = match kind {
+        "duration" => Duration::parse(text).map(|d| d.0 as f64 / 1e9),
+        "rate" => Rate::parse(text).map(|r| r.0 as f64),
+        "size" => Bytes::parse(text).map(|b| b.0 as f64),
+        "power" => Power::parse(text).map(|p| p.0),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown kind of quantity {kind:?}: duration, rate, size or power"
+            )))
+        }
+    };
+    value.map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(phy_timing, m)?)?;
     m.add_function(wrap_pyfunction!(emulated_nodes, m)?)?;

@@ -18,7 +18,7 @@ Importing the package loads no numpy, pandas or scipy; tables and statistics imp
 when they are built.
 """
 
-from .campaign import Campaign, CampaignInterrupted, RunReport, RunSpec
+from .campaign import Campaign, CampaignError, CampaignInterrupted, RunReport, RunSpec
 from .executors import ExecutorError, RunTimeout, WorkerCrash, execute_run, run_scenario
 from .keys import replication_seed, reproduce_command, run_key
 from .space import Space, SpaceError, frange, safe_eval, values
@@ -36,6 +36,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "Campaign",
+    "CampaignError",
     "CampaignInterrupted",
     "ExecutorError",
     "RunReport",

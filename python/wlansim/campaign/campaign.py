@@ -9,13 +9,24 @@
 
 Each (point, replication) is one run: the point's values (and the campaign's fixed
 ``overrides``) are applied to the base scenario, which is then resolved and validated
-in the main process; its run key (see :mod:`wlansim.campaign.keys`) is looked up in the
-store and only missing runs are executed (on a local process pool, in-process, or on a
-Dask cluster — :mod:`wlansim.campaign.executors`). Each finished run is committed to the
-store at once (:mod:`wlansim.campaign.store`), so an interrupted campaign resumes where it
-stopped. A point that fails validation, or a run that raises or crashes its worker
-process, is stored as ``failed``
-with the error message and the command reproducing it; the campaign carries on.
+in the main process — every point before anything is stored: a point that does not
+validate (an unknown key, a value out of range) stops the campaign with a
+:class:`CampaignError` naming the key, the value and what is allowed. Each run's key (see
+:mod:`wlansim.campaign.keys`) is looked up in the store and only missing runs are
+executed (on a local process pool, in-process, or on a Dask cluster —
+:mod:`wlansim.campaign.executors`). Each finished run is committed to the store at once
+(:mod:`wlansim.campaign.store`), so an interrupted campaign resumes where it stopped. A
+run that raises or crashes its worker process is stored as ``failed`` with the error
+message and the command reproducing it; the campaign carries on.
+
+A store never mixes scenarios. The campaign's *base* — the scenario as written plus the
+fixed overrides, and wlansim's version — is recorded in the store (its resolved form, its
+hash, and a copy ``DIR/base-<hash>.toml`` that every run's reproduce command runs, so the
+command still reproduces the run after the original file changed). A campaign whose base
+differs from the one stored is refused (``changed_base="refuse"``: what ``wlansim
+sweep`` does unless given ``--new-base``) or recorded as a further base
+(``changed_base="add"``, the default of this class): its runs get their own keys, and
+`wlansim results` shows each base apart (a ``base`` column), never pooled.
 
 The run, load and resolve functions are injectable (``run_fn``, ``load_fn``,
 ``resolve_fn``) so the machinery can be tested without the simulator; ``run_fn`` must be
@@ -32,6 +43,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..errors import WlansimError
 from . import keys as _keys
 from .executors import (
     LocalExecutor,
@@ -60,8 +72,7 @@ class RunSpec:
     params: dict[str, Any]  # varied and derived values of the point
     rep: int
     seed: int
-    scenario: dict | None  # resolved scenario (None if the point is invalid)
-    error: str | None  # validation error of the point
+    scenario: dict  # resolved scenario
     command: str  # reproduces this run
 
 
@@ -73,7 +84,7 @@ class RunReport:
     skipped: int  # already in the store
     executed: int  # executed now (ok + failed)
     ok: int
-    failed: int  # stored as failed (run error or invalid point)
+    failed: int  # stored as failed (the run raised, crashed or outlasted its time)
     lost: list[tuple[RunSpec, str]]  # not recorded: infrastructure failure
     wall_s: float
     executor: str
@@ -86,6 +97,11 @@ class RunReport:
         if self.lost:
             s += f"; {len(self.lost)} not executed (worker failure: {self.lost[0][1]}), re-run"
         return s
+
+
+class CampaignError(WlansimError):
+    """A campaign cannot run as asked: a point does not validate, or the store holds the
+    runs of another base scenario."""
 
 
 class CampaignInterrupted(KeyboardInterrupt):
@@ -133,12 +149,6 @@ def _default_resolve(scenario: Any, overrides: Mapping[str, Any]) -> dict:
     return _sc.resolve(scenario, overrides=dict(overrides))
 
 
-def _is_path(base: Any) -> bool:
-    from wlansim.scenario import is_path  # the one rule
-
-    return is_path(base)
-
-
 class Campaign:
     """A parameter sweep with replications, stored in ``store`` (a directory).
 
@@ -150,6 +160,9 @@ class Campaign:
     store : directory of the results store (created if missing).
     seed : base seed of the campaign (default: the scenario's ``seed``, else 1).
     overrides : fixed ``{key: value}`` (or ``["key=value", ...]``) applied to every point.
+    changed_base : what :meth:`run` does when the store holds runs of another base:
+        ``"add"`` records this one as a further base (kept apart), ``"refuse"`` raises a
+        :class:`CampaignError` that names the differences.
     """
 
     def __init__(
@@ -165,7 +178,11 @@ class Campaign:
         load_fn: Callable[[Any], dict] | None = None,
         resolve_fn: Callable[[Any, Mapping[str, Any]], dict] | None = None,
         version: str | None = None,
+        changed_base: str = "add",
     ):
+        if changed_base not in CHANGED_BASE:
+            raise ValueError(f"changed_base must be one of {CHANGED_BASE}, got {changed_base!r}")
+        self.changed_base = changed_base
         if int(reps) < 1:
             raise ValueError(f"reps must be >= 1, got {reps}")
         self.space = Space.from_any(space)
@@ -176,14 +193,12 @@ class Campaign:
         self._resolve = resolve_fn or _default_resolve
         self.version = version or _default_version()
         self.overrides = _parse_overrides(overrides)
-        self.base_source = base
         self.base = self._load(base)
         self.seed = int(seed if seed is not None else self.base.get("seed", 1))
         self._plan: list[RunSpec] | None = None
-        if _is_path(base):
-            self.scenario_file = str(Path(base).resolve())
-        else:
-            self.scenario_file = str(self.store_dir / "base.toml")
+        self.base_hash = _keys.base_hash(self.base, self.overrides, self.version)
+        #: the copy of the base that the reproduce commands run
+        self.scenario_file = str(self.store_dir.resolve() / f"base-{self.base_hash[:12]}.toml")
 
     # ------------------------------------------------------------------ planning
     def seeds(self) -> list[int]:
@@ -196,25 +211,63 @@ class Campaign:
             return self._plan
         seeds = self.seeds()
         plan: list[RunSpec] = []
+        invalid: list[str] = []
         for i, point in enumerate(self.space.points()):
             ov = {**self.overrides, **point}
-            resolved: dict | None = None
-            error: str | None = None
             try:
                 resolved = self._resolve(self.base, ov)
             except Exception as exc:
                 error = str(exc) or type(exc).__name__
                 if not isinstance(exc, ValueError):
                     error = f"{type(exc).__name__}: {error}"
+                where = ", ".join(f"{k}={v}" for k, v in point.items()) or "the base scenario"
+                invalid.append(f"{where}: {error}")
+                continue
             for r, seed in enumerate(seeds):
-                if resolved is not None:
-                    key = _keys.run_key(resolved, seed, self.version)
-                else:
-                    key = _keys.invalid_run_key(self.base, ov, seed, self.version)
+                key = _keys.run_key(resolved, seed, self.base_hash)
                 cmd = _keys.reproduce_command(self.scenario_file, ov, seed)
-                plan.append(RunSpec(key, i, dict(point), r, seed, resolved, error, cmd))
+                plan.append(RunSpec(key, i, dict(point), r, seed, resolved, cmd))
+        if invalid:
+            more = f" (and {len(invalid) - 1} more point(s))" if len(invalid) > 1 else ""
+            raise CampaignError(
+                f"{len(invalid)} of {len(self.space)} point(s) do not validate, nothing was "
+                f"run or stored; the first: {invalid[0]}{more}"
+            )
         self._plan = plan
         return plan
+
+    def check_store(self, store: Store | None = None) -> int | None:
+        """The id of this campaign's base in the store (None when it is not recorded yet),
+        or a :class:`CampaignError` when the store holds another base and
+        ``changed_base="refuse"``."""
+        if store is None:
+            if not (self.store_dir / "campaign.sqlite").exists():
+                return None
+            with Store(self.store_dir, readonly=True) as st:
+                return self.check_store(st)
+        bases = store.bases()
+        ours = [b["id"] for b in bases if b["hash"] == self.base_hash]
+        if ours:
+            return ours[0]
+        if self.changed_base == "refuse":
+            if bases:
+                last = bases[-1]
+                raise CampaignError(
+                    f"{self.store_dir} holds the runs of another base scenario (base "
+                    f"{last['id']}, {last['runs']} runs, wlansim {last['version']}, "
+                    f"{last['created_at']}): {_describe_change(last, self)}. Runs of two "
+                    "scenarios are never pooled: sweep into another --out directory, or pass "
+                    f"--new-base to store these runs as base {last['id'] + 1} (`wlansim "
+                    "results` then shows each base apart)"
+                )
+            if store.unattributed():
+                raise CampaignError(
+                    f"{self.store_dir} holds {store.unattributed()} runs written by a wlansim "
+                    "that did not record their base scenario, so they cannot be told apart "
+                    "from this sweep's: sweep into another --out directory, or pass --new-base "
+                    "to store these runs as a base of their own"
+                )
+        return None
 
     def missing(self, retry_failed: bool = False, store: Store | None = None) -> list[RunSpec]:
         """Distinct runs not yet in the store (and failed ones if ``retry_failed``)."""
@@ -268,6 +321,9 @@ class Campaign:
         plan = self.plan()
         total = len({s.key for s in plan})
         with Store(self.store_dir) as store:
+            base_id = self.check_store(store)
+            if base_id is None:
+                base_id = self._add_base(store)
             todo = self.missing(retry_failed=retry_failed, store=store)
             report = RunReport(total, total - len(todo), 0, 0, 0, [], 0.0, "nothing to do")
             self._write_info(store)
@@ -275,19 +331,9 @@ class Campaign:
                 total, done=total - len(todo), label=label, enabled=progress and bool(todo)
             )
             try:
-                invalid = [s for s in todo if s.error is not None]
-                if invalid:  # points that fail validation: recorded without executing
-                    store.put_many(
-                        [self._record(s, {"ok": False, "error": s.error}) for s in invalid]
-                    )
-                    report.executed += len(invalid)
-                    report.failed += len(invalid)
-                    bar.update(0, failed=len(invalid))
-                    bar.update(len(invalid))
-                valid = [s for s in todo if s.error is None]
-                if valid:
+                if todo:
                     if dask is None and jobs is None and not in_process:  # no idle workers
-                        workers = max(1, min(os.cpu_count() or 1, len(valid)))
+                        workers = max(1, min(os.cpu_count() or 1, len(todo)))
                         executor = LocalExecutor(workers, run_timeout=run_timeout)
                     else:
                         executor = make_executor(
@@ -297,8 +343,7 @@ class Campaign:
                     kill = False
                     try:
                         tasks = (
-                            (s, (self.run_fn, s.scenario, s.seed, run_timeout), s.key)
-                            for s in valid
+                            (s, (self.run_fn, s.scenario, s.seed, run_timeout), s.key) for s in todo
                         )
                         for batch in map_unordered_batches(executor, execute_run, tasks):
                             done = []
@@ -310,7 +355,7 @@ class Campaign:
                                 else:
                                     done.append((spec, out))
                             # runs that finished together: one durable transaction
-                            store.put_many([self._record(spec, out) for spec, out in done])
+                            store.put_many([self._record(spec, out, base_id) for spec, out in done])
                             for _spec, out in done:
                                 report.executed += 1
                                 if out.get("ok"):
@@ -338,10 +383,11 @@ class Campaign:
             print(f"wlansim: warning: {report}", file=sys.stderr)
         return report
 
-    def _record(self, spec: RunSpec, out: Mapping[str, Any]) -> dict:
+    def _record(self, spec: RunSpec, out: Mapping[str, Any], base: int) -> dict:
         ok = bool(out.get("ok"))
         return {
             "key": spec.key,
+            "base": base,
             "params": spec.params,
             "rep": spec.rep,
             "seed": spec.seed,
@@ -353,17 +399,30 @@ class Campaign:
             "version": self.version,
         }
 
+    def _add_base(self, store: Store) -> int:
+        """Write the stored copy of the base (atomically) and record the base."""
+        path = Path(self.scenario_file)
+        text = _toml_dumps(self.base)
+        if not path.exists() or path.read_text() != text:
+            tmp = path.with_suffix(".toml.tmp")
+            tmp.write_text(text)
+            os.replace(tmp, path)
+        try:
+            resolved = self._resolve(self.base, self.overrides)
+        except Exception:  # a base valid only with each point's values
+            resolved = None
+        return store.add_base(
+            {
+                "hash": self.base_hash,
+                "version": self.version,
+                "scenario": self.base,
+                "overrides": self.overrides,
+                "resolved": resolved,
+                "file": self.scenario_file,
+            }
+        )
+
     def _write_info(self, store: Store) -> None:
-        if not _is_path(self.base_source):
-            path = Path(self.scenario_file)
-            if isinstance(self.base_source, str):
-                text = self.base_source
-            else:
-                text = _toml_dumps(self.base)
-            if not path.exists() or path.read_text() != text:
-                tmp = path.with_suffix(".toml.tmp")
-                tmp.write_text(text)
-                os.replace(tmp, path)
         store.set_info(
             "campaign",
             {
@@ -440,6 +499,43 @@ class Campaign:
             f"Campaign({len(self.space)} points x {self.reps} reps, keys={self.space.keys}, "
             f"store={str(self.store_dir)!r})"
         )
+
+
+#: what :meth:`Campaign.run` does with a store that holds another base
+CHANGED_BASE = ("add", "refuse")
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            out.update(_flatten(v, f"{prefix}{k}."))
+        return out
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        out = {}
+        for i, v in enumerate(value):
+            out.update(_flatten(v, f"{prefix}{v.get('name', i)}."))
+        return out
+    return {prefix.rstrip("."): value}
+
+
+def _describe_change(stored: Mapping[str, Any], campaign: Campaign) -> str:
+    """What differs between a stored base and a campaign's: version, keys, overrides."""
+    changes = []
+    if stored["version"] != campaign.version:
+        changes.append(f"wlansim {stored['version']} -> {campaign.version}")
+    for what, old, new in (
+        ("", stored["scenario"], campaign.base),
+        ("--set ", stored["overrides"], campaign.overrides),
+    ):
+        a, b = _flatten(old or {}), _flatten(new or {})
+        for k in sorted(set(a) | set(b)):
+            if a.get(k, "(unset)") != b.get(k, "(unset)"):
+                changes.append(f"{what}{k}: {a.get(k, '(unset)')!r} -> {b.get(k, '(unset)')!r}")
+    if not changes:
+        return "the scenario differs"
+    shown = "; ".join(changes[:5])
+    return shown + (f"; and {len(changes) - 5} more" if len(changes) > 5 else "")
 
 
 def _parse_overrides(overrides: Any) -> dict[str, Any]:

@@ -15,12 +15,14 @@ replications; adding replications keeps the existing ones.
 
 Run keys
 --------
-A run is identified by ``sha256`` of the canonical JSON (sorted keys, no whitespace) of
-``{"scenario": <fully resolved scenario>, "seed": seed, "version": wlansim version}``.
-Two campaigns that reach the same resolved scenario (even through different parameter
-spellings like ``"1000 B"`` vs ``1000``) share their runs; a new wlansim version runs
-everything again. A point whose scenario does not validate has no resolved form: its key
-hashes the base scenario and the overrides instead (prefix ``"invalid"``).
+A campaign's base scenario (the scenario as written, with input files as absolute paths,
+plus the campaign's fixed ``--set`` overrides) and wlansim's version make its *base hash*
+(:func:`base_hash`). A run is identified by ``sha256`` of the canonical JSON (sorted keys,
+no whitespace) of ``{"base": base hash, "scenario": <fully resolved scenario>, "seed":
+seed}``. Two points of one base that reach the same resolved scenario (even through
+different spellings like ``"1000 B"`` vs ``1000``) share their runs; a changed base or a
+new wlansim version is another base, whose runs are never taken for the first one's
+(see :class:`wlansim.campaign.Campaign`).
 """
 
 from __future__ import annotations
@@ -54,24 +56,17 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_default, allow_nan=True)
 
 
-def run_key(resolved: Mapping[str, Any], seed: int, version: str) -> str:
-    """Key of a valid run: hash of resolved scenario, seed and wlansim version."""
-    payload = canonical_json({"scenario": resolved, "seed": int(seed), "version": version})
+def base_hash(scenario: Mapping[str, Any], overrides: Mapping[str, Any], version: str) -> str:
+    """Hash of a campaign's base: the scenario as written, its fixed overrides and the
+    wlansim version."""
+    payload = canonical_json({"overrides": overrides, "scenario": scenario, "version": version})
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def invalid_run_key(base: Any, overrides: Mapping[str, Any], seed: int, version: str) -> str:
-    """Key of a run whose scenario does not validate (no resolved form exists)."""
-    payload = canonical_json(
-        {
-            "invalid": True,
-            "base": base,
-            "overrides": overrides,
-            "seed": int(seed),
-            "version": version,
-        }
-    )
-    return "invalid-" + hashlib.sha256(payload.encode()).hexdigest()[:56]
+def run_key(resolved: Mapping[str, Any], seed: int, base: str) -> str:
+    """Key of a run: hash of its base's hash, its resolved scenario and its seed."""
+    payload = canonical_json({"base": base, "scenario": resolved, "seed": int(seed)})
+    return hashlib.sha256(payload.encode()).hexdigest()
 
 
 def format_value(value: Any) -> str:

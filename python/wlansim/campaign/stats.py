@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import WlansimError
+from .store import BASE
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -118,8 +119,12 @@ def summary_rows(
     the metrics): ``(columns, rows)``, one row per point (per combination of ``by``;
     default: every parameter) and metric, with ``mean, std, n, ci95_low, ci95_high,
     half_width`` and ``failed`` (failed runs at that point), in the order the points
-    first appear. With several metrics a ``metric`` column tells them apart."""
+    first appear. With several metrics a ``metric`` column tells them apart. Runs of
+    several base scenarios (parameter ``base``) are grouped by base whatever ``by``
+    says."""
     by = list(params if by is None else by)
+    if BASE in params and BASE not in by:  # the runs of two base scenarios are never pooled
+        by = [BASE, *by]
     if metric is None:
         metrics = list(all_metrics)
     elif isinstance(metric, str):

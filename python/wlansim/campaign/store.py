@@ -26,12 +26,21 @@ Schema (all JSON columns are UTF-8 JSON text)
 ``runs``    key (PK), params (JSON: varied and derived values), rep, seed, status
             ('ok' | 'failed'), error, command (reproduces the run), metrics (JSON),
             meta (JSON), flows / nodes (JSON records), wall_s, finished_at (UTC ISO
-            8601), version.
+            8601), version, base (the id of its base scenario in ``bases``).
+``bases``   id (PK, 1, 2, ...), hash, version, scenario (JSON: the base scenario as
+            written, input files as absolute paths), overrides (JSON: the fixed
+            ``--set`` values), resolved (JSON: both resolved, every default written out;
+            null when the base alone does not validate), file (the stored copy that the
+            runs' reproduce commands run), created_at. Runs of two bases are never pooled:
+            a store with more than one base shows ``base`` as its first parameter.
 ``metrics`` key, name, value — the scalar metrics in long form (one row per run and
             metric), e.g. ``SELECT * FROM metrics WHERE name='throughput_bps'``.
 ``series``  key, name, data (JSON ``{"t_s": [...], column: [...]}``) — time series
             recorded on request by the scenario's ``[output] series``.
 ``info``    name (PK), value (JSON) — the campaign definition(s) that wrote here.
+
+Every JSON column is strict JSON (:mod:`wlansim.strict_json`: an undefined number is
+``null``), so SQLite's ``json_extract(metrics, '$.throughput_bps')`` reads every row.
 """
 
 from __future__ import annotations
@@ -48,12 +57,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import WlansimError
+from ..strict_json import dumps as strict_dumps
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 DB_NAME = "campaign.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -70,7 +80,8 @@ CREATE TABLE IF NOT EXISTS runs (
     nodes TEXT,
     wall_s REAL,
     finished_at TEXT NOT NULL,
-    version TEXT
+    version TEXT,
+    base INTEGER
 );
 CREATE TABLE IF NOT EXISTS metrics (
     key TEXT NOT NULL,
@@ -88,6 +99,16 @@ CREATE TABLE IF NOT EXISTS info (
     name TEXT PRIMARY KEY,
     value TEXT
 );
+CREATE TABLE IF NOT EXISTS bases (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    version TEXT,
+    scenario TEXT NOT NULL,
+    overrides TEXT NOT NULL,
+    resolved TEXT,
+    file TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
 """
 
 #: what a campaign store holds (another SQLite database is refused)
@@ -97,6 +118,9 @@ RUN_COLUMNS = {"key", "params", "rep", "seed", "status", "error", "command", "me
 #: columns of :func:`load_runs` that are neither parameters nor metrics
 BOOKKEEPING = ["key", "rep", "seed", "status", "wall_s", "error", "command", "finished_at"]
 
+#: the parameter column that tells the runs of several base scenarios apart
+BASE = "base"
+
 
 class StoreError(WlansimError):
     """The store directory or database cannot be used."""
@@ -105,7 +129,7 @@ class StoreError(WlansimError):
 def _json(obj: Any, sort_keys: bool = True) -> str | None:
     if obj is None:
         return None
-    return json.dumps(obj, sort_keys=sort_keys, default=_json_default)
+    return strict_dumps(obj, sort_keys=sort_keys, default=_json_default)
 
 
 def _json_default(obj: Any) -> Any:
@@ -250,8 +274,10 @@ class Store:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.executescript(_SCHEMA)
+            if "base" not in self._columns("runs"):  # a store of schema 1: runs had no base
+                self._conn.execute("ALTER TABLE runs ADD COLUMN base INTEGER")
             self._conn.execute(
-                "INSERT OR IGNORE INTO info(name, value) VALUES ('schema_version', ?)",
+                "INSERT OR REPLACE INTO info(name, value) VALUES ('schema_version', ?)",
                 (json.dumps(SCHEMA_VERSION),),
             )
         except sqlite3.Error as exc:
@@ -265,12 +291,15 @@ class Store:
         rows = self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         return {r[0] for r in rows}
 
+    def _columns(self, table: str) -> set[str]:
+        return {r[1] for r in self._conn.execute(f"PRAGMA table_info({table})")}
+
     def _verify(self, tables: set[str], advice: str) -> None:
         """Refuse another program's SQLite database (a StoreError naming its tables, with
         `advice`) and a damaged store: SQLite's integrity check reads every page, so
         random bytes over one page are found before a table built on it is shown."""
         if tables:
-            columns = {r[1] for r in self._conn.execute("PRAGMA table_info(runs)")}
+            columns = self._columns("runs")
             if not STORE_TABLES <= tables or not RUN_COLUMNS <= columns:
                 raise StoreError(
                     f"{self.path} is an SQLite database but not a campaign store (its tables: "
@@ -404,8 +433,8 @@ class Store:
                 c.execute("DELETE FROM series WHERE key = ?", (key,))
         cur = c.execute(
             "INSERT OR IGNORE INTO runs(key, params, rep, seed, status, error, command,"
-            " metrics, meta, flows, nodes, wall_s, finished_at, version)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " metrics, meta, flows, nodes, wall_s, finished_at, version, base)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 key,
                 _json(dict(record.get("params") or {}), sort_keys=False),
@@ -421,6 +450,7 @@ class Store:
                 _float(record.get("wall_s")),
                 finished,
                 record.get("version"),
+                record.get("base"),
             ),
         )
         if cur.rowcount == 0:
@@ -435,7 +465,76 @@ class Store:
         )
         return True
 
+    @_guarded
+    def add_base(self, base: Mapping[str, Any]) -> int:
+        """Record a base scenario (``hash, version, scenario, overrides, resolved, file``)
+        if it is not stored yet; its id."""
+        with self._transaction():
+            self.conn.execute(
+                "INSERT OR IGNORE INTO bases(hash, version, scenario, overrides, resolved, file,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    base["hash"],
+                    base["version"],
+                    _json(base["scenario"]),
+                    _json(base["overrides"], sort_keys=False),
+                    _json(base["resolved"]),
+                    str(base["file"]),
+                    _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                ),
+            )
+            row = self.conn.execute("SELECT id FROM bases WHERE hash = ?", (base["hash"],))
+            return int(row.fetchone()[0])
+
+    @_guarded
+    def delete(self, keys: Iterable[str]) -> int:
+        """Remove the runs ``keys`` (with their metrics and series) in one transaction; how
+        many were stored."""
+        keys = list(keys)
+        with self._transaction():
+            gone = 0
+            for key in keys:
+                gone += self.conn.execute("DELETE FROM runs WHERE key = ?", (key,)).rowcount
+                self.conn.execute("DELETE FROM metrics WHERE key = ?", (key,))
+                self.conn.execute("DELETE FROM series WHERE key = ?", (key,))
+            return gone
+
     # -- reading
+    @_guarded
+    def bases(self) -> list[dict[str, Any]]:
+        """The base scenarios of the store, in the order they were recorded: ``id, hash,
+        version, scenario, overrides, resolved, file, created_at`` and ``runs`` (how many
+        runs of it are stored)."""
+        if "bases" not in self._tables():  # a store of schema 1
+            return []
+        rows = self.conn.execute(
+            "SELECT b.id, b.hash, b.version, b.scenario, b.overrides, b.resolved, b.file,"
+            " b.created_at, (SELECT COUNT(*) FROM runs r WHERE r.base = b.id)"
+            " FROM bases b ORDER BY b.id"
+        ).fetchall()
+        names = ["id", "hash", "version", "scenario", "overrides", "resolved", "file"]
+        out = []
+        for row in rows:
+            base = dict(zip(names + ["created_at", "runs"], row))
+            for k in ("scenario", "overrides", "resolved"):
+                base[k] = None if base[k] is None else json.loads(base[k])
+            out.append(base)
+        return out
+
+    @_guarded
+    def base_of(self) -> dict[str, int | None]:
+        """``{run key: id of its base}`` (None: stored before stores recorded bases)."""
+        if "base" not in self._columns("runs"):
+            return {k: None for k in self.statuses()}
+        return dict(self.conn.execute("SELECT key, base FROM runs").fetchall())
+
+    @_guarded
+    def unattributed(self) -> int:
+        """Runs stored without a base scenario (by a wlansim before stores recorded it)."""
+        if "base" not in self._columns("runs"):
+            return self.count()
+        return self.conn.execute("SELECT COUNT(*) FROM runs WHERE base IS NULL").fetchone()[0]
+
     @_guarded
     def statuses(self, keys: Iterable[str] | None = None) -> dict[str, str]:
         """``{key: status}`` of stored runs (all, or only those among ``keys``)."""
@@ -504,19 +603,27 @@ def _records(
 ) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """The stored runs as flat records, sorted by parameters then replication (insertion
     order where a parameter mixes value types), with the parameter and metric columns."""
+    has_base = "base" in {r[1] for r in conn.execute("PRAGMA table_info(runs)")}
     q = (
-        "SELECT key, params, rep, seed, status, wall_s, error, command, finished_at, metrics"
-        " FROM runs"
+        "SELECT key, params, rep, seed, status, wall_s, error, command, finished_at, metrics,"
+        f" {'base' if has_base else 'NULL'} FROM runs"
     )
     rows = conn.execute(q).fetchall()
     if keys is not None:
         wanted = set(keys)
         rows = [r for r in rows if r[0] in wanted]
+    # runs of several base scenarios: `base` is their first parameter, so that no
+    # summary, table or plot ever pools them
+    several = len({r[10] for r in rows}) > 1
     param_keys: dict[str, None] = {}
     metric_keys: dict[str, None] = {}
     parsed = []
-    for key, params, rep, seed, status, wall_s, error, command, finished_at, metrics in rows:
+    if several:
+        param_keys[BASE] = None
+    for key, params, rep, seed, status, wall_s, error, command, finished_at, metrics, base in rows:
         p = json.loads(params) if params else {}
+        if several:
+            p = {BASE: base, **p}
         m = json.loads(metrics) if metrics else {}
         for k in p:
             param_keys.setdefault(k, None)

@@ -1,7 +1,7 @@
 """A minimal TOML writer for scenario dicts (the standard library only reads TOML).
 
-Used to save a campaign's base scenario as ``DIR/base.toml`` when it was given as a dict,
-so that the reproduction command of each run (``wlansim run DIR/base.toml --set …``)
+Used to save the copy of a campaign's base scenario, ``DIR/base-<hash>.toml``,
+so that the reproduction command of each run (``wlansim run DIR/base-<hash>.toml --set …``)
 works. Supports what scenarios contain: tables, arrays of tables, strings, numbers,
 booleans and arrays of those.
 """

@@ -13,6 +13,7 @@ from . import (
     bench_cmd,
     campaign_cmd,
     emulate_cmd,
+    examples_cmd,
     model_cmd,
     reproduce_cmd,
     run_cmd,
@@ -23,6 +24,7 @@ from . import (
 
 COMMANDS = [
     run_cmd,
+    examples_cmd,
     emulate_cmd,
     model_cmd,
     validate_cmd,

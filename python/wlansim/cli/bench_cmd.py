@@ -12,7 +12,11 @@ from .output import json_dumps
 def register(subparsers) -> None:
     p = subparsers.add_parser("bench", help="run the benchmark suite")
     p.add_argument(
-        "--repeat", type=int, default=None, help="runs per case; best is kept (default 3)"
+        "--reps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="runs per case; best is kept (default 3)",
     )
     p.add_argument("--only", default=None, help="run the cases whose name contains this")
     p.add_argument("--json", action="store_true", help="print a JSON list")
@@ -21,14 +25,14 @@ def register(subparsers) -> None:
         action="store_true",
         help="time whole processes of the quick commands instead: --help, --version, "
         "model bianchi, results, and run of every example scenario (wall median, min, max "
-        "and CPU median of --repeat runs, default 10, and the load average; run it from "
+        "and CPU median of --reps runs, default 10, and the load average; run it from "
         "the repository root)",
     )
     p.add_argument(
         "--grid",
         action="store_true",
         help="the cost of the spatial medium per event and per frame for grids of 1, 3, 10, "
-        "30 and 100 BSSs of 10 saturated stations (20 s each, best of --repeat, default 3), "
+        "30 and 100 BSSs of 10 saturated stations (20 s each, best of --reps, default 3), "
         "beside the 20-station cell; prints the load average",
     )
     p.set_defaults(func=run_bench)
@@ -41,14 +45,14 @@ def run_bench(args) -> int:
         return run_grid(args)
     from wlansim.bench import run_benchmarks
 
-    args.repeat = max(1, args.repeat or 3)
-    results = run_benchmarks(repeat=args.repeat, only=args.only)
+    args.reps = max(1, args.reps or 3)
+    results = run_benchmarks(repeat=args.reps, only=args.only)
     if args.json:
         print(json_dumps(results))
         return 0
     print(
         f"wlansim bench on {platform.processor() or platform.machine()}, one core, "
-        f"best of {args.repeat}"
+        f"best of {args.reps}"
     )
     print(
         f"{'case':32} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13} "
@@ -66,7 +70,7 @@ def run_bench(args) -> int:
 def run_startup(args) -> int:
     from wlansim.bench import startup_times
 
-    results = startup_times(repeat=max(1, args.repeat or 10))
+    results = startup_times(repeat=max(1, args.reps or 10))
     if args.json:
         print(json_dumps(results))
         return 0
@@ -89,7 +93,7 @@ def run_grid(args) -> int:
 
     from wlansim.bench import grid_costs
 
-    repeat = max(1, args.repeat or 3)
+    repeat = max(1, args.reps or 3)
     rows = grid_costs(repeat=repeat)
     if args.json:
         print(json_dumps(rows))

@@ -1,9 +1,10 @@
-"""``wlansim sweep``, ``wlansim results`` and ``wlansim plot``: campaigns from the shell.
+"""``wlansim sweep``, ``results``, ``plot`` and ``prune``: campaigns from the shell.
 
     wlansim sweep scenarios/saturated-11b.toml --vary stations.sta.count=1:50:5 \\
         --set duration="20 s" --reps 5 --out out/sat
     wlansim results out/sat --metric throughput_bps
     wlansim plot out/sat --x stations.sta.count --y throughput_bps --out sat.png
+    wlansim prune out/sat --failed
 """
 
 from __future__ import annotations
@@ -13,7 +14,23 @@ import sys
 from pathlib import Path
 
 from ..errors import WlansimError
-from .output import format_table, unit_of
+from .flags import DURATION, add_reps, add_seed, comma_list
+from .output import format_table, json_dumps, unit_of
+
+#: what `results` shows of each base scenario of a store
+BASE_FIELDS = ("id", "runs", "version", "created_at", "hash", "file")
+
+
+def bases_text(bases: list[dict]) -> str:
+    """The bases of a store, one line each (shown when there are several)."""
+    lines = ["base scenarios (never pooled: column base):"]
+    for b in bases:
+        lines.append(
+            f"  base {b['id']}: {b['runs']} runs, wlansim {b['version']}, created "
+            f"{b['created_at']}, copy {b['file']}"
+        )
+    return "\n".join(lines)
+
 
 EPILOG_SWEEP = """\
 value lists:  --vary KEY=v1,v2,...       (values: numbers, true/false or strings like "1000 B")
@@ -32,6 +49,14 @@ exit status:  0 when every run is stored and some succeeded (failed runs include
               (Ctrl-C; finished runs are kept).
 one writer:   a store takes one sweep at a time; a second sweep on the same --out
               stops with an error instead of running the same runs twice.
+one scenario: the store records the base scenario (FILE and --set) with wlansim's
+              version, and keeps a copy (DIR/base-<hash>.toml) that the runs' reproduce
+              commands run. A sweep whose base differs from the stored one is refused
+              (exit 2, naming the differences) unless --new-base: then its runs are a
+              further base, shown apart by `wlansim results` (column base).
+validation:   every point is resolved and validated before anything runs or is stored
+              (--dry-run too): an unknown key or a value out of range exits 2 naming the
+              key, the value and what is allowed.
 """
 
 
@@ -76,14 +101,8 @@ def register(subparsers) -> None:
         dest="set",
         help="fixed override applied to every run (repeatable)",
     )
-    p.add_argument("--reps", type=int, default=1, metavar="N", help="replications per point")
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        metavar="S",
-        help="base seed (default: the scenario's seed)",
-    )
+    add_reps(p, "replications per point (default: %(default)s)")
+    add_seed(p, "base seed (default: the scenario's seed)")
     p.add_argument(
         "--out",
         default=None,
@@ -108,18 +127,24 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--run-timeout",
-        type=float,
+        type=DURATION,
         default=None,
-        metavar="SECONDS",
-        help="wall-clock time limit per run: a run that takes longer is stopped and stored as "
-        "failed with its reproduce command (default: none)",
+        metavar="DURATION",
+        help='wall-clock time limit per run, e.g. "30 s": a run that takes longer is stopped '
+        "and stored as failed with its reproduce command (default: none)",
     )
     p.add_argument("--retry-failed", action="store_true", help="execute failed runs again")
+    p.add_argument(
+        "--new-base",
+        action="store_true",
+        help="when --out holds runs of another base scenario: store these runs as a further "
+        "base, kept apart from the others (default: refuse)",
+    )
     p.add_argument(
         "--metric",
         action="append",
         default=None,
-        metavar="M",
+        metavar="M[,M...]",
         help="metric(s) of the summary printed at the end (default: throughput_bps)",
     )
     p.add_argument(
@@ -142,20 +167,25 @@ def register(subparsers) -> None:
         "--metric",
         action="append",
         default=None,
-        metavar="M",
+        metavar="M[,M...]",
         help="metric(s) to summarise (default: all)",
     )
     r.add_argument(
         "--by",
         action="append",
         default=None,
-        metavar="KEY",
+        metavar="KEY[,KEY...]",
         help="group by these parameters (default: every varied parameter)",
     )
     r.add_argument("--runs", action="store_true", help="the per-run table instead of the summary")
-    out = r.add_mutually_exclusive_group()
-    out.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV")
-    out.add_argument(
+    r.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document (counts, bases, the table's rows, the failed runs) "
+        "instead of the text",
+    )
+    r.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV")
+    r.add_argument(
         "--parquet", default=None, metavar="FILE", help="also write the table as Parquet"
     )
     r.add_argument("--confidence", type=float, default=0.95, help=argparse.SUPPRESS)
@@ -186,6 +216,28 @@ def register(subparsers) -> None:
     )
     pl.add_argument("--title", default=None)
     pl.set_defaults(func=cmd_plot)  # fmt: skip
+
+    pr = subparsers.add_parser(
+        "prune",
+        help="remove failed or stray runs from a campaign store",
+        description="Remove runs from a campaign store: failed runs, the runs of one base "
+        "scenario, or the runs that set a parameter (e.g. a mistyped one). Prints what it "
+        "removes; with --dry-run removes nothing.",
+    )
+    pr.add_argument("dir", metavar="DIR", help="campaign store directory")
+    pr.add_argument("--failed", action="store_true", help="the failed runs")
+    pr.add_argument(
+        "--base", type=int, default=None, metavar="N", help="the runs of base scenario N"
+    )
+    pr.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="the runs whose point sets parameter KEY (repeatable)",
+    )
+    pr.add_argument("--dry-run", action="store_true", help="list what would go, remove nothing")
+    pr.set_defaults(func=cmd_prune)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- sweep
@@ -229,11 +281,21 @@ def cmd_sweep(args) -> int:
         raise WlansimError(f"--reps must be >= 1, got {args.reps}")
     if args.jobs is not None and args.jobs < 1:
         raise WlansimError(f"--jobs must be >= 1, got {args.jobs}")
-    if args.run_timeout is not None and not 0 < args.run_timeout < 1e9:
-        raise WlansimError(f"--run-timeout must be seconds above 0, got {args.run_timeout}")
+    if args.run_timeout is not None and not args.run_timeout > 0:
+        raise WlansimError(f"--run-timeout must be above 0 s, got {args.run_timeout:g} s")
     space = build_space(args.vary, args.zip, args.derive)
     out = Path(args.out) if args.out else Path("out") / f"sweep-{path.stem}"
-    campaign = Campaign(path, space, reps=args.reps, store=out, seed=args.seed, overrides=args.set)
+    campaign = Campaign(
+        path,
+        space,
+        reps=args.reps,
+        store=out,
+        seed=args.seed,
+        overrides=args.set,
+        changed_base="add" if args.new_base else "refuse",
+    )
+    campaign.plan()  # every point validated before anything is stored
+    campaign.check_store()  # a store of another base scenario refused
     if args.dry_run:
         missing = campaign.missing(retry_failed=args.retry_failed)
         points = space.points()
@@ -252,11 +314,15 @@ def cmd_sweep(args) -> int:
     )
     print(f"{report}; store: {out}", file=sys.stderr)
     records, metrics = campaign.records()
-    wanted = args.metric or (["throughput_bps"] if "throughput_bps" in metrics else metrics[:1])
+    wanted = comma_list(args.metric) or (
+        ["throughput_bps"] if "throughput_bps" in metrics else metrics[:1]
+    )
     if records and (wanted or not space.keys):
         metric = (wanted if len(wanted) > 1 else wanted[0]) if wanted else None
         columns, rows = summarized(records, space.keys, metrics, metric, space.keys)
         print(summary_text(columns, rows))
+        for note in interval_notes(records, rows, metrics):
+            print(note)
     failed = [r for r in records if r["status"] == "failed"]
     if failed:
         print(
@@ -303,6 +369,37 @@ def summary_text(columns: list[str], rows: list[dict]) -> str:
     return format_table(shown, columns, headers, scaled=False)
 
 
+def interval_notes(records: list[dict], rows: list[dict], metrics: list[str]) -> list[str]:
+    """A note for each metric that no run gave below 0 but whose t interval reaches below
+    0 somewhere: an interval wider than the mean (few replications for a large spread,
+    e.g. a ratio of two throughputs), not a value a run can take."""
+    notes = []
+    only = metrics[0] if len(metrics) == 1 else None
+
+    def metric_of(row: dict) -> str | None:
+        return row.get("metric", row.get("_metric", only))
+
+    for metric in dict.fromkeys(metric_of(r) for r in rows):
+        values = [r.get(metric) for r in records if r["status"] == "ok"]
+        values = [v for v in values if isinstance(v, (int, float)) and v == v]
+        if not values or min(values) < 0:
+            continue
+        low = next((k for k in rows[0] if k.startswith("ci") and k.endswith("_low")), None)
+        below = [
+            r
+            for r in rows
+            if metric_of(r) == metric and low is not None and r[low] is not None and r[low] < 0
+        ]
+        if below:
+            notes.append(
+                f"note: {metric}: no run gave a value below 0, yet the t interval of "
+                f"{len(below)} point(s) reaches below 0: their spread is large for their "
+                "number of replications (the interval is mean ± t·s/√n, symmetric); run "
+                "more --reps, or see each run with --runs"
+            )
+    return notes
+
+
 def summarized(records, params, metrics, metric, by, confidence=0.95) -> tuple[list, list]:
     """`summary_rows`, each row tagged with its metric when there is one (for its unit)."""
     from ..campaign.stats import summary_rows
@@ -334,32 +431,50 @@ def cmd_results(args) -> int:
 
     with Store(args.dir, readonly=True) as store:
         records, params, metrics = store.records()
-    if not records:
+        bases = store.bases()
+    if not records and not args.json:
         print(f"{args.dir}: no runs stored yet")
         return 0
     if args.runs:
         keep = None
         if args.metric:
-            keep = {match_key(m, metrics, what="metric") for m in args.metric}
-        columns = [c for c in records[0] if c not in ("command", "finished_at")]
+            keep = {match_key(m, metrics, what="metric") for m in comma_list(args.metric)}
+        columns = [
+            c for c in (records[0] if records else ()) if c not in ("command", "finished_at")
+        ]
         columns = [c for c in columns if c not in metrics or keep is None or c in keep]
         rows = records
         text = format_table(rows, columns)
     else:
         metric = None
         if args.metric:
-            metric = [match_key(m, metrics, what="metric") for m in args.metric]
+            metric = [match_key(m, metrics, what="metric") for m in comma_list(args.metric)]
             metric = metric[0] if len(metric) == 1 else metric
         elif not metrics:
             metric = []
-        by = [match_key(k, params) for k in args.by] if args.by else params
+        by = [match_key(k, params) for k in comma_list(args.by)] if args.by else params
         columns, rows = summarized(records, params, metrics, metric, by, args.confidence)
-        text = summary_text(columns, rows)
+        text = "\n".join([summary_text(columns, rows), *interval_notes(records, rows, metrics)])
     n_ok = sum(1 for r in records if r["status"] == "ok")
-    print(f"{args.dir}: {len(records)} runs ({n_ok} ok, {len(records) - n_ok} failed)")
-    print(text)
     failed = [r for r in records if r["status"] != "ok"]
-    if failed:
+    if args.json:
+        document = {
+            "store": str(args.dir),
+            "counts": {"runs": len(records), "ok": n_ok, "failed": len(failed)},
+            "bases": [{k: b[k] for k in BASE_FIELDS} for b in bases],
+            "runs" if args.runs else "summary": [{c: row.get(c) for c in columns} for row in rows],
+            "failed_runs": [
+                {k: row.get(k) for k in (*params, "rep", "seed", "error", "command")}
+                for row in failed
+            ],
+        }
+        print(json_dumps(document, indent=2))
+    else:
+        print(f"{args.dir}: {len(records)} runs ({n_ok} ok, {len(records) - n_ok} failed)")
+        if len(bases) > 1:
+            print(bases_text(bases))
+        print(text)
+    if failed and not args.json:
         print(f"\nfailed runs ({len(failed)}):")
         for row in failed[:10]:
             point = ", ".join(f"{k}={row[k]}" for k in params)
@@ -409,4 +524,48 @@ def cmd_plot(args) -> int:
         out = str(Path(args.dir) / f"{slug}.png")
     plot_campaign(runs, x, args.y, hue=args.hue, where=where, out=out, title=args.title)
     print(out)
+    return 0
+
+
+# ----------------------------------------------------------------------------- prune
+
+
+def cmd_prune(args) -> int:
+    from ..campaign.store import BASE, Store
+
+    if not (args.failed or args.base is not None or args.param):
+        raise WlansimError("say what to remove: --failed, --base N and/or --param KEY")
+    with Store(args.dir, readonly=True) as store:
+        records, params, _ = store.records()
+        bases = {b["id"]: b for b in store.bases()}
+        base_of = store.base_of()
+    if args.base is not None and args.base not in bases:
+        raise WlansimError(
+            f"{args.dir} has no base {args.base}; its bases: "
+            f"{', '.join(map(str, bases)) or 'none recorded'}"
+        )
+    for key in args.param:
+        if key not in params or key == BASE:
+            raise WlansimError(
+                f"no run of {args.dir} sets parameter {key!r}; its parameters: "
+                f"{', '.join(p for p in params if p != BASE) or 'none'}"
+            )
+    gone = [
+        r
+        for r in records
+        if (args.failed and r["status"] == "failed")
+        or (args.base is not None and base_of.get(r["key"]) == args.base)
+        or any(r.get(k) is not None for k in args.param)
+    ]
+    for r in gone[:10]:
+        point = ", ".join(f"{k}={r[k]}" for k in params if r.get(k) is not None)
+        print(f"  [{point}; rep {r['rep']}] {r['status']}")
+    if len(gone) > 10:
+        print(f"  ... and {len(gone) - 10} more")
+    if args.dry_run:
+        print(f"{args.dir}: would remove {len(gone)} of {len(records)} runs")
+        return 0
+    with Store(args.dir) as store:
+        removed = store.delete(r["key"] for r in gone)
+    print(f"{args.dir}: removed {removed} of {len(records)} runs")
     return 0

@@ -1,4 +1,4 @@
-"""`wlansim emulate FILE [--set k=v] [--seed N] [--out DIR] [--pcap DIR] [--repetitions N]
+"""`wlansim emulate FILE [--set k=v] [--seed N] [--out DIR] [--pcap DIR] [--reps N]
 [--json]` and `wlansim emulate --cleanup [--force]`."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import sys
 
+from .flags import add_reps, add_seed
 from .output import format_table, json_dumps
 
 
@@ -27,18 +28,12 @@ def register(subparsers) -> None:
         metavar="KEY=VALUE",
         help="override a scenario key (repeatable)",
     )
-    p.add_argument("--seed", type=int, default=None, help="random seed of the first repetition")
+    add_seed(p, "random seed of the first replication (default: the scenario's)")
     p.add_argument("--out", metavar="DIR", default=None, help="keep the applications' outputs")
     p.add_argument(
         "--pcap", metavar="DIR", default=None, help="captures of the simulated air (real packets)"
     )
-    p.add_argument(
-        "--repetitions",
-        type=int,
-        default=1,
-        metavar="N",
-        help="run N times (seeds seed, seed+1, ...) and report means with 95%% CIs",
-    )
+    add_reps(p, "run N times (seeds seed, seed+1, ...) and report means with 95%% CIs")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
         "--cleanup",
@@ -60,24 +55,24 @@ def emulate_scenario(args) -> int:
         return 0
     if args.scenario is None:
         raise EmulationError("name a scenario file (or use --cleanup)")
-    if args.repetitions < 1:
-        raise EmulationError(f"--repetitions {args.repetitions}: at least 1")
+    if args.reps < 1:
+        raise EmulationError(f"--repetitions {args.reps}: at least 1")
     from wlansim.scenario import load
 
     seed = args.seed if args.seed is not None else int(load(args.scenario).get("seed", 1))
     runs = []
-    for k in range(args.repetitions):
+    for k in range(args.reps):
         out = None if args.out is None else f"{args.out}/rep-{k}"
         pcap = None if args.pcap is None else f"{args.pcap}/rep-{k}"
-        if args.repetitions == 1:
+        if args.reps == 1:
             out, pcap = args.out, args.pcap
         runs.append(
             emulate(args.scenario, overrides=args.overrides, seed=seed + k, out=out, pcap=pcap)
         )
-        if args.repetitions > 1 and not args.json:
+        if args.reps > 1 and not args.json:
             s = runs[-1].summary()
             print(
-                f"repetition {k + 1}/{args.repetitions}: air {s['air_throughput_bps'] / 1e6:.3f}"
+                f"repetition {k + 1}/{args.reps}: air {s['air_throughput_bps'] / 1e6:.3f}"
                 f" Mb/s, applications {s['app_rate_bps'] / 1e6:.3f} Mb/s, lateness p99 "
                 f"{_ms(s['lateness_p99_s'])} ms",
                 file=sys.stderr,

@@ -1,10 +1,14 @@
 """`wlansim model ...`: evaluate an analytical model from the command line.
 
-wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload 1472]
-                      [--collision standard|bianchi] [--json]
-wlansim model shadowing [--distances 50,100] [--path-loss-exponent 2.7] [--json] ...
-wlansim model capture --stations 1:50 --access rts [--power-dbm -60] [--noise-dbm -94]
-wlansim model error-rate [--modulation dsss|ofdm] [--bytes 1536] [--sinr-db 0:20:2]
+wlansim model bianchi --phy 802.11b --stations 1:50 --access rts [--payload "1472 B"]
+                      [--rate "1 Mb/s"] [--collision standard|bianchi] [--json]
+wlansim model shadowing [--distances 50,100] [--path-loss-exponent 2.7]
+                        [--tx-power "24.5 dBm"] [--rx-threshold "-64.4 dBm"] [--json] ...
+wlansim model capture --stations 1:50 --access rts [--power "-60 dBm"] [--noise "-94 dBm"]
+wlansim model error-rate [--modulation dsss|ofdm] [--psdu "1536 B"] [--sinr-db 0:20:2]
+
+Powers are read as the scenario reads them ("dBm", "mW" or "W") and printed in dBm with
+watts beside them; sizes and rates with their units (:mod:`wlansim.cli.flags`).
 """
 
 from __future__ import annotations
@@ -12,20 +16,56 @@ from __future__ import annotations
 from wlansim.errors import ScenarioError
 from wlansim.models import bianchi
 from wlansim.phy import UDP_PAYLOAD_BYTES
+from wlansim.units import dbm
 
+from .flags import POWER, RATE, SIZE
 from .output import json_dumps
 
 MAX_STATIONS = 10_000
-#: `model shadowing` options: the scenario's `[channel.propagation]` keys, ns-2's defaults
+#: `model shadowing` options: the scenario's `[channel.propagation]` keys (flag, model
+#: parameter, type, ns-2.35's default, what it is): powers in any of the scenario's units
 SHADOWING_KEYS = (
-    ("tx_power_w", 0.28183815, "transmit power, W"),
-    ("frequency_mhz", 914.0, "carrier frequency, MHz"),
-    ("reference_distance_m", 1.0, "reference distance d0, m"),
-    ("path_loss_exponent", 2.0, "path-loss exponent beta"),
-    ("sigma_db", 4.0, "shadowing standard deviation, dB"),
-    ("rx_threshold_w", 3.652e-10, "receive threshold, W"),
-    ("cs_threshold_w", 1.559e-11, "carrier-sense threshold, W"),
+    ("tx-power", "tx_power_w", POWER, "0.28183815 W", "transmit power"),
+    ("frequency-mhz", "frequency_mhz", float, 914.0, "carrier frequency, MHz"),
+    ("reference-distance-m", "reference_distance_m", float, 1.0, "reference distance d0, m"),
+    ("path-loss-exponent", "path_loss_exponent", float, 2.0, "path-loss exponent beta"),
+    ("sigma-db", "sigma_db", float, 4.0, "shadowing standard deviation, dB"),
+    ("rx-threshold", "rx_threshold_w", POWER, "3.652e-10 W", "receive threshold"),
+    ("cs-threshold", "cs_threshold_w", POWER, "1.559e-11 W", "carrier-sense threshold"),
 )
+
+
+def power_text(watts: float) -> str:
+    """A power as the model commands print it: dBm, with watts beside."""
+    return f"{dbm(watts):.2f} dBm ({watts:.4g} W)"
+
+
+def add_saturation_flags(parser) -> None:
+    """The flags `model bianchi` and `model capture` share: PHY, rate, stations, access,
+    payload."""
+    parser.add_argument("--phy", default="802.11b", help="PHY preset (default: %(default)s)")
+    parser.add_argument(
+        "--rate",
+        type=RATE,
+        default=None,
+        metavar="RATE",
+        help='data rate of the frames, e.g. "1 Mb/s" (default: the PHY preset\'s)',
+    )
+    parser.add_argument(
+        "--stations",
+        required=True,
+        metavar="N",
+        help="number of stations: N, a comma list (5,10,20) or an inclusive range "
+        "FIRST:LAST[:STEP] (1:50)",
+    )
+    parser.add_argument("--access", choices=bianchi.ACCESS_MODES, default="basic")
+    parser.add_argument(
+        "--payload",
+        type=SIZE,
+        default=f"{UDP_PAYLOAD_BYTES} B",
+        metavar="SIZE",
+        help="UDP payload (default: %(default)s, as `wlansim validate bianchi`)",
+    )
 
 
 def register(subparsers) -> None:
@@ -39,21 +79,7 @@ def register(subparsers) -> None:
         "probability p, attempt probability tau, normalised throughput S and UDP payload "
         "throughput for each number of saturated stations.",
     )
-    sat.add_argument("--phy", default="802.11b", help="PHY preset (default: %(default)s)")
-    sat.add_argument(
-        "--stations",
-        required=True,
-        metavar="N",
-        help="number of stations: N, a comma list (5,10,20) or an inclusive range "
-        "FIRST:LAST[:STEP] (1:50)",
-    )
-    sat.add_argument("--access", choices=bianchi.ACCESS_MODES, default="basic")
-    sat.add_argument(
-        "--payload",
-        default=str(UDP_PAYLOAD_BYTES),
-        metavar="BYTES",
-        help="UDP payload (default: %(default)s, as `wlansim validate bianchi`)",
-    )
+    add_saturation_flags(sat)
     sat.add_argument(
         "--collision",
         choices=bianchi.COLLISION_MODELS,
@@ -74,10 +100,10 @@ def register(subparsers) -> None:
         "--distances", default="10,25,50,75,100,150,200", metavar="M",
         help="distances in metres, comma-separated (default: %(default)s)",
     )  # fmt: skip
-    for key, default, unit in SHADOWING_KEYS:
+    for flag, key, kind, default, what in SHADOWING_KEYS:
         sh.add_argument(
-            f"--{key.replace('_', '-')}", type=float, default=default,
-            help=f"{unit} (default: %(default)s)",
+            f"--{flag}", dest=key, type=kind, default=default,
+            help=f"{what} (default: %(default)s)",
         )  # fmt: skip
     sh.add_argument("--json", action="store_true", help="print one JSON document")
     sh.set_defaults(func=run_shadowing)
@@ -89,12 +115,13 @@ def register(subparsers) -> None:
         "probability the PHY's error curve gives at SINR = P / ((k - 1) P + N): "
         "wlansim.models.capture, as `wlansim validate capture` uses it.",
     )
-    cap.add_argument("--phy", default="802.11b", help="PHY preset (default: %(default)s)")
-    cap.add_argument("--stations", required=True, metavar="N", help="N, a list or FIRST:LAST")
-    cap.add_argument("--access", choices=bianchi.ACCESS_MODES, default="basic")
-    cap.add_argument("--payload", default=str(UDP_PAYLOAD_BYTES), metavar="BYTES")
-    cap.add_argument("--power-dbm", type=float, default=-60.0, help="received power, dBm")
-    cap.add_argument("--noise-dbm", type=float, default=-94.0, help="noise floor, dBm")
+    add_saturation_flags(cap)
+    cap.add_argument(
+        "--power", type=POWER, default="-60 dBm", help="received power (default: %(default)s)"
+    )
+    cap.add_argument(
+        "--noise", type=POWER, default="-94 dBm", help="noise floor (default: %(default)s)"
+    )
     cap.add_argument("--json", action="store_true", help="print one JSON document")
     cap.set_defaults(func=run_capture)
     er = models.add_parser(
@@ -105,7 +132,9 @@ def register(subparsers) -> None:
         "(wlansim.models.error_rate).",
     )
     er.add_argument("--modulation", choices=("dsss", "ofdm"), default="dsss")
-    er.add_argument("--bytes", type=int, default=1536, help="PSDU bytes (default: %(default)s)")
+    er.add_argument(
+        "--psdu", type=SIZE, default="1536 B", metavar="SIZE", help="PSDU (default: %(default)s)"
+    )
     er.add_argument("--sinr-db", default="-4:20:2", metavar="FIRST:LAST:STEP", help="SINRs in dB")
     er.add_argument("--json", action="store_true", help="print one JSON document")
     er.set_defaults(func=run_error_rate)
@@ -138,22 +167,25 @@ def parse_stations(text: str) -> list[int]:
     return stations
 
 
-def _payload_bytes(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ScenarioError(f"--payload must be a whole number of bytes >= 1, got {text!r}")
-    return value
-
-
 def _saturation_inputs(args) -> tuple[list[int], int, dict]:
-    """--stations, --payload and the timing of --phy for that payload."""
+    """--stations, --payload and the timing of --phy (at --rate) for that payload."""
     from wlansim import phy
 
-    payload = _payload_bytes(args.payload)
-    return parse_stations(args.stations), payload, phy.timing(args.phy, payload)
+    if args.payload < 1:
+        raise ScenarioError(f"--payload must be at least 1 B, got {args.payload} B")
+    table = {"standard": args.phy}
+    if args.rate is not None:
+        table["data_rate"] = f"{int(args.rate)} b/s"
+    return parse_stations(args.stations), args.payload, phy.timing(table, args.payload)
+
+
+def _setting(args, payload: int, timing: dict) -> str:
+    """What a saturation model ran with, for its heading."""
+    return (
+        f"{args.phy} at {timing['data_rate_bps'] / 1e6:g} Mb/s (control "
+        f"{timing['control_rate_bps'] / 1e6:g} Mb/s), {args.access} access, {payload}-byte "
+        "UDP payload"
+    )
 
 
 def run_bianchi(args) -> int:
@@ -174,14 +206,13 @@ def run_bianchi(args) -> int:
             "collision": args.collision,
             "payload_bytes": payload,
             "data_rate_bps": timing["data_rate_bps"],
+            "control_rate_bps": timing["control_rate_bps"],
             "results": rows,
         }
         print(json_dumps(document, indent=2))
         return 0
-    print(
-        f"Bianchi saturation model: {args.phy}, {args.access} access, "
-        f"{payload}-byte UDP payload, {args.collision} collision time"
-    )
+    setting = _setting(args, payload, timing)
+    print(f"Bianchi saturation model: {setting}, {args.collision} collision time")
     print(f"{'n':>5}  {'p':>8}  {'tau':>9}  {'S':>7}  {'throughput Mb/s':>15}")
     for row in rows:
         print(
@@ -205,13 +236,12 @@ def run_shadowing(args) -> int:
         raise ScenarioError(
             f"--distances: {args.distances!r} must be distances in metres above 0, comma-separated"
         )
-    params = {key: getattr(args, key) for key, _, _ in SHADOWING_KEYS}
+    params = {key: getattr(args, key) for _, key, _, _, _ in SHADOWING_KEYS}
     for key, value in params.items():
         low_ok = key in ("path_loss_exponent", "sigma_db")
         if not math.isfinite(value) or value < 0 or (value == 0 and not low_ok):
-            raise ScenarioError(
-                f"--{key.replace('_', '-')}: {value} must be {'≥' if low_ok else '>'} 0"
-            )
+            flag = next(f for f, k, _, _, _ in SHADOWING_KEYS if k == key)
+            raise ScenarioError(f"--{flag}: {value} must be {'≥' if low_ok else '>'} 0")
     m = Shadowing(**params)
     rows = [
         {
@@ -226,9 +256,10 @@ def run_shadowing(args) -> int:
         print(json_dumps({"model": "shadowing", **params, "results": rows}, indent=2))
         return 0
     print(
-        f"Log-distance shadowing (ns-2's form): Pt {m.tx_power_w} W, {m.frequency_mhz} MHz, "
-        f"d0 {m.reference_distance_m} m, beta {m.path_loss_exponent}, sigma {m.sigma_db} dB, "
-        f"RXThresh {m.rx_threshold_w} W, CSThresh {m.cs_threshold_w} W"
+        f"Log-distance shadowing (ns-2's form): Pt {power_text(m.tx_power_w)}, "
+        f"{m.frequency_mhz:g} MHz, d0 {m.reference_distance_m:g} m, beta "
+        f"{m.path_loss_exponent:g}, sigma {m.sigma_db:g} dB, RXThresh "
+        f"{power_text(m.rx_threshold_w)}, CSThresh {power_text(m.cs_threshold_w)}"
     )
     print(f"{'d (m)':>8}  {'mean Pr (dBm)':>13}  {'P(received)':>11}  {'P(sensed)':>9}")
     for r in rows:
@@ -253,8 +284,8 @@ def run_capture(args) -> int:
                     n,
                     timing,
                     access=args.access,
-                    powers_dbm=args.power_dbm,
-                    noise_dbm=args.noise_dbm,
+                    powers_dbm=dbm(args.power),
+                    noise_dbm=dbm(args.noise),
                 ),
             }  # fmt: skip
             for n in stations
@@ -263,11 +294,13 @@ def run_capture(args) -> int:
         raise ScenarioError(f"model capture: {exc}") from exc
     if args.json:
         print(json_dumps({"model": "capture", "phy": args.phy, "access": args.access,
+                          "data_rate_bps": timing["data_rate_bps"], "payload_bytes": payload,
+                          "power_dbm": dbm(args.power), "noise_dbm": dbm(args.noise),
                           "results": rows}, indent=2))  # fmt: skip
         return 0
     print(
-        f"Bianchi with capture: {args.phy}, {args.access} access, {payload}-byte UDP payload, "
-        f"every frame at {args.power_dbm} dBm, noise {args.noise_dbm} dBm"
+        f"Bianchi with capture: {_setting(args, payload, timing)}, every frame at "
+        f"{power_text(args.power)}, noise {power_text(args.noise)}"
     )
     print(f"{'n':>5}  {'q2':>10}  {'p':>8}  {'Mb/s':>8}  {'Bianchi Mb/s':>12}")
     for r in rows:
@@ -288,14 +321,14 @@ def run_error_rate(args) -> int:
         raise ScenarioError(f"--sinr-db: {args.sinr_db!r} is not FIRST:LAST:STEP in dB") from None
     if not (last >= first and step > 0) or (last - first) / step > 10_000:
         raise ScenarioError(f"--sinr-db: {args.sinr_db!r} needs FIRST <= LAST and a STEP > 0")
-    if args.bytes < 1:
-        raise ScenarioError(f"--bytes: {args.bytes} must be at least 1")
+    if args.psdu < 1:
+        raise ScenarioError(f"--psdu: {args.psdu} B must be at least 1 B")
     count = int(round((last - first) / step)) + 1
     grid = [first + i * step for i in range(count)]
-    table = error_rate.table(args.modulation, args.bytes, grid)
+    table = error_rate.table(args.modulation, args.psdu, grid)
     if args.json:
         print(table.reset_index().to_json(orient="records"))
         return 0
-    print(f"P(frame received) of a {args.bytes}-byte PSDU, {args.modulation}, per rate (Mb/s):")
+    print(f"P(frame received) of a {args.psdu}-byte PSDU, {args.modulation}, per rate (Mb/s):")
     print(table.to_string(float_format=lambda v: f"{v:.4f}"))
     return 0

@@ -13,43 +13,15 @@ pandas is not needed (so that `wlansim run` and `wlansim results` start fast).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-#: column suffix -> (scale, unit shown in the header)
-UNITS = {
-    "_bps": (1e-6, "Mb/s"),
-    "_s": (1e3, "ms"),
-    "_bytes": (1.0, "B"),
-    "_dbm": (1.0, "dBm"),
-    "_m": (1.0, "m"),
-}
+from wlansim.strict_json import dumps as json_dumps
+from wlansim.strict_json import strict
+from wlansim.units import UNITS, unit_of
 
-
-def strict(value: Any) -> Any:
-    """`value` with every non-finite float (at any depth) replaced by None."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, Mapping):
-        return {k: strict(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [strict(v) for v in value]
-    return value
-
-
-def json_dumps(value: Any, **kwargs: Any) -> str:
-    """Strict JSON text of `value` (undefined numbers as null)."""
-    return json.dumps(strict(value), allow_nan=False, **kwargs)
-
-
-def unit_of(column: str) -> tuple[str, float, str] | None:
-    """``(name without the suffix, scale, unit)`` of a column named after its unit."""
-    for suffix, (scale, unit) in UNITS.items():
-        if column.endswith(suffix) and len(column) > len(suffix):
-            return column[: -len(suffix)], scale, unit
-    return None
+__all__ = ["UNITS", "format_table", "json_dumps", "number", "strict", "unit_of"]
 
 
 def number(value: Any, digits: int = 6) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from wlansim.errors import ScenarioError
 
+from .flags import add_seed
 from .output import json_dumps
 
 PRESET_NAMES = ("starwars4", "lecture-room")
@@ -36,9 +37,7 @@ def register(subparsers) -> None:
         default=DEFAULT_FRAMES,
         help="number of frames (default: %(default)s, 120 s at 25 frames/s)",
     )
-    gen.add_argument(
-        "--seed", type=int, default=None, help="random seed (default: the shipped trace's)"
-    )
+    add_seed(gen, "random seed (default: the shipped trace's)")
     gen.add_argument("--out", required=True, metavar="FILE", help="trace file to write")
     gen.set_defaults(func=run_generate)
     st = which.add_parser(

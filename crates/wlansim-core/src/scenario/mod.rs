@@ -882,13 +882,21 @@ impl Scenario {
         g.ap.as_deref().unwrap_or(&self.aps[0].name)
     }
 
-    /// The TCP configuration of flow `i` (scenario `[tcp]`, then the flow's `tcp`).
-    pub fn tcp_config(&self, i: usize) -> crate::tcp::TcpConfig {
-        let default = match self.profile {
+    /// The TCP profile the top-level `profile` implies.
+    fn tcp_profile(&self) -> TcpProfile {
+        match self.profile {
             Profile::Standard => TcpProfile::Standard,
             Profile::Ns2 => TcpProfile::Ns2,
-        };
-        TcpSettings::config(self.tcp.as_ref(), self.flows[i].tcp.as_ref(), default)
+        }
+    }
+
+    /// The TCP configuration of flow `i` (scenario `[tcp]`, then the flow's `tcp`).
+    pub fn tcp_config(&self, i: usize) -> crate::tcp::TcpConfig {
+        TcpSettings::config(
+            self.tcp.as_ref(),
+            self.flows[i].tcp.as_ref(),
+            self.tcp_profile(),
+        )
     }
 
     /// The routing agent of the wireless nodes: `routing_agent`, else the profile's. ns-2's
@@ -975,6 +983,21 @@ impl Scenario {
         for f in &mut out.flows {
             if f.protocol == Protocol::Udp {
                 f.packet_size = Some(f.udp_payload());
+            }
+        }
+        // TCP: the scenario's table and each flow's own, every setting written out (a
+        // flow's own table is written whole, so the scenario's written one cannot
+        // override it: each flow keeps its configuration)
+        if self.flows.iter().any(|f| f.protocol == Protocol::Tcp) {
+            let default = self.tcp_profile();
+            let global = TcpSettings::config(self.tcp.as_ref(), None, default);
+            let profile = self.tcp.as_ref().and_then(|t| t.profile).unwrap_or(default);
+            out.tcp = Some(TcpSettings::written(profile, &global));
+            for (i, f) in out.flows.iter_mut().enumerate() {
+                if let Some(own) = &f.tcp {
+                    let profile = own.profile.unwrap_or(profile);
+                    f.tcp = Some(TcpSettings::written(profile, &self.tcp_config(i)));
+                }
             }
         }
         out

@@ -36,6 +36,21 @@ pub enum TcpVariant {
     CubicSack,
 }
 
+impl From<Variant> for TcpVariant {
+    fn from(v: Variant) -> TcpVariant {
+        match v {
+            Variant::Tahoe => TcpVariant::Tahoe,
+            Variant::Reno => TcpVariant::Reno,
+            Variant::NewReno => TcpVariant::Newreno,
+            Variant::Sack => TcpVariant::Sack,
+            Variant::Vegas => TcpVariant::Vegas,
+            Variant::VegasSack => TcpVariant::VegasSack,
+            Variant::Cubic => TcpVariant::Cubic,
+            Variant::CubicSack => TcpVariant::CubicSack,
+        }
+    }
+}
+
 impl From<TcpVariant> for Variant {
     fn from(v: TcpVariant) -> Variant {
         match v {
@@ -148,11 +163,13 @@ impl<'de> Deserialize<'de> for SsthreshSpec {
     }
 }
 
-/// `tcp.initial_window`: a number of segments, or "d" (the delayed-ACK count).
+/// `tcp.initial_window`: a number of segments, "d" (the delayed-ACK count) or "rfc3390"
+/// (min(4·mss, max(2·mss, 4380 B)) bytes, the default: what `--resolve` writes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialWindow {
     Segments(u32),
     D,
+    Rfc3390,
 }
 
 impl Serialize for InitialWindow {
@@ -160,6 +177,7 @@ impl Serialize for InitialWindow {
         match self {
             InitialWindow::Segments(n) => s.serialize_u32(*n),
             InitialWindow::D => s.serialize_str("d"),
+            InitialWindow::Rfc3390 => s.serialize_str("rfc3390"),
         }
     }
 }
@@ -170,7 +188,9 @@ impl<'de> Deserialize<'de> for InitialWindow {
         impl de::Visitor<'_> for V {
             type Value = InitialWindow;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number of segments (at least 1) or \"d\" (the delayed-ACK count)")
+                f.write_str(
+                    "a number of segments (at least 1), \"d\" (the delayed-ACK count) or \"rfc3390\"",
+                )
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<InitialWindow, E> {
                 u32::try_from(v)
@@ -194,8 +214,9 @@ impl<'de> Deserialize<'de> for InitialWindow {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<InitialWindow, E> {
                 match v {
                     "d" => Ok(InitialWindow::D),
+                    "rfc3390" => Ok(InitialWindow::Rfc3390),
                     _ => Err(E::custom(format!(
-                        "\"{v}\": expected a number of segments or \"d\""
+                        "\"{v}\": expected a number of segments, \"d\" or \"rfc3390\""
                     ))),
                 }
             }
@@ -210,10 +231,11 @@ impl JsonSchema for InitialWindow {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "An initial window: an integer number of segments (at least 1), or \"d\" (the delayed-ACK count).",
+            "description": "An initial window: an integer number of segments (at least 1), \"d\" (the delayed-ACK count) or \"rfc3390\".",
             "anyOf": [
                 { "type": "integer", "minimum": 1 },
-                { "const": "d" }
+                { "const": "d" },
+                { "const": "rfc3390" }
             ]
         })
     }
@@ -238,8 +260,9 @@ pub struct TcpSettings {
     /// segments); at most 2^30 bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rwnd: Option<WindowSpec>,
-    /// Initial congestion window: segments (default: RFC 3390), at least 1; or "d", the
-    /// delayed-ACK count (1 with the dynamic scheme), as miorandi2004 §4.3 sets it.
+    /// Initial congestion window: segments, at least 1; "d", the delayed-ACK count (1 with
+    /// the dynamic scheme), as miorandi2004 §4.3 sets it; or "rfc3390" (min(4·mss,
+    /// max(2·mss, 4380 B)) bytes); standard "rfc3390", ns2-compat and ns2 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_window: Option<InitialWindow>,
     /// Initial slow-start threshold: segments (at least 2), a size ("20000 B"), "rwnd"
@@ -337,6 +360,46 @@ impl TcpSettings {
         cfg
     }
 
+    /// Every setting written out from the configuration `cfg` of `profile` gives: what
+    /// `wlansim run --resolve` shows. As a flow's or the scenario's table it gives `cfg`
+    /// back (`config` applies each field over the profile's).
+    pub fn written(profile: TcpProfile, cfg: &TcpConfig) -> TcpSettings {
+        let d = |t| Some(Duration(t));
+        let dynamic = match cfg.delayed_ack_policy {
+            DelayedAckPolicy::Dynamic { thresholds } => Some(thresholds),
+            DelayedAckPolicy::Fixed => None,
+        };
+        TcpSettings {
+            profile: Some(profile),
+            variant: Some(cfg.variant.into()),
+            mss: Some(Bytes(cfg.mss.into())),
+            rwnd: Some(WindowSpec(cfg.rwnd)),
+            initial_window: Some(
+                cfg.initial_window
+                    .map_or(InitialWindow::Rfc3390, InitialWindow::Segments),
+            ),
+            initial_ssthresh: Some(SsthreshSpec(cfg.initial_ssthresh)),
+            initial_rto: d(cfg.initial_rto),
+            min_rto: d(cfg.min_rto),
+            max_rto: d(cfg.max_rto),
+            clock_granularity: d(cfg.clock_granularity),
+            delayed_ack: Some(cfg.delayed_ack_count),
+            dynamic_delayed_ack: Some(dynamic.is_some()),
+            dynamic_delayed_ack_thresholds: dynamic,
+            delayed_ack_timeout: d(cfg.delayed_ack_timeout),
+            timestamps: Some(cfg.timestamps),
+            dupack_threshold: Some(cfg.dupack_threshold),
+            limited_transmit: Some(cfg.limited_transmit),
+            vegas_alpha: Some(cfg.vegas.alpha),
+            vegas_beta: Some(cfg.vegas.beta),
+            vegas_gamma: Some(cfg.vegas.gamma),
+            cubic_c: Some(cfg.cubic.c),
+            cubic_beta: Some(cfg.cubic.beta),
+            cubic_fast_convergence: Some(cfg.cubic.fast_convergence),
+            hystart: Some(cfg.hystart),
+        }
+    }
+
     fn apply(&self, c: &mut TcpConfig) {
         if let Some(v) = self.variant {
             c.variant = v.into();
@@ -347,8 +410,10 @@ impl TcpSettings {
         if let Some(v) = self.rwnd {
             c.rwnd = v.0;
         }
-        if let Some(InitialWindow::Segments(v)) = self.initial_window {
-            c.initial_window = Some(v);
+        match self.initial_window {
+            Some(InitialWindow::Segments(v)) => c.initial_window = Some(v),
+            Some(InitialWindow::Rfc3390) => c.initial_window = None,
+            Some(InitialWindow::D) | None => {}
         }
         if let Some(v) = self.initial_ssthresh {
             c.initial_ssthresh = v.0;
@@ -417,6 +482,31 @@ mod tests {
 
     fn settings(toml_text: &str) -> TcpSettings {
         toml::from_str(toml_text).unwrap()
+    }
+
+    #[test]
+    fn written_settings_give_their_configuration_back() {
+        for profile in [TcpProfile::Standard, TcpProfile::Ns2Compat, TcpProfile::Ns2] {
+            for text in [
+                "",
+                "variant = \"cubic\"\nrwnd = \"100 kB\"\nmss = \"1448 B\"",
+                "initial_window = \"d\"\ndelayed_ack = 3\ntimestamps = true",
+                "dynamic_delayed_ack = true\ndynamic_delayed_ack_thresholds = [1, 4, 8]",
+                "initial_window = 7\ninitial_ssthresh = \"20000 B\"\nvariant = \"vegas\"",
+            ] {
+                let given = settings(text);
+                let cfg = TcpSettings::config(Some(&given), None, profile);
+                let written = TcpSettings::written(profile, &cfg);
+                // as the scenario's table, as a flow's over another scenario table, and
+                // after a round trip through TOML
+                assert_eq!(TcpSettings::config(Some(&written), None, profile), cfg);
+                let other = settings("profile = \"ns2\"\nmss = \"500 B\"");
+                let flow = TcpSettings::config(Some(&other), Some(&written), profile);
+                assert_eq!(flow, cfg);
+                let text = toml::to_string(&written).unwrap();
+                assert_eq!(settings(&text), written, "{text}");
+            }
+        }
     }
 
     #[test]

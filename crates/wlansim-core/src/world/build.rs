@@ -206,6 +206,7 @@ impl World {
                     header_bytes: header_bytes(cfg),
                     epoch: 0,
                     files,
+                    completed: None,
                     past: Default::default(),
                     base_sender: Default::default(),
                     base_receiver: Default::default(),

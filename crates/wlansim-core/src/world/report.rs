@@ -65,6 +65,7 @@ impl World {
             spurious_timeouts: t.spurious_timeouts,
             acks_sent: t.acks_sent,
             cwnd_bytes: c.sender.cwnd_bytes(),
+            completed_s: c.completed.map(to_secs),
         })
     }
 

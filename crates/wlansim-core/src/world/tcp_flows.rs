@@ -31,6 +31,8 @@ pub struct TcpConn {
     pub epoch: u16,
     /// The file sequence that drives the sender (None: bulk, one write).
     pub files: Option<FileSequence>,
+    /// A bulk transfer of `bytes`: when its last byte was acknowledged.
+    pub completed: Option<Time>,
     /// Counters of earlier connections, over the measurement window.
     pub past: TcpTotals,
     /// The current endpoints' counters at the end of the warm-up (or at their creation).
@@ -144,10 +146,15 @@ impl World {
 
     /// After the sender processed a segment: its file's connection may be established
     /// now; a file whose last byte is acknowledged ends its session, and the next file is
-    /// requested a think time later.
+    /// requested a think time later. A bulk transfer of `bytes` records when it ended.
     fn check_file_done(&mut self, now: Time, flow: u32) {
         let c = self.conn(flow);
-        let Some(files) = &mut c.files else { return };
+        let Some(files) = &mut c.files else {
+            if c.completed.is_none() && c.sender.is_done() {
+                c.completed = Some(now);
+            }
+            return;
+        };
         if !files.busy() {
             return;
         }

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from wlansim import examples
 from wlansim.campaign import Campaign
 from wlansim.campaign.executors import run_scenario
 from wlansim.evidence.claims import (
@@ -63,8 +64,8 @@ TITLE = (
 #: the paper ran ns-2.28: ns-2's rules, and its defaults where the paper is silent
 PROFILE = "ns2"
 
-#: the example scenario of a checkout that the study sweeps
-HOME = Path(__file__).resolve().parents[4] / "scenarios" / "janevski2009-home.toml"
+#: the example scenario that the study sweeps (package data: `scenarios/` in a checkout)
+HOME = examples.path("janevski2009-home")
 VARIANTS = ("tahoe", "reno", "newreno", "vegas", "sack")
 IFQS = (25, 50, 100)
 ATTEMPTS = (1, 2, 3, 4)
