@@ -640,8 +640,8 @@ class PaperValue(Rule):
         )  # fmt: skip
         runs = "one run" if self.paper_runs == 1 else f"the mean of {self.paper_runs} runs"
         return (
-            f"{what}: holds if the paper's {self.scale.fmt(self.paper, self.signed)} lies inside the 95 % "
-            f"interval in which {runs} of ours falls (our run-to-run spread"
+            f"{what}: holds if the paper's {self.scale.fmt(self.paper, self.signed)} lies inside "
+            f"the 95 % interval in which {runs} of ours falls (our run-to-run spread"
             + (f" ± {self.scale.fmt(self.tol, sign=False)}" if self.tol else "")
             + "), does not hold if outside"
         )
