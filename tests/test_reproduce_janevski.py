@@ -302,3 +302,42 @@ def test_the_ns2_metrics_come_from_what_the_script_printed_and_traced():
     m = ns2.metrics(walk, printed, [])
     # 50 m beside BS1 to BS0 (112 m) at 4 m/s: at BS0 from 62.95 s, i.e. 63-110 s
     assert m["n3_parked_share"] == pytest.approx(48 / 75) and m["n3_parked_from_s"] == 63
+
+
+def test_the_ns2_case_refuses_what_its_script_cannot_express():
+    """A scenario the ns-2 script cannot carry is an error naming the key, the value and
+    what is allowed, not a script that runs something else."""
+    from wlansim.evidence.ns2 import janevski2009 as ns2
+
+    base = j.scenario("newreno", 25, 3, 50.0, mobile=True)
+    ns2.case_of(base)  # the study's own scenario is fine
+
+    def refused(change, match):
+        s = j.scenario("newreno", 25, 3, 50.0, mobile=True)
+        change(s)
+        with pytest.raises(ValueError, match=match):
+            ns2.case_of(s)
+
+    def phy(s):
+        s["phy"]["control_rate"] = "2 Mb/s"
+
+    def rts(s):
+        s["mac"]["rts_threshold"] = 500
+
+    def queues(s):
+        s["aps"][1]["queue"] = 100
+
+    def walk(s):
+        s["stations"][-1]["mobility"]["waypoints"].append([10.0, 0.0])
+
+    def speed(s):
+        s["stations"][-1]["mobility"]["speed"] = "2 m/s"
+
+    refused(phy, r"phy.control_rate '2 Mb/s'.*802.11b with 1 Mb/s")
+    refused(rts, r"mac.rts_threshold 500: 0 .* or 'off'")
+    refused(queues, "one IFQ at every node")
+    refused(walk, "one waypoint")
+    refused(speed, "only n3 walks")
+    with pytest.raises(ValueError, match="expected a number of s"):
+        ns2._quantity("10 ms", "s")
+    assert ns2._quantity("10 s", "s") == ns2._quantity(10, "s") == 10.0

@@ -317,10 +317,15 @@ def case_of(s: dict, label: str = "") -> tuple[dict, Traffic]:
     prop = s["channel"]["propagation"]
     control = s["phy"]["control_rate"]
     standard = s["phy"]["standard"]
-    phy = {("802.11b", "1 Mb/s"): "dsss-1", ("802.11b", "20 Mb/s"): "dsss-20",
-           ("802.11g", "6 Mb/s"): "ofdm-6"}.get((standard, control))  # fmt: skip
+    readings = {("802.11b", "1 Mb/s"): "dsss-1", ("802.11b", "20 Mb/s"): "dsss-20",
+                ("802.11g", "6 Mb/s"): "ofdm-6"}  # fmt: skip
+    phy = readings.get((standard, control))
     if phy is None:
-        raise ValueError(f"phy {standard} with control frames at {control}: no ns-2 reading")
+        allowed = ", ".join(f"{std} with {rate}" for std, rate in readings)
+        raise ValueError(
+            f"phy.standard {standard!r} with phy.control_rate {control!r}: ns-2's case has "
+            f"{allowed}"
+        )
     rts = s["mac"].get("rts_threshold", 0)
     case = {
         "label": label or s["name"],

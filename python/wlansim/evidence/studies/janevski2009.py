@@ -1468,6 +1468,10 @@ def _fig_variants(tables, out: Path, name: str, title: str, block: str, col: str
             part = df[df["ifq"] == q]
             if distance is not None and block == "static":
                 part = part[part["distance"] == distance]
+            if part.empty:
+                ax.text(0.5, 0.5, "not run in this plan", ha="center", va="center",
+                        transform=ax.transAxes, color="grey")  # fmt: skip
+                continue
             by = ["variant", "attempts"] + (["distance"] if distance is None else [])
             st = _point_stats(part, by, col)
             for k, g in st.groupby([b for b in by if b != "attempts"]):
@@ -1482,7 +1486,8 @@ def _fig_variants(tables, out: Path, name: str, title: str, block: str, col: str
                     ax.plot([3], [TABLE4[v][IFQS.index(q)]], "x", color=COLOURS[v], ms=9,
                             mew=2)  # fmt: skip
         row[0].set_ylabel(ylabel)
-        row[0].legend(fontsize=6, ncol=2)
+        if row[0].get_legend_handles_labels()[0]:
+            row[0].legend(fontsize=6, ncol=2)
     for ax in axes[-1]:
         ax.set_xlabel("MAC attempts per frame")
     how = " (mean, 95 % CI" + ("; solid 50 m, dashed 100 m)." if distance is None else ").")
