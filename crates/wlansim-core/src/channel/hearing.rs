@@ -1,7 +1,10 @@
 //! Who hears whom: which nodes a transmission reaches at or above their floor (the lower
 //! of their carrier-sense and receive thresholds), on the same channel, and with what
-//! power. Below its floor a node neither senses a frame nor counts it as interference,
-//! as in ns-2 (`WirelessPhy::sendUp` drops a packet below `CSThresh_`).
+//! median power. Below its floor a node neither senses a frame nor counts it as
+//! interference, as in ns-2 (`WirelessPhy::sendUp` drops a packet below `CSThresh_`).
+//! Under shadowing each frame's power at each node is drawn (`shadowing.rs`): the lists
+//! then hold the nodes whose median power reaches their floor times the model's reach
+//! factor, and the draw decides (`mac/spatial.rs` `signal_start`).
 //!
 //! The cost of a transmission grows with the nodes that hear it, not with the network:
 //! - a node that does not move has, from the start, the list of the static nodes that
@@ -107,6 +110,9 @@ impl Grid {
 
 pub struct Hearing {
     radios: Vec<Radio>,
+    /// A node is listed where its median power reaches its floor times this (≤ 1: the
+    /// shadowing draws' reach, `Channel::reach_factor`).
+    reach: f64,
     /// Per node that does not move: the static nodes that hear it and their powers, in
     /// node order.
     lists: Vec<Vec<(NodeId, f64)>>,
@@ -117,8 +123,15 @@ pub struct Hearing {
 }
 
 impl Hearing {
-    /// Per node, its radio; `positions` says where each is and which move.
-    pub fn new(radios: Vec<Radio>, budget: &LinkBudget, positions: &Positions) -> Hearing {
+    /// Per node, its radio; `positions` says where each is and which move; `reach`: a
+    /// node whose median power reaches its floor times this may hear a frame (1 without
+    /// shadowing draws).
+    pub fn new(
+        radios: Vec<Radio>,
+        budget: &LinkBudget,
+        positions: &Positions,
+        reach: f64,
+    ) -> Hearing {
         let n = radios.len();
         let wireless = |i: usize| radios[i].channel.is_some();
         let moving: Vec<bool> = (0..n).map(|i| positions.moves(i)).collect();
@@ -135,14 +148,15 @@ impl Hearing {
             .filter(|&i| wireless(i) && !moving[i])
             .map(|i| (i as NodeId, positions.at(i, 0).unwrap_or([0.0, 0.0])))
             .collect();
-        let reach = if budget.has_path() {
-            budget.range_m(floor)
+        let range = if budget.has_path() {
+            budget.range_m(floor * reach)
         } else {
             f64::INFINITY
         };
-        let grid = Grid::new(reach, &placed);
+        let grid = Grid::new(range, &placed);
         let mut hearing = Hearing {
             radios,
+            reach,
             lists: vec![Vec::new(); n],
             moving,
             mobile,
@@ -165,7 +179,7 @@ impl Hearing {
         &self.radios[n as usize]
     }
 
-    /// The power at which `rx` hears a frame of `tx` at `now`, if it hears it at all.
+    /// The median power at which `rx` may hear a frame of `tx` at `now`, if it may at all.
     #[inline]
     fn hears(
         &self,
@@ -180,11 +194,11 @@ impl Hearing {
             return None;
         }
         let p = budget.power_w(positions, tx, rx, now);
-        (p >= r.floor_w()).then_some(p)
+        (p >= r.floor_w() * self.reach).then_some(p)
     }
 
-    /// The nodes that hear a frame `tx` sends at `now`, with their powers, into `out`
-    /// (cleared first): static ones in node order, then moving ones.
+    /// The nodes that may hear a frame `tx` sends at `now`, with their median powers,
+    /// into `out` (cleared first): static ones in node order, then moving ones.
     pub fn heard_by(
         &self,
         budget: &LinkBudget,

@@ -162,25 +162,54 @@ impl Channel {
         }
     }
 
-    /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error.
+    /// Whether shadowing draws for frames of `kind`.
+    #[inline]
+    pub fn shadows(&self, kind: FrameKind) -> bool {
+        self.shadowing.is_some() && (kind == FrameKind::Data || self.shadow_control)
+    }
+
+    /// Whether the link models (i.i.d. errors, bursts: no shadowing) lose the frame
+    /// `kind` sent by `tx` to `rx`; they leave control frames error-free.
+    #[inline]
+    pub fn link_lost(&mut self, tx: NodeId, rx: NodeId, kind: FrameKind) -> bool {
+        match (kind, &mut self.bursts) {
+            (FrameKind::Control, _) => false,
+            (FrameKind::Data, None) => self.loss.frame_lost(tx, rx),
+            // Both drawn: a burst model moves on every attempt.
+            (FrameKind::Data, Some(b)) => b.frame_lost(tx, rx) | self.loss.frame_lost(tx, rx),
+        }
+    }
+
+    /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error (the
+    /// shared medium's question: the link models, then the addressee's shadowing draw).
     #[inline]
     pub fn frame_lost(&mut self, tx: NodeId, rx: NodeId, now: Time, kind: FrameKind) -> bool {
-        match kind {
-            FrameKind::Data => {
-                let lost = match &mut self.bursts {
-                    None => self.loss.frame_lost(tx, rx),
-                    // Both drawn: a burst model moves on every attempt.
-                    Some(b) => b.frame_lost(tx, rx) | self.loss.frame_lost(tx, rx),
-                };
-                // Drawn on every attempt, so a receiver's stream does not depend on the
-                // other models' outcomes; a wired node is never shadowed.
-                if self.shadowing.is_some() {
-                    self.shadowed(tx, rx, now) | lost
-                } else {
-                    lost
-                }
-            }
-            FrameKind::Control => self.shadow_control && self.shadowed(tx, rx, now),
+        let lost = self.link_lost(tx, rx, kind);
+        // Drawn on every attempt, so a receiver's stream does not depend on the other
+        // models' outcomes; a wired node is never shadowed.
+        if self.shadows(kind) {
+            self.shadowed(tx, rx, now) | lost
+        } else {
+            lost
         }
+    }
+
+    /// The power at which node `rx` receives a frame `kind` whose median power there is
+    /// `median_w` (W): with one shadowing draw of `rx`'s when shadowing draws for `kind`
+    /// (the spatial medium asks once per frame and node that may hear it).
+    #[inline]
+    pub fn drawn_power_w(&mut self, rx: NodeId, kind: Option<FrameKind>, median_w: f64) -> f64 {
+        match (&mut self.shadowing, kind) {
+            (Some(s), Some(k)) if k == FrameKind::Data || self.shadow_control => {
+                median_w * 10f64.powf(s.draw_db(rx) / 10.0)
+            }
+            _ => median_w,
+        }
+    }
+
+    /// The factor (≤ 1) by which a node's median power may fall short of its floor and a
+    /// draw still make it hear a frame: 1 without shadowing.
+    pub fn reach_factor(&self) -> f64 {
+        self.shadowing.as_ref().map_or(1.0, Shadowing::reach_factor)
     }
 }

@@ -10,16 +10,28 @@
 //!
 //! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`): Pt_ 0.28183815 W, freq_ 914 MHz,
 //! L_ 1, Gt_ = Gr_ = 1, RXThresh_ 3.652e-10 W, pathlossExp_ 2, std_db_ 4, dist0_ 1 m.
-//! The distance is the nodes' at the frame's time (`mobility.rs`), and a draw decides
-//! only whether the frame's addressee receives it (against its own receive threshold);
-//! who senses and hears a frame otherwise follows the median power (`hearing.rs`). The channel asks for every
-//! frame of an exchange, RTS, CTS and ACK included, as ns-2 does, unless
-//! `control_frames = false` (`channel/mod.rs`, `mac/medium.rs` `exchange_of`).
+//! The distance is the nodes' at the frame's time (`mobility.rs`). On the shared medium a
+//! draw decides whether the frame's addressee receives it (against its own receive
+//! threshold; every other node decodes what the addressee decodes). On the spatial medium
+//! every node that may hear the frame draws, as ns-2's `WirelessPhy::sendUp` calls
+//! `Shadowing::Pr` once per receiving node and packet: the drawn power decides whether
+//! the node senses the frame (`CSThresh_`), decodes it (`RXThresh_`, else it receives it
+//! in error and defers EIFS, without the NAV it would have set) and which of two
+//! overlapping frames it keeps (`CPThresh_`) (`mac/spatial.rs` `signal_start`). The nodes
+//! that may hear a frame are those whose median power lies at most [`REACH_SIGMAS`] σ
+//! below their floor (`hearing.rs`). The channel asks for every frame of an exchange,
+//! RTS, CTS and ACK included, as ns-2 does, unless `control_frames = false`
+//! (`channel/mod.rs`, `mac/medium.rs` `exchange_of`).
 use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
 use rand_distr::{Distribution, StandardNormal};
 
 use super::friis;
+
+/// How far below its floor a node's median power may lie for a draw to make it hear a
+/// frame at all, in σ: a draw above 4σ comes once in 31 600 (ns-2 draws at every node of
+/// the channel, however far).
+pub const REACH_SIGMAS: f64 = 4.0;
 
 /// The model's parameters, resolved (`scenario/channel.rs` `PropagationConfig`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,10 +99,21 @@ impl Shadowing {
     /// receive threshold.
     #[inline]
     pub fn frame_lost(&mut self, distance: f64, rx: NodeId) -> bool {
-        let p = &self.params;
-        let margin = p.mean_power_dbw(distance) - 10.0 * self.rx_w[rx as usize].log10();
+        let margin = self.params.mean_power_dbw(distance) - 10.0 * self.rx_w[rx as usize].log10();
+        margin + self.draw_db(rx) < 0.0
+    }
+
+    /// The next shadowing term of `rx`'s frames, dB (X ~ N(0, σ²)).
+    #[inline]
+    pub fn draw_db(&mut self, rx: NodeId) -> f64 {
         let x: f64 = StandardNormal.sample(&mut self.rng[rx as usize]);
-        margin + p.sigma_db * x < 0.0
+        self.params.sigma_db * x
+    }
+
+    /// The factor (≤ 1) by which a node's median power may fall short of its floor for a
+    /// draw to make it hear a frame ([`REACH_SIGMAS`]).
+    pub fn reach_factor(&self) -> f64 {
+        10f64.powf(-REACH_SIGMAS * self.params.sigma_db / 10.0)
     }
 }
 

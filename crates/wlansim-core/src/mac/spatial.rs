@@ -25,8 +25,11 @@
 //! ([`MacEvent::Send`]); the sender that decodes the CTS sends its data frame SIFS later,
 //! the one that decodes the ACK is done (and may go on in its TXOP). Third parties that
 //! decode a frame set their NAV from it (`mac/nav.rs`); one received in error brings
-//! EIFS. The loss models of the channel (i.i.d., bursts, shadowing) decide a frame at its
-//! addressee when it is sent and, as in the shared medium, spoil it for every node.
+//! EIFS. The link models of the channel (i.i.d., bursts) decide a frame at its addressee
+//! when it is sent and, as in the shared medium, spoil it for every node; shadowing draws
+//! each frame's power at each node that may hear it when it arrives there, and the drawn
+//! power decides what that node senses, decodes and captures (ns-2's `Shadowing::Pr`
+//! per receiving node: `channel/shadowing.rs`).
 //!
 //! Outcomes and counters are those of the shared medium: a success delivers the packet at
 //! the end of its data frame's reception, a failure is counted by its cause (the loss
@@ -145,9 +148,11 @@ struct Transmission {
     ppdu: Ppdu,
     /// Where it sets the NAV of the third parties that decode it.
     nav_end: Time,
-    /// The channel's loss models lost it at its addressee.
+    /// The channel's link models lost it at its addressee.
     lost: bool,
-    /// The nodes that hear it and their powers.
+    /// What the channel's models know it as (None: a Beacon, which nothing draws for).
+    kind: Option<FrameKind>,
+    /// The nodes that hear it and their (drawn) powers.
     heard: Vec<(NodeId, f64)>,
     /// A data frame's packet and retry flag, when what each node hears is traced
     /// ([`Mac::trace_heard`]).
@@ -530,7 +535,7 @@ impl Spatial {
             }
         };
         let end = now + duration;
-        let lost = kind.is_some_and(|k| channel.frame_lost(n, out.to, now, k));
+        let lost = kind.is_some_and(|k| channel.link_lost(n, out.to, k));
         let data = (mac.trace_heard && out.frame == Frame::Data).then(|| {
             let packet = *sender.queue.head().expect("has frame");
             (packet, sender.is_retry())
@@ -544,6 +549,7 @@ impl Spatial {
             ppdu,
             nav_end: nav_end(out.frame, out.exchange_start, &times),
             lost,
+            kind,
             heard: Vec::new(),
             data,
         };
@@ -598,12 +604,18 @@ impl Spatial {
         channel: &mut Channel,
         sched: &mut S,
     ) {
-        let (node, start, end) = {
+        let (node, start, end, kind) = {
             let t = &self.txs[tx as usize];
-            (t.node, t.start, now + (t.end - t.start))
+            (t.node, t.start, now + (t.end - t.start), t.kind)
         };
         let mut heard = std::mem::take(&mut self.txs[tx as usize].heard);
         channel.heard_by(node, start, &mut heard);
+        // Each node's own draw (shadowing); a node the draw puts below its floor does
+        // not hear the frame at all.
+        heard.retain_mut(|(r, power)| {
+            *power = channel.drawn_power_w(*r, kind, *power);
+            *power >= channel.radio(*r).floor_w()
+        });
         // A medium access (not an answer, not the next exchange of a TXOP): its entity's
         // draw, for ns-2's slot count at the nodes whose last frame it sent.
         let access = self.nodes[node as usize]

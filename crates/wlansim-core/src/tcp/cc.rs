@@ -18,11 +18,13 @@
 //! (slow start: +min(N, 2·SMSS); congestion avoidance: +SMSS once cwnd bytes are acked).
 
 use super::ack_info::AckInfo;
-use super::config::TcpConfig;
+use super::config::{SenderRules, TcpConfig};
 use super::cubic::Cubic;
 use super::hystart::HyStart;
 use super::variant::Growth;
 use super::vegas::Vegas;
+use super::Seq;
+use crate::sim::time::Time;
 
 /// The growth rule with its state.
 #[derive(Debug, Clone)]
@@ -50,7 +52,9 @@ impl CongestionControl {
     pub(crate) fn new(cfg: &TcpConfig) -> Self {
         let rule = match cfg.variant.growth() {
             Growth::Aimd => Rule::Aimd,
-            Growth::Vegas => Rule::Vegas(Vegas::new(cfg.vegas)),
+            Growth::Vegas => {
+                Rule::Vegas(Vegas::new(cfg.vegas, cfg.sender_rules == SenderRules::Ns2))
+            }
             Growth::Cubic => Rule::Cubic(Cubic::new(cfg.cubic)),
         };
         CongestionControl {
@@ -120,6 +124,55 @@ impl CongestionControl {
 
     pub(crate) fn mss(&self) -> u64 {
         self.mss
+    }
+
+    /// A data segment [`seq`, `seq + len`) goes out at `now` (ns-2's Vegas keeps its
+    /// send time).
+    pub(crate) fn on_sent(&mut self, seq: Seq, len: u64, now: Time) {
+        if let Rule::Vegas(v) = &mut self.rule {
+            v.on_sent(seq, len, now);
+        }
+    }
+
+    /// ns-2's Vegas at a fast retransmit of the segment at `una`: the window (without
+    /// the duplicates' inflation), from cwnd and the peer's window `rwnd`; None for the
+    /// other rules (`super::vegas::Ns2Vegas`).
+    pub(crate) fn ns2_vegas_fast_retransmit(
+        &mut self,
+        rwnd: u64,
+        una: Seq,
+        now: Time,
+    ) -> Option<u64> {
+        let (window, mss) = (self.cwnd.min(rwnd), self.mss);
+        match &mut self.rule {
+            Rule::Vegas(v) => v.ns2_fast_retransmit(window, una, now, mss),
+            _ => None,
+        }
+    }
+
+    /// ns-2's Vegas leaving recovery: cwnd the window of the cut, ssthresh 2 segments
+    /// (true); false for the other rules.
+    pub(crate) fn ns2_vegas_recovered(&mut self) -> bool {
+        let Rule::Vegas(v) = &self.rule else {
+            return false;
+        };
+        match v.ns2_recovered(self.mss) {
+            Some((cwnd, ssthresh)) => {
+                (self.cwnd, self.ssthresh) = (cwnd, ssthresh);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// ns-2's Vegas after a timeout at `now`: the window it restarts from (2 segments);
+    /// None for the other rules.
+    pub(crate) fn ns2_vegas_timeout(&mut self, now: Time) -> Option<u64> {
+        let mss = self.mss;
+        match &mut self.rule {
+            Rule::Vegas(v) => v.ns2_timeout(now, mss),
+            _ => None,
+        }
     }
 
     /// CUBIC's current epoch (start, K in seconds, W_max in segments), for tests.

@@ -597,8 +597,16 @@ impl TcpSender {
         self.stats.fast_retransmits += 1;
         let flight = (self.snd_max - self.snd_una).saturating_sub(self.limited_transmit_bytes);
         let ns2 = self.cfg.sender_rules == SenderRules::Ns2;
-        // ns-2: cwnd and ssthresh from half the window (`tcp/ns2_window.rs`).
-        let halved = ns2_window::halved_window(self.cc.cwnd, self.peer_rwnd);
+        // ns-2: cwnd and ssthresh from half the window (`tcp/ns2_window.rs`); Vegas's
+        // cut its own (`tcp/vegas.rs`).
+        let halved = if ns2 {
+            let vegas = self
+                .cc
+                .ns2_vegas_fast_retransmit(self.peer_rwnd, self.snd_una, now);
+            vegas.unwrap_or_else(|| ns2_window::halved_window(self.cc.cwnd, self.peer_rwnd))
+        } else {
+            0
+        };
         self.cc.on_congestion_event(flight, false); // RFC 5681 §3.2 step 2, eq. 4
         if ns2 {
             let mss = self.cc.mss();
@@ -647,7 +655,9 @@ impl TcpSender {
     /// ns-2 leaves Reno/NewReno recovery by dropping the duplicate-ACK inflation and keeping
     /// cwnd as it stands (`tcp/ns2_window.rs`).
     fn leave_recovery_ns2(&mut self) {
-        self.cc.cwnd = self.cc.cwnd.saturating_sub(self.dupwnd).max(self.cc.mss());
+        if !self.cc.ns2_vegas_recovered() {
+            self.cc.cwnd = self.cc.cwnd.saturating_sub(self.dupwnd).max(self.cc.mss());
+        }
         self.dupwnd = 0;
         self.in_recovery = false;
     }
@@ -691,7 +701,11 @@ impl TcpSender {
         }
         self.scoreboard.clear(); // RFC 6675 §5.1 / RFC 2018 §8
         self.consecutive_timeouts += 1;
-        self.cc.cwnd = mss; // loss window
+        // The loss window; ns-2's Vegas restarts from its `v_slowstart_`.
+        let ns2_vegas = (self.cfg.sender_rules == SenderRules::Ns2)
+            .then(|| self.cc.ns2_vegas_timeout(now))
+            .flatten();
+        self.cc.cwnd = ns2_vegas.unwrap_or(mss);
         self.in_recovery = false;
         self.partial_ack_seen = false;
         self.dupwnd = 0;
@@ -870,6 +884,7 @@ impl TcpSender {
     fn emit_data(&mut self, now: Time, seq: Seq, len: u64, out: &mut impl TcpOutput) {
         let seg = self.make_segment(now, seq, len as u32);
         out.send(seg);
+        self.cc.on_sent(seq, len, now);
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len;
         if seq < self.snd_max {

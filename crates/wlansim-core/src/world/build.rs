@@ -415,7 +415,8 @@ impl World {
         // channel (decodes it, when no shadowing draw decides) and no receiver can
         // capture a frame by the capture threshold, spatial otherwise.
         let radios: Vec<Radio> = m.nodes.iter().map(|x| x.radio).collect();
-        let hearing = Hearing::new(radios, &channel.budget, &channel.positions);
+        let reach = channel.reach_factor();
+        let hearing = Hearing::new(radios, &channel.budget, &channel.positions, reach);
         let rule = s.reception_rule();
         let spatial = match s.channel.medium {
             Medium::Spatial => true,
@@ -424,9 +425,13 @@ impl World {
                 // Two-ray ground draws nothing: a frame below the receive threshold is
                 // lost where the shared medium would deliver it.
                 let decodes = budget.has_path() && !channel.draws_reception();
+                // Shadowing draws each frame's power at each node: two frames can then
+                // be the capture threshold apart anywhere.
                 !hearing.everyone_hears(budget, positions, decodes)
                     || match rule {
-                        Rule::Threshold { ratio } => hearing.capture_possible(budget, ratio),
+                        Rule::Threshold { ratio } => {
+                            reach < 1.0 || hearing.capture_possible(budget, ratio)
+                        }
                         Rule::Overlap | Rule::Sinr { .. } => false,
                     }
             }

@@ -50,13 +50,17 @@ class Ns2Run:
 @dataclass(frozen=True)
 class Drop:
     """A drop line of ns-2's wireless trace (`D 12.3 _0_ IFQ --- 91 tcp 1040 ...`): its
-    time, node, layer (IFQ, MAC, RTR, ARP), packet type (tcp, ack, cbr, ...) and size."""
+    time, node, layer (IFQ, MAC, RTR, ARP), packet type (tcp, ack, cbr, ...) and size,
+    and the reason ns-2 gives (`cmu-trace.h` `DROP_*`: `COL` collision, `CBK` a routing
+    agent's MAC-failure callback, `ARP`, `---` none, as for a full interface queue's own
+    drops; not compared)."""
 
     t: float
     node: int
     layer: str
     kind: str
     size: int
+    reason: str = field(default="", compare=False)
 
 
 def parse_drops(trace: str) -> list[Drop]:
@@ -68,7 +72,7 @@ def parse_drops(trace: str) -> list[Drop]:
             continue
         f = line.split()
         if len(f) >= 8 and f[0] == "D":
-            drops.append(Drop(float(f[1]), int(f[2].strip("_")), f[3], f[6], int(f[7])))
+            drops.append(Drop(float(f[1]), int(f[2].strip("_")), f[3], f[6], int(f[7]), f[4]))
     return drops
 
 

@@ -343,6 +343,61 @@ fn vegas_keeps_a_small_standing_queue_at_full_rate() {
     }
 }
 
+/// ns-2.35's Vegas (the ns2 profile, `tcp/vegas.rs` `Ns2Vegas`) on the same bottleneck:
+/// delta is rounded to whole segments, so the standing queue stays between α − ½ and
+/// β + ½ segments (a whole-segment backlog of 1 to 4) with the bottleneck busy; one segment
+/// lost in congestion avoidance cuts the window to ¾ (whole segments) at the third
+/// duplicate ACK, and recovery ends there with ssthresh 2 segments.
+#[test]
+fn ns2_vegas_rounds_delta_and_cuts_a_quarter() {
+    let cfg = TcpConfig {
+        variant: Variant::Vegas,
+        rwnd: Window::Bytes(1 << 30),
+        ..TcpConfig::ns2()
+    };
+    let mut net = Net::new(&cfg, None, 10 * MS).with_fwd_ser(MS);
+    net.start();
+    net.run_until(30 * SECOND);
+    let st = net.tx.stats();
+    assert_eq!((st.retransmissions, st.timeouts), (0, 0), "{st:?}");
+    let steady: Vec<u64> = net
+        .fwd_queue
+        .iter()
+        .filter(|q| q.0 >= 10 * SECOND)
+        .map(|q| q.1)
+        .collect();
+    assert!(steady.len() > 10_000);
+    assert!(
+        steady.iter().all(|&q| (1..=4).contains(&q)),
+        "queue from {:?} to {:?}",
+        steady.iter().min(),
+        steady.iter().max()
+    );
+    let una = |t: Time| net.snaps.iter().rfind(|s| s.t <= t).unwrap().snd_una;
+    let segments_per_ms = (una(30 * SECOND) - una(10 * SECOND)) as f64 / 1000.0 / 20_000.0;
+    assert!(segments_per_ms >= 0.95, "{segments_per_ms}");
+
+    let mut net = Net::new(&cfg, None, 10 * MS)
+        .with_fwd_ser(MS)
+        .with_fate(drop_first(&[seg_seq(2000, 1000)]));
+    net.start();
+    net.run_until(10 * SECOND);
+    let fr = net
+        .snaps
+        .iter()
+        .position(|s| s.fast_retransmits == 1)
+        .unwrap();
+    let window = net.snaps[fr - 1].cwnd / 1000;
+    let out = net.snaps[fr..].iter().find(|s| !s.in_recovery).unwrap();
+    assert_eq!(out.ssthresh, 2000);
+    let cut = (window - window / 4) * 1000;
+    assert!(
+        out.cwnd.abs_diff(cut) <= 1000,
+        "{} after a cut of {window} segments",
+        out.cwnd
+    );
+}
+
 /// CUBIC after one loss at W_max ≈ 100 segments (RTT 100 ms, no bottleneck): the window
 /// follows W_cubic(t) = C(t − K)³ + W_max from the epoch start, K = ∛(W_max(1 − β)/C).
 #[test]
