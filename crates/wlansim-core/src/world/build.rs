@@ -440,6 +440,7 @@ impl World {
                         rate: b.rate,
                         bytes: b.mpdu_bytes(),
                         short_preamble: mac.phy.short_preamble(b.plcp),
+                        ht: None,
                     })
                 })
                 .collect();
