@@ -1,7 +1,8 @@
 """`wlansim validate bianchi` (the simulator beside Bianchi's model), `capture` (SINR
 reception beside Bianchi's model with capture), `tcp-drops` (Fall & Floyd's drop tests),
-`ns2` (wlansim's ns-2 profile beside ns-2.35 itself) and `hidden` (the spatial medium:
-hidden and exposed terminals, channels)."""
+`ns2` (wlansim's ns-2 profile beside ns-2.35 itself), `hidden` (the spatial medium:
+hidden and exposed terminals, channels) and `ns3` (beside ns-3.37:
+`wlansim.evidence.validations.ns3`)."""
 
 from __future__ import annotations
 
@@ -166,6 +167,9 @@ def register(subparsers) -> None:
     h.add_argument("--out", default="out/validate-hidden", help="directory for CSV and PNG")
     h.add_argument("--json", action="store_true", help="print the tables as JSON")
     h.set_defaults(func=run_hidden)
+    from wlansim.evidence.validations import ns3
+
+    ns3.register(which)
 
 
 def run_validate(args) -> int:
