@@ -1,11 +1,13 @@
 """802.11n (HT) and 802.11ac (VHT) cells: the timing the models read, one saturated
 station against its exchange written out, Bianchi's model against a saturated 802.11ac
 cell (issue 40: within 3 %), SINR reception against the error curves of
-`wlansim.models.error_rate`. Fixed seeds throughout."""
+`wlansim.models.error_rate`, and captures tshark reads. Fixed seeds throughout."""
 
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
 
 import pytest
 
@@ -119,3 +121,41 @@ def test_encoders_of_the_standards_tables():
 def test_combinations_that_do_not_exist_are_refused(phy, key):
     with pytest.raises(ScenarioError, match=key.replace(".", r"\.")):
         wlansim.run(cell(1, phy, duration="2 s"), seed=1)
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+@pytest.mark.parametrize(
+    ("phy", "fields"),
+    [
+        ({"standard": "802.11n", "channel_width": 40, "guard_interval": "short"},
+         ("radiotap.mcs.index", "7", "radiotap.mcs.bw", "1")),
+        ({"standard": "802.11ac", "channel_width": 80},
+         ("radiotap.vht.mcs.0", "9", "radiotap.vht.bw", "4")),
+    ],
+)  # fmt: skip
+def test_captures_show_qos_data_at_the_mcs_and_ht_beacons(tmp_path, phy, fields):
+    # A snaplen above the default 128: an HT/VHT beacon takes up to 169 bytes.
+    s = cell(3, phy, duration="1 s", ap={"beacon_interval": "102.4 ms"},
+             output={"pcap": str(tmp_path), "pcap_snaplen": 256})  # fmt: skip
+    s["warmup"] = "0 s"
+    wlansim.run(s, seed=1)
+    pcap = str(tmp_path / "sta-0.pcap")
+    out = subprocess.run(
+        ["tshark", "-r", pcap, "-T", "fields", "-e", "wlan.fc.type_subtype",
+         "-e", fields[0], "-e", fields[2], "-e", "_ws.malformed"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    rows = [line.split("\t") for line in out.stdout.splitlines()]
+    assert len(rows) > 20
+    assert {tuple(r[:3]) for r in rows} == {("0x0028", fields[1], fields[3])}
+    assert all(r[3] == "" for r in rows)
+    beacons = subprocess.run(
+        ["tshark", "-r", str(tmp_path / "ap.pcap"), "-Y", "wlan.fc.type_subtype == 0x0008",
+         "-T", "fields", "-e", "wlan.ht.capabilities", "-e", "wlan.vht.op.channelwidth",
+         "-e", "_ws.malformed"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    rows = [line.split("\t") for line in beacons.stdout.splitlines()]
+    assert len(rows) >= 9
+    vht = phy["standard"] == "802.11ac"
+    assert all(r[0] != "" and (r[1] == "1") == vht and r[2] == "" for r in rows)

@@ -363,6 +363,7 @@ impl World {
                         .collect(),
                     origin_headers: flows.iter().map(|f| (f.src, f.origin_header)).collect(),
                     data_rate: phy.data_rate,
+                    ht: phy.ht,
                     nav: phy.sifs + phy.ack_time(),
                 })
                 .map_err(|e| ScenarioError::new("output.pcap", e))?,
