@@ -8,13 +8,13 @@ DEPS := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: demo test build wheel docs lint rust-test py-test bench clean tshark ns2 emulation-tools \
-	chromium
+.PHONY: demo test build wheel docs lint rust-test py-test bench clean tshark ns2 ns3 \
+	emulation-tools chromium
 
 demo: build
 	$(PY) -m wlansim validate bianchi --out out/demo
 
-test: build wheel lint rust-test docs tshark ns2 emulation-tools chromium py-test
+test: build wheel lint rust-test docs tshark ns2 ns3 emulation-tools chromium py-test
 
 $(DEPS): pyproject.toml scripts/pydeps.py
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,18 @@ ns2:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; } \
 		|| echo "ns-2 could not be installed: the ns-2 comparison tests will be skipped"
+
+# ns-3.37 (Debian's libns3-dev, with libgsl-dev, which its pkg-config files need, g++ and
+# pkg-config), to compare wlansim with ns-3 (`wlansim validate ns3`); installed like
+# tshark. Its test compiles the cell once (measured: 12.9 s of CPU; cached by the source's
+# hash, docs/validation-ns3.md) and runs `validate ns3 --quick` (measured: 31.8 s of CPU).
+ns3:
+	@{ command -v g++ >/dev/null && pkg-config --exists ns3-wifi 2>/dev/null; } || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ pkg-config \
+			libns3-dev libgsl-dev >/dev/null; } \
+		|| echo "ns-3 could not be installed: the ns-3 comparison test will be skipped"
 
 # The emulation's tests run `ping` in network namespaces (as root); iperf3 is what the
 # README's emulation examples run. Installed like tshark; without them those tests skip.

@@ -216,7 +216,7 @@ def test_table():
         (lambda: er.ppdu_success("dsss", 1e6, 20, 1.0, short_preamble=True), "short_preamble"),
         (lambda: er.ppdu_success("dsss", 2e6, 20, 1.0, short_preamble="yes"), "short_preamble"),
         (lambda: er.sinr_db_for("dsss", 11e6, 1500, target=1.0), "target"),
-        (lambda: er.coded_error("5/6", 0.1), "code_rate"),
+        (lambda: er.coded_error("7/8", 0.1), "code_rate"),
         (lambda: er.uncoded_ber(8, 1.0), "constellation"),
         (lambda: er.sep16(-1.0), "e"),
         (lambda: er.table("ofdm", 100, rates=[11e6]), "rate_bps"),
@@ -225,3 +225,26 @@ def test_table():
 def test_bad_arguments_name_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_ht_mcs_curves_order_by_mcs_and_use_the_rate_5_6_spectrum():
+    # At one SINR a higher MCS never succeeds more often (same bits, denser constellation
+    # or weaker code), and the 5/6 code's union bound is its spectrum written out.
+    sinr = 10 ** (22 / 10)
+    p = [er.ht_ppdu_success(m, 1542, sinr, width_mhz=80, vht=True) for m in range(10)]
+    assert all(a >= b for a, b in zip(p, p[1:])) and p[0] > 0.999 and p[9] < 0.01
+    ber = 1e-3
+    D = math.sqrt(4 * ber * (1 - ber))
+    spectrum = (92, 528, 8694, 79453, 792114, 7375573, 67884974, 610875423, 5427275376,
+                47664215639)  # fmt: skip
+    bound = sum(c * D ** (4 + i) for i, c in enumerate(spectrum)) / 10
+    assert er.coded_error("5/6", ber) == pytest.approx(min(bound, 1.0))
+    # 256-QAM: (k - 1) / (k log2 k) erfc(sqrt(sinr / 170)), k = 16
+    assert er.uncoded_ber(256, 100.0) == pytest.approx(15 / 64 * erfc(math.sqrt(100 / 170)))
+    # an HT frame: the 72 signal bits at BPSK 1/2 times the data bits at the MCS
+    header = er.bit_success("ofdm", 6e6, sinr, 72)
+    bits = 16 + 8 * 1538 + 6
+    data = (1 - er.coded_error("5/6", er.uncoded_ber(64, sinr))) ** bits
+    assert er.ht_ppdu_success(7, 1538, sinr) == pytest.approx(header * data)
+    with pytest.raises(ValueError, match="mcs must be 0 to 7 for HT"):
+        er.ht_ppdu_success(8, 100, 1.0)

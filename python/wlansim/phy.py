@@ -20,11 +20,16 @@ UDP_PAYLOAD_BYTES = 1472
 
 
 def timing(phy: PhyLike = "802.11b", payload_bytes: int = UDP_PAYLOAD_BYTES) -> dict:
-    """Timing of a PHY preset name ("802.11b", "802.11a", "802.11g") or a `[phy]` table.
+    """Timing of a PHY preset name ("802.11b", "802.11a", "802.11g", "802.11n",
+    "802.11ac") or a `[phy]` table (e.g. ``{"standard": "802.11ac", "channel_width": 40}``).
 
     Returns times in seconds (slot_s, sifs_s, difs_s, eifs_s, ack_timeout_s,
     cts_timeout_s, propagation_delay_s, data_frame_s for one UDP packet of `payload_bytes`,
-    ack_s, rts_s, cts_s), cw_min, cw_max, data_rate_bps, control_rate_bps, payload_bits.
+    ack_s, rts_s, cts_s), cw_min, cw_max, data_rate_bps (of an 802.11n/ac MCS: its exact
+    rate), control_rate_bps (the RTS's), payload_bits. The frames are those of a station
+    of a BSS with the default rate keys: control frames at `control_rate` (802.11a/b/g),
+    or by the standard's response rule with the mandatory basic rates 6, 12 and 24 Mb/s
+    (802.11n/ac: e.g. the ACK of an MCS 7 frame at 24 Mb/s).
     """
     from wlansim import _core
 

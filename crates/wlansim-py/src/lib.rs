@@ -159,11 +159,12 @@ fn resolve(py: Python<'_>, scenario_json: String) -> PyResult<String> {
 }
 
 /// PHY timing of a scenario's `[phy]` table (given inside a minimal scenario, JSON text)
-/// for a UDP payload of `payload_bytes`; returns JSON text.
+/// on its first station group's link, for a UDP payload of `payload_bytes`; returns JSON
+/// text.
 #[pyfunction]
 fn phy_timing(py: Python<'_>, scenario_json: String, payload_bytes: u32) -> PyResult<String> {
     guarded(py, move || {
-        let timing = parse(&scenario_json)?.phy().timing(payload_bytes);
+        let timing = parse(&scenario_json)?.timing(payload_bytes);
         Ok(serde_json::to_string(&timing).expect("timing serialises"))
     })
 }

@@ -1,12 +1,13 @@
 """`wlansim validate bianchi` (the simulator beside Bianchi's model), `capture` (SINR
 reception beside Bianchi's model with capture), `tcp-drops` (Fall & Floyd's drop tests),
-`ns2` (wlansim's ns-2 profile beside ns-2.35 itself) and `hidden` (the spatial medium:
-hidden and exposed terminals, channels): the parsers. Each validation runs in
-`wlansim.evidence.validation` (claims decided over its runs; CSVs, claims.csv, figures
-and report.md under --out)."""
+`ns2` (wlansim's ns-2 profile beside ns-2.35 itself), `hidden` (the spatial medium:
+hidden and exposed terminals, channels) and `ns3` (beside ns-3.37): the parsers. Each
+validation runs in `wlansim.evidence.validation` (claims decided over its runs; CSVs,
+claims.csv, figures and report.md under --out)."""
 
 from __future__ import annotations
 
+from wlansim.cli.flags import DURATION
 from wlansim.cli.model_cmd import parse_stations
 from wlansim.phy import UDP_PAYLOAD_BYTES
 
@@ -199,6 +200,33 @@ def register(subparsers) -> None:
     h.add_argument("--out", default="out/validate-hidden", help=OUT_HELP)
     h.add_argument("--json", action="store_true", help="print the tables as JSON")
     h.set_defaults(func=run_validation)
+    m = which.add_parser(
+        "ns3",
+        help="wlansim beside ns-3.37 (libns3-dev) on matched saturated cells",
+        description="Compile the ns-3 cell (python/wlansim/evidence/ns3/cell.cc) once "
+        "into a cache, run it and wlansim with the same seeds on matched saturated UDP "
+        "cells (802.11b 11 Mb/s, 802.11g/a 54 Mb/s, 802.11n MCS 7 at 20/40 MHz, 802.11ac "
+        "MCS 8 at 20 MHz and MCS 9 at 40/80 MHz, no aggregation; n = 1, 5, 10, 20; basic "
+        "access and RTS/CTS), decide the agreement statements and measure what ns-3's "
+        "defaults the matched runs turn off change (preamble detection, beacons). Needs g++ "
+        "and libns3-dev (`make ns3`); without them, says how to install them and exits.",
+    )
+    m.add_argument(
+        "--quick",
+        action="store_true",
+        help="802.11b and 802.11ac 80 MHz at n = 5, basic access, 2 seeds, 4 s per run",
+    )
+    m.add_argument("--reps", type=int, default=3, metavar="N", help="runs per case (default 3)")
+    m.add_argument(
+        "--duration",
+        type=DURATION,
+        default=12.0,
+        help="time per run (default 12 s, 2 s not measured)",
+    )
+    m.add_argument("--jobs", type=int, default=1, help="ns-3 runs at a time (default 1)")
+    m.add_argument("--out", default="out/validate-ns3", help=OUT_HELP)
+    m.add_argument("--json", action="store_true", help="print the tables as JSON")
+    m.set_defaults(func=run_validation)
 
 
 def run_validation(args, ignore: tuple[str, ...] = ()) -> int:

@@ -43,7 +43,7 @@ from types import ModuleType
 from typing import Any
 
 #: the validations, by the name the command line takes
-NAMES = ("bianchi", "capture", "tcp-drops", "ns2", "hidden")
+NAMES = ("bianchi", "capture", "tcp-drops", "ns2", "hidden", "ns3")
 
 
 def validation(name: str) -> ModuleType:

@@ -107,11 +107,13 @@ def slot_throughput(
 
 
 def exchange_times(
-    timing: dict, *, access: str = "basic", collision: str = "standard"
+    timing: dict, *, access: str = "basic", collision: str = "standard", aifs: float | None = None
 ) -> tuple[float, float]:
     """Return ``(Ts, Tc)`` in seconds for a PHY ``timing`` dict (``wlansim.phy.timing``).
 
-    With delta the propagation delay:
+    With delta the propagation delay (DIFS below is ``aifs`` when given: the AIFS of the
+    EDCA access category the stations use, e.g. AC_BE's SIFS + 3 slots in an 802.11n/ac
+    cell, whose stations are QoS STAs; EIFS is then followed by AIFS - DIFS more, 9.19.2.3):
 
     - basic: Ts = DATA + SIFS + delta + ACK + DIFS + delta (Bianchi eq. 14);
     - rts: Ts = RTS + SIFS + delta + CTS + SIFS + delta + DATA + SIFS + delta + ACK + DIFS
@@ -126,16 +128,17 @@ def exchange_times(
     _checks.choice("collision", collision, COLLISION_MODELS)
     delta = timing["propagation_delay_s"]
     sifs = timing["sifs_s"]
-    tail = timing["data_frame_s"] + sifs + delta + timing["ack_s"] + timing["difs_s"] + delta
+    difs = timing["difs_s"] if aifs is None else _checks.real("aifs", aifs, minimum=0.0)
+    tail = timing["data_frame_s"] + sifs + delta + timing["ack_s"] + difs + delta
     if access == "basic":
         Ts, collided = tail, timing["data_frame_s"]
     else:
         handshake = timing["rts_s"] + sifs + delta + timing["cts_s"] + sifs + delta
         Ts, collided = handshake + tail, timing["rts_s"]
     if collision == "bianchi":
-        Tc = collided + timing["difs_s"] + delta
+        Tc = collided + difs + delta
     else:
-        Tc = collided + delta + timing["eifs_s"]
+        Tc = collided + delta + timing["eifs_s"] - timing["difs_s"] + difs
     return Ts, Tc
 
 
@@ -154,16 +157,25 @@ def backoff_parameters(cw_min: int, cw_max: int) -> tuple[int, int]:
     return W, int(m)
 
 
-def saturation(n: int, timing: dict, *, access: str = "basic", collision: str = "standard") -> dict:
+def saturation(
+    n: int,
+    timing: dict,
+    *,
+    access: str = "basic",
+    collision: str = "standard",
+    aifs: float | None = None,
+) -> dict:
     """Bianchi saturation model for ``n`` stations on the PHY described by ``timing``
-    (the dict returned by ``wlansim.phy.timing``; times in seconds).
+    (the dict returned by ``wlansim.phy.timing``; times in seconds), with DIFS or an
+    EDCA ``aifs`` (:func:`exchange_times`; under EDCA's slot rule the AIFS boundary
+    counts as a slot, as in Bianchi's chain: :mod:`wlansim.models.edca`).
 
     Returns a dict with ``tau``, ``p``, ``S`` (normalised throughput: fraction of time
     carrying the UDP payload), ``throughput_bps`` (S times the data rate, in bit/s), and the
     ``Ts``, ``Tc`` used (seconds, see :func:`exchange_times`).
     """
     W, m = backoff_parameters(timing["cw_min"], timing["cw_max"])
-    Ts, Tc = exchange_times(timing, access=access, collision=collision)
+    Ts, Tc = exchange_times(timing, access=access, collision=collision, aifs=aifs)
     payload_time = timing["payload_bits"] / timing["data_rate_bps"]
     tau, p = tau_p(n, W, m)
     S = _throughput(int(n), tau, timing["slot_s"], Ts, Tc, payload_time)

@@ -42,12 +42,22 @@ into the union bound on the first-event error probability with hard decisions,
 ``D = sqrt(4 p (1 - p))``, ``pe = min(1, 1 / (2 b) sum_d c_d D^d)``, with b = 1, 2, 3 and
 the distance spectra c_d of :data:`CODE_SPECTRA`; n bits succeed with ``(1 - pe)^n``.
 
+HT and VHT (802.11n/ac) MCS 0-9 per spatial stream (:data:`HT_MCS`) use the same model
+as ns-3's ``NistErrorRateModel`` extends it: 256-QAM's uncoded BER by the M-QAM formula
+(k = 16), and the rate 5/6 code by its distance spectrum (d_free 4; Haccoun & Begin 1989,
+as ns-3 takes it) with b = 5. Each stream sees the frame's SINR (as many receive antennas
+as streams, no diversity gain or loss); ``sinr`` is over the frame's width (its noise is
+the 20 MHz noise floor times width / 20).
+
 A PPDU succeeds when its PLCP header and its payload both do:
 
 - DSSS: the 48-bit PLCP header at 1 Mb/s DBPSK (long preamble) or 2 Mb/s DQPSK (short
   preamble; 1 Mb/s cannot be sent with it), then ``8 psdu_bytes`` bits at the rate.
 - OFDM: the 24-bit SIGNAL field at 6 Mb/s (BPSK 1/2), then ``16 + 8 psdu_bytes + 6`` bits
   (SERVICE, PSDU, tail) at the rate.
+- HT/VHT: L-SIG and HT-SIG (or VHT-SIG-A), 24 + 48 bits at BPSK 1/2, then
+  ``16 + 8 psdu_bytes + 6 N_ES`` bits at the MCS, N_ES the BCC encoders of the mode
+  (:func:`ht_encoders`).
 
 The preambles themselves are assumed acquired (no synchronisation error is modelled).
 """
@@ -95,7 +105,42 @@ CODE_SPECTRA = {
         1,
         (42, 201, 1492, 10469, 62935, 379644, 2253373, 13073811, 75152755, 428005675),
     ),
+    "5/6": (
+        5,
+        4,
+        1,
+        (
+            92,
+            528,
+            8694,
+            79453,
+            792114,
+            7375573,
+            67884974,
+            610875423,
+            5427275376,
+            47664215639,
+        ),
+    ),
 }
+
+#: HT/VHT MCS per stream -> (constellation size M, code rate)
+HT_MCS = {
+    0: (2, "1/2"),
+    1: (4, "1/2"),
+    2: (4, "3/4"),
+    3: (16, "1/2"),
+    4: (16, "3/4"),
+    5: (64, "2/3"),
+    6: (64, "3/4"),
+    7: (64, "5/6"),
+    8: (256, "3/4"),
+    9: (256, "5/6"),
+}
+#: data subcarriers of each HT/VHT channel width (MHz)
+HT_DATA_SUBCARRIERS = {20: 52, 40: 108, 80: 234, 160: 468}
+#: bits of L-SIG plus HT-SIG or VHT-SIG-A
+HT_SIGNAL_BITS = 24 + 48
 
 #: bits of the DSSS PLCP header, of the OFDM SIGNAL field, and the OFDM SERVICE and tail
 DSSS_HEADER_BITS = 48
@@ -218,11 +263,12 @@ def _dsss_success(rate: int, sinr, nbits: int):
 
 
 def uncoded_ber(constellation: int, sinr):
-    """Uncoded BER of BPSK (``constellation`` 2), QPSK (4) or M-QAM (16, 64) at ``sinr``."""
+    """Uncoded BER of BPSK (``constellation`` 2), QPSK (4) or M-QAM (16, 64, 256) at
+    ``sinr``."""
     from scipy.special import erfc
 
-    if constellation not in (2, 4, 16, 64):
-        raise ValueError(f"constellation must be one of 2, 4, 16, 64, got {constellation!r}")
+    if constellation not in (2, 4, 16, 64, 256):
+        raise ValueError(f"constellation must be one of 2, 4, 16, 64, 256, got {constellation!r}")
     sinr = np.asarray(_checks.real("sinr", sinr, minimum=0.0))
     if constellation == 2:
         return _out(0.5 * erfc(np.sqrt(sinr)))
@@ -235,7 +281,7 @@ def uncoded_ber(constellation: int, sinr):
 
 def coded_error(code_rate: str, ber):
     """Pei & Henderson's coded bit error bound pe (at most 1) for uncoded ``ber`` and a
-    ``code_rate`` of "1/2", "2/3" or "3/4"."""
+    ``code_rate`` of "1/2", "2/3", "3/4" or "5/6"."""
     _checks.choice("code_rate", code_rate, tuple(CODE_SPECTRA))
     p = np.asarray(_checks.probability("ber", ber))
     b, d_free, step, spectrum = CODE_SPECTRA[code_rate]
@@ -248,6 +294,39 @@ def _ofdm_success(rate: int, sinr, nbits: int):
     constellation, code_rate = OFDM_MODES[rate]
     pe = np.asarray(coded_error(code_rate, uncoded_ber(constellation, sinr)))
     return _chunk_success(pe, nbits)
+
+
+def ht_encoders(mcs: int, streams: int = 1, width_mhz: int = 20, vht: bool = False) -> int:
+    """BCC encoders N_ES of an HT/VHT mode, as the standard's MCS tables give them
+    (802.11-2020 19.5, 21.5): one per 1200 (HT) or 2160 (VHT) data bits of a 4 us symbol,
+    and 6 for VHT 160 MHz, 4 streams, MCS 7."""
+    constellation, code_rate = HT_MCS[mcs]
+    num, den = (int(x) for x in code_rate.split("/"))
+    bits = HT_DATA_SUBCARRIERS[width_mhz] * int(math.log2(constellation)) * streams * num // den
+    if vht and (width_mhz, streams, mcs) == (160, 4, 7):
+        return 6
+    return math.ceil(bits / (2160 if vht else 1200))
+
+
+def ht_ppdu_success(
+    mcs: int, psdu_bytes: int, sinr, *, streams: int = 1, width_mhz: int = 20, vht: bool = False
+):
+    """Probability that an HT (``vht=False``) or VHT PPDU of ``psdu_bytes`` at ``mcs`` (per
+    stream, 0-7 HT, 0-9 VHT) is received at linear ``sinr`` over its width: the 72 signal
+    bits at BPSK 1/2 times the SERVICE, PSDU and tail bits at the MCS."""
+    top = 9 if vht else 7
+    mcs = _checks.integer("mcs", mcs, minimum=0)
+    if mcs > top:
+        raise ValueError(f"mcs must be 0 to {top} for {'VHT' if vht else 'HT'}, got {mcs}")
+    _checks.choice("width_mhz", width_mhz, (20, 40, 80, 160) if vht else (20, 40))
+    streams = _checks.integer("streams", streams, minimum=1)
+    psdu_bytes = _checks.integer("psdu_bytes", psdu_bytes, minimum=1)
+    sinr = np.asarray(_checks.real("sinr", sinr, minimum=0.0), dtype=float)
+    header = _ofdm_success(6_000_000, sinr, HT_SIGNAL_BITS)
+    constellation, code_rate = HT_MCS[mcs]
+    bits = 16 + 8 * psdu_bytes + 6 * ht_encoders(mcs, streams, width_mhz, vht)
+    pe = np.asarray(coded_error(code_rate, uncoded_ber(constellation, sinr)))
+    return _out(header * _chunk_success(pe, bits))
 
 
 # --- public API -------------------------------------------------------------------------

@@ -375,6 +375,7 @@ mod tests {
         rate: 1_000_000,
         bytes: 100,
         short_preamble: false,
+        ht: None,
     };
 
     /// ns-2's `Mac802_11::recv`: of two frames that arrive together the receiver keeps the

@@ -20,9 +20,10 @@
 //! starts while a receiver is locked onto another cannot occur here: every overlap
 //! begins at a common slot boundary, or after the receiver's own transmission (the
 //! frames that follow a captured one).
-use super::error_rate::{ppdu_success, Mode};
+use super::error_rate::{ht_ppdu_success, ppdu_success, Mode};
 use super::power::watts;
 use crate::net::NodeId;
+use crate::phy::ht::HtMode;
 use crate::phy::Modulation;
 use crate::sim::rng::{Rng, StreamKind};
 
@@ -36,12 +37,14 @@ pub struct ReceptionParams {
     pub capture: bool,
 }
 
-/// A frame as the receiver sees it: its rate, its PSDU length and its preamble.
+/// A frame as the receiver sees it: its rate, its PSDU length and its preamble; an HT or
+/// VHT data frame's mode (its rate is then that mode's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ppdu {
     pub rate: u64,
     pub bytes: u32,
     pub short_preamble: bool,
+    pub ht: Option<HtMode>,
 }
 
 pub struct Reception {
@@ -104,15 +107,24 @@ impl Reception {
         if power_w < self.sensitivity_w {
             return false;
         }
-        let mode = Mode::of(self.modulation, frame.rate).expect("validated: a standard rate");
-        let sinr = power_w / (interference_w + self.noise_w);
-        let p = ppdu_success(
-            self.modulation,
-            frame.short_preamble,
-            mode,
-            frame.bytes,
-            sinr,
-        );
+        let p = match frame.ht {
+            Some(ht) => {
+                let noise = self.noise_w * f64::from(ht.width_mhz / 20);
+                ht_ppdu_success(ht, frame.bytes, power_w / (interference_w + noise))
+            }
+            None => {
+                let mode =
+                    Mode::of(self.modulation, frame.rate).expect("validated: a standard rate");
+                let sinr = power_w / (interference_w + self.noise_w);
+                ppdu_success(
+                    self.modulation,
+                    frame.short_preamble,
+                    mode,
+                    frame.bytes,
+                    sinr,
+                )
+            }
+        };
         p >= 1.0 || self.rng[rx as usize].uniform() < p
     }
 }
@@ -140,11 +152,13 @@ mod tests {
         rate: 1_000_000,
         bytes: 20,
         short_preamble: false,
+        ht: None,
     };
     const DATA: Ppdu = Ppdu {
         rate: 11_000_000,
         bytes: 1536,
         short_preamble: false,
+        ht: None,
     };
 
     #[test]

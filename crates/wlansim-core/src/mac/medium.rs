@@ -683,6 +683,7 @@ impl Mac {
             rate,
             bytes,
             short_preamble,
+            ht: None,
         };
         let (delta, sifs) = (self.phy.propagation_delay, self.phy.sifs);
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost.
@@ -711,7 +712,7 @@ impl Mac {
         let frames = [
             (times.rts, ChannelLoss::Rts, node, to, 0, FrameKind::Control, ppdu(link.rates.rts, RTS), times.first_frame + delta),
             (times.rts, ChannelLoss::Cts, to, node, cts_at, FrameKind::Control, ppdu(link.rates.cts, CTS), cts_at + link.cts + delta),
-            (true, ChannelLoss::Data, node, to, data_at, FrameKind::Data, ppdu(link.rates.data, mpdu), times.data_end),
+            (true, ChannelLoss::Data, node, to, data_at, FrameKind::Data, Ppdu { ht: link.rates.ht, ..ppdu(link.rates.data, mpdu) }, times.data_end),
             (true, ChannelLoss::Ack, to, node, ack_at, FrameKind::Control, ppdu(link.rates.ack, ACK), times.end),
         ];
         for (sent, loss, tx, rx, at, kind, frame, end) in frames {

@@ -520,6 +520,7 @@ impl Spatial {
                 rate,
                 bytes,
                 short_preamble,
+                ht: None,
             };
             let control = Some(FrameKind::Control);
             match out.frame {
@@ -529,7 +530,10 @@ impl Spatial {
                 Frame::Data | Frame::Beacon => {
                     let ip = sender.queue.head().expect("has frame").ip_bytes();
                     let mpdu = mac.phy.data_mpdu_bytes(ip);
-                    let data = ppdu(link.rates.data, mpdu);
+                    let data = Ppdu {
+                        ht: link.rates.ht,
+                        ..ppdu(link.rates.data, mpdu)
+                    };
                     (link.data(&mac.phy, mpdu), data, Some(FrameKind::Data))
                 }
             }

@@ -1,10 +1,13 @@
 //! PHY timing: how long a frame occupies the medium, and the interframe spaces.
 //!
 //! Presets follow the standard (IEEE 802.11-2012): clause 17 (HR/DSSS, 802.11b), clause 18
-//! (OFDM, 802.11a) and clause 19 (ERP, 802.11g). Every value can be overridden from the
-//! scenario; DIFS is derived as SIFS + 2·slot (9.3.7) unless set explicitly.
+//! (OFDM, 802.11a) and clause 19 (ERP, 802.11g); 802.11n (HT) and 802.11ac (VHT) data
+//! frames follow 802.11-2020 clauses 19 and 21 (`ht.rs`) on the OFDM PHY of their band.
+//! Every value can be overridden from the scenario; DIFS is derived as SIFS + 2·slot
+//! (9.3.7) unless set explicitly.
 pub mod cca;
 pub mod channels;
+pub mod ht;
 mod presets;
 pub mod rates;
 
@@ -19,6 +22,10 @@ pub mod frame {
     pub const MAC_DATA_OVERHEAD: u32 = 28;
     /// LLC/SNAP header carried in every data MSDU (RFC 1042 encapsulation).
     pub const LLC_SNAP: u32 = 8;
+    /// The QoS Control field of a QoS data frame's header (26 bytes instead of 24).
+    pub const QOS_CONTROL: u32 = 2;
+    /// An A-MPDU subframe's delimiter (10.12.2): a VHT PSDU carrying one MPDU has it.
+    pub const AMPDU_DELIMITER: u32 = 4;
     pub const ACK: u32 = 14;
     pub const CTS: u32 = 14;
     pub const RTS: u32 = 20;
@@ -30,6 +37,12 @@ pub mod frame {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Phy {
     pub standard: Standard,
+    pub band: channels::Band,
+    /// The HT/VHT mode of the data frames (802.11n/ac); None: `data_rate` in the non-HT
+    /// PHY.
+    pub ht: Option<ht::HtMode>,
+    /// The modulation of the non-HT frames (every frame of 802.11a/b/g; the control
+    /// frames and beacons of 802.11n/ac).
     pub modulation: Modulation,
     pub slot: Time,
     pub sifs: Time,
@@ -38,15 +51,18 @@ pub struct Phy {
     pub cw_max: u32,
     /// PLCP preamble + header (DSSS) or preamble + SIGNAL (OFDM) duration.
     pub plcp: Time,
+    /// Data rate, bits/s (of an HT/VHT mode: its rate to the nearest bit/s).
     pub data_rate: u64,
     pub control_rate: u64,
     /// Lowest mandatory rate: the ACK of EIFS is timed at it (9.3.7).
     pub lowest_rate: u64,
     pub propagation_delay: Time,
-    /// 802.11g ERP-OFDM signal extension (19.3.2.3), 0 elsewhere.
+    /// The 2.4 GHz OFDM signal extension (802.11g ERP-OFDM 19.3.2.3; HT 19.4.3), 0 at
+    /// 5 GHz and for DSSS.
     pub signal_extension: Time,
-    /// Bytes a data MPDU adds to its network-layer packet (MAC header, FCS, LLC/SNAP;
-    /// `mac::MacRules::data_framing`).
+    /// Bytes a data PSDU adds to its network-layer packet (MAC header, FCS, LLC/SNAP;
+    /// `mac::MacRules::data_framing`; HT/VHT: the QoS header's 2 bytes more and, for VHT,
+    /// the A-MPDU delimiter).
     pub data_framing: u32,
     /// How a PSDU's bits become time on air (`mac::MacRules::psdu_time`).
     pub psdu_time: PsduTime,
@@ -100,8 +116,25 @@ impl Phy {
         self.data_framing + ip_bytes
     }
 
+    /// Time on air of a data PPDU of `psdu_bytes`: in the HT/VHT mode `ht`, or else at the
+    /// non-HT `rate` with a PLCP of `plcp`.
+    #[inline]
+    pub fn data_ppdu_time(
+        &self,
+        plcp: Time,
+        psdu_bytes: u32,
+        rate: u64,
+        ht: Option<ht::HtMode>,
+    ) -> Time {
+        match ht {
+            Some(mode) => mode.ppdu_time(psdu_bytes) + self.signal_extension,
+            None => self.ppdu_time_with(plcp, psdu_bytes, rate),
+        }
+    }
+
     pub fn data_time(&self, ip_bytes: u32) -> Time {
-        self.ppdu_time(self.data_mpdu_bytes(ip_bytes), self.data_rate)
+        let bytes = self.data_mpdu_bytes(ip_bytes);
+        self.data_ppdu_time(self.plcp, bytes, self.data_rate, self.ht)
     }
 
     pub fn ack_time(&self) -> Time {
@@ -202,7 +235,9 @@ pub struct Timing {
 }
 
 impl Phy {
-    pub fn timing(&self, udp_payload_bytes: u32) -> Timing {
+    /// The timing of one UDP packet's exchange on `link` (its data, ACK, RTS and CTS
+    /// airtimes; `control_rate_bps` is the RTS's rate, which starts an RTS exchange).
+    pub fn timing(&self, link: &LinkTimes, udp_payload_bytes: u32) -> Timing {
         use crate::sim::time::to_secs;
         let ip_bytes = frame::IP_HEADER + frame::UDP_HEADER + udp_payload_bytes;
         Timing {
@@ -213,14 +248,17 @@ impl Phy {
             ack_timeout_s: to_secs(self.response_timeout()),
             cts_timeout_s: to_secs(self.response_timeout()),
             propagation_delay_s: to_secs(self.propagation_delay),
-            data_frame_s: to_secs(self.data_time(ip_bytes)),
-            ack_s: to_secs(self.ack_time()),
-            rts_s: to_secs(self.rts_time()),
-            cts_s: to_secs(self.cts_time()),
+            data_frame_s: to_secs(link.data(self, self.data_mpdu_bytes(ip_bytes))),
+            ack_s: to_secs(link.ack),
+            rts_s: to_secs(link.rts),
+            cts_s: to_secs(link.cts),
             cw_min: self.cw_min,
             cw_max: self.cw_max,
-            data_rate_bps: self.data_rate as f64,
-            control_rate_bps: self.control_rate as f64,
+            data_rate_bps: link
+                .rates
+                .ht
+                .map_or(link.rates.data as f64, |m| m.rate_bps()),
+            control_rate_bps: link.rates.rts as f64,
             payload_bits: 8.0 * udp_payload_bytes as f64,
         }
     }

@@ -12,13 +12,21 @@
 //! (10.6.6.2). By default it goes at the rate the response rule would give for the data
 //! frame it protects (the highest basic rate not above the data rate), so that the RTS
 //! is as robust as the ACK of that data frame; the BSS's `rts_rate` sets another.
+//!
+//! HT and VHT data frames (802.11n/ac) elicit their responses by their non-HT reference
+//! rate (10.6.6.5.2; `HtMode::non_ht_reference_rate`): CTS and ACK are non-HT OFDM PPDUs
+//! at the highest basic rate not above it.
+use super::ht::HtMode;
 use super::{Phy, Standard};
 use crate::sim::time::Time;
 
 /// The rates and the PLCP time of the frames exchanged on one link (station ↔ its AP).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkRates {
+    /// Rate of the data frames, bits/s (of an HT/VHT mode: its rate to the nearest bit/s).
     pub data: u64,
+    /// The HT/VHT mode of the data frames (802.11n/ac); None: non-HT at `data`.
+    pub ht: Option<HtMode>,
     pub rts: u64,
     pub cts: u64,
     pub ack: u64,
@@ -32,6 +40,7 @@ impl LinkRates {
     pub fn fixed(phy: &Phy) -> LinkRates {
         LinkRates {
             data: phy.data_rate,
+            ht: phy.ht,
             rts: phy.control_rate,
             cts: phy.control_rate,
             ack: phy.control_rate,
@@ -40,27 +49,28 @@ impl LinkRates {
     }
 
     /// The rates of 10.6.6 in a BSS with basic rate set `basic` (sorted or not) for data
-    /// frames at `data`; `rts` overrides the RTS rate.
+    /// frames at `data` (in the HT/VHT mode `ht` when given); `rts` overrides the RTS
+    /// rate.
     pub fn standard(
         standard: Standard,
         basic: &[u64],
-        data: u64,
+        (data, ht): (u64, Option<HtMode>),
         rts: Option<u64>,
         plcp: Time,
     ) -> LinkRates {
-        let rts = rts.unwrap_or_else(|| control_response_rate(standard, basic, data));
+        let eliciting = ht.map_or(data, HtMode::non_ht_reference_rate);
+        let rts = rts.unwrap_or_else(|| control_response_rate(standard, basic, eliciting));
         LinkRates {
             data,
+            ht,
             rts,
             cts: control_response_rate(standard, basic, rts),
-            ack: control_response_rate(standard, basic, data),
+            ack: control_response_rate(standard, basic, eliciting),
             plcp,
         }
     }
 }
 
-/// The mandatory rates of a PHY: 802.11b 1, 2 (clause 16), 5.5, 11 Mb/s (clause 17);
-/// OFDM 6, 12, 24 Mb/s (17.3.2.3; ERP-OFDM 18.4.1).
 /// A link's rates with the airtimes of its control frames worked out once (the MAC asks
 /// for them at every exchange).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,14 +95,17 @@ impl LinkTimes {
     /// Airtime of the data frame of `mpdu_bytes`.
     #[inline]
     pub fn data(&self, phy: &Phy, mpdu_bytes: u32) -> Time {
-        phy.ppdu_time_with(self.rates.plcp, mpdu_bytes, self.rates.data)
+        phy.data_ppdu_time(self.rates.plcp, mpdu_bytes, self.rates.data, self.rates.ht)
     }
 }
 
+/// The mandatory rates of a PHY: 802.11b 1, 2 (clause 16), 5.5, 11 Mb/s (clause 17);
+/// OFDM 6, 12, 24 Mb/s (17.3.2.3; ERP-OFDM 18.4.1), also the non-HT rates every HT and
+/// VHT STA supports (19.1.1, 21.1.1).
 pub fn mandatory_rates(standard: Standard) -> &'static [u64] {
     match standard {
         Standard::Ieee80211b => &[1_000_000, 2_000_000, 5_500_000, 11_000_000],
-        Standard::Ieee80211a | Standard::Ieee80211g => &[6_000_000, 12_000_000, 24_000_000],
+        _ => &[6_000_000, 12_000_000, 24_000_000],
     }
 }
 
@@ -133,9 +146,28 @@ mod tests {
     #[test]
     fn rts_defaults_to_the_response_rate_of_the_data_frame_and_cts_answers_it() {
         let b = Standard::Ieee80211b;
-        let r = LinkRates::standard(b, &[M, 2 * M], 11 * M, None, 0);
+        let r = LinkRates::standard(b, &[M, 2 * M], (11 * M, None), None, 0);
         assert_eq!((r.data, r.rts, r.cts, r.ack), (11 * M, 2 * M, 2 * M, 2 * M));
-        let r = LinkRates::standard(b, &[M, 2 * M], 11 * M, Some(M), 0);
+        let r = LinkRates::standard(b, &[M, 2 * M], (11 * M, None), Some(M), 0);
         assert_eq!((r.rts, r.cts, r.ack), (M, M, 2 * M));
+    }
+
+    #[test]
+    fn ht_frames_elicit_responses_by_their_non_ht_reference_rate() {
+        use crate::phy::ht::{Format, GuardInterval};
+        let n = Standard::Ieee80211n;
+        let mode = |mcs| HtMode {
+            format: Format::Ht,
+            mcs,
+            streams: 1,
+            width_mhz: 20,
+            guard_interval: GuardInterval::Long,
+        };
+        let basic = [6 * M, 12 * M, 24 * M];
+        // MCS 7 (65 Mb/s) refers to 54 Mb/s: ACK at 24; MCS 1 (13 Mb/s) refers to 12.
+        let r = LinkRates::standard(n, &basic, (65 * M, Some(mode(7))), None, 0);
+        assert_eq!((r.rts, r.cts, r.ack), (24 * M, 24 * M, 24 * M));
+        let r = LinkRates::standard(n, &basic, (13 * M, Some(mode(1))), Some(6 * M), 0);
+        assert_eq!((r.rts, r.cts, r.ack), (6 * M, 6 * M, 12 * M));
     }
 }

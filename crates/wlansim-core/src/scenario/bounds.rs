@@ -184,7 +184,7 @@ pub fn reserved_bytes(s: &Scenario, flows: u64, nodes: u64) -> u64 {
     let per_entity = |qos: bool| if qos { 4 } else { 1 };
     let mut slots: u64 = 0;
     for ap in &s.aps {
-        slots += per_entity(ap.qos || s.qos.preset.is_some())
+        slots += per_entity(s.qos_node(ap.qos) || s.qos.preset.is_some())
             * (ap.queue as u64 + ap.ack_queue.unwrap_or(0) as u64);
     }
     for l in &s.links {
@@ -192,7 +192,7 @@ pub fn reserved_bytes(s: &Scenario, flows: u64, nodes: u64) -> u64 {
     }
     for g in &s.stations {
         let q = g.queue.unwrap_or(s.mac.queue) as u64;
-        slots += g.count as u64 * per_entity(g.qos || s.qos.preset.is_some()) * q;
+        slots += g.count as u64 * per_entity(s.qos_node(g.qos) || s.qos.preset.is_some()) * q;
     }
     for g in &s.servers {
         slots += 2 * g.count as u64 * g.queue as u64;

@@ -45,6 +45,8 @@ pub use units::{Bytes, Duration, Power, Rate, Speed};
 pub use crate::app::Traffic;
 
 use crate::net::RoutingAgent;
+use crate::phy::channels::Band;
+use crate::phy::ht::{GuardInterval, HtMode};
 use crate::phy::{Phy, Preamble, Standard};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -276,8 +278,9 @@ pub struct OutputConfig {
     #[serde(default)]
     pub pcap_per: PcapPer,
     /// Bytes kept of each captured frame, 64 to 262144. The default, 128, keeps every
-    /// header (at most 122 bytes) and cuts the payload, which is all zeros; raise it to
-    /// write the zero-filled payloads too.
+    /// header of 802.11a/b/g frames (at most 122 bytes) and cuts the payload, which is all
+    /// zeros; raise it to write the zero-filled payloads too, or the longer headers of
+    /// 802.11n/ac (a TCP segment's up to 136 bytes, a beacon's up to 169).
     #[serde(default = "default_pcap_snaplen")]
     pub pcap_snaplen: u32,
 }
@@ -339,12 +342,43 @@ impl Default for OutputConfig {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhyConfig {
-    /// The 802.11 amendment whose PHY is simulated (its rates and timing are the defaults).
+    /// The 802.11 amendment whose PHY is simulated (its rates and timing are the defaults):
+    /// 802.11b, a, g, n (HT: data frames at an MCS, `mcs`, `streams`, `channel_width`,
+    /// `guard_interval`; at 5 or 2.4 GHz, `band`) or ac (VHT, 5 GHz). 802.11n/ac stations
+    /// and APs are QoS STAs: they use EDCA (`qos` is implied) and QoS data frames.
     pub standard: Standard,
+    /// The band of 802.11n: "5 GHz" (default: 802.11a's slot, SIFS and channels) or
+    /// "2.4 GHz" (802.11g's: SIFS 10 µs, the 6 µs signal extension, channels 1-13). The
+    /// other PHYs have one band (802.11b/g 2.4 GHz, 802.11a/ac 5 GHz).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
+    /// 802.11n/ac: the modulation and coding scheme of the data frames, per spatial
+    /// stream (HT 0-7, VHT 0-9: BPSK 1/2 … 64-QAM 5/6, 256-QAM 3/4 and 5/6); default: the
+    /// highest that exists at the width and streams (VHT MCS 9 does not exist at 20 MHz
+    /// with 1, 2 or 4 streams, at 80 MHz MCS 6 with 3, at 160 MHz MCS 9 with 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 9))]
+    pub mcs: Option<u8>,
+    /// 802.11n/ac: spatial streams of the data frames, 1 to 4 (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 4))]
+    pub streams: Option<u8>,
+    /// 802.11n/ac: channel width in MHz, 20 or 40 (HT; default 20), 20, 40, 80 or 160
+    /// (VHT; default 80). The BSS's `channel` is its primary 20 MHz channel; control
+    /// frames are 20 MHz non-HT PPDUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 20, max = 160))]
+    pub channel_width: Option<u16>,
+    /// 802.11n/ac: guard interval of the data symbols, "long" (800 ns, 4 µs symbols,
+    /// default) or "short" (400 ns, 3.6 µs symbols; the data field is counted in whole
+    /// 4 µs, 802.11-2020 19.4.3, 21.4.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_interval: Option<GuardInterval>,
     /// PLCP preamble (802.11b; the short one needs rates of 2 Mb/s or more).
     #[serde(default)]
     pub preamble: Preamble,
-    /// Rate of data frames: one of the standard's rates (default: the highest).
+    /// Rate of data frames: one of the standard's rates (default: the highest); 802.11n/ac
+    /// data frames go at `mcs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
     /// Allow data, control and basic rates that are not the standard's (e.g. the
@@ -354,9 +388,10 @@ pub struct PhyConfig {
     /// bits; a multiple of 250 kb/s).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nonstandard_rate: bool,
-    /// Rate of every ACK, RTS and CTS frame: one of the standard's rates. Overrides the
-    /// control-response rule of a BSS that states `basic_rates`; when absent there, the
-    /// PHY's lowest rate (the rule with the basic rate set {lowest rate}).
+    /// Rate of every ACK, RTS and CTS frame: one of the standard's rates (802.11n/ac: of
+    /// the OFDM rates 6-54 Mb/s). Overrides the control-response rule of a BSS that states
+    /// `basic_rates` (802.11n/ac: or that takes the default basic rates); when absent
+    /// there, the PHY's lowest rate (the rule with the basic rate set {lowest rate}).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_rate: Option<Rate>,
     /// Slot time (default: the standard's); positive, at most 1 s.
@@ -388,6 +423,11 @@ impl Default for PhyConfig {
     fn default() -> Self {
         PhyConfig {
             standard: Standard::Ieee80211b,
+            band: None,
+            mcs: None,
+            streams: None,
+            channel_width: None,
+            guard_interval: None,
             preamble: Preamble::Long,
             data_rate: None,
             nonstandard_rate: false,
@@ -453,9 +493,12 @@ pub struct ApConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<[f64; 2]>,
     /// The BSS's channel, a number of its standard's band (2.4 GHz: 1-13; 5 GHz: 36, 40,
-    /// …, 165); its stations use it too. Default: 1 (802.11b/g), 36 (802.11a). BSSs on
-    /// channels that do not overlap never interact; 2.4 GHz channels fewer than 5 apart
-    /// (whose spectra overlap) are refused.
+    /// …, 165); its stations use it too. Default: 1 (802.11b/g, 802.11n at 2.4 GHz), 36
+    /// (802.11a/ac, 802.11n at 5 GHz). Wider than 20 MHz (802.11n/ac `channel_width`) it
+    /// is the primary channel of an aligned block (5 GHz 80 MHz: 36-48, 52-64, 100-112,
+    /// …; 2.4 GHz 40 MHz: the secondary 4 above, primary 1-9). BSSs on channels that do
+    /// not overlap never interact; overlapping ones (2.4 GHz channels fewer than 5 apart,
+    /// wide channels sharing a block) are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<u16>,
     /// Antenna gain of the AP, dB (0): frames from and to it arrive this much stronger.
@@ -489,17 +532,20 @@ pub struct ApConfig {
     /// `tcp.timestamps`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_injection: Option<delay_injection::DelayInjectionConfig>,
-    /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
+    /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF; always under
+    /// 802.11n/ac (QoS STAs).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
-    /// Per-AC EDCA parameters of the AP (needs `qos = true`).
+    /// Per-AC EDCA parameters of the AP (needs `qos = true`, or 802.11n/ac).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
     /// The BSS basic rate set (BSSBasicRateSet), rates of the standard, e.g. ["1 Mb/s",
-    /// "2 Mb/s"] (802.11b) or ["6 Mb/s", "12 Mb/s", "24 Mb/s"] (802.11a/g). When given
+    /// "2 Mb/s"] (802.11b) or ["6 Mb/s", "12 Mb/s", "24 Mb/s"] (802.11a/g/n/ac). When given
     /// (and `phy.control_rate` is not), ACK and CTS follow 802.11-2016 10.6.6.5.2: the
-    /// highest basic rate not above the eliciting frame's rate. When absent, control
-    /// frames go at `phy.control_rate` (default: the PHY's lowest rate), as before.
+    /// highest basic rate not above the eliciting frame's rate (an 802.11n/ac data
+    /// frame's: its MCS's non-HT reference rate, e.g. 54 Mb/s for MCS 7). When absent,
+    /// control frames go at `phy.control_rate` (default: the PHY's lowest rate), as
+    /// before; 802.11n/ac BSSs take ["6 Mb/s", "12 Mb/s", "24 Mb/s"] then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basic_rates: Option<Vec<Rate>>,
     /// Rate of RTS frames in this BSS: one of `basic_rates` (needs `basic_rates`; default:
@@ -626,10 +672,12 @@ pub struct StationGroup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 1000000))]
     pub queue: Option<u32>,
-    /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF.
+    /// 802.11e EDCA (one queue of `queue` packets per AC) instead of DCF; always under
+    /// 802.11n/ac (QoS STAs).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub qos: bool,
-    /// Per-AC EDCA parameters of the group's stations (needs `qos = true`).
+    /// Per-AC EDCA parameters of the group's stations (needs `qos = true`, or
+    /// 802.11n/ac).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edca: Option<EdcaConfig>,
     /// I.i.d. data frame error rate of each station's link with the AP, both directions;
@@ -910,19 +958,53 @@ impl Scenario {
         })
     }
 
+    /// Whether a node whose `qos` key is `flag` is a QoS STA (EDCA): as it says, and
+    /// always under 802.11n/ac (the standard makes every HT and VHT STA a QoS STA; a
+    /// `[qos]` preset sets the flags itself).
+    pub fn qos_node(&self, flag: bool) -> bool {
+        flag || self.phy.standard.ht_format().is_some()
+    }
+
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.
     pub fn mac_rules(&self) -> crate::mac::MacRules {
         self.mac.profile.unwrap_or(self.profile).mac_rules()
     }
 
+    /// The HT/VHT mode of the data frames (802.11n/ac): `mcs`, `streams`, `channel_width`
+    /// and `guard_interval` over their defaults; None for 802.11a/b/g.
+    pub fn ht_mode(&self) -> Option<HtMode> {
+        let c = &self.phy;
+        let format = c.standard.ht_format()?;
+        let width = c.channel_width.unwrap_or(match format {
+            crate::phy::ht::Format::Ht => 20,
+            crate::phy::ht::Format::Vht => 80,
+        });
+        let gi = c.guard_interval.unwrap_or_default();
+        let mut mode = HtMode::highest(format, c.streams.unwrap_or(1), width, gi);
+        if let Some(mcs) = c.mcs {
+            mode.mcs = mcs;
+        }
+        Some(mode)
+    }
+
+    /// The PHY's band: `phy.band`, else the standard's.
+    pub fn band(&self) -> Band {
+        self.phy.band.unwrap_or(self.phy.standard.bands()[0])
+    }
+
     /// The PHY this scenario runs: the preset with every override applied.
     pub fn phy(&self) -> Phy {
         let c = &self.phy;
-        let mut phy = c.standard.preset(c.preamble);
+        let mut phy = c.standard.preset_in(c.preamble, self.band());
+        if let Some(mode) = self.ht_mode() {
+            phy.ht = Some(mode);
+            phy.data_rate = mode.rate_bps().round() as u64;
+        }
         let rules = self.mac_rules();
-        phy.data_framing = rules.data_framing();
         phy.psdu_time = rules.psdu_time();
         if rules == crate::mac::MacRules::Ns2 {
+            // (802.11n/ac are refused under ns-2's rules.)
+            phy.data_framing = rules.data_framing();
             phy.cw_min = crate::mac::ns2::NS2_CW_MIN;
             phy.cw_max = crate::mac::ns2::NS2_CW_MAX;
         }
@@ -960,10 +1042,16 @@ impl Scenario {
         let phy = self.phy();
         let mut out = self.clone();
         let d = |t| Some(Duration(t));
+        let ht = phy.ht;
         out.phy = PhyConfig {
             standard: phy.standard,
+            band: self.phy.band.or(ht.map(|_| phy.band)),
+            mcs: ht.map(|m| m.mcs),
+            streams: ht.map(|m| m.streams),
+            channel_width: ht.map(|m| m.width_mhz),
+            guard_interval: ht.map(|m| m.guard_interval),
             preamble: self.phy.preamble,
-            data_rate: Some(Rate(phy.data_rate)),
+            data_rate: ht.is_none().then_some(Rate(phy.data_rate)),
             nonstandard_rate: self.phy.nonstandard_rate,
             control_rate: Some(Rate(phy.control_rate)),
             slot: d(phy.slot),

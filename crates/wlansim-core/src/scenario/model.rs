@@ -160,10 +160,8 @@ impl<'s> Model<'s> {
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
-            let access = m.access(ap.queue, ap.ack_queue, ap.qos, ap.edca.as_ref());
-            let channel = ap
-                .channel
-                .unwrap_or(channels::default_channel(m.phy.standard));
+            let access = m.access(ap.queue, ap.ack_queue, s.qos_node(ap.qos), ap.edca.as_ref());
+            let channel = ap.channel.unwrap_or(channels::default_channel(m.phy.band));
             m.add(NodeSpec {
                 bss: Some(id),
                 access: Some(access),
@@ -176,7 +174,8 @@ impl<'s> Model<'s> {
         }
         let mut group_nodes = Vec::new();
         for g in &s.stations {
-            let access = m.access(g.queue.unwrap_or(s.mac.queue), None, g.qos, g.edca.as_ref());
+            let queue = g.queue.unwrap_or(s.mac.queue);
+            let access = m.access(queue, None, s.qos_node(g.qos), g.edca.as_ref());
             let (up, down) = s.channel.group_bursts(g);
             let bursts = (
                 up.map(|b| b.spec(&g.name, "uplink")),

@@ -215,7 +215,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         let at = format!("aps[{i}]");
         node_edca(
             &at,
-            ap.qos || preset,
+            s.qos_node(ap.qos) || preset,
             ap.edca.as_ref(),
             1,
             &phy,
@@ -224,7 +224,14 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     for (i, g) in s.stations.iter().enumerate() {
         let at = format!("stations[{i}]");
-        node_edca(&at, g.qos || preset, g.edca.as_ref(), 2, &phy, nonstandard)?;
+        node_edca(
+            &at,
+            s.qos_node(g.qos) || preset,
+            g.edca.as_ref(),
+            2,
+            &phy,
+            nonstandard,
+        )?;
     }
     for (i, f) in s.flows.iter().enumerate() {
         if let Some(d) = f.dscp {

@@ -13,10 +13,12 @@
 use super::{Scenario, ScenarioError};
 use crate::phy::channels::{self, Coupling};
 
-/// Every channel is one of the standard's; no two BSSs on partly overlapping channels.
+/// Every channel is one of the band's, able to carry the PHY's width; no two BSSs on
+/// partly overlapping channels.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
-    let standard = s.phy.standard;
-    let valid = channels::channels(standard);
+    let band = s.band();
+    let width = s.ht_mode().map_or(20, |m| m.width_mhz);
+    let valid = channels::channels(band);
     for (i, ap) in s.aps.iter().enumerate() {
         if let Some(c) = ap.channel {
             if !valid.contains(&c) {
@@ -24,27 +26,42 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 return Err(ScenarioError::new(
                     format!("aps[{i}].channel"),
                     format!(
-                        "{c}: not a channel of {}; one of {}",
-                        standard.name(),
+                        "{c}: not a channel of {} ({}); one of {}",
+                        s.phy.standard.name(),
+                        band.name(),
                         list.join(", ")
                     ),
                 ));
             }
         }
     }
-    let channel_of =
-        |ap: &super::ApConfig| ap.channel.unwrap_or(channels::default_channel(standard));
+    let channel_of = |ap: &super::ApConfig| ap.channel.unwrap_or(channels::default_channel(band));
+    for (i, ap) in s.aps.iter().enumerate() {
+        let c = channel_of(ap);
+        if channels::span(band, width, c).is_none() {
+            return Err(ScenarioError::new(
+                format!("aps[{i}].channel"),
+                format!(
+                    "{c}: no {width} MHz channel has {c} as its primary channel at {} \
+                     (5 GHz: aligned blocks of the sub-bands 36-64, 100-144, 149-161, \
+                     e.g. 36, 52, 100, 116, 132, 149 for 80 MHz; 2.4 GHz 40 MHz: 1-9, the \
+                     secondary channel 4 above)",
+                    band.name()
+                ),
+            ));
+        }
+    }
     for (i, a) in s.aps.iter().enumerate() {
         for (j, b) in s.aps.iter().enumerate().skip(i + 1) {
             let (ca, cb) = (channel_of(a), channel_of(b));
-            if channels::coupling(standard, ca, cb) == Coupling::Overlapping {
+            if channels::coupling(band, width, ca, cb) == Coupling::Overlapping {
                 return Err(ScenarioError::new(
                     format!("aps[{j}].channel"),
                     format!(
                         "{cb}: \"{}\" on channel {cb} and \"{}\" on channel {ca} overlap \
-                         (2.4 GHz channels fewer than 5 apart share part of their spectrum), \
-                         which wlansim does not model; use the same channel or channels at \
-                         least 5 apart (1, 6, 11)",
+                         ({width} MHz wide; 2.4 GHz channels fewer than 5 apart share part \
+                         of their spectrum), which wlansim does not model; use the same \
+                         channel or channels that do not overlap (1, 6, 11 at 2.4 GHz)",
                         b.name, a.name
                     ),
                 ));

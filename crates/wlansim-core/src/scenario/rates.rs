@@ -5,7 +5,8 @@
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
-use crate::phy::{LinkRates, Phy, Preamble, Standard};
+use crate::phy::rates::mandatory_rates;
+use crate::phy::{channels, LinkRates, Phy, Preamble, Standard};
 use crate::sim::time::Time;
 
 impl Scenario {
@@ -33,12 +34,21 @@ impl Scenario {
     }
 
     /// The BSS's basic rate set when its rules are the standard's: it states
-    /// `basic_rates` and `phy.control_rate` does not override every control frame.
+    /// `basic_rates` (802.11n/ac: or takes their default, the mandatory rates 6, 12 and
+    /// 24 Mb/s) and `phy.control_rate` does not override every control frame.
     fn bss_basic_rates(&self, ap: &ApConfig) -> Option<Vec<u64>> {
         match (&ap.basic_rates, self.phy.control_rate) {
             (Some(basic), None) => Some(basic.iter().map(|r| r.0).collect()),
+            (None, None) if self.phy.standard.ht_format().is_some() => {
+                Some(mandatory_rates(self.phy.standard).to_vec())
+            }
             _ => None,
         }
+    }
+
+    /// The (primary) channel of the BSS of `ap`.
+    pub fn bss_channel(&self, phy: &Phy, ap: &ApConfig) -> u16 {
+        ap.channel.unwrap_or(channels::default_channel(phy.band))
     }
 
     /// An AP's beacons: at the lowest rate of its basic rate set (`phy.control_rate`, or
@@ -54,8 +64,16 @@ impl Scenario {
             interval,
             rate,
             plcp: self.bss_plcp(phy, ap),
-            elements: beacon_elements(phy.standard, ssid, &basic),
+            elements: beacon_elements(phy, self.bss_channel(phy, ap), ssid, &basic),
         })
+    }
+
+    /// The timing of one UDP packet's exchange on the link of the first station group
+    /// (what the analytical models read: `wlansim.phy.timing`).
+    pub fn timing(&self, udp_payload_bytes: u32) -> crate::phy::Timing {
+        let phy = self.phy();
+        let link = crate::phy::LinkTimes::new(&phy, self.link_rates(&phy, &self.stations[0]));
+        phy.timing(&link, udp_payload_bytes)
     }
 
     /// The rates of the frames between the stations of `g` and their AP.
@@ -64,9 +82,13 @@ impl Scenario {
         let data = g.data_rate.map_or(phy.data_rate, |r| r.0);
         let plcp = self.bss_plcp(phy, ap);
         match self.bss_basic_rates(ap) {
-            Some(basic) => {
-                LinkRates::standard(phy.standard, &basic, data, ap.rts_rate.map(|r| r.0), plcp)
-            }
+            Some(basic) => LinkRates::standard(
+                phy.standard,
+                &basic,
+                (data, phy.ht),
+                ap.rts_rate.map(|r| r.0),
+                plcp,
+            ),
             None => LinkRates {
                 data,
                 plcp,
@@ -142,6 +164,15 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, g) in s.stations.iter().enumerate() {
         let path = format!("stations[{i}].data_rate");
         if let Some(r) = g.data_rate {
+            if standard.ht_format().is_some() {
+                return err(
+                    path,
+                    format!(
+                        "{r}: {} data frames go at phy.mcs (with phy.streams, channel_width, guard_interval), the same for every station",
+                        standard.name()
+                    ),
+                );
+            }
             standard_rate(&s.phy, &path, r)?;
         }
         let ap = s.aps.iter().find(|a| a.name == s.ap_of(g));

@@ -193,7 +193,9 @@ pub fn check_rates(
     links: impl Iterator<Item = LinkRates>,
 ) -> Result<(), ScenarioError> {
     for l in links {
-        for rate in [l.data, l.rts, l.cts, l.ack] {
+        // An HT/VHT data frame's curve is its MCS's.
+        let data = l.ht.is_none().then_some(l.data);
+        for rate in data.into_iter().chain([l.rts, l.cts, l.ack]) {
             if Mode::of(modulation, rate).is_none() {
                 return Err(ScenarioError::new(
                     "channel.reception.model",

@@ -226,7 +226,83 @@ fn servers(s: &Scenario, names: &mut HashSet<String>) -> Result<(), ScenarioErro
     Ok(())
 }
 
+/// The HT/VHT keys (`band`, `mcs`, `streams`, `channel_width`, `guard_interval`) and the
+/// keys 802.11n/ac do not have.
+fn ht(s: &Scenario) -> Result<(), ScenarioError> {
+    let c = &s.phy;
+    let standard = c.standard;
+    if let Some(band) = c.band {
+        if !standard.bands().contains(&band) {
+            return err(
+                "phy.band",
+                format!(
+                    "\"{}\": {} works in {} only (802.11n: \"2.4 GHz\" or \"5 GHz\")",
+                    band.name(),
+                    standard.name(),
+                    standard.bands()[0].name()
+                ),
+            );
+        }
+    }
+    let Some(mode) = s.ht_mode() else {
+        let given = [
+            ("mcs", c.mcs.is_some()),
+            ("streams", c.streams.is_some()),
+            ("channel_width", c.channel_width.is_some()),
+            ("guard_interval", c.guard_interval.is_some()),
+        ];
+        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+            return err(
+                format!("phy.{key}"),
+                format!(
+                    "{} has no HT/VHT data frames: {key} is a key of 802.11n and 802.11ac (data_rate sets the rate of {})",
+                    standard.name(),
+                    standard.name()
+                ),
+            );
+        }
+        return Ok(());
+    };
+    if let Err((key, message)) = mode.check() {
+        return err(format!("phy.{key}"), message);
+    }
+    if let Some(r) = c.data_rate {
+        return err(
+            "phy.data_rate",
+            format!(
+                "{r}: {} data frames go at an MCS: set phy.mcs (with streams, channel_width, guard_interval)",
+                standard.name()
+            ),
+        );
+    }
+    if c.nonstandard_rate {
+        return err(
+            "phy.nonstandard_rate",
+            format!(
+                "true: {} data frames go at an MCS; nonstandard rates are for 802.11a/b/g",
+                standard.name()
+            ),
+        );
+    }
+    if s.mac_rules() == crate::mac::MacRules::Ns2 {
+        let key = if s.mac.profile.is_some() {
+            "mac.profile"
+        } else {
+            "profile"
+        };
+        return err(
+            key,
+            format!(
+                "\"ns2\" with {}: ns-2.35 has no HT/VHT PHY; use the standard MAC rules",
+                standard.name()
+            ),
+        );
+    }
+    Ok(())
+}
+
 fn phy(s: &Scenario) -> Result<(), ScenarioError> {
+    ht(s)?;
     let standard = s.phy.standard;
     let resolved = s.phy();
     for (key, rate) in [

@@ -16,9 +16,11 @@
 //! links every packet is one Ethernet frame when its serialisation starts, in one capture
 //! per link (both directions, file `link-A-B.pcap`).
 //!
-//! Headers: radiotap (flags, rate) and the 802.11 data header (frame control with
-//! To/From DS, duration = SIFS + ACK in µs, three addresses, sequence control) followed
-//! by LLC/SNAP are written by hand: they are a few fixed fields, and no maintained crate
+//! Headers: radiotap (flags, and the rate, or for 802.11n/ac data frames the MCS field
+//! or the VHT field: MCS, streams, bandwidth, guard interval) and the 802.11 data header
+//! (frame control with To/From DS, duration = SIFS + ACK in µs, three addresses,
+//! sequence control; a QoS Data frame with its QoS Control, TID 0, under 802.11n/ac)
+//! followed by LLC/SNAP are written by hand: they are a few fixed fields, and no maintained crate
 //! builds them (radiotap crates parse only). The file format is `pcap-file`'s (nanosecond
 //! timestamps); the IPv4, TCP and UDP headers and the IPv4 header checksum are
 //! `etherparse`'s. The TCP and UDP checksums are summed here over the pseudo-header and
@@ -32,6 +34,7 @@
 //! fits the configured receive window in 16 bits, rounded up), unscaled on SYNs.
 use super::TraceEvent;
 use crate::net::{Kind, NodeId, Packet};
+use crate::phy::ht::{Format, GuardInterval, HtMode};
 use crate::sim::time::Time;
 use etherparse::{IpNumber, Ipv4Header, Ipv4Options, TcpHeader, TcpOptionElement, UdpHeader};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
@@ -119,6 +122,8 @@ pub struct CaptureConfig<'a> {
     pub origin_headers: Vec<(NodeId, [u32; 2])>,
     /// Data rate over the air, b/s.
     pub data_rate: u64,
+    /// The HT/VHT mode of the data frames (802.11n/ac: QoS Data frames).
+    pub ht: Option<HtMode>,
     /// 802.11 Duration/ID of a data frame: SIFS + ACK, ns.
     pub nav: Time,
 }
@@ -150,7 +155,13 @@ pub struct PcapRecorder {
     flows: Vec<Option<CaptureTcp>>,
     origin_headers: Vec<(NodeId, [u32; 2])>,
     snaplen: u32,
-    rate: u8,
+    /// The radiotap header of a data frame without its flags byte: version, pad, length,
+    /// present words, the flags' place (0), then the rate, or the MCS or VHT field.
+    data_radiotap: Vec<u8>,
+    /// Where the flags byte is in `data_radiotap`.
+    flags_at: usize,
+    /// 802.11n/ac: QoS Data frames.
+    qos_data: bool,
     nav_us: u16,
     pending: Vec<Pending>,
     /// Per node: its 802.11 sequence counter and the numbers of its recent MSDUs
@@ -166,6 +177,57 @@ pub struct PcapRecorder {
 const RADIOTAP_LEN: usize = 10;
 const RT_FLAGS_BAD_FCS: u8 = 0x40;
 const WLAN_HEADER_LEN: usize = 24;
+
+/// The radiotap header of the data frames and the place of its flags byte: flags and
+/// rate (500 kb/s units); for an HT mode flags and the MCS field (known: bandwidth, MCS,
+/// guard interval; HT's MCS index 8·(streams − 1) + MCS); for a VHT mode flags, a pad
+/// byte and the 12-byte VHT field (aligned to 2; known: guard interval, bandwidth;
+/// bandwidth 0, 1, 4, 11 for 20, 40, 80, 160 MHz; MCS and streams of user 0).
+fn data_radiotap(data_rate: u64, ht: Option<HtMode>) -> (Vec<u8>, usize) {
+    let Some(m) = ht else {
+        let rate = (data_rate / 500_000).min(255) as u8;
+        return (
+            vec![0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0, 0, rate],
+            8,
+        );
+    };
+    let short = u8::from(m.guard_interval == GuardInterval::Short);
+    let b = match m.format {
+        Format::Ht => {
+            let bw = u8::from(m.width_mhz == 40);
+            let index = 8 * (m.streams - 1) + m.mcs;
+            // present: flags (bit 1), MCS (bit 19)
+            vec![
+                0,
+                0,
+                12,
+                0,
+                0x02,
+                0,
+                0x08,
+                0,
+                0,
+                0x07,
+                bw | short << 2,
+                index,
+            ]
+        }
+        Format::Vht => {
+            let bw = match m.width_mhz {
+                20 => 0,
+                40 => 1,
+                80 => 4,
+                _ => 11,
+            };
+            // present: flags (bit 1), VHT (bit 21)
+            let mut b = vec![0, 0, 22, 0, 0x02, 0, 0x20, 0, 0, 0, 0x44, 0, short << 2, bw];
+            b.extend_from_slice(&[m.mcs << 4 | m.streams, 0, 0, 0, 0, 0, 0, 0]);
+            b
+        }
+    };
+    (b, 8)
+}
+
 const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00];
 /// The largest IP datagram a frame can carry here (the IPv4 total length field).
 const MAX_IP: usize = 65535;
@@ -226,6 +288,7 @@ impl PcapRecorder {
             link_file.insert((b, a), k);
         }
         let n = cfg.nodes.len();
+        let (data_radiotap, flags_at) = data_radiotap(cfg.data_rate, cfg.ht);
         Ok(PcapRecorder {
             files,
             heard: !cfg.per_bss,
@@ -235,7 +298,9 @@ impl PcapRecorder {
             flows: cfg.flows,
             origin_headers: cfg.origin_headers,
             snaplen: cfg.snaplen,
-            rate: (cfg.data_rate / 500_000).min(255) as u8,
+            data_radiotap,
+            flags_at,
+            qos_data: cfg.ht.is_some(),
             nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
             pending: Vec::new(),
             seq: vec![(0, Vec::new()); n],
@@ -364,14 +429,16 @@ impl PcapRecorder {
         let p = &x.packet;
         let b = &mut self.buf;
         b.clear();
-        // radiotap: present = flags (bit 1) | rate (bit 2)
-        b.extend_from_slice(&[0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0]);
-        b.push(if bad_fcs { RT_FLAGS_BAD_FCS } else { 0 });
-        b.push(self.rate);
-        // 802.11 data frame: type data (0x08); To DS from a station, From DS from an AP.
+        b.extend_from_slice(&self.data_radiotap);
+        if bad_fcs {
+            b[self.flags_at] = RT_FLAGS_BAD_FCS;
+        }
+        let radiotap = b.len();
+        // 802.11 data frame: type data (0x08, QoS Data 0x88); To DS from a station, From
+        // DS from an AP.
         let from_ap = self.nodes[x.node as usize].is_ap;
         let ds = if from_ap { 0x02 } else { 0x01 };
-        b.push(0x08);
+        b.push(if self.qos_data { 0x88 } else { 0x08 });
         b.push(ds | if x.retry { 0x08 } else { 0 });
         b.extend_from_slice(&self.nav_us.to_le_bytes());
         let (tx, rx) = (mac_address(x.node), mac_address(p.hop));
@@ -387,8 +454,12 @@ impl PcapRecorder {
             b.extend_from_slice(&da);
         }
         b.extend_from_slice(&(x.seqnum << 4).to_le_bytes());
+        if self.qos_data {
+            b.extend_from_slice(&[0, 0]); // QoS Control: TID 0, normal ACK
+        }
         b.extend_from_slice(&LLC_SNAP_IPV4);
-        debug_assert_eq!(b.len(), RADIOTAP_LEN + WLAN_HEADER_LEN + 8);
+        let header = WLAN_HEADER_LEN + if self.qos_data { 2 } else { 0 };
+        debug_assert_eq!(b.len(), radiotap + header + 8);
         let orig_len = self.write_ip(p, x.real.as_deref());
         self.write(file, x.t, orig_len);
     }

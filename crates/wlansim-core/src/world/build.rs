@@ -364,6 +364,7 @@ impl World {
                         .collect(),
                     origin_headers: flows.iter().map(|f| (f.src, f.origin_header)).collect(),
                     data_rate: phy.data_rate,
+                    ht: phy.ht,
                     nav: phy.sifs + phy.ack_time(),
                 })
                 .map_err(|e| ScenarioError::new("output.pcap", e))?,
@@ -446,6 +447,7 @@ impl World {
                         rate: b.rate,
                         bytes: b.mpdu_bytes(),
                         short_preamble: mac.phy.short_preamble(b.plcp),
+                        ht: None,
                     })
                 })
                 .collect();

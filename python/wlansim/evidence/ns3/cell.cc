@@ -2,13 +2,18 @@
 // its own cells with ns-3's (`wlansim validate ns3`). Every choice that matters is a
 // command-line argument, so one compiled binary runs every case: the standard, the data
 // and control modes, channel width, guard interval, spatial streams, RTS/CTS, A-MPDU and
-// A-MSDU sizes, the stations and the load. The stations stand 1 m from the AP on a
-// circle (every frame arrives at every node with the same power, so two frames that
-// overlap destroy each other, as in wlansim's reception model "none").
+// A-MSDU sizes, the stations and the load, and the ns-3 defaults wlansim models otherwise
+// (preamble detection, beacons). The nodes stand on a circle of 0.5 m radius around the
+// AP's point: every two of them are at most 1 m apart, the log-distance model's reference
+// distance, within which it gives its reference loss, so every frame arrives at every
+// node with the same power (two frames that overlap destroy each other everywhere, as in
+// wlansim's reception model "none").
 //
 // Saturated UDP uplink: each station's OnOffApplication offers more than the cell carries;
 // the AP's PacketSink counts the bytes received between the warm-up and the end, and the
-// program prints `rx_bytes N`, `window_s W`, and per station `sta I rx_bytes N` lines.
+// program prints `rx_bytes N`, `window_s W`, and per station `sta I rx_bytes N` lines;
+// with --counters=1 also the frames put on the air after the warm-up by kind
+// (`tx_data`, `tx_ack`, `tx_rts`, `tx_cts`, `tx_other`: a trace, so off by default).
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -18,6 +23,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <map>
 
 using namespace ns3;
@@ -25,6 +31,7 @@ using namespace ns3;
 namespace
 {
 std::map<uint32_t, uint64_t> g_rx;  // bytes per sending station, after the warm-up
+std::map<std::string, uint64_t> g_tx; // frames on the air after the warm-up, by kind
 bool g_measuring = false;
 
 void
@@ -38,6 +45,25 @@ Received(Ptr<const Packet> p, const Address& from)
     uint8_t b[4];
     a.GetIpv4().Serialize(b);
     g_rx[b[3]] += p->GetSize();
+}
+
+void
+Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
+{
+    if (!g_measuring)
+    {
+        return;
+    }
+    for (const auto& [id, psdu] : psdus)
+    {
+        const WifiMacHeader& h = psdu->GetHeader(0);
+        const char* kind = h.IsData() ? "tx_data"
+                           : h.IsAck() ? "tx_ack"
+                           : h.IsRts() ? "tx_rts"
+                           : h.IsCts() ? "tx_cts"
+                                       : "tx_other";
+        g_tx[kind] += 1;
+    }
 }
 
 void
@@ -82,6 +108,9 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     uint32_t queue = 500;
     double offered = 20e6;
+    bool preambleDetection = true;
+    bool beacons = true;
+    bool counters = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("standard", "11b, 11a, 11g, 11n-2.4, 11n-5 or 11ac", standard);
@@ -101,6 +130,15 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "run number of ns-3's RNG (RngRun)", seed);
     cmd.AddValue("queue", "packets the MAC queue of each node holds", queue);
     cmd.AddValue("offered", "bits/s each station offers (above its share: saturated)", offered);
+    cmd.AddValue("preambleDetection",
+                 "ns-3's threshold preamble detection (its default: 1); 0 locks onto every "
+                 "frame, so a collision is received in error (EIFS after it)",
+                 preambleDetection);
+    cmd.AddValue("beacons",
+                 "the AP's beacons every 102.4 ms (ns-3's default: 1); 0: none, the stations "
+                 "associate by active probing",
+                 beacons);
+    cmd.AddValue("counters", "count the frames on the air by kind (a trace)", counters);
     cmd.Parse(argc, argv);
 
     RngSeedManager::SetSeed(1);
@@ -121,6 +159,10 @@ main(int argc, char* argv[])
     phy.Set("Antennas", UintegerValue(nss));
     phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(nss));
     phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(nss));
+    if (!preambleDetection)
+    {
+        phy.DisablePreambleDetectionModel();
+    }
     const bool band24 = standard == "11b" || standard == "11g" || standard == "11n-2.4";
     if (standard.rfind("11n", 0) == 0 || standard == "11ac")
     {
@@ -139,9 +181,16 @@ main(int argc, char* argv[])
 
     WifiMacHelper mac;
     Ssid ssid("wlansim");
-    mac.SetType("ns3::StaWifiMac", "Ssid", SsidValue(ssid), "ActiveProbing", BooleanValue(false));
+    // Without beacons the stations associate by probing and never count beacons missed.
+    mac.SetType("ns3::StaWifiMac",
+                "Ssid",
+                SsidValue(ssid),
+                "ActiveProbing",
+                BooleanValue(!beacons),
+                "MaxMissedBeacons",
+                UintegerValue(beacons ? 10 : std::numeric_limits<uint32_t>::max()));
     NetDeviceContainer staDevs = wifi.Install(phy, mac, stas);
-    mac.SetType("ns3::ApWifiMac", "Ssid", SsidValue(ssid));
+    mac.SetType("ns3::ApWifiMac", "Ssid", SsidValue(ssid), "BeaconGeneration", BooleanValue(beacons));
     NetDeviceContainer apDev = wifi.Install(phy, mac, ap);
 
     const bool ht = standard.rfind("11n", 0) == 0 || standard == "11ac";
@@ -162,7 +211,7 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < n; ++i)
     {
         double a = 2 * M_PI * i / n;
-        pos->Add(Vector(std::cos(a), std::sin(a), 0.0));
+        pos->Add(Vector(0.5 * std::cos(a), 0.5 * std::sin(a), 0.0));
     }
     mobility.SetPositionAllocator(pos);
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
@@ -200,6 +249,12 @@ main(int argc, char* argv[])
         app.Start(Seconds(0.5 + 0.001 * i));
     }
 
+    if (counters)
+    {
+        Config::ConnectWithoutContext(
+            "/NodeList/*/DeviceList/*/$ns3::WifiNetDevice/Phy/PhyTxPsduBegin",
+            MakeCallback(&Transmitted));
+    }
     Simulator::Schedule(Seconds(warmup), &StartMeasuring);
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
@@ -208,6 +263,10 @@ main(int argc, char* argv[])
     {
         total += bytes;
         std::cout << "sta " << sta << " rx_bytes " << bytes << "\n";
+    }
+    for (const auto& [kind, count] : g_tx)
+    {
+        std::cout << kind << " " << count << "\n";
     }
     std::cout << "rx_bytes " << total << "\n";
     std::cout << "window_s " << duration - warmup << "\n";

@@ -1,0 +1,466 @@
+"""wlansim beside ns-3.37 on matched saturated cells (``wlansim validate ns3``).
+
+A matched case is one infrastructure BSS: `n` stations send saturated UDP (1472-byte
+payloads) to the AP, basic access or RTS/CTS on every data frame, on one PHY
+(:data:`PHYS`: 802.11b 11 Mb/s, 802.11g and 802.11a 54 Mb/s, 802.11n MCS 7 at 20 and
+40 MHz, 802.11ac MCS 9 at 40 and 80 MHz and MCS 8 at 20 MHz, where MCS 9 does not exist
+with one stream; one stream, 800 ns guard interval, 5 GHz for 802.11n; no A-MPDU or
+A-MSDU: ns-3's ``BE_MaxAmpduSize`` and ``BE_MaxAmsduSize`` 0). It is written twice: as
+a wlansim scenario (:func:`scenario`) and as the arguments of ns-3's cell
+(``evidence/ns3/cell.cc``, :func:`ns3_args`), and both are run with the same seeds
+(ns-3's ``RngRun``); the UDP payload the AP received per second of the measurement
+window is compared (means and 95 % intervals over the seeds; the claims engine decides
+the agreement statements, :func:`ns3_claims`).
+
+How the two are matched (what each simulator does by default and the other does not,
+each with its switch):
+
+- rates: ns-3's ``ConstantRateWifiManager`` sends data at ``DataMode`` and RTS at
+  ``ControlMode`` (here the PHY's lowest rate); CTS and ACK follow the control-response
+  rule with ns-3's basic rate set (802.11b {1, 2} Mb/s: the ACK of an 11 Mb/s frame at
+  2 Mb/s; OFDM {6, 12, 24}: an ACK at 24 Mb/s after 54 Mb/s or MCS 7, whose non-HT
+  reference rate is 54). wlansim: the same ``basic_rates`` and ``rts_rate`` on the AP
+  (wlansim's default without ``basic_rates`` sends every control frame at
+  ``control_rate``, and its default RTS rate is the ACK's);
+- QoS: ns-3's 802.11n/ac stations are QoS stations (EDCA, AC_BE: AIFSN 3, QoS data
+  header), its 802.11a/b/g ones not (DCF); so are wlansim's;
+- a VHT frame carries its single MPDU with an A-MPDU delimiter (4 bytes) in both;
+- propagation: ns-3 places the nodes within 1 m of each other (1.7-3.3 ns); wlansim's
+  one delay for every pair is set to 2 ns (its default, the standard's 1 µs, would add
+  2 µs to every exchange);
+- preamble detection (``cell.cc --preambleDetection``): ns-3's default threshold model
+  detects no frame of a collision at equal power (SNR about 0 dB under its 4 dB
+  threshold), so no station receives it in error and none defers EIFS after it;
+  wlansim's reception model "none" (and the standard) receive the collided frames in
+  error, EIFS follows. Matched: ns-3 without the model (it locks onto the first frame);
+- beacons (``cell.cc --beacons``): ns-3's AP sends one every 102.4 ms (at 2.4 GHz at
+  1 Mb/s DSSS); wlansim's APs send none unless ``beacon_interval`` is set. Matched:
+  ns-3 without beacons (its stations associate by probing);
+- ARP: ns-3's neighbour caches are filled before the run; wlansim has no ARP;
+- the load: ns-3's stations offer 1.5 times the mean share wlansim measured for the
+  case (saturated, with the queue of 500 packets never empty after the warm-up, without
+  making packets ns-3 would mostly drop); wlansim's sources are saturated.
+
+Differences no switch removes (:data:`TIMING_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
+(4 µs) out of a VHT SU PPDU's preamble (``VhtPhy::GetSigBDuration``: 0 for SU), and counts
+400 ns guard-interval symbols in 3.6 µs without the standard's rounding to 4 µs. They
+are named with their size beside the cases they touch.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import wlansim
+from wlansim.evidence.stats import mean_half_width
+
+#: UDP payload bytes of every packet.
+PAYLOAD = 1472
+#: Seconds not measured at the start (association, the queues filling).
+WARMUP_S = 2.0
+#: ns-3's offered load per station over the mean share wlansim measured.
+LOAD_FACTOR = 1.5
+#: The propagation delay of wlansim's matched cells (ns-3's nodes 0.5-1 m apart).
+PROPAGATION_DELAY = "2 ns"
+#: Agreement asked of every matched point (issue 40).
+TOLERANCE = 0.02
+
+
+@dataclass(frozen=True)
+class Phy:
+    """One PHY of the comparison: ns-3's standard and modes, wlansim's `[phy]` table, the
+    basic rates both use and the RTS rate (ns-3's ControlMode)."""
+
+    key: str
+    label: str
+    group: str
+    ns3: dict
+    wlansim: dict
+    basic: tuple[str, ...]
+    rts_rate: str
+
+
+_OFDM_BASIC = ("6 Mb/s", "12 Mb/s", "24 Mb/s")
+
+
+def _ht(key: str, label: str, group: str, standard: str, mode: str, mcs: int, width: int):
+    ns3_standard = "11n-5" if standard == "802.11n" else "11ac"
+    return Phy(key, label, group,
+               {"standard": ns3_standard, "data": mode, "control": "OfdmRate6Mbps",
+                "width": width},
+               {"standard": standard, "mcs": mcs, "channel_width": width},
+               _OFDM_BASIC, "6 Mb/s")  # fmt: skip
+
+
+#: The PHYs of the comparison, by key.
+PHYS = {p.key: p for p in (
+    Phy("11b", "802.11b 11 Mb/s", "802.11b",
+        {"standard": "11b", "data": "DsssRate11Mbps", "control": "DsssRate1Mbps"},
+        {"standard": "802.11b", "data_rate": "11 Mb/s"}, ("1 Mb/s", "2 Mb/s"), "1 Mb/s"),
+    Phy("11g", "802.11g 54 Mb/s", "802.11a/g",
+        {"standard": "11g", "data": "ErpOfdmRate54Mbps", "control": "ErpOfdmRate6Mbps"},
+        {"standard": "802.11g", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s"),
+    Phy("11a", "802.11a 54 Mb/s", "802.11a/g",
+        {"standard": "11a", "data": "OfdmRate54Mbps", "control": "OfdmRate6Mbps"},
+        {"standard": "802.11a", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s"),
+    _ht("11n-20", "802.11n MCS 7 20 MHz", "802.11n", "802.11n", "HtMcs7", 7, 20),
+    _ht("11n-40", "802.11n MCS 7 40 MHz", "802.11n", "802.11n", "HtMcs7", 7, 40),
+    _ht("11ac-20", "802.11ac MCS 8 20 MHz", "802.11ac", "802.11ac", "VhtMcs8", 8, 20),
+    _ht("11ac-40", "802.11ac MCS 9 40 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 40),
+    _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
+)}  # fmt: skip
+
+#: What differs in the PHY's timing and has no switch: (PHYs it touches, text).
+TIMING_DIFFERENCES = (
+    (("11ac-20", "11ac-40", "11ac-80"),
+     "ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU (VhtPhy::GetSigBDuration returns 0 "
+     "unless MU): its VHT data frames are 4 µs shorter than 802.11-2020 21.4.3's, which "
+     "wlansim follows"),
+)  # fmt: skip
+
+#: ns-3's defaults the matched runs turn off (cell.cc switch, what it does), measured by
+#: running ns-3 with each back on (:func:`compare_defaults`).
+NS3_DEFAULTS = (
+    ("preambleDetection",
+     "ns-3's threshold preamble detection (4 dB): at equal power no frame of a collision "
+     "is detected, nobody defers EIFS after it"),
+    ("beacons",
+     "ns-3's beacons every 102.4 ms (2.4 GHz: at 1 Mb/s DSSS); wlansim sends none unless "
+     "[[aps]] beacon_interval is set"),
+)  # fmt: skip
+#: The matched ns-3 runs: every default of :data:`NS3_DEFAULTS` off.
+MATCHED = {key: False for key, _ in NS3_DEFAULTS}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One matched point: `n` saturated stations on PHY `phy` (a key of :data:`PHYS`)."""
+
+    phy: str
+    n: int
+    rts: bool
+
+    @property
+    def access(self) -> str:
+        return "rts" if self.rts else "basic"
+
+    @property
+    def label(self) -> str:
+        return f"{PHYS[self.phy].label} n={self.n} {self.access}"
+
+
+def cases(quick: bool) -> list[Case]:
+    """Every PHY at n = 1, 5, 10, 20, basic access and RTS/CTS (quick: 802.11b and
+    802.11ac 80 MHz at n = 5, basic access)."""
+    if quick:
+        return [Case("11b", 5, False), Case("11ac-80", 5, False)]
+    return [Case(p, n, rts) for p in PHYS for rts in (False, True) for n in (1, 5, 10, 20)]
+
+
+def scenario(case: Case, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
+    """The wlansim side of `case`."""
+    p = PHYS[case.phy]
+    return {
+        "name": f"ns3-match-{case.phy}-{case.n}-{case.access}",
+        "duration": f"{duration_s} s",
+        "warmup": f"{warmup_s} s",
+        "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
+        "mac": {"rts_threshold": 0 if case.rts else "off"},
+        "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
+        "stations": [{"name": "sta", "count": case.n}],
+        "flows": [
+            {"name": "up", "direction": "uplink", "stations": "sta", "traffic": "saturated",
+             "packet_size": f"{PAYLOAD} B"},
+        ],
+    }  # fmt: skip
+
+
+def ns3_args(
+    case: Case, duration_s: float, seed: int, offered_bps: float, warmup_s: float = WARMUP_S,
+    **switches: bool,
+) -> dict:  # fmt: skip
+    """The ns-3 side of `case`: the cell's arguments (:data:`MATCHED` unless `switches`
+    say otherwise; ``counters`` counts the frames on the air)."""
+    p = PHYS[case.phy]
+    return {
+        **p.ns3,
+        "n": case.n,
+        "rts": 0 if case.rts else 65535,
+        "ampdu": 0,
+        "amsdu": 0,
+        "payload": PAYLOAD,
+        "duration": duration_s,
+        "warmup": warmup_s,
+        "seed": seed,
+        "offered": round(offered_bps),
+        **MATCHED,
+        **switches,
+    }
+
+
+def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
+    """One wlansim run of `case`: Mb/s of UDP payload, data frames sent and acknowledged."""
+    r = wlansim.run(scenario(case, duration_s), seed=seed)
+    return {
+        "mbps": r.metrics["throughput_bps"] / 1e6,
+        "data_frames": int(r.nodes["attempts"].sum()),
+        "acked": int(r.nodes["successes"].sum()),
+        "cpu_s": r.meta["wall_s"],
+    }
+
+
+def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float,
+            **switches: bool) -> dict:  # fmt: skip
+    """One ns-3 run of `case` (:func:`ns3_args`); the same columns as :func:`wlansim_run`
+    (data frames and ACKs counted on the air)."""
+    from wlansim.evidence.ns3.run import run_cell
+
+    args = ns3_args(case, duration_s, seed, offered_bps, counters=True, **switches)
+    r = run_cell(binary, args)
+    return {
+        "mbps": r.throughput_bps / 1e6,
+        "data_frames": r.frames.get("tx_data", 0),
+        "acked": r.frames.get("tx_ack", 0),
+        "cpu_s": r.cpu_s,
+    }
+
+
+def _offered(wlansim_mbps: list[float], n: int) -> float:
+    """ns-3's offered load per station, bits/s (:data:`LOAD_FACTOR`)."""
+    return LOAD_FACTOR * statistics.fmean(wlansim_mbps) * 1e6 / n
+
+
+def compare(binary, cases_: list[Case], seeds: list[int], duration_s: float,
+            jobs: int = 1) -> list[dict]:  # fmt: skip
+    """Every run of `cases_` with `seeds`: one row per (case, simulator, seed); ns-3
+    matched (:data:`MATCHED`). `jobs` ns-3 runs at a time."""
+    from wlansim.evidence.ns2.run import pmap
+
+    rows = []
+    ours = {c: [wlansim_run(c, duration_s, s) for s in seeds] for c in cases_}
+    work = [(c, s) for c in cases_ for s in seeds]
+    theirs = pmap(
+        lambda cs: ns3_run(binary, cs[0], duration_s, cs[1],
+                           _offered([r["mbps"] for r in ours[cs[0]]], cs[0].n)),
+        work, jobs,
+    )  # fmt: skip
+    for (c, s), r in zip(work, theirs):
+        rows.append({**_columns(c), "sim": "ns3", "seed": s, **r})
+    for c in cases_:
+        rows.extend({**_columns(c), "sim": "wlansim", "seed": s, **r}
+                    for s, r in zip(seeds, ours[c]))  # fmt: skip
+    return rows
+
+
+def _columns(c: Case) -> dict:
+    p = PHYS[c.phy]
+    return {"cell": c.label, "phy": p.label, "group": p.group, "n": c.n, "access": c.access}
+
+
+def summary(runs: list[dict]) -> list[dict]:
+    """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
+    difference (%), and the share of data frames acknowledged in each."""
+    import pandas as pd
+
+    table = pd.DataFrame(runs)
+    out = []
+    for cell, g in table.groupby("cell", sort=False):
+        row = {k: g.iloc[0][k] for k in ("phy", "n", "access")}
+        for sim in ("ns3", "wlansim"):
+            s = g[g["sim"] == sim]
+            m, h = mean_half_width(list(s["mbps"]))
+            row[f"{sim}_mbps"], row[f"{sim}_ci95"] = m, h
+            row[f"{sim}_acked_pct"] = 100 * s["acked"].sum() / max(s["data_frames"].sum(), 1)
+        row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
+        notes = [text for phys, text in TIMING_DIFFERENCES if g.iloc[0]["phy"] in
+                 [PHYS[k].label for k in phys]]  # fmt: skip
+        row["named_difference"] = "; ".join(notes)
+        out.append({"cell": cell, **row})
+    return out
+
+
+def defaults_cases(quick: bool) -> list[Case]:
+    """Where ns-3's defaults are measured (quick: 802.11b n = 5; else n = 10, basic
+    access, every PHY)."""
+    if quick:
+        return [Case("11b", 5, False)]
+    return [Case(p, 10, False) for p in PHYS]
+
+
+def compare_defaults(binary, runs: list[dict], cases_: list[Case], seeds: list[int],
+                     duration_s: float, jobs: int = 1) -> list[dict]:  # fmt: skip
+    """Per case of `cases_` and default of :data:`NS3_DEFAULTS`: ns-3 with that default
+    back on (the others off) beside the matched ns-3 runs in `runs`; one row per run."""
+    from wlansim.evidence.ns2.run import pmap
+
+    work = [(c, key, s) for c in cases_ for key, _ in NS3_DEFAULTS for s in seeds]
+
+    def one(item):
+        c, key, seed = item
+        mine = [r["mbps"] for r in runs if r["cell"] == c.label and r["sim"] == "wlansim"]
+        return ns3_run(binary, c, duration_s, seed, _offered(mine, c.n), **{key: True})
+
+    done = pmap(one, work, jobs)
+    return [{**_columns(c), "default": key, "seed": s, **r} for (c, key, s), r in zip(work, done)]
+
+
+def defaults_summary(runs: list[dict], default_runs: list[dict]) -> list[dict]:
+    """Per case and ns-3 default: ns-3's Mb/s with it on, matched, and the change (%)."""
+    out = []
+    what = dict(NS3_DEFAULTS)
+    for cell in dict.fromkeys(r["cell"] for r in default_runs):
+        base = [r["mbps"] for r in runs if r["cell"] == cell and r["sim"] == "ns3"]
+        for key in what:
+            on = [r["mbps"] for r in default_runs if r["cell"] == cell and r["default"] == key]
+            if not on or not base:
+                continue
+            (m_on, h_on), (m_off, h_off) = mean_half_width(on), mean_half_width(base)
+            out.append({"cell": cell, "default": key, "ns3_default_mbps": m_on,
+                        "ns3_default_ci95": h_on, "ns3_matched_mbps": m_off,
+                        "ns3_matched_ci95": h_off, "change_pct": 100 * (m_on / m_off - 1),
+                        "what": what[key]})  # fmt: skip
+    return out
+
+
+def ns3_claims() -> list:
+    """The agreement statements of `wlansim validate ns3`, as claim records for the
+    verdict engine: per PHY group, wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at
+    every matched case; decided on the table ``runs`` (every run, :func:`compare`)."""
+    from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
+
+    def per_cell(t, group):
+        g = t["runs"]
+        g = g[g["group"] == group] if len(g) else g
+        if len(g) == 0:
+            raise NotRun(f"no {group} case was run")
+        return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, "mbps"]))
+                            for sim in ("wlansim", "ns3"))
+                for cell, x in g.groupby("cell", sort=False)}  # fmt: skip
+
+    def note(group):
+        def explain(t, outcome) -> str:
+            named = [text for phys, text in TIMING_DIFFERENCES
+                     if any(PHYS[k].group == group for k in phys)]  # fmt: skip
+            return ("Named difference: " + "; ".join(named) + ".") if named else ""
+
+        return explain
+
+    groups = dict.fromkeys(p.group for p in PHYS.values())
+    return [
+        Claim(f"ns3.udp-{group.replace('/', '').replace('.', '')}", "issue 40: acceptance",
+              f"saturated UDP uplink, {group}: wlansim's throughput within "
+              f"{100 * TOLERANCE:g} % of ns-3.37's in every matched case (n = 1, 5, 10, 20; "
+              "basic access and RTS/CTS)",
+              Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
+              lambda t, g=group: per_cell(t, g), explain=note(group))
+        for group in groups
+    ]  # fmt: skip
+
+
+TITLE = "wlansim beside ns-3.37 on matched saturated cells"
+PROFILE = "standard"
+NO_NS2 = "ns-3.37, not ns-2.35, is the other side of every check here"
+CSV_PREFIX = "ns3-"
+CLAIMS = ns3_claims()
+
+
+def unavailable() -> str:
+    """Why ns-3 cannot run here ("" when it can): the command says so and exits."""
+    from wlansim.evidence.ns3.run import missing
+
+    return missing() or ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The options of ``wlansim validate ns3``: seeds 1..REPS, DURATION seconds per run
+    (--quick: the quick cases, 2 seeds of 4 s), JOBS ns-3 runs at a time."""
+
+    quick: bool
+    reps: int
+    duration: float
+    jobs: int
+
+    @classmethod
+    def of(cls, quick: bool, reps: int, duration: float, jobs: int) -> Plan:
+        from wlansim.errors import ScenarioError
+        from wlansim.evidence.validation import at_least
+
+        at_least("--reps", reps)
+        at_least("--jobs", jobs)
+        if quick:
+            reps, duration = 2, 4.0
+        if duration <= WARMUP_S:
+            raise ScenarioError(
+                f"--duration {duration:g} s: longer than the {WARMUP_S:g} s warm-up"
+            )
+        return cls(quick, reps, duration, jobs)
+
+    def skips(self) -> list[str]:
+        if not self.quick:
+            return []
+        cells = ", ".join(c.label for c in cases(True))
+        return [f"quick: {cells} only, {self.reps} seeds of {self.duration:g} s"]
+
+
+def run(plan: Plan) -> dict:
+    """The tables ``udp`` (per case: both simulators' means), ``runs`` (one row per case,
+    simulator and seed: what the claims read), ``defaults`` and ``default-runs`` (what
+    ns-3's defaults change) and ``build`` (the binary and what compiling it cost)."""
+    import pandas as pd
+
+    from wlansim.evidence.ns3.run import cache_dir, compiled
+
+    seeds = list(range(1, plan.reps + 1))
+    binary = compiled()
+    runs = compare(binary.path, cases(plan.quick), seeds, plan.duration, plan.jobs)
+    default_runs = compare_defaults(binary.path, runs, defaults_cases(plan.quick), seeds,
+                                    plan.duration, plan.jobs)  # fmt: skip
+    build = {"binary": str(binary.path), "cache": str(cache_dir()),
+             "compile_wall_s": binary.compile_wall_s,
+             "compile_cpu_s": binary.compile_cpu_s}  # fmt: skip
+    return {
+        "udp": pd.DataFrame(summary(runs)),
+        "runs": pd.DataFrame(runs),
+        "defaults": pd.DataFrame(defaults_summary(runs, default_runs)),
+        "default-runs": pd.DataFrame(default_runs),
+        "build": pd.DataFrame([build]),
+    }
+
+
+def show(tables: dict, plan: Plan) -> list[str]:
+    """The tables as ``wlansim validate ns3`` prints them."""
+    build = tables["build"].iloc[0]
+    compile_note = (f"compiled in {build.compile_wall_s:.1f} s ({build.compile_cpu_s:.1f} s CPU)"
+                    if build.compile_wall_s else "from the cache")  # fmt: skip
+    fmt = lambda v: f"{v:.2f}"  # noqa: E731
+    cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
+            "ns3_acked_pct", "wlansim_acked_pct"]  # fmt: skip
+    lines = [
+        f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
+        "",
+        f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {plan.duration:g} s per run "
+        f"({WARMUP_S:g} s warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 matched "
+        "(no preamble detection, no beacons)",
+        tables["udp"][cols].to_string(index=False, float_format=fmt),
+    ]
+    if len(tables["defaults"]):
+        cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
+        lines += ["", "What ns-3's defaults change (ns-3 with one back on, beside ns-3 matched):",
+                  tables["defaults"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
+    for phys, text in TIMING_DIFFERENCES:
+        lines += ["", f"Named difference ({', '.join(PHYS[k].label for k in phys)}): {text}."]
+    runs = tables["runs"]
+    ns3_cpu = runs.loc[runs["sim"] == "ns3", "cpu_s"].sum()
+    ours = runs.loc[runs["sim"] == "wlansim", "cpu_s"].sum()
+    lines += [
+        "",
+        f"ns-3: {ns3_cpu:.1f} s CPU in its matched runs; wlansim: {ours:.2f} s in-process",
+    ]
+    return lines
+
+
+def plot(tables: dict, out, plan: Plan) -> list:
+    """No figures: the tables say it."""
+    return []

@@ -1,0 +1,70 @@
+"""`wlansim validate ns3`: the matched cases on both sides, the cache of the compiled cell,
+what the cell prints, and (where ns-3 is installed) the quick run end to end."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from wlansim.evidence.ns3 import run as ns3
+from wlansim.evidence.validations import ns3 as validation
+from wlansim.scenario import resolve
+
+
+def test_every_case_is_a_valid_wlansim_scenario_with_ns3s_rates():
+    for case in validation.cases(quick=False):
+        resolved = resolve(validation.scenario(case, 12.0))
+        assert resolved["phy"]["propagation_delay"] == "2 ns"
+        args = validation.ns3_args(case, 12.0, seed=3, offered_bps=1e6)
+        assert args["seed"] == 3 and args["ampdu"] == 0 and args["amsdu"] == 0
+        assert args["preambleDetection"] is False and args["beacons"] is False
+        assert args["rts"] == (0 if case.rts else 65535)
+    # 4 station counts x 2 accesses x 8 PHYs
+    assert len(validation.cases(quick=False)) == 64
+
+
+def test_the_rates_match_ns3s_basic_rate_set():
+    # 802.11b: ns-3 acknowledges 11 Mb/s at 2 Mb/s (its basic set {1, 2}); RTS at its
+    # ControlMode, 1 Mb/s.
+    case = validation.Case("11b", 5, True)
+    ap = validation.scenario(case, 12.0)["ap"]
+    assert ap == {"basic_rates": ["1 Mb/s", "2 Mb/s"], "rts_rate": "1 Mb/s"}
+    assert validation.ns3_args(case, 12.0, 1, 1e6)["control"] == "DsssRate1Mbps"
+
+
+def test_the_cache_key_follows_the_source_flags_and_version(tmp_path, monkeypatch):
+    monkeypatch.setenv("WLANSIM_CACHE", str(tmp_path))
+    a = ns3.Toolchain("g++", ("-lns3.37-core",), "3.37")
+    b = ns3.Toolchain("g++", ("-lns3.37-core",), "3.38")
+    assert ns3.binary_path(a).parent == tmp_path / "ns3"
+    assert ns3.binary_path(a) != ns3.binary_path(b)
+    assert ns3.binary_path(a) == ns3.binary_path(ns3.Toolchain("g++", ("-lns3.37-core",), "3.37"))
+
+
+def test_what_the_cell_prints_is_read():
+    out = (
+        "sta 2 rx_bytes 1000\nsta 3 rx_bytes 500\ntx_ack 9\ntx_data 12\nrx_bytes 1500\nwindow_s 2\n"
+    )
+    assert ns3.parse(out) == (1500, 2.0, {2: 1000, 3: 500}, {"tx_ack": 9, "tx_data": 12})
+    with pytest.raises(RuntimeError, match="no byte count"):
+        ns3.parse("Segmentation fault")
+
+
+@pytest.mark.skipif(ns3.missing() is not None, reason=str(ns3.missing()))
+def test_quick_run_agrees_within_3_percent_and_writes_its_claims(tmp_path):
+    from wlansim.cli import main
+
+    assert main(["validate", "ns3", "--quick", "--out", str(tmp_path)]) == 0
+    rows = list(csv.DictReader(open(tmp_path / "ns3-udp.csv")))
+    assert [r["cell"] for r in rows] == [c.label for c in validation.cases(quick=True)]
+    for r in rows:
+        assert abs(float(r["diff_pct"])) < 3.0, r
+        # the same share of the data frames acknowledged: the same collisions
+        assert abs(float(r["ns3_acked_pct"]) - float(r["wlansim_acked_pct"])) < 3.0, r
+    claims = {r["id"]: r["verdict"] for r in csv.DictReader(open(tmp_path / "claims.csv"))}
+    assert set(claims) == {"ns3.udp-80211b", "ns3.udp-80211ag", "ns3.udp-80211n",
+                           "ns3.udp-80211ac"}  # fmt: skip
+    assert "does not hold" not in claims.values()
+    defaults = list(csv.DictReader(open(tmp_path / "ns3-defaults.csv")))
+    assert {r["default"] for r in defaults} == {"preambleDetection", "beacons"}
