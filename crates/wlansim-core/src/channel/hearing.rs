@@ -61,11 +61,18 @@ impl Grid {
         }
         // One cell when the reach spans everything (or is infinite).
         let span = (x1 - x0).max(y1 - y0);
-        let cell = if cell.is_finite() && cell > 0.0 && cell < span {
+        let mut cell = if cell.is_finite() && cell > 0.0 && cell < span {
             cell
         } else {
             span.max(1.0) * 2.0
         };
+        // At most four cells per node (a short reach over a wide area would otherwise ask
+        // for more cells than memory holds): wider cells only add candidates, which
+        // `Hearing::hears` then turns away, so who hears whom is the same.
+        let cells = |cell: f64| ((x1 - x0) / cell + 1.0).floor() * ((y1 - y0) / cell + 1.0).floor();
+        while cells(cell) > 4.0 * nodes.len().max(1) as f64 {
+            cell *= 2.0;
+        }
         let count = |extent: f64| (extent / cell).floor() as i64 + 1;
         let (nx, ny) = (count(x1 - x0), count(y1 - y0));
         let mut cells = vec![Vec::new(); (nx * ny) as usize];
@@ -300,5 +307,21 @@ impl Hearing {
             *r = (r.0.min(p), r.1.max(p));
         }
         range.iter().any(|&(lo, hi)| hi >= lo * ratio)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_reach_over_a_wide_area_keeps_a_few_cells_per_node() {
+        let nodes = [(0, [-1e6, -1e6]), (1, [1e6, 1e6]), (2, [0.5, 0.0])];
+        // A reach of 1 cm: 4·10^16 cells of its width.
+        let grid = Grid::new(0.01, &nodes);
+        assert!(grid.cells.len() <= 4 * nodes.len(), "{}", grid.cells.len());
+        let mut near = Vec::new();
+        grid.near([0.0, 0.0], |n| near.push(n));
+        assert!(near.contains(&2));
     }
 }
