@@ -453,3 +453,13 @@ def test_abort_a_short_reach_over_the_widest_area_runs_in_little_memory():
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]
     assert "medium" in out.stdout or "Flows" in out.stdout, out.stdout
+
+
+def test_abort_10000_stations_run_in_linear_memory_under_2_gib():
+    """One BSS of 10,000 stations sending CBR (no positions): 1.8 GB before, with a
+    neighbour list per pair of stations, and it aborted under a 2 GiB address-space limit;
+    now linear, under 400 MB, within that limit."""
+    from wlansim.bench import cbr_cell, peak_rss_mb
+
+    rss, _ = peak_rss_mb(cbr_cell(10_000), address_space=2 << 30)
+    assert rss < 400, rss

@@ -1,6 +1,6 @@
-"""`wlansim bench [--json]`: the benchmark suite (see wlansim.bench);
-`wlansim bench --startup`: whole-process start-up times of the command line;
-`wlansim bench --grid`: the spatial medium's cost against the number of BSSs."""
+"""`wlansim bench [--json]`: the benchmark suite (see wlansim.bench), with the peak memory
+of its memory cases; `wlansim bench --startup`: whole-process start-up times of the command
+line; `wlansim bench --grid`: the spatial medium's cost against the number of BSSs."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def run_bench(args) -> int:
     if args.grid:
         return run_grid(args)
     from wlansim.bench import run_benchmarks
+    from wlansim.machine import load_average
 
     args.repeat = max(1, args.repeat or 3)
     results = run_benchmarks(repeat=args.repeat, only=args.only)
@@ -48,17 +49,25 @@ def run_bench(args) -> int:
         return 0
     print(
         f"wlansim bench on {platform.processor() or platform.machine()}, one core, "
-        f"best of {args.repeat}"
+        f"best of {args.repeat}; load average {load_average()}"
     )
     print(
-        f"{'case':32} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13} "
-        f"{'sessions/wall s':>16}"
+        f"{'case':35} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13} "
+        f"{'sessions/wall s':>16} {'peak RSS MB':>12}"
     )
     for r in results:
-        sessions = r.get("sessions_per_wall_s")
+        sessions, rss = r.get("sessions_per_wall_s"), r.get("peak_rss_mb")
         print(
-            f"{r['name']:32} {r['wall_s']:9.4f} {r['events']:10d} {r['events_per_s']:12.3g} "
-            f"{r['sim_s_per_wall_s']:13.0f} {'' if sessions is None else f'{sessions:16.0f}'}"
+            f"{r['name']:35} {r['wall_s']:9.4f} {r['events']:10d} {r['events_per_s']:12.3g} "
+            f"{r['sim_s_per_wall_s']:13.0f} {'' if sessions is None else f'{sessions:16.0f}':16} "
+            f"{'' if rss is None else f'{rss:12.1f}':12}"
+        )
+    by_name = {r["name"]: r.get("peak_rss_mb") for r in results}
+    small, large = (by_name.get(n) for n in ("cbr-1000sta-1s", "cbr-10000sta-1s"))
+    if small is not None and large is not None:
+        print(
+            "peak RSS: a process that imports the core and runs the case alone; "
+            f"{(large - small) / 9:.1f} MB per 1,000 stations between the two CBR cells"
         )
     return 0
 

@@ -115,16 +115,20 @@ impl Grid {
 pub struct Hearing {
     radios: Vec<Radio>,
     /// Per node that does not move: the static nodes that hear it and their powers, in
-    /// node order.
+    /// node order ([`Hearing::with_lists`]: the spatial medium's; as many entries as
+    /// pairs of nodes in reach, so never made for the shared medium).
     lists: Vec<Vec<(NodeId, f64)>>,
     moving: Vec<bool>,
     /// The wireless nodes that move.
     mobile: Vec<NodeId>,
+    /// The wireless nodes that do not move, and where they stand.
+    placed: Vec<(NodeId, [f64; 2])>,
     grid: Grid,
 }
 
 impl Hearing {
-    /// Per node, its radio; `positions` says where each is and which move.
+    /// Per node, its radio; `positions` says where each is and which move. Memory and
+    /// time linear in the nodes: the neighbour lists come with [`Hearing::with_lists`].
     pub fn new(radios: Vec<Radio>, budget: &LinkBudget, positions: &Positions) -> Hearing {
         let n = radios.len();
         let wireless = |i: usize| radios[i].channel.is_some();
@@ -148,24 +152,44 @@ impl Hearing {
             f64::INFINITY
         };
         let grid = Grid::new(reach, &placed);
-        let mut hearing = Hearing {
+        Hearing {
             radios,
-            lists: vec![Vec::new(); n],
+            lists: Vec::new(),
             moving,
             mobile,
+            placed,
             grid,
-        };
-        for &(a, p) in &placed {
-            let mut list = Vec::new();
-            hearing.grid.near(p, |b| {
-                if let Some(power) = hearing.hears(budget, positions, a, b, 0) {
-                    list.push((b, power));
+        }
+    }
+
+    /// With every static node's list of the static nodes that hear it (what
+    /// [`Hearing::heard_by`] reads).
+    pub fn with_lists(mut self, budget: &LinkBudget, positions: &Positions) -> Hearing {
+        let mut lists = vec![Vec::new(); self.radios.len()];
+        self.static_pairs(budget, positions, |a, b, power| {
+            lists[a as usize].push((b, power))
+        });
+        for list in &mut lists {
+            list.sort_unstable_by_key(|&(b, _)| b);
+        }
+        self.lists = lists;
+        self
+    }
+
+    /// `visit(a, b, power)` for every two static nodes such that `b` hears `a`'s frames.
+    fn static_pairs(
+        &self,
+        budget: &LinkBudget,
+        positions: &Positions,
+        mut visit: impl FnMut(NodeId, NodeId, f64),
+    ) {
+        for &(a, p) in &self.placed {
+            self.grid.near(p, |b| {
+                if let Some(power) = self.hears(budget, positions, a, b, 0) {
+                    visit(a, b, power);
                 }
             });
-            list.sort_unstable_by_key(|&(b, _)| b);
-            hearing.lists[a as usize] = list;
         }
-        hearing
     }
 
     pub fn radio(&self, n: NodeId) -> &Radio {
@@ -294,7 +318,7 @@ impl Hearing {
     /// Between static nodes with a path-loss model exactly (every receiver's weakest and
     /// strongest frame); a moving node then counts as yes; without a path-loss model the
     /// powers differ by the antenna gains only.
-    pub fn capture_possible(&self, budget: &LinkBudget, ratio: f64) -> bool {
+    pub fn capture_possible(&self, budget: &LinkBudget, positions: &Positions, ratio: f64) -> bool {
         if !budget.has_path() {
             return budget.max_gain() >= budget.min_gain() * ratio;
         }
@@ -302,10 +326,10 @@ impl Hearing {
             return true;
         }
         let mut range = vec![(f64::INFINITY, 0.0f64); self.radios.len()];
-        for &(b, p) in self.lists.iter().flatten() {
+        self.static_pairs(budget, positions, |_, b, p| {
             let r = &mut range[b as usize];
             *r = (r.0.min(p), r.1.max(p));
-        }
+        });
         range.iter().any(|&(lo, hi)| hi >= lo * ratio)
     }
 }

@@ -425,7 +425,9 @@ impl World {
                 let decodes = budget.has_path() && !channel.draws_reception();
                 !hearing.everyone_hears(budget, positions, decodes)
                     || match rule {
-                        Rule::Threshold { ratio } => hearing.capture_possible(budget, ratio),
+                        Rule::Threshold { ratio } => {
+                            hearing.capture_possible(budget, positions, ratio)
+                        }
                         Rule::Overlap | Rule::Sinr { .. } => false,
                     }
             }
@@ -444,7 +446,7 @@ impl World {
                 })
                 .collect();
             mac.use_spatial(m.nodes.len(), rule, beacon_ppdu);
-            channel.hearing = Some(hearing);
+            channel.hearing = Some(hearing.with_lists(&channel.budget, &channel.positions));
         }
         Ok(World {
             mac,
