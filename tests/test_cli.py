@@ -119,8 +119,15 @@ def test_grid_costs_run_on_the_spatial_medium_beside_the_cell():
     assert [a["channel"] for a in aps[:7]] == [1, 6, 11, 1, 6, 11, 6]
 
 
-def test_peak_memory_of_the_bench():
-    from wlansim.bench import cbr_cell, peak_rss_mb
+def test_scale_costs_and_peak_memory_of_the_bench():
+    from wlansim.bench import cbr_cell, peak_rss_mb, scale_costs
+
+    rows = scale_costs(stations=(2, 50), duration="2 s")
+    assert [r["stations"] for r in rows] == [2, 50]
+    assert all(r["events"] > 0 and r["attempts"] > 0 and r["ns_per_attempt"] > 0 for r in rows)
+    assert rows[0]["per_event_vs_first"] == 1.0
+    # 50 saturated stations collide more: more attempts per event than 2
+    assert rows[1]["attempts"] / rows[1]["events"] > rows[0]["attempts"] / rows[0]["events"]
 
     small, wall = peak_rss_mb(cbr_cell(10, duration="0.1 s"))
     assert 1 < small < 200 and wall > 0

@@ -90,12 +90,18 @@ def cases() -> dict[str, dict]:
         # positions, shared medium); `bench` reports their peak RSS (MEMORY_CASES).
         "cbr-1000sta-1s": cbr_cell(1_000),
         "cbr-10000sta-1s": cbr_cell(10_000),
+        # One collision domain of 10,000 saturated stations: the cost per event against the
+        # 20-station cell's (`bench --scale` draws the curve between them).
+        "dcf-saturated-10000sta-20s": saturated_cell(10_000, "basic", duration="20 s"),
     }
 
 
 #: The cases whose peak resident memory `wlansim bench` reports (each run once more in a
 #: process of its own).
 MEMORY_CASES = ("cbr-1000sta-1s", "cbr-10000sta-1s")
+
+#: Station counts of the saturated cells of `wlansim bench --scale`.
+SCALE_STATIONS = (20, 100, 1_000, 2_000, 5_000, 10_000)
 
 
 def cbr_cell(n: int, *, duration: str = "1 s") -> dict:
@@ -148,6 +154,26 @@ def peak_rss_mb(
         raise RuntimeError(f"{scenario.get('name')}: {done.stderr.strip()[-2000:]}")
     rss, wall = done.stdout.split()
     return float(rss), float(wall)
+
+
+def scale_costs(
+    stations: tuple[int, ...] = SCALE_STATIONS, duration: str = "20 s", repeat: int = 1
+) -> list[dict]:
+    """Per number of saturated stations in one collision domain (`saturated_cell`, shared
+    medium): events, channel accesses (attempts), wall time of the run in the core (best
+    of `repeat` runs), the cost per event and per attempt, and each against the first."""
+    rows = []
+    for n in stations:
+        scenario = saturated_cell(n, "basic", duration=duration)
+        r = min((run(scenario, seed=1) for _ in range(repeat)), key=lambda x: x.meta["wall_s"])
+        wall, events = r.meta["wall_s"], r.meta["events"]
+        attempts = int(r.nodes["attempts"].sum())
+        rows.append({"stations": n, "events": events, "attempts": attempts, "wall_s": wall,
+                     "ns_per_event": wall / events * 1e9,
+                     "ns_per_attempt": wall / attempts * 1e9})  # fmt: skip
+    for row in rows:
+        row["per_event_vs_first"] = row["ns_per_event"] / rows[0]["ns_per_event"]
+    return rows
 
 
 #: ns-2's log-distance model at an indoor exponent without shadowing: with ns-2's

@@ -1,6 +1,7 @@
 """`wlansim bench [--json]`: the benchmark suite (see wlansim.bench), with the peak memory
 of its memory cases; `wlansim bench --startup`: whole-process start-up times of the command
-line; `wlansim bench --grid`: the spatial medium's cost against the number of BSSs."""
+line; `wlansim bench --grid`: the spatial medium's cost against the number of BSSs;
+`wlansim bench --scale`: the shared medium's cost against the number of stations."""
 
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ def register(subparsers) -> None:
         "30 and 100 BSSs of 10 saturated stations (20 s each, best of --repeat, default 3), "
         "beside the 20-station cell; prints the load average",
     )
+    p.add_argument(
+        "--scale",
+        action="store_true",
+        help="the cost per event and per channel access of one collision domain of 20, 100, "
+        "1000, 2000, 5000 and 10000 saturated stations (20 s each, best of --repeat, "
+        "default 3); prints the load average",
+    )
     p.set_defaults(func=run_bench)
 
 
@@ -39,6 +47,8 @@ def run_bench(args) -> int:
         return run_startup(args)
     if args.grid:
         return run_grid(args)
+    if args.scale:
+        return run_scale(args)
     from wlansim.bench import run_benchmarks
     from wlansim.machine import load_average
 
@@ -117,5 +127,31 @@ def run_grid(args) -> int:
             f"{r['case']:26} {r['medium']:>8} {r['nodes']:6d} {r['events']:10d} "
             f"{r['wall_s']:8.3f} {r['events_per_s']:10.3g} {r['ns_per_event']:9.0f} "
             f"{r['ns_per_frame']:9.0f}"
+        )
+    return 0
+
+
+def run_scale(args) -> int:
+    from wlansim.bench import scale_costs
+    from wlansim.machine import load_average
+
+    repeat = max(1, args.repeat or 3)
+    rows = scale_costs(repeat=repeat)
+    if args.json:
+        print(json_dumps(rows))
+        return 0
+    print(
+        "One collision domain of saturated stations (shared medium, 802.11b, unlimited "
+        f"retries), 20 s, seed 1, best of {repeat}; load average {load_average()}"
+    )
+    print(
+        f"{'stations':>8} {'events':>10} {'attempts':>10} {'wall s':>8} {'ns/event':>9} "
+        f"{'ns/attempt':>10} {'vs first':>8}"
+    )
+    for r in rows:
+        print(
+            f"{r['stations']:8d} {r['events']:10d} {r['attempts']:10d} {r['wall_s']:8.3f} "
+            f"{r['ns_per_event']:9.0f} {r['ns_per_attempt']:10.0f} "
+            f"{r['per_event_vs_first']:8.2f}"
         )
     return 0
