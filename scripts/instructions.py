@@ -6,11 +6,13 @@ two commits and for the cost per event of the spatial medium.
     python scripts/instructions.py                          # every `wlansim bench` case
     python scripts/instructions.py --only dcf-saturated-20sta
     python scripts/instructions.py --grid 1,3,10,30,100     # the BSS grids of `bench --grid`
+    python scripts/instructions.py --scale 20,1000,10000    # the cells of `bench --scale`
     python scripts/instructions.py --driver OTHER/target/release/examples/simulate
 
 Each case runs once (seed 1) under `valgrind --tool=callgrind`, which counts only inside
-`World::run_with` (the event loop; building the world and the report are left out), with
-the Rust driver `crates/wlansim-core/examples/simulate.rs` (no Python in the process).
+`World::run_with` (the event loop and the results gathered at its end; building the world
+and writing the report are left out), with the Rust driver
+`crates/wlansim-core/examples/simulate.rs` (no Python in the process).
 Prints the case, its events, the instructions and the instructions per event.
 """
 
@@ -25,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from wlansim.bench import bss_grid, cases
+from wlansim.evidence.validations.bianchi import saturated_cell
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "target" / "release" / "examples" / "simulate"
@@ -58,6 +61,13 @@ def main() -> None:
         help="BSS grids of these sizes (`wlansim bench --grid`'s, spatial medium) instead "
         "of the benchmark cases",
     )
+    ap.add_argument(
+        "--scale",
+        default=None,
+        metavar="N,N,...",
+        help="one collision domain of N saturated stations each (`wlansim bench --scale`'s, "
+        "20 s) instead of the benchmark cases",
+    )
     ap.add_argument("--duration", default=None, help="simulated time of every case")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
@@ -70,6 +80,9 @@ def main() -> None:
     if args.grid:
         sizes = [int(n) for n in args.grid.split(",")]
         named = {f"{n} BSSs": bss_grid(n, duration="20 s", medium="spatial") for n in sizes}
+    elif args.scale:
+        sizes = [int(n) for n in args.scale.split(",")]
+        named = {f"{n} stations": saturated_cell(n, "basic", duration="20 s") for n in sizes}
     else:
         named = cases()
     print(f"{'case':40} {'events':>10} {'instructions':>14} {'per event':>10}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import wlansim_cli
 
 
@@ -118,6 +119,24 @@ def test_grid_costs_run_on_the_spatial_medium_beside_the_cell():
     aps = bss_grid(30, duration="1 s")["aps"]
     assert max(a["position"][0] for a in aps) == 275 and max(a["position"][1] for a in aps) == 270
     assert [a["channel"] for a in aps[:7]] == [1, 6, 11, 1, 6, 11, 6]
+
+
+def test_scale_costs_and_peak_memory_of_the_bench():
+    from wlansim.bench import cbr_cell, peak_rss_mb, scale_costs
+
+    rows = scale_costs(stations=(2, 50), duration="2 s")
+    assert [r["stations"] for r in rows] == [2, 50]
+    assert all(r["events"] > 0 and r["attempts"] > 0 and r["ns_per_attempt"] > 0 for r in rows)
+    assert rows[0]["per_event_vs_first"] == 1.0
+    # 50 saturated stations collide more: more attempts per event than 2
+    assert rows[1]["attempts"] / rows[1]["events"] > rows[0]["attempts"] / rows[0]["events"]
+
+    small, wall = peak_rss_mb(cbr_cell(10, duration="0.1 s"))
+    assert 1 < small < 200 and wall > 0
+    assert peak_rss_mb(cbr_cell(3_000, duration="0.1 s"))[0] > small
+    # a limit on the address space applies to the run (3,000 stations need more than 20 MiB)
+    with pytest.raises(RuntimeError, match="cbr-3000sta"):
+        peak_rss_mb(cbr_cell(3_000, duration="0.1 s"), address_space=20 << 20)
 
 
 def test_every_example_scenario_runs():

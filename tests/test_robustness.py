@@ -160,12 +160,18 @@ def test_nan_infinity_and_huge_integers_name_key_value_and_allowed():
         ({"stations": [{"name": "sta", "count": float("inf")}]}, ["Infinity", "1 to 100000"]),
         ({"seed": 2**64}, ["`seed`", "18446744073709551616", "18446744073709551615"]),
         ({"phy": {"standard": 3}}, ["phy.standard", "3 is not allowed", '"802.11b"']),
+        # issue 41's fuzzing: a NaN where a number or a word goes said "another value"
+        (
+            {"tcp": {"initial_window": float("nan")}},
+            ["`tcp.initial_window`", "NaN is not allowed", 'a whole number ≥ 1 or "d"'],
+        ),
     ]
     for change, words in cases:
         with pytest.raises(wlansim.ScenarioError) as err:
             wlansim.run({**base, **change})
         message = str(err.value)
         assert "expected value" not in message and "expected u" not in message, message
+        assert "another value" not in message, message
         for word in words:
             assert word in message, message
 
@@ -408,3 +414,52 @@ def test_json_output_is_strict_json_with_null_for_undefined_values():
     doc = strict_json(out.stdout)
     assert doc["metrics"]["session_delay_ci95_s"] is None  # too few sessions for a CI
     assert doc["metrics"]["sessions"] >= 1
+
+
+# --------------------------------------------------------------------------------------
+# Issue 41: the last findings of a fresh fuzzing run (3,000 cases), through the command
+# line under the 2 GiB address-space limit. A coordinate of 1.8e19 m aborted the process
+# on an allocation (the hearing grid's cells); coordinates are now bounded (±1000 km),
+# and the grid has at most four cells per node, so a short reach over the widest area
+# allowed runs in little memory.
+
+SHADOWING = str(ROOT / "scenarios" / "shadowing-near-far.toml")
+MOVING = str(ROOT / "scenarios" / "moving-station.toml")
+BOUNDED = "finite numbers from -1000000 to 1000000 (±1000 km)"
+
+
+@pytest.mark.parametrize(
+    ("path", "setting", "key", "value"),
+    [
+        (SHADOWING, "stations.far.position=[0, 1.8446744073709552e19]",
+         "stations.far.position", "[0.0, 1.8446744073709552e19]"),
+        (SHADOWING, "ap.position=[-1000000.5, 0]", "ap.position", "[-1000000.5, 0.0]"),
+        (MOVING, "stations.walker.mobility.waypoints=[[0, 0], [1e19, 5]]",
+         "stations.walker.mobility.waypoints[1]", "[1e19, 5.0]"),
+    ],
+)  # fmt: skip
+def test_abort_coordinates_beyond_1000_km_are_refused(path, setting, key, value):
+    refused(limited_cli("run", path, "--set", setting), f"`{key}`", value, BOUNDED)
+
+
+def test_abort_a_short_reach_over_the_widest_area_runs_in_little_memory():
+    out = limited_cli(
+        "run", SHADOWING, "--set", "duration=2 s",
+        "--set", "stations.near.position=[-1e6, -1e6]",
+        "--set", "stations.far.position=[1e6, 1e6]",
+        # a reach of centimetres: 10^16 cells of the reach's width over the area
+        "--set", "channel.propagation.rx_threshold_w=1e-3",
+        "--set", "channel.propagation.cs_threshold_w=1e-3",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "medium" in out.stdout or "Flows" in out.stdout, out.stdout
+
+
+def test_abort_10000_stations_run_in_linear_memory_under_2_gib():
+    """One BSS of 10,000 stations sending CBR (no positions): 1.8 GB before, with a
+    neighbour list per pair of stations, and it aborted under a 2 GiB address-space limit;
+    now linear, under 400 MB, within that limit."""
+    from wlansim.bench import cbr_cell, peak_rss_mb
+
+    rss, _ = peak_rss_mb(cbr_cell(10_000), address_space=2 << 30)
+    assert rss < 400, rss

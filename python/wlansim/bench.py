@@ -7,6 +7,7 @@ reported, never asserted.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import statistics
@@ -85,7 +86,94 @@ def cases() -> dict[str, dict]:
         # The spatial medium: 30 BSSs of 10 saturated stations on channels 1, 6, 11 over
         # 300 m x 300 m; neighbouring BSSs sense but do not decode each other.
         "spatial-30bss-10sta-3ch-60s": bss_grid(30, duration="60 s"),
+        # Memory: one BSS of 1,000 and of 10,000 stations sending 1 Mb/s CBR each (no
+        # positions, shared medium); `bench` reports their peak RSS (MEMORY_CASES).
+        "cbr-1000sta-1s": cbr_cell(1_000),
+        "cbr-10000sta-1s": cbr_cell(10_000),
+        # One collision domain of 10,000 saturated stations: the cost per event against the
+        # 20-station cell's (`bench --scale` draws the curve between them).
+        "dcf-saturated-10000sta-20s": saturated_cell(10_000, "basic", duration="20 s"),
     }
+
+
+#: The cases whose peak resident memory `wlansim bench` reports (each run once more in a
+#: process of its own).
+MEMORY_CASES = ("cbr-1000sta-1s", "cbr-10000sta-1s")
+
+#: Station counts of the saturated cells of `wlansim bench --scale`.
+SCALE_STATIONS = (20, 100, 1_000, 2_000, 5_000, 10_000)
+
+
+def cbr_cell(n: int, *, duration: str = "1 s") -> dict:
+    """One BSS of `n` stations, each sending 1 Mb/s CBR of 1000-byte packets to the AP,
+    no positions (shared medium), no warm-up."""
+    return {
+        "name": f"cbr-{n}sta",
+        "duration": duration,
+        "phy": {"standard": "802.11b"},
+        "stations": [{"name": "sta", "count": n}],
+        "flows": [{"name": "up", "direction": "uplink", "stations": "sta", "traffic": "cbr",
+                   "rate": "1 Mb/s", "packet_size": 1000}],
+    }  # fmt: skip
+
+
+def peak_rss_mb(
+    scenario: dict, seed: int = 1, *, address_space: int | None = None
+) -> tuple[float, float]:
+    """Peak resident memory (MB) of a fresh Python process that loads the core alone (not
+    the package, whose imports would come first: pandas) and runs `scenario` through it,
+    and the run's wall time (s). The peak is the process's own high-water mark (VmHWM, not
+    `ru_maxrss`, which keeps the forking parent's size across the exec). `address_space`:
+    a limit in bytes on the process's virtual memory (`ulimit -v`), None for none."""
+    from wlansim import _core
+
+    child = (
+        "import importlib.util, sys, time\n"
+        "spec = importlib.util.spec_from_file_location('_core', sys.argv[1])\n"
+        "core = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(core)\n"
+        "text = sys.stdin.read()\n"
+        "t0 = time.perf_counter()\n"
+        f"core.run(text, {seed})\n"
+        "wall = time.perf_counter() - t0\n"
+        "status = open('/proc/self/status').read().split('VmHWM:')[1].split()\n"
+        "print(int(status[0]) / 1024, wall)\n"
+    )
+
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    done = subprocess.run(
+        [sys.executable, "-c", child, _core.__file__], input=json.dumps(scenario),
+        capture_output=True, text=True, check=False,
+        preexec_fn=None if address_space is None else limit,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"{scenario.get('name')}: {done.stderr.strip()[-2000:]}")
+    rss, wall = done.stdout.split()
+    return float(rss), float(wall)
+
+
+def scale_costs(
+    stations: tuple[int, ...] = SCALE_STATIONS, duration: str = "20 s", repeat: int = 1
+) -> list[dict]:
+    """Per number of saturated stations in one collision domain (`saturated_cell`, shared
+    medium): events, channel accesses (attempts), wall time of the run in the core (best
+    of `repeat` runs), the cost per event and per attempt, and each against the first."""
+    rows = []
+    for n in stations:
+        scenario = saturated_cell(n, "basic", duration=duration)
+        r = min((run(scenario, seed=1) for _ in range(repeat)), key=lambda x: x.meta["wall_s"])
+        wall, events = r.meta["wall_s"], r.meta["events"]
+        attempts = int(r.nodes["attempts"].sum())
+        rows.append({"stations": n, "events": events, "attempts": attempts, "wall_s": wall,
+                     "ns_per_event": wall / events * 1e9,
+                     "ns_per_attempt": wall / attempts * 1e9})  # fmt: skip
+    for row in rows:
+        row["per_event_vs_first"] = row["ns_per_event"] / rows[0]["ns_per_event"]
+    return rows
 
 
 #: ns-2's log-distance model at an indoor exponent without shadowing: with ns-2's
@@ -228,6 +316,8 @@ def run_benchmarks(repeat: int = 3, only: str | None = None) -> list[dict]:
         )
         if "sessions" in best.metrics:
             results[-1]["sessions_per_wall_s"] = best.metrics["sessions"] / wall
+        if name in MEMORY_CASES:
+            results[-1]["peak_rss_mb"] = peak_rss_mb(scenario)[0]
     return results
 
 

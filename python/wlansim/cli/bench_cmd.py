@@ -1,6 +1,7 @@
-"""`wlansim bench [--json]`: the benchmark suite (see wlansim.bench);
-`wlansim bench --startup`: whole-process start-up times of the command line;
-`wlansim bench --grid`: the spatial medium's cost against the number of BSSs."""
+"""`wlansim bench [--json]`: the benchmark suite (see wlansim.bench), with the peak memory
+of its memory cases; `wlansim bench --startup`: whole-process start-up times of the command
+line; `wlansim bench --grid`: the spatial medium's cost against the number of BSSs;
+`wlansim bench --scale`: the shared medium's cost against the number of stations."""
 
 from __future__ import annotations
 
@@ -35,6 +36,13 @@ def register(subparsers) -> None:
         "30 and 100 BSSs of 10 saturated stations (20 s each, best of --reps, default 3), "
         "beside the 20-station cell; prints the load average",
     )
+    p.add_argument(
+        "--scale",
+        action="store_true",
+        help="the cost per event and per channel access of one collision domain of 20, 100, "
+        "1000, 2000, 5000 and 10000 saturated stations (20 s each, best of --reps, "
+        "default 3); prints the load average",
+    )
     p.set_defaults(func=run_bench)
 
 
@@ -43,7 +51,10 @@ def run_bench(args) -> int:
         return run_startup(args)
     if args.grid:
         return run_grid(args)
+    if args.scale:
+        return run_scale(args)
     from wlansim.bench import run_benchmarks
+    from wlansim.machine import load_average
 
     args.reps = max(1, args.reps or 3)
     results = run_benchmarks(repeat=args.reps, only=args.only)
@@ -52,17 +63,25 @@ def run_bench(args) -> int:
         return 0
     print(
         f"wlansim bench on {platform.processor() or platform.machine()}, one core, "
-        f"best of {args.reps}"
+        f"best of {args.reps}; load average {load_average()}"
     )
     print(
-        f"{'case':32} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13} "
-        f"{'sessions/wall s':>16}"
+        f"{'case':35} {'wall s':>9} {'events':>10} {'events/s':>12} {'sim s/wall s':>13} "
+        f"{'sessions/wall s':>16} {'peak RSS MB':>12}"
     )
     for r in results:
-        sessions = r.get("sessions_per_wall_s")
+        sessions, rss = r.get("sessions_per_wall_s"), r.get("peak_rss_mb")
         print(
-            f"{r['name']:32} {r['wall_s']:9.4f} {r['events']:10d} {r['events_per_s']:12.3g} "
-            f"{r['sim_s_per_wall_s']:13.0f} {'' if sessions is None else f'{sessions:16.0f}'}"
+            f"{r['name']:35} {r['wall_s']:9.4f} {r['events']:10d} {r['events_per_s']:12.3g} "
+            f"{r['sim_s_per_wall_s']:13.0f} {'' if sessions is None else f'{sessions:16.0f}':16} "
+            f"{'' if rss is None else f'{rss:12.1f}':12}"
+        )
+    by_name = {r["name"]: r.get("peak_rss_mb") for r in results}
+    small, large = (by_name.get(n) for n in ("cbr-1000sta-1s", "cbr-10000sta-1s"))
+    if small is not None and large is not None:
+        print(
+            "peak RSS: a process that imports the core and runs the case alone; "
+            f"{(large - small) / 9:.1f} MB per 1,000 stations between the two CBR cells"
         )
     return 0
 
@@ -112,5 +131,31 @@ def run_grid(args) -> int:
             f"{r['case']:26} {r['medium']:>8} {r['nodes']:6d} {r['events']:10d} "
             f"{r['wall_s']:8.3f} {r['events_per_s']:10.3g} {r['ns_per_event']:9.0f} "
             f"{r['ns_per_frame']:9.0f}"
+        )
+    return 0
+
+
+def run_scale(args) -> int:
+    from wlansim.bench import scale_costs
+    from wlansim.machine import load_average
+
+    repeat = max(1, args.reps or 3)
+    rows = scale_costs(repeat=repeat)
+    if args.json:
+        print(json_dumps(rows))
+        return 0
+    print(
+        "One collision domain of saturated stations (shared medium, 802.11b, unlimited "
+        f"retries), 20 s, seed 1, best of {repeat}; load average {load_average()}"
+    )
+    print(
+        f"{'stations':>8} {'events':>10} {'attempts':>10} {'wall s':>8} {'ns/event':>9} "
+        f"{'ns/attempt':>10} {'vs first':>8}"
+    )
+    for r in rows:
+        print(
+            f"{r['stations']:8d} {r['events']:10d} {r['attempts']:10d} {r['wall_s']:8.3f} "
+            f"{r['ns_per_event']:9.0f} {r['ns_per_attempt']:10.0f} "
+            f"{r['per_event_vs_first']:8.2f}"
         )
     return 0

@@ -64,11 +64,18 @@ impl Grid {
         }
         // One cell when the reach spans everything (or is infinite).
         let span = (x1 - x0).max(y1 - y0);
-        let cell = if cell.is_finite() && cell > 0.0 && cell < span {
+        let mut cell = if cell.is_finite() && cell > 0.0 && cell < span {
             cell
         } else {
             span.max(1.0) * 2.0
         };
+        // At most four cells per node (a short reach over a wide area would otherwise ask
+        // for more cells than memory holds): wider cells only add candidates, which
+        // `Hearing::hears` then turns away, so who hears whom is the same.
+        let cells = |cell: f64| ((x1 - x0) / cell + 1.0).floor() * ((y1 - y0) / cell + 1.0).floor();
+        while cells(cell) > 4.0 * nodes.len().max(1) as f64 {
+            cell *= 2.0;
+        }
         let count = |extent: f64| (extent / cell).floor() as i64 + 1;
         let (nx, ny) = (count(x1 - x0), count(y1 - y0));
         let mut cells = vec![Vec::new(); (nx * ny) as usize];
@@ -114,18 +121,22 @@ pub struct Hearing {
     /// shadowing draws' reach, `Channel::reach_factor`).
     reach: f64,
     /// Per node that does not move: the static nodes that hear it and their powers, in
-    /// node order.
+    /// node order ([`Hearing::with_lists`]: the spatial medium's; as many entries as
+    /// pairs of nodes in reach, so never made for the shared medium).
     lists: Vec<Vec<(NodeId, f64)>>,
     moving: Vec<bool>,
     /// The wireless nodes that move.
     mobile: Vec<NodeId>,
+    /// The wireless nodes that do not move, and where they stand.
+    placed: Vec<(NodeId, [f64; 2])>,
     grid: Grid,
 }
 
 impl Hearing {
     /// Per node, its radio; `positions` says where each is and which move; `reach`: a
     /// node whose median power reaches its floor times this may hear a frame (1 without
-    /// shadowing draws).
+    /// shadowing draws). Memory and time linear in the nodes: the neighbour lists come
+    /// with [`Hearing::with_lists`].
     pub fn new(
         radios: Vec<Radio>,
         budget: &LinkBudget,
@@ -154,25 +165,45 @@ impl Hearing {
             f64::INFINITY
         };
         let grid = Grid::new(range, &placed);
-        let mut hearing = Hearing {
+        Hearing {
             radios,
             reach,
-            lists: vec![Vec::new(); n],
+            lists: Vec::new(),
             moving,
             mobile,
+            placed,
             grid,
-        };
-        for &(a, p) in &placed {
-            let mut list = Vec::new();
-            hearing.grid.near(p, |b| {
-                if let Some(power) = hearing.hears(budget, positions, a, b, 0) {
-                    list.push((b, power));
+        }
+    }
+
+    /// With every static node's list of the static nodes that hear it (what
+    /// [`Hearing::heard_by`] reads).
+    pub fn with_lists(mut self, budget: &LinkBudget, positions: &Positions) -> Hearing {
+        let mut lists = vec![Vec::new(); self.radios.len()];
+        self.static_pairs(budget, positions, |a, b, power| {
+            lists[a as usize].push((b, power))
+        });
+        for list in &mut lists {
+            list.sort_unstable_by_key(|&(b, _)| b);
+        }
+        self.lists = lists;
+        self
+    }
+
+    /// `visit(a, b, power)` for every two static nodes such that `b` hears `a`'s frames.
+    fn static_pairs(
+        &self,
+        budget: &LinkBudget,
+        positions: &Positions,
+        mut visit: impl FnMut(NodeId, NodeId, f64),
+    ) {
+        for &(a, p) in &self.placed {
+            self.grid.near(p, |b| {
+                if let Some(power) = self.hears(budget, positions, a, b, 0) {
+                    visit(a, b, power);
                 }
             });
-            list.sort_unstable_by_key(|&(b, _)| b);
-            hearing.lists[a as usize] = list;
         }
-        hearing
     }
 
     pub fn radio(&self, n: NodeId) -> &Radio {
@@ -301,7 +332,7 @@ impl Hearing {
     /// Between static nodes with a path-loss model exactly (every receiver's weakest and
     /// strongest frame); a moving node then counts as yes; without a path-loss model the
     /// powers differ by the antenna gains only.
-    pub fn capture_possible(&self, budget: &LinkBudget, ratio: f64) -> bool {
+    pub fn capture_possible(&self, budget: &LinkBudget, positions: &Positions, ratio: f64) -> bool {
         if !budget.has_path() {
             return budget.max_gain() >= budget.min_gain() * ratio;
         }
@@ -309,10 +340,26 @@ impl Hearing {
             return true;
         }
         let mut range = vec![(f64::INFINITY, 0.0f64); self.radios.len()];
-        for &(b, p) in self.lists.iter().flatten() {
+        self.static_pairs(budget, positions, |_, b, p| {
             let r = &mut range[b as usize];
             *r = (r.0.min(p), r.1.max(p));
-        }
+        });
         range.iter().any(|&(lo, hi)| hi >= lo * ratio)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_reach_over_a_wide_area_keeps_a_few_cells_per_node() {
+        let nodes = [(0, [-1e6, -1e6]), (1, [1e6, 1e6]), (2, [0.5, 0.0])];
+        // A reach of 1 cm: 4·10^16 cells of its width.
+        let grid = Grid::new(0.01, &nodes);
+        assert!(grid.cells.len() <= 4 * nodes.len(), "{}", grid.cells.len());
+        let mut near = Vec::new();
+        grid.near([0.0, 0.0], |n| near.push(n));
+        assert!(near.contains(&2));
     }
 }

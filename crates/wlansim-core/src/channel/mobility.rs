@@ -45,7 +45,9 @@ impl Trajectory {
             if length == 0.0 {
                 continue;
             }
-            let t1 = t + (length / speed * 1e9).round() as Time;
+            // A leg too slow to end within the clock's range ends never (the cast
+            // saturates).
+            let t1 = t.saturating_add((length / speed * 1e9).round() as Time);
             legs.push(Leg {
                 t0: t,
                 t1,

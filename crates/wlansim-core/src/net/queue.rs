@@ -1,4 +1,6 @@
-//! Drop-tail FIFOs of bounded capacity (in packets); storage is allocated once.
+//! Drop-tail FIFOs of bounded capacity (in packets). Storage grows with what a queue holds,
+//! up to its capacity (a few reallocations in a run, none once grown), so that a run of
+//! many stations whose queues stay short uses little memory.
 use super::Packet;
 use std::collections::VecDeque;
 
@@ -11,7 +13,7 @@ pub struct DropTail {
 impl DropTail {
     pub fn new(capacity: u32) -> Self {
         DropTail {
-            buf: VecDeque::with_capacity(capacity as usize),
+            buf: VecDeque::new(),
             capacity: capacity as usize,
         }
     }

@@ -29,6 +29,25 @@ pub const MAX_FLOW_PACKET_RATE: f64 = 1e6;
 /// longest of any 802.11 PHY (the 192 µs long DSSS PLCP); a slot of seconds would make
 /// a single backoff last minutes.
 pub const MAX_PHY_TIME: u64 = crate::sim::time::MS;
+/// Largest magnitude of a coordinate (x or y of a `position` or a waypoint), metres:
+/// 1,000 km, beyond the reach of any 802.11 link; so every area the nodes span is at most
+/// 2,000 km across, and the distances, powers and travel times computed from positions
+/// stay representable.
+pub const MAX_COORDINATE_M: f64 = 1e6;
+
+/// A point `p` ([x, y] in metres, at key `at`) is finite and within
+/// ±[`MAX_COORDINATE_M`] on both axes; `what` names it ("a position", "a waypoint").
+pub fn point(at: impl Into<String>, p: [f64; 2], what: &str) -> Result<(), ScenarioError> {
+    if p.iter().all(|v| v.abs() <= MAX_COORDINATE_M) {
+        return Ok(());
+    }
+    err(
+        at,
+        format!(
+            "{p:?}: {what} is [x, y] in metres, finite numbers from -1000000 to 1000000 (±1000 km)"
+        ),
+    )
+}
 
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, message))

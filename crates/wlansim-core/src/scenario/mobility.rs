@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 pub struct MobilityConfig {
     /// The speed along every leg.
     pub speed: Speed,
-    /// The points to move to, [x, y] in metres, in order (one point: straight towards
-    /// it).
+    /// The points to move to, [x, y] in metres (each within ±1000 km), in order (one
+    /// point: straight towards it).
     pub waypoints: Vec<[f64; 2]>,
     /// When the motion starts; the stations stand at `position` until then.
     #[serde(default)]
@@ -36,7 +36,8 @@ impl MobilityConfig {
     }
 }
 
-/// A moving group has a position to start from and finite waypoints.
+/// A moving group has a position to start from and bounded waypoints
+/// ([`super::bounds::point`]).
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, g) in s.stations.iter().enumerate() {
         let Some(m) = &g.mobility else { continue };
@@ -57,13 +58,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 "[]: at least one point [x, y] in metres to move to",
             ));
         }
-        for (k, w) in m.waypoints.iter().enumerate() {
-            if !w.iter().all(|v| v.is_finite()) {
-                return Err(ScenarioError::new(
-                    at(&format!(".waypoints[{k}]")),
-                    format!("{w:?}: a waypoint is [x, y] in metres, finite numbers"),
-                ));
-            }
+        for (k, &w) in m.waypoints.iter().enumerate() {
+            super::bounds::point(at(&format!(".waypoints[{k}]")), w, "a waypoint")?;
         }
     }
     Ok(())

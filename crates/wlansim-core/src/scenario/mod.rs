@@ -489,7 +489,8 @@ pub struct ApConfig {
     /// The BSS's network name (reported beside its figures); the AP's name when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
-    /// Where the AP stands, [x, y] in metres; needed by `[channel.propagation]`.
+    /// Where the AP stands, [x, y] in metres (each within ±1000 km); needed by
+    /// `[channel.propagation]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<[f64; 2]>,
     /// The BSS's channel, a number of its standard's band (2.4 GHz: 1-13; 5 GHz: 36, 40,
@@ -694,8 +695,9 @@ pub struct StationGroup {
     /// one of the standard's rates; `phy.data_rate` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
-    /// Where the group's stations stand, [x, y] in metres (all at one point); needed by
-    /// `[channel.propagation]`; where they start from when they move.
+    /// Where the group's stations stand, [x, y] in metres (each within ±1000 km; all at
+    /// one point); needed by `[channel.propagation]`; where they start from when they
+    /// move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<[f64; 2]>,
     /// Motion at a constant speed from `position` through waypoints (see `mobility`);

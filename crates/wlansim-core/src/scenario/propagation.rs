@@ -170,21 +170,18 @@ impl Scenario {
     }
 }
 
-/// Positions are finite; with a propagation model every station group and AP has one,
+/// Positions are finite and bounded ([`super::bounds::point`]); with a propagation model every station group and AP has one,
 /// and its parameters are in range.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
-    let finite = |at: String, p: Option<[f64; 2]>| match p {
-        Some(p) if !p.iter().all(|v| v.is_finite()) => Err(ScenarioError::new(
-            at,
-            format!("{p:?}: a position is [x, y] in metres, finite numbers"),
-        )),
-        _ => Ok(()),
+    let bounded = |at: String, p: Option<[f64; 2]>| match p {
+        Some(p) => super::bounds::point(at, p, "a position"),
+        None => Ok(()),
     };
     for (i, ap) in s.aps.iter().enumerate() {
-        finite(format!("aps[{i}].position"), ap.position)?;
+        bounded(format!("aps[{i}].position"), ap.position)?;
     }
     for (i, g) in s.stations.iter().enumerate() {
-        finite(format!("stations[{i}].position"), g.position)?;
+        bounded(format!("stations[{i}].position"), g.position)?;
     }
     let Some(p) = &s.channel.propagation else {
         return Ok(());

@@ -409,8 +409,12 @@ pub fn parse_error(
 /// What the schema allows at `path`, in words (None when the path is not in the schema).
 pub fn allowed_at(path: &str) -> Option<String> {
     let root = schema_root();
-    let node = node_at(root, path)?;
-    let node = &node;
+    allowed(root, &node_at(root, path)?)
+}
+
+/// What the schema `node` allows, in words.
+fn allowed(root: &Value, node: &Value) -> Option<String> {
+    let node = resolve(root, node);
     if node.get("x-unit").is_some() {
         let d = node.get("description")?.as_str()?;
         let d = d.split_once(": ").map_or(d, |(_, rest)| rest);
@@ -420,7 +424,10 @@ pub fn allowed_at(path: &str) -> Option<String> {
         }
         return Some(d);
     }
-    if let Some(c) = choices(node).or_else(|| tagged_tables(node)) {
+    if let Some(c) = choices(node)
+        .or_else(|| tagged_tables(node))
+        .or_else(|| alternatives(root, node))
+    {
         return Some(c);
     }
     // An optional value's type is ["integer", "null"]: the first non-null one counts.
@@ -453,6 +460,24 @@ pub fn allowed_at(path: &str) -> Option<String> {
         "object" => "a table".into(),
         other => other.to_string(),
     })
+}
+
+/// Alternatives of different kinds (`anyOf`/`oneOf` that are not all constants: a number
+/// of segments or "d"), each in words, joined by "or"; None unless every one has words.
+fn alternatives(root: &Value, node: &Value) -> Option<String> {
+    let alts = node
+        .get("anyOf")
+        .or_else(|| node.get("oneOf"))?
+        .as_array()?;
+    let words = alts
+        .iter()
+        .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
+        .map(|a| match a.get("const") {
+            Some(c) => Some(c.to_string()),
+            None => allowed(root, a),
+        })
+        .collect::<Option<Vec<String>>>()?;
+    (!words.is_empty()).then(|| words.join(" or "))
 }
 
 /// The value of a serde "invalid type/value" description: "floating point `1.5`" → 1.5,

@@ -431,7 +431,7 @@ impl World {
                 !hearing.everyone_hears(budget, positions, decodes)
                     || match rule {
                         Rule::Threshold { ratio } => {
-                            reach < 1.0 || hearing.capture_possible(budget, ratio)
+                            reach < 1.0 || hearing.capture_possible(budget, positions, ratio)
                         }
                         Rule::Overlap | Rule::Sinr { .. } => false,
                     }
@@ -452,7 +452,7 @@ impl World {
                 })
                 .collect();
             mac.use_spatial(m.nodes.len(), rule, beacon_ppdu);
-            channel.hearing = Some(hearing);
+            channel.hearing = Some(hearing.with_lists(&channel.budget, &channel.positions));
         }
         Ok(World {
             mac,
