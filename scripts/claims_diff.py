@@ -1,7 +1,7 @@
 """Compare the verdicts of two sets of reproductions, e.g. the committed full runs against a
 run with other seeds:
 
-    wlansim reproduce all --seed-base 2 --out /tmp/seed2
+    wlansim reproduce all --seed 2 --out /tmp/seed2
     python scripts/claims_diff.py docs/reproductions /tmp/seed2
 
 Per study (a folder holding ``claims.csv`` in both): how many verdicts are the same, how

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -239,7 +240,15 @@ def test_ctrl_c_stops_a_long_run_with_a_message(saturated):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.0)
+    # interrupt it inside the run, not while Python starts: wait for 2 s of its CPU time
+    # (start-up takes about 1 s; a fixed sleep fails on a loaded machine)
+    clock = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / clock >= 2.0:
+            break
+        time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130

@@ -136,7 +136,7 @@ def test_permutation_test_and_ratio_of_means():
 
 
 def test_a_point_gets_more_seeds_only_when_its_interval_is_too_wide():
-    """The grid re-runs a sharing point with --tcp-seeds-wide seeds when its 95 % interval
+    """The grid re-runs a sharing point with --tcp-reps-wide runs when its 95 % interval
     of the ratio difference is wider than ±10 %, whatever the difference itself."""
     row = {"starving": False, "ratio_diff_lo": -4.0, "ratio_diff_hi": 15.0}
     assert not v.ratio_too_wide(row)  # half width 9.5 %, although it reaches +15 %
@@ -342,8 +342,8 @@ def test_probe_ap_queue_rebuilds_ns2s_buffer_and_finds_it_full_as_often_as_wlans
     """k = 1, B = 20 (the download loses packets at the AP), seed 1, 30 s: every IFQ drop
     of ns-2 finds the level rebuilt from its trace at B, and the buffer is full about as
     often on both sides (seeds 1-2, 60 s: 14.6 % and 14.4 % of the samples)."""
-    rows, printed = _probe("ap-queue", tmp_path, "--k", "1", "--buffer", "20", "--seeds", "1",
-                           "--duration", "30")  # fmt: skip
+    rows, printed = _probe("ap-queue", tmp_path, "--k", "1", "--buffer", "20", "--reps", "1",
+                           "--duration", "30 s")  # fmt: skip
     ns2, ours = rows
     assert (ns2["sim"], ours["sim"]) == ("ns-2", "wlansim")
     assert ns2["misfits"] == 0 and "did not find the rebuilt level at B: 0" in printed
@@ -359,7 +359,7 @@ def test_probe_tie_collisions_classes_the_collisions_after_a_success(tmp_path):
     nodes; both simulators see about as many successes, and collisions of the ACK's
     sender with the node it acknowledged (seeds 1-2: 280 in ns-2, 273 in wlansim)."""
     rows, printed = _probe("tie-collisions", tmp_path, "--k", "1", "--buffer", "50",
-                           "--seeds", "1", "--duration", "20")  # fmt: skip
+                           "--reps", "1", "--duration", "20 s")  # fmt: skip
     ns2, ours = rows
     assert "ns-2's stations on the circle, 10 s measured" in printed
     for r in rows:
@@ -375,8 +375,8 @@ def test_probe_pause_slots_finds_ns2_losing_the_slot_after_its_own_ack(tmp_path)
     """k = 1, B = 5, seed 1, 11 s, inside ns-2 with gdb: between 1 and 2 s of the clock,
     every aligned pause after the last frame's sender won counts one slot fewer (seed 1,
     20 s: 470 of 470), and pauses are classed in every binade up to [8, 16) s."""
-    rows, _ = _probe("pause-slots", tmp_path, "--k", "1", "--buffer", "5", "--seeds", "1",
-                     "--duration", "11")  # fmt: skip
+    rows, _ = _probe("pause-slots", tmp_path, "--k", "1", "--buffer", "5", "--reps", "1",
+                     "--duration", "11 s")  # fmt: skip
     by = {(r["clock"], r["transmitter"]): r for r in rows}
     one_two = by[("[1, 2) s", "last sender won")]
     assert one_two["lost"] > 100 and one_two["counted"] == 0, one_two

@@ -1,4 +1,4 @@
-"""`wlansim reproduce STUDY|all [--quick] [--out DIR] [--seed-base N]`: run a paper's
+"""`wlansim reproduce STUDY|all [--quick] [--out DIR] [--seed S] [--against ns2]`: run a paper's
 experiments, decide its claims over replications, and write CSVs, claims.csv, PNG figures
 and a Markdown report with the paper's values beside ours."""
 
@@ -37,12 +37,13 @@ def register(subparsers) -> None:
         "TCP rules); default out directory gets -ns2 / -standard appended",
     )
     p.add_argument(
-        "--seed-base",
+        "--seed",
+        dest="seed_base",
         type=int,
         default=1,
-        metavar="N",
-        help="shift every run's seed (replication r of every point gets the seed derived "
-        "from (N, r)): check that a verdict does not belong to one set of seeds",
+        metavar="S",
+        help="the base seed (default 1): replication r of every point gets the seed derived "
+        "from (S, r); another S checks that a verdict does not belong to one set of seeds",
     )
     p.add_argument(
         "--against",

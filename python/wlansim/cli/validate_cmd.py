@@ -7,7 +7,7 @@ claims.csv, figures and report.md under --out)."""
 
 from __future__ import annotations
 
-from wlansim.cli.flags import DURATION
+from wlansim.cli.flags import DURATION, SIZE
 from wlansim.cli.model_cmd import parse_stations
 from wlansim.phy import UDP_PAYLOAD_BYTES
 
@@ -42,18 +42,29 @@ def register(subparsers) -> None:
         "--quick", action="store_true", help="n = 1, 5, 20 and 50, 20 s per run, 3 seeds"
     )
     p.add_argument("--access", default="both", help="basic, rts, or both (default; also basic,rts)")
-    p.add_argument("--duration", default="100 s", help="simulated time per run (default 100 s)")
     p.add_argument(
-        "--warmup", default="1 s", help="warm-up of each run, not measured (default 1 s)"
+        "--duration", type=DURATION, default=100.0, help="simulated time per run (default 100 s)"
+    )
+    p.add_argument(
+        "--warmup",
+        type=DURATION,
+        default=1.0,
+        help="warm-up of each run, not measured (default 1 s)",
     )
     p.add_argument(
         "--payload",
-        type=int,
+        type=SIZE,
         default=UDP_PAYLOAD_BYTES,
-        help="UDP payload bytes (default: %(default)s)",
+        help="UDP payload (default: %(default)s B)",
     )
-    p.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
-    p.add_argument("--seeds", type=int, default=5, help="runs per point, seeds SEED.. (default 5)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the first seed (default 1)")
+    p.add_argument(
+        "--reps",
+        type=int,
+        metavar="N",
+        default=5,
+        help="runs per point, seeds S.. (default 5)",
+    )
     p.add_argument("--out", default="out/validate-bianchi", help=OUT_HELP)
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.set_defaults(func=run_validation)
@@ -69,11 +80,17 @@ def register(subparsers) -> None:
     c.add_argument(
         "--stations", default=DEFAULT_STATIONS, metavar="N", help="N, a list or FIRST:LAST[:STEP]"
     )
-    c.add_argument("--duration", default="100 s", help="simulated time per run (default 100 s)")
     c.add_argument(
-        "--seed", type=int, default=1, help="the first seed of the runs and the placements"
+        "--duration", type=DURATION, default=100.0, help="simulated time per run (default 100 s)"
     )
-    c.add_argument("--seeds", type=int, default=5, help="runs per point (default 5)")
+    c.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="S",
+        help="the first seed of the runs and the placements",
+    )
+    c.add_argument("--reps", type=int, metavar="N", default=5, help="runs per point (default 5)")
     c.add_argument("--out", default="out/validate-capture", help=OUT_HELP)
     c.add_argument("--json", action="store_true", help="print the table as JSON")
     c.set_defaults(func=run_validation)
@@ -91,8 +108,8 @@ def register(subparsers) -> None:
         help="TCP variants, comma-separated (default: %(default)s)",
     )
     t.add_argument("--quick", action="store_true", help="4 s per run instead of 6 s, no plots")
-    t.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
-    t.add_argument("--seeds", type=int, default=3, help="runs per case (default 3)")
+    t.add_argument("--seed", type=int, default=1, metavar="S", help="the first seed (default 1)")
+    t.add_argument("--reps", type=int, metavar="N", default=3, help="runs per case (default 3)")
     t.add_argument("--out", default="out/validate-tcp-drops", help=OUT_HELP)
     t.add_argument("--json", action="store_true", help="print the table as JSON")
     t.set_defaults(func=run_validation)
@@ -114,7 +131,7 @@ def register(subparsers) -> None:
         "ns-2's DSDV and wlansim's routing_agent = dsdv (the profile's frame sizes). "
         "--speed instead times both simulators (ns-2 at its cheapest saturating load); "
         "--probe NAME instead measures one mechanism on both sides at one point of the TCP "
-        "grid (--k, --buffer, seeds 1..--seeds, --duration s, ns-2's stations on --layout): "
+        "grid (--k, --buffer, seeds 1..--reps, --duration, ns-2's stations on --layout): "
         "ap-queue, how often the AP's buffer is full and when a download's timeout finds it "
         "full (ns-2's level rebuilt from its trace); pause-slots, the idle slots ns-2.35's "
         "backoff counts when it pauses, measured inside ns-2 with gdb (ns-2 only); "
@@ -126,31 +143,37 @@ def register(subparsers) -> None:
         "--quick",
         action="store_true",
         help="n = 1 and 10, basic, 1 Mb/s, 3 seeds; the capture case spread only; window "
-        "128, 2 seeds; k = 1, 2 at B = 20, 50 with 3 seeds and no --tcp-seeds-wide; one "
+        "128, 2 seeds; k = 1, 2 at B = 20, 50 with 3 seeds and no --tcp-reps-wide; one "
         "point of the frame-size check",
     )
     n.add_argument(
-        "--seeds", type=int, default=5, help="seeds per UDP cell, or of a --probe (default 5)"
+        "--reps",
+        type=int,
+        metavar="N",
+        default=5,
+        help="runs (seeds 1..N) per UDP cell, or of a --probe (default 5)",
     )
     n.add_argument(
-        "--tcp-seeds",
+        "--tcp-reps",
+        metavar="N",
         type=int,
         default=10,
-        help="seeds per point of the TCP grid and of the window case (default 10)",
+        help="runs per point of the TCP grid and of the window case (default 10)",
     )
     n.add_argument(
-        "--tcp-seeds-wide",
+        "--tcp-reps-wide",
+        metavar="N",
         type=int,
         default=240,
-        help="seeds for a TCP grid point where neither simulator starves and whose 95 %% "
-        "interval of the ratio difference is wider than ±10 %% with --tcp-seeds (decided on "
+        help="runs for a TCP grid point where neither simulator starves and whose 95 %% "
+        "interval of the ratio difference is wider than ±10 %% with --tcp-reps (decided on "
         "the width only; 0: never; default 240; not in --quick)",
     )
     n.add_argument(
         "--duration",
-        type=float,
+        type=DURATION,
         default=40.0,
-        help="seconds per UDP run, or per run of a --probe, the first 10 not measured (default 40)",
+        help="time per UDP run, or per run of a --probe, 10 s not measured (default 40 s)",
     )
     n.add_argument(
         "--speed",
@@ -193,9 +216,18 @@ def register(subparsers) -> None:
         "Without `ns` on the PATH the ns-2 column is left out, with a note.",
     )
     h.add_argument("--quick", action="store_true", help="3 seeds, 20 s per run")
-    h.add_argument("--seeds", type=int, default=10, help="seeds per case (default 10)")
     h.add_argument(
-        "--duration", type=float, default=40.0, help="seconds per run (default 40, 10 not measured)"
+        "--reps",
+        type=int,
+        metavar="N",
+        default=10,
+        help="runs (seeds 1..N) per case (default 10)",
+    )
+    h.add_argument(
+        "--duration",
+        type=DURATION,
+        default=40.0,
+        help="time per run (default 40 s, 10 s not measured)",
     )
     h.add_argument("--out", default="out/validate-hidden", help=OUT_HELP)
     h.add_argument("--json", action="store_true", help="print the tables as JSON")
@@ -254,7 +286,7 @@ def run_ns2(args) -> int:
     if args.probe:
         from wlansim.evidence.validations.ns2_probes import probe
 
-        result = probe(args.probe, args.k, args.buffer, args.seeds, args.duration, args.layout,
+        result = probe(args.probe, args.k, args.buffer, args.reps, args.duration, args.layout,
                        args.out)  # fmt: skip
         return _print(result, args.json)
     return run_validation(args, ignore=("speed", "speed_runs", "probe", "k", "buffer", "layout"))

@@ -161,7 +161,7 @@ def index_markdown(folders: dict[str, Path], out: Path) -> list[str]:
     command = (
         "wlansim reproduce all"
         + (" --quick" if quick else "")
-        + "".join(f" --seed-base {b}" for b in bases if b != 1)
+        + "".join(f" --seed {b}" for b in bases if b != 1)
         + "".join(f" --against {a}" for a in against)
     )
     lines = [

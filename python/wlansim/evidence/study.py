@@ -179,7 +179,7 @@ def run_study(
         f"wlansim reproduce {name}"
         + (" --quick" if quick else "")
         + (f" --profile {profile}" if profile != module.PROFILE else "")
-        + (f" --seed-base {seed_base}" if seed_base != 1 else "")
+        + (f" --seed {seed_base}" if seed_base != 1 else "")
         + (f" --against {against}" if against else "")
     )
     lines = [

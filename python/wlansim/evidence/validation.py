@@ -84,9 +84,17 @@ def command(name: str, plan: Any, out: str | Path) -> str:
             continue
         value = getattr(plan, f.name)
         text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        if f.name in ("duration", "warmup") and not isinstance(value, str):
+            text = f"{value:g} s"  # --duration and --warmup take a unit (cli/flags.py)
         parts += [f"--{f.name.replace('_', '-')}", text]
     parts += ["--out", str(out)]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def duration_text(duration: float | str) -> str:
+    """A duration as the scenario writes it: the command line's --duration/--warmup arrive
+    in seconds (:data:`wlansim.cli.flags.DURATION`), the Python API may pass ``"20 s"``."""
+    return duration if isinstance(duration, str) else f"{duration:g} s"
 
 
 def at_least(flag: str, value: int, least: int = 1, why: str = "") -> int:

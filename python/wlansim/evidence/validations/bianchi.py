@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from wlansim.api import run as run_scenario
 from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Scale, Within
-from wlansim.evidence.validation import at_least
+from wlansim.evidence.validation import at_least, duration_text
 from wlansim.models import bianchi
 from wlansim.phy import UDP_PAYLOAD_BYTES, timing
 
@@ -122,7 +122,7 @@ def compare_bianchi(
 
 #: --quick: the stations the claims need (1 for RTS/CTS's cost, 5 and 50 for its scaling)
 #: and one between, 20 s per run, 3 seeds
-QUICK = {"stations": (1, 5, 20, 50), "duration": "20 s", "seeds": 3}
+QUICK = {"stations": (1, 5, 20, 50), "duration": "20 s", "reps": 3}
 ACCESSES = ("basic", "rts")
 
 
@@ -137,31 +137,33 @@ class Plan:
     warmup: str
     payload: int
     seed: int
-    seeds: int
+    reps: int
 
     @classmethod
-    def of(cls, quick: bool, stations: Sequence[int], access: Sequence[str], duration: str,
-           warmup: str, payload: int, seed: int, seeds: int) -> Plan:  # fmt: skip
+    def of(cls, quick: bool, stations: Sequence[int], access: Sequence[str],
+           duration: float | str, warmup: float | str, payload: int, seed: int,
+           reps: int) -> Plan:  # fmt: skip
         """The plan of the command's options (``access``: basic, rts or both; --quick
-        replaces the stations, duration and seeds with :data:`QUICK`'s)."""
+        replaces the stations, duration and reps with :data:`QUICK`'s)."""
         from wlansim.errors import ScenarioError
 
         if quick:
-            stations, duration, seeds = QUICK["stations"], QUICK["duration"], QUICK["seeds"]
+            stations, duration, reps = QUICK["stations"], QUICK["duration"], QUICK["reps"]
         modes: list[str] = []
         for a in access:
             if a not in (*ACCESSES, "both"):
                 raise ScenarioError(f"--access {a!r}: allowed values are basic, rts, both")
             modes += [m for m in (ACCESSES if a == "both" else (a,)) if m not in modes]
-        at_least("--seeds", seeds)
+        at_least("--reps", reps)
+        duration, warmup = duration_text(duration), duration_text(warmup)
         check_times(duration, warmup)
-        return cls(quick, tuple(stations), tuple(modes), duration, warmup, payload, seed, seeds)
+        return cls(quick, tuple(stations), tuple(modes), duration, warmup, int(payload), seed, reps)
 
     def skips(self) -> list[str]:
         if not self.quick:
             return []
         n = ", ".join(map(str, self.stations))
-        return [f"quick: n = {n} only, {self.duration} per run, {self.seeds} seeds per point"]
+        return [f"quick: n = {n} only, {self.duration} per run, {self.reps} seeds per point"]
 
 
 def check_times(duration: str, warmup: str) -> None:
@@ -190,7 +192,7 @@ def run(plan: Plan) -> dict[str, pd.DataFrame]:
         plan.access,
         duration=plan.duration,
         payload_bytes=plan.payload,
-        seeds=range(plan.seed, plan.seed + plan.seeds),
+        seeds=range(plan.seed, plan.seed + plan.reps),
         warmup=plan.warmup,
     )
     return {"bianchi": table}
@@ -216,7 +218,7 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     return [
         f"Saturated 802.11b cell (11 Mb/s data, 1 Mb/s control, long preamble, "
         f"{plan.payload}-byte UDP payload, unlimited retries), {plan.duration} per run, "
-        f"means of {plan.seeds} runs per point:",
+        f"means of {plan.reps} runs per point:",
         shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
         "",
         f"simulated {len(table)} runs in {table['wall_s'].sum():.2f} s of event loop",

@@ -34,7 +34,7 @@ import numpy as np
 
 from wlansim.api import run as run_scenario
 from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Within
-from wlansim.evidence.validation import at_least
+from wlansim.evidence.validation import at_least, duration_text
 from wlansim.evidence.validations.bianchi import check_times, in_mbps, saturated_cell
 from wlansim.models import bianchi, capture
 from wlansim.models.shadowing import Shadowing
@@ -160,7 +160,7 @@ def compare_capture(
 
 
 #: --quick: n = 5 and 20 (the claims' point), 20 s per run, 3 seeds
-QUICK = {"stations": (5, 20), "duration": "20 s", "seeds": 3}
+QUICK = {"stations": (5, 20), "duration": "20 s", "reps": 3}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,30 +171,31 @@ class Plan:
     stations: tuple[int, ...]
     duration: str
     seed: int
-    seeds: int
+    reps: int
 
     @classmethod
-    def of(cls, quick: bool, stations: Sequence[int], duration: str, seed: int,
-           seeds: int) -> Plan:  # fmt: skip
+    def of(cls, quick: bool, stations: Sequence[int], duration: float | str, seed: int,
+           reps: int) -> Plan:  # fmt: skip
         """The plan of the command's options; --quick replaces the stations, duration and
-        seeds with :data:`QUICK`'s."""
+        reps with :data:`QUICK`'s."""
         if quick:
-            stations, duration, seeds = QUICK["stations"], QUICK["duration"], QUICK["seeds"]
+            stations, duration, reps = QUICK["stations"], QUICK["duration"], QUICK["reps"]
+        duration = duration_text(duration)
         check_times(duration, "1 s")
-        at_least("--seeds", seeds)
-        return cls(quick, tuple(stations), duration, seed, seeds)
+        at_least("--reps", reps)
+        return cls(quick, tuple(stations), duration, seed, reps)
 
     def skips(self) -> list[str]:
         if not self.quick:
             return []
         n = " and ".join(map(str, self.stations))
-        return [f"quick: n = {n} only, {self.duration} per run, {self.seeds} seeds per point"]
+        return [f"quick: n = {n} only, {self.duration} per run, {self.reps} seeds per point"]
 
 
 def run(plan: Plan) -> dict[str, pd.DataFrame]:
     """The table ``capture``: one row per (access, reception, n, seed),
     :func:`compare_capture`."""
-    seeds = range(plan.seed, plan.seed + plan.seeds)
+    seeds = range(plan.seed, plan.seed + plan.reps)
     return {"capture": compare_capture(plan.stations, duration=plan.duration, seeds=seeds)}
 
 
@@ -206,7 +207,7 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     shown = in_mbps(means.mean(numeric_only=True).reset_index())[columns]
     return [
         f"Saturated 802.11b cells (11 Mb/s data, 1 Mb/s control, 1500-byte IP packets, "
-        f"unlimited retries), {plan.duration} per run, means of {plan.seeds} runs. reception "
+        f"unlimited retries), {plan.duration} per run, means of {plan.reps} runs. reception "
         "none: any overlap destroys every frame; sinr-equal: every link at -60 dBm, noise "
         "-94 dBm; sinr-distance: stations at random distances (exponent 3). "
         "sim_capture_share: attempts received out of those that overlapped another; "

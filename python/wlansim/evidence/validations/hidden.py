@@ -521,32 +521,34 @@ def channels_summary(runs: pd.DataFrame) -> pd.DataFrame:
 
 @dataclasses.dataclass(frozen=True)
 class Plan:
-    """The options of ``wlansim validate hidden``: seeds 1..SEEDS, DURATION seconds per run
+    """The options of ``wlansim validate hidden``: seeds 1..REPS, DURATION seconds per run
     (--quick: 3 seeds of 20 s)."""
 
     quick: bool
-    seeds: int
+    reps: int
     duration: float
 
     @classmethod
-    def of(cls, quick: bool, seeds: int, duration: float) -> Plan:
+    def of(cls, quick: bool, reps: int, duration: float) -> Plan:
         from wlansim.errors import ScenarioError
 
-        at_least("--seeds", seeds, 2, "the checks need an interval")
+        at_least("--reps", reps, 2, "the checks need an interval")
         if quick:
-            seeds, duration = 3, 20.0
+            reps, duration = 3, 20.0
         if duration <= WARMUP_S:
-            raise ScenarioError(f"--duration {duration}: longer than the {WARMUP_S:g} s warm-up")
-        return cls(quick, seeds, duration)
+            raise ScenarioError(
+                f"--duration {duration:g} s: longer than the {WARMUP_S:g} s warm-up"
+            )
+        return cls(quick, reps, duration)
 
     def skips(self) -> list[str]:
-        return [f"quick: {self.seeds} seeds of {self.duration:g} s"] if self.quick else []
+        return [f"quick: {self.reps} seeds of {self.duration:g} s"] if self.quick else []
 
 
 def run(plan: Plan) -> dict[str, pd.DataFrame]:
     """The runs of (a), (b) and (c) and the model's values: tables ``hidden``, ``model``,
     ``exposed`` and ``channels``."""
-    seeds = list(range(1, plan.seeds + 1))
+    seeds = list(range(1, plan.reps + 1))
     return {
         "hidden": hidden_runs(seeds, plan.duration, WARMUP_S, ns2=ns_binary() is not None),
         "model": hidden_model_table(),
@@ -570,7 +572,7 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     lines = [
         f"(a) Two saturated stations hidden from each other, the AP 100 m from each (2 Mb/s, "
         f"1000-byte packets), {plan.duration:g} s per run ({WARMUP_S:g} s warm-up), "
-        f"{plan.seeds} seeds: packets/s received by the AP; p = collisions / attempts; "
+        f"{plan.reps} seeds: packets/s received by the AP; p = collisions / attempts; "
         "hidden_share = collisions with a frame of another slot; one-cell: the stations "
         "10 m from the AP"
     ]

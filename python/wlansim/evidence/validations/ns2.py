@@ -746,7 +746,7 @@ def ratio_too_wide(row: dict) -> bool:
     simulator starves has too few seeds to judge the ratio target: its 95 % interval of the
     ratio difference is wider than ±:data:`RATIO_TARGET_PCT`. Decided on the interval's
     width alone, never on where the difference lies; `wlansim validate ns2` then runs the
-    point again with `--tcp-seeds-wide` seeds."""
+    point again with `--tcp-reps-wide` seeds."""
     half_width = (row["ratio_diff_hi"] - row["ratio_diff_lo"]) / 2
     return not row["starving"] and half_width > RATIO_TARGET_PCT
 
@@ -1213,31 +1213,33 @@ CLAIMS = _claims()
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """The options of ``wlansim validate ns2`` (--quick: n = 1 and 10, basic, 1 Mb/s, 3
-    seeds; the capture case spread only; buffers 2 and 5; window 128 with 2 seeds; k = 1,
-    2 at B = 20, 50 with 3 seeds and no --tcp-seeds-wide; one point of the frame-size
+    reps; the capture case spread only; buffers 2 and 5; window 128 with 2 reps; k = 1,
+    2 at B = 20, 50 with 3 reps and no --tcp-reps-wide; one point of the frame-size
     check)."""
 
     quick: bool
-    seeds: int
-    tcp_seeds: int
-    tcp_seeds_wide: int
+    reps: int
+    tcp_reps: int
+    tcp_reps_wide: int
     duration: float
     jobs: int
 
     @classmethod
-    def of(cls, quick: bool, seeds: int, tcp_seeds: int, tcp_seeds_wide: int, duration: float,
+    def of(cls, quick: bool, reps: int, tcp_reps: int, tcp_reps_wide: int, duration: float,
            jobs: int) -> Plan:  # fmt: skip
         from wlansim.errors import ScenarioError
 
-        for flag, value in (("--seeds", seeds), ("--tcp-seeds", tcp_seeds), ("--jobs", jobs)):
+        for flag, value in (("--reps", reps), ("--tcp-reps", tcp_reps), ("--jobs", jobs)):
             at_least(flag, value)
-        if tcp_seeds_wide < 0:
-            raise ScenarioError(f"--tcp-seeds-wide {tcp_seeds_wide}: 0 (never) or more")
+        if tcp_reps_wide < 0:
+            raise ScenarioError(f"--tcp-reps-wide {tcp_reps_wide}: 0 (never) or more")
         if duration <= WARMUP_S:
-            raise ScenarioError(f"--duration {duration}: longer than the {WARMUP_S:g} s warm-up")
+            raise ScenarioError(
+                f"--duration {duration:g} s: longer than the {WARMUP_S:g} s warm-up"
+            )
         if quick:
-            seeds, tcp_seeds, tcp_seeds_wide = 3, 3, 0
-        return cls(quick, seeds, tcp_seeds, tcp_seeds_wide, duration, jobs)
+            reps, tcp_reps, tcp_reps_wide = 3, 3, 0
+        return cls(quick, reps, tcp_reps, tcp_reps_wide, duration, jobs)
 
     @property
     def tcp_duration(self) -> float:
@@ -1255,10 +1257,10 @@ class Plan:
         if not self.quick:
             return []
         return [
-            "quick: the UDP cells n = 1 and 10 (basic access, control at 1 Mb/s), 3 seeds; the "
+            "quick: the UDP cells n = 1 and 10 (basic access, control at 1 Mb/s), 3 reps; the "
             "capture case's spread layout only; buffers 2 and 5; window 128 with 2 seeds of "
             "30 s; the TCP grid at k = 1, 2 and B = 20, 50 with 3 seeds of 40 s, no wider "
-            "seeds; one point (k = 2, B = 50) of the frame-size check"
+            "reps; one point (k = 2, B = 50) of the frame-size check"
         ]
 
 
@@ -1274,8 +1276,8 @@ def run(plan: Plan) -> dict[str, pd.DataFrame]:
     ``starving``) and ``tcp-series`` (per flow and second)."""
     import pandas as pd
 
-    seeds = list(range(1, plan.seeds + 1))
-    tcp_seeds = list(range(1, plan.tcp_seeds + 1))
+    seeds = list(range(1, plan.reps + 1))
+    tcp_seeds = list(range(1, plan.tcp_reps + 1))
     jobs = plan.jobs
     udp_runs: list[dict] = []
     udp = compare_udp_uplink(
@@ -1300,12 +1302,12 @@ def run(plan: Plan) -> dict[str, pd.DataFrame]:
     duration = plan.tcp_duration
 
     def tcp_point(k: int, b: int) -> dict:
-        """A point of the grid with `tcp_seeds`, and with --tcp-seeds-wide seeds (the same
+        """A point of the grid with `tcp_seeds`, and with --tcp-reps-wide seeds (the same
         first ones and more) when those cannot judge its ratio (:func:`ratio_too_wide`)."""
         point = tcp_updown_runs(b, tcp_seeds, duration, k=k, series=per_second, jobs=jobs)
         row = summarize_tcp_point(point)
-        if ratio_too_wide(row) and plan.tcp_seeds_wide > len(tcp_seeds):
-            more = list(range(len(tcp_seeds) + 1, plan.tcp_seeds_wide + 1))
+        if ratio_too_wide(row) and plan.tcp_reps_wide > len(tcp_seeds):
+            more = list(range(len(tcp_seeds) + 1, plan.tcp_reps_wide + 1))
             point += tcp_updown_runs(b, more, duration, k=k, series=per_second, jobs=jobs)
             row = summarize_tcp_point(point)
         runs.extend({**r, "starving": row["starving"]} for r in point)
@@ -1343,10 +1345,10 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
         tables[k] for k in ("udp", "capture", "window", "tcp", "sizes")
     )
     fmt2 = {"float_format": lambda v: f"{v:.2f}", "index": False}
-    wide = plan.tcp_seeds_wide
+    wide = plan.tcp_reps_wide
     lines = [
         f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, "
-        f"{plan.duration:g} s per run ({WARMUP_S:g} s warm-up), {plan.seeds} seeds: packets/s "
+        f"{plan.duration:g} s per run ({WARMUP_S:g} s warm-up), {plan.reps} seeds: packets/s "
         "received by the AP (capture on in both, CPThresh_ 10 dB: ns-2's stations on a "
         "circle of 10 m around the AP, wlansim's without positions, so every frame reaches "
         "the AP with one power)",
@@ -1356,7 +1358,7 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
         f"Capture: {CAPTURE_CELL.n} saturated stations, basic access, placed alike in both "
         "(circle: 10 m from the AP; spread: 5-45 m), powers from ns-2's two-ray ground "
         "model; capture on (ns-2's defaults, the ns2 profile's) and off (ns-2: CPThresh_ "
-        f"1e9; wlansim: reception none), {plan.seeds} seeds: packets/s received by the AP",
+        f"1e9; wlansim: reception none), {plan.reps} seeds: packets/s received by the AP",
         capture.to_string(**fmt2),
         "",
         "A burst of 20 packets into an idle station's interface queue of B: packets delivered",
@@ -1377,11 +1379,11 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
         "targets: goodput within 5 %, timeouts within 30 %",
         "",
         f"TCP NewReno, k uploads + k downloads through the AP (buffer B), "
-        f"{plan.tcp_duration - WARMUP_S:g} s measured, {plan.tcp_seeds} seeds"
+        f"{plan.tcp_duration - WARMUP_S:g} s measured, {plan.tcp_reps} seeds"
         + (
             f" ({wide} where neither starves and the ratio's interval is wider than "
-            f"±{RATIO_TARGET_PCT:g} % with {plan.tcp_seeds})"
-            if wide > plan.tcp_seeds
+            f"±{RATIO_TARGET_PCT:g} % with {plan.tcp_reps})"
+            if wide > plan.tcp_reps
             else ""
         )
         + ": packets/s per direction, up/down ratio of means (95 % bootstrap interval of the "
@@ -1432,7 +1434,7 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
         "Frame sizes: the same grid, ns-2 with DSDV and the endpoints on a wired host "
         "behind the AP (wired-cum-wireless), wlansim with routing_agent = dsdv (the "
         "profile's default) and none (DSDV's 20 bytes left out): total packets/s, "
-        f"{plan.seeds} seeds",
+        f"{plan.reps} seeds",
         sizes.to_string(**fmt2),
         f"largest total difference: {sizes['dsdv_diff_pct'].abs().max():.2f} % with dsdv, "
         f"{sizes['none_diff_pct'].abs().max():.2f} % with none",

@@ -1,6 +1,6 @@
 """Probes of one mechanism at one point of ``validate ns2``'s TCP grid (k uploads and k
 downloads through the AP, its buffer B), on both simulators: ``wlansim validate ns2
---probe NAME --k K --buffer B --seeds N --duration S [--layout L]``, seeds 1..N. Each
+--probe NAME --k K --buffer B --reps N --duration D [--layout L]``, seeds 1..N. Each
 writes its table as ``OUT/probe-NAME.csv`` and prints it as the README quotes it. They
 measure, they do not decide: the ns-2 validation's claims are in
 :mod:`wlansim.evidence.validations.ns2`.
@@ -476,9 +476,11 @@ def probe(name: str, k: int, buffer: int, seeds: int, duration_s: float, layout:
                       f"package{'s' if len(missing) > 1 else ''} {' '.join(missing)})")  # fmt: skip
     at_least("--k", k)
     at_least("--buffer", buffer, 2, "ns-2's interface queue of 1 refuses every packet")
-    at_least("--seeds", seeds)
+    at_least("--reps", seeds)
     if duration_s <= v.WARMUP_S:
-        raise ScenarioError(f"--duration {duration_s}: longer than the {v.WARMUP_S:g} s warm-up")
+        raise ScenarioError(
+            f"--duration {duration_s:g} s: longer than the {v.WARMUP_S:g} s warm-up"
+        )
     if layout not in v.TCP_LAYOUTS:
         raise ScenarioError(f"--layout {layout!r}: one of {', '.join(v.TCP_LAYOUTS)}")
     table, lines = _RUN[name](k, buffer, list(range(1, seeds + 1)), duration_s, layout)

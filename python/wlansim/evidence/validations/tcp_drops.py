@@ -200,10 +200,10 @@ class Plan:
     quick: bool
     variants: tuple[str, ...]
     seed: int
-    seeds: int
+    reps: int
 
     @classmethod
-    def of(cls, quick: bool, variants: Sequence[str], seed: int, seeds: int) -> Plan:
+    def of(cls, quick: bool, variants: Sequence[str], seed: int, reps: int) -> Plan:
         from wlansim.errors import ScenarioError
         from wlansim.scenario import resolve
 
@@ -212,8 +212,8 @@ class Plan:
                 resolve(scenario(v, 1))
             except ScenarioError as exc:
                 raise ScenarioError(f"--variants {v!r}: {exc}") from None
-        at_least("--seeds", seeds)
-        return cls(quick, tuple(variants), seed, seeds)
+        at_least("--reps", reps)
+        return cls(quick, tuple(variants), seed, reps)
 
     @property
     def duration(self) -> str:
@@ -227,7 +227,7 @@ def run(plan: Plan) -> dict[str, pd.DataFrame]:
     """The table ``tcp-drops`` (a row per variant, number of drops and seed, :func:`compare`)
     and, unless quick, the first seed's ``tcp-drops-sequence`` and ``tcp-drops-cwnd``
     (:func:`traces`) for :func:`plot`."""
-    seeds = range(plan.seed, plan.seed + plan.seeds)
+    seeds = range(plan.seed, plan.seed + plan.reps)
     table, runs = compare(plan.variants, duration=plan.duration, seeds=seeds)
     if plan.quick:
         return {"tcp-drops": table}
