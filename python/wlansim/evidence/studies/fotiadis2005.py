@@ -608,11 +608,24 @@ CLAIM_READS: dict[str, frozenset] = {}
 NEEDS_INJECTION = "needs the AP's delay injection (Algorithm 1), not in stock ns-2.35"
 
 
+#: the runs tables indexed by point, the latest few (each reading's table is decided in
+#: one go): (table, {(case, variant, per, method): its rows})
+_BY_POINT: list[tuple[pd.DataFrame, dict]] = []
+
+
+def _by_point(r: pd.DataFrame) -> dict:
+    for table, index in _BY_POINT:
+        if table is r:
+            return index
+    index = dict(iter(r.groupby(["case", "variant", "per", "method"], sort=False)))
+    _BY_POINT.insert(0, (r, index))
+    del _BY_POINT[4:]
+    return index
+
+
 def _sel(t, case: str, per: int, method: str, variant: str = "main") -> pd.DataFrame:
-    r = t["runs"]
-    g = r[(r["case"] == case) & (r["variant"] == variant) & (r["per"] == per)
-          & (r["method"] == method)]  # fmt: skip
-    if g.empty:
+    g = _by_point(t["runs"]).get((case, variant, per, method))
+    if g is None:
         where = case if variant == "main" else f"{case} ({VARIANT_TEXT[variant]})"
         raise NotRun(f"{where} at PER {per} % with {LABELS[method]} was not run")
     return g
