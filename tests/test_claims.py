@@ -318,6 +318,14 @@ def test_conclusions_name_the_reason_of_each_statement_that_fails():
         assert {c.id: c for c in conclude(evidence)}["inj"].category == category
     reason = {c.id: c for c in conclude(cases[1][0])}["inj"].reason
     assert "apart on base only by a named simulator difference" in reason
+    # the swept settings: named where the statement holds, said where none does
+    sweeps = {"setting x": [anchor.decide(None), rests.decide(None)],
+              "setting y": [anchor.decide(None), _claim("inj", good).decide(None)]}  # fmt: skip
+    swept = {c.id: c for c in conclude(Evidence(mine2, "ns2", sweeps=sweeps))}
+    assert swept["inj"].holds_under == ("setting y",)
+    assert swept["inj"].reason.endswith("It holds under: setting y.")
+    none = {c.id: c for c in conclude(Evidence(mine2, "ns2", sweeps={"x": sweeps["setting x"]}))}
+    assert "No swept setting makes it hold" in none["inj"].reason
     # without ns-2.35 the same failures are only "not reproduced"
     alone = {c.id: c for c in conclude(Evidence(mine, "ns2", ns2_absent="a test-bed paper"))}
     assert alone["both-fail"].category == "not reproduced"

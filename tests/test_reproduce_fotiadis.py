@@ -186,11 +186,11 @@ def test_ns2_script_carries_the_case():
 
 
 def test_ns2_loss_phase_never_starts_inside_a_burst():
-    """offset_ k: k − 1 attempts delivered, then a whole burst; k from 1 to 100 − PER + 1,
-    both ends drawn, so the first attempt begins a burst or falls between two."""
+    """offset_ k: k − 1 attempts delivered, then a whole burst; k from 2 to 100 − PER + 1,
+    both ends drawn, so a run starts between two bursts (its first attempt never lost)."""
     for per in (5, 20, 30):
         ks = [k for seed in range(1, 400) for k in ns2.loss_offsets(per, 2, seed)]
-        assert min(ks) == 1 and max(ks) == ns2.PERIOD - per + 1
+        assert min(ks) == 2 and max(ks) == ns2.PERIOD - per + 1
     assert ns2.loss_offsets(20, 5, 3) == ns2.loss_offsets(20, 5, 3)  # deterministic
     # each direction of a link has its own phase
     assert any(ns2.loss_offsets(20, 1, s, 1) != ns2.loss_offsets(20, 1, s, 0) for s in range(9))

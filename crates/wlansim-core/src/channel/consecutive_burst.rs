@@ -4,7 +4,8 @@
 //! - [`Periodic`]: a deterministic period of L/p attempts starting with a run of L losses,
 //!   at a phase drawn per link (links do not lose in step): uniformly over the period
 //!   ([`Phase::Uniform`]), or as ns-2's `ErrorModel/Periodic` places its pattern
-//!   ([`Phase::Ns2`]: `offset_` − 1 delivered attempts, then the first burst);
+//!   ([`Phase::Ns2`]: `offset_` − 1 delivered attempts, then the first burst; `offset_` ≥ 2,
+//!   so the first attempt is never lost);
 //! - [`Bernoulli`]: bursts start as a Bernoulli process; every attempt outside a burst,
 //!   except the one right after a burst (so runs never merge and stay exactly L long),
 //!   starts one with probability q = p / (L(1 − p)), which makes the long-run PER
@@ -21,9 +22,9 @@ pub enum Phase {
     #[default]
     Uniform,
     /// As ns-2.35's `ErrorModel/Periodic` (`queue/errmodel.cc`, unit pkt) with `offset_`
-    /// k ≥ 1: k − 1 attempts delivered, then the first burst; k drawn uniformly from 1 to
-    /// period − L + 1, so the first attempt begins a burst or falls between two, never
-    /// inside one.
+    /// k: k − 1 attempts delivered, then the first burst; k drawn uniformly from 2 to
+    /// period − L + 1, so the link starts between two bursts, never inside one (its first
+    /// attempt is never lost; `offset_` 1 would lose it, beginning a burst).
     Ns2,
 }
 
@@ -43,9 +44,9 @@ impl Periodic {
         let at = match phase {
             Phase::Uniform => rng.uniform_inclusive((period - 1) as u32) as u64,
             Phase::Ns2 => {
-                // `offset_` − 1 attempts delivered before the first burst: 0 to period − L.
-                let good = rng.uniform_inclusive((period - burst) as u32) as u64;
-                (period - good) % period
+                // `offset_` − 1 attempts delivered before the first burst: 1 to period − L.
+                let good = 1 + rng.uniform_inclusive((period - burst - 1) as u32) as u64;
+                period - good
             }
         };
         Periodic { period, burst, at }
@@ -150,9 +151,9 @@ pub(crate) mod tests {
         assert!(first_loss.len() > 1, "phases {first_loss:?}");
     }
 
-    /// ns-2's placement: over many links, the first attempt is never inside a burst (its
-    /// first loss, if it is lost, begins a whole run of L), every good position and the
-    /// burst's start occur, and the pattern is the same periodic one afterwards.
+    /// ns-2's placement: over many links, the first attempt is never inside a burst (never
+    /// lost): 1 to period − L delivered attempts, each count occurring, then a whole run of
+    /// L, and the same periodic pattern afterwards.
     #[test]
     fn ns2_phase_never_starts_inside_a_burst() {
         let (per, burst) = (0.2, 20);
@@ -165,7 +166,10 @@ pub(crate) mod tests {
             // the first run of losses is a whole burst, and nothing but delivered attempts
             // precedes it
             assert!(fates[first..first + burst as usize].iter().all(|&l| l));
-            assert!(first <= 80, "first loss after {first} delivered attempts");
+            assert!(
+                (1..=80).contains(&first),
+                "first loss after {first} attempts"
+            );
             assert!(fates
                 .windows(100)
                 .all(|w| w.iter().filter(|&&l| l).count() == 20));
@@ -173,8 +177,8 @@ pub(crate) mod tests {
         }
         assert_eq!(
             starts,
-            (0..=80).collect(),
-            "every ns-2 offset_ from 1 to 81 occurs"
+            (1..=80).collect(),
+            "every ns-2 offset_ from 2 to 81 occurs"
         );
         // the uniform phase does start inside bursts
         let inside = (0..2000)

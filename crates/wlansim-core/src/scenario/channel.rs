@@ -143,9 +143,8 @@ pub struct BurstLoss {
     pub bad_frames: Option<f64>,
     /// Periodic model: where a link's first attempt falls in its pattern, drawn per link:
     /// `uniform` (anywhere in the period, the default; it may fall inside a burst) or
-    /// `ns2` (as ns-2.35's `ErrorModel/Periodic` with `offset_` drawn from 1 to period −
-    /// burst_length + 1: the first attempt begins a burst or falls between two, never
-    /// inside one).
+    /// `ns2` (as ns-2.35's `ErrorModel/Periodic` with `offset_` drawn from 2 to period −
+    /// burst_length + 1: the link starts between two bursts, never inside one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<PeriodicPhase>,
     /// The station group's links in this direction share one loss process (one pattern

@@ -24,8 +24,8 @@ study's plan. One Tcl script per run (:func:`tcl`), as the study's wlansim scena
   again: the losses fall on TCP data-frame attempts (each attempt passes the model, MAC
   ACKs, ARP and DSDV frames do not), as wlansim's per-link burst model counts them. The
   pattern's phase is ns-2's: ``offset_`` − 1 attempts delivered, then the first burst,
-  ``offset_`` drawn per mobile and seed from 1 to 100 − PER + 1 (:func:`loss_offsets`), as
-  wlansim's ``phase = "ns2"`` draws it;
+  ``offset_`` drawn per mobile and seed from 2 to 100 − PER + 1 (:func:`loss_offsets`), as
+  wlansim's ``phase = "ns2"`` draws it: a run never starts inside a burst;
 - retry limits (``ShortRetryLimit_``, attempts: ``mac-802_11.cc`` drops a frame when
   ``ssrc_`` reaches it): standard 802.11 sets 4 for every node; inf-RL sets the mobiles'
   limit beyond any run and leaves the AP at ns-2.35's default, 7 (:data:`AP_RETRY_LIMIT`);
@@ -120,11 +120,11 @@ class Case:
 
 def loss_offsets(per_pct: int, users: int, seed: int, direction: int = 0) -> list[int]:
     """Each mobile's ``offset_`` of ``ErrorModel/Periodic`` for run `seed` (`direction` 0:
-    its uplink, 1: its downlink): uniform from 1 to ``PERIOD`` − PER + 1 (``offset_`` − 1
-    delivered attempts before the first burst: the first attempt begins a burst or falls
-    between two, never inside one)."""
+    its uplink, 1: its downlink): uniform from 2 to ``PERIOD`` − PER + 1 (``offset_`` − 1
+    delivered attempts before the first burst: the run starts between two bursts, never
+    inside one; ``offset_`` 1 would lose the first attempt, beginning a burst)."""
     rng = np.random.default_rng([seed, per_pct, users, direction])
-    return [int(k) for k in rng.integers(1, PERIOD - per_pct + 2, size=users)]
+    return [int(k) for k in rng.integers(2, PERIOD - per_pct + 2, size=users)]
 
 
 def tcl(case: Case, seed: int, duration_s: float, warmup_s: float) -> str:
