@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "python"))
 from wlansim.evidence import claims as cl  # noqa: E402
 
 WORDS = {"holds": "hold", "does not hold": "do not hold", "undecided": "undecided",
-         "not run": "not run"}  # fmt: skip
+         "cannot show": "cannot show", "not run": "not run"}  # fmt: skip
 
 
 def block(name: str) -> str:

@@ -46,3 +46,27 @@ def quick_reproduction(tmp_path_factory):
         return done[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def quick_validation(tmp_path_factory):
+    """``quick_validation(name)``: the output directory of ``wlansim validate NAME --quick``
+    and what it printed, run once per test session (the validation's own tests and the
+    test of every validation's files share it)."""
+    import contextlib
+    import io
+
+    from wlansim.cli import main
+
+    done: dict[str, tuple[Path, str]] = {}
+
+    def get(name: str) -> tuple[Path, str]:
+        if name not in done:
+            out = tmp_path_factory.mktemp(f"validate-{name}")
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                assert main(["validate", name, "--quick", "--out", str(out)]) == 0
+            done[name] = (out, printed.getvalue())
+        return done[name]
+
+    return get

@@ -286,7 +286,7 @@ def test_conclusions_name_the_reason_of_each_statement_that_fails():
     assert "ns-2.35 cannot run it (needs delay injection)" in out["no-ns2"].reason
     assert out["model"].category == "model property"
     top = "\n".join(bottom_line(evidence, list(out.values()), headline=("both-fail",)))
-    assert "Of the paper's 4 statements checked here, **1 reproduce** and **3 do not**" in top
+    assert "Of the paper's 4 statements checked here, **1 reproduces** and **3 do not**" in top
     assert "counted apart" in top.lower() and "The paper's headline" in top
     # a statement resting on a baseline the simulators put apart (+1.5 % against +1.0 %,
     # both "holds"): it counts as agreeing only when the study names the difference and

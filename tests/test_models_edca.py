@@ -44,6 +44,20 @@ def test_frames_per_txop_counts_whole_exchanges(t):
     assert edca.frames_per_txop(3 * e + 2 * sifs, t) == 3
 
 
+def test_frames_per_txop_of_a_burst_bounding_the_data_airtime_only(t):
+    data = t["data_frame_s"]
+    assert edca.frames_per_txop(0.0, t, "data") == 1
+    assert edca.frames_per_txop(2 * data, t, "data") == 2
+    assert edca.frames_per_txop(2 * data - 1e-6, t, "data") == 1
+    for counts in edca.TXOP_COUNTS:
+        for k in (1, 2, 5):
+            limit = edca.txop_for_frames(k, t, counts)
+            assert edca.frames_per_txop(limit, t, counts) == k
+            assert edca.frames_per_txop(limit - 1e-6, t, counts) == max(1, k - 1)
+    with pytest.raises(ValueError, match="counts 'airtime': one of exchange, data"):
+        edca.frames_per_txop(1e-3, t, "airtime")
+
+
 def test_aifs_and_cwmin_differentiation_are_monotone(t):
     aifs = [edca.relative_throughput(C(1), C(1, aifsn=2 + k), t) for k in range(0, 10)]
     assert aifs[0] == pytest.approx(1.0)

@@ -36,9 +36,9 @@ def table(runs):
 
 def test_the_checks_hold_as_claims_decided_over_the_seeds(runs):
     from wlansim.evidence import claims as cl
-    from wlansim.evidence.validations.bianchi import bianchi_claims
+    from wlansim.evidence.validations.bianchi import CLAIMS
 
-    verdicts = cl.decide_all(bianchi_claims(), {"runs": runs})
+    verdicts = cl.decide_all(CLAIMS, {"bianchi": runs})
     assert {v.claim.id: v.verdict for v in verdicts} == {v.claim.id: "holds" for v in verdicts}
 
 

@@ -9,25 +9,21 @@ bianchi`, for the same reasons (tests/test_validation_bianchi.py).
 
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 import pytest
-from conftest import wlansim_cli
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    out = tmp_path_factory.mktemp("capture")
-    proc = wlansim_cli("validate", "capture", "--quick", "--out", str(out), "--json")
-    assert proc.returncode == 0, proc.stderr
+def table(quick_validation):
+    out, printed = quick_validation("capture")
     assert (out / "capture.csv").exists() and (out / "capture.png").exists()
+    assert "- capture.rts-gains: holds" in printed
     from wlansim.evidence import claims as cl
 
     verdicts = {r["id"]: r["verdict"] for r in cl.read_csv(out / "claims.csv")}
     assert verdicts["capture.rts-gains"] == "holds", verdicts
     assert verdicts["capture.basic-unchanged"] != "does not hold", verdicts
-    runs = pd.DataFrame(json.loads(proc.stdout))
+    runs = pd.read_csv(out / "capture.csv")
     assert sorted(set(runs["seed"])) == [1, 2, 3]
     return runs.groupby(["access", "reception", "stations"]).mean(numeric_only=True)
 

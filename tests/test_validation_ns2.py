@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 
 import pytest
 
@@ -144,10 +145,15 @@ def test_a_point_gets_more_seeds_only_when_its_interval_is_too_wide():
     assert not v.ratio_too_wide({**row, "starving": True, "ratio_diff_lo": -60.0})
 
 
-def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys):
-    monkeypatch.setattr(ns2run, "ns_binary", lambda: None)
-    assert main(["validate", "ns2", "--quick"]) == 0
-    assert "make ns2" in capsys.readouterr().out
+def test_without_ns_the_command_says_how_to_install_it(monkeypatch, capsys, tmp_path):
+    from wlansim.evidence.validations import ns2_probes
+
+    for module in (v, ns2_probes):
+        monkeypatch.setattr(module, "ns_binary", lambda: None)
+    for mode in ([], ["--speed"], ["--probe", "ap-queue"]):
+        assert main(["validate", "ns2", "--quick", "--out", str(tmp_path), *mode]) == 0
+        assert "make ns2" in capsys.readouterr().out
+        assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
@@ -291,8 +297,8 @@ def test_agreement_is_decided_by_the_claims_engine():
           "up_pkts": 300.0 + s, "down_pkts": (1.0 if k == 2 and sim == "ns2" else 100.0) + s}
          for k in (1, 2) for sim in ("ns2", "wlansim") for s in range(1, 6)]
     )  # fmt: skip
-    runs = {"udp": udp, "capture": capture, "window": window, "tcp": tcp}
-    verdicts = cl.decide_all(v.ns2_claims(), {"runs": runs})
+    runs = {"udp-runs": udp, "capture-runs": capture, "window-runs": window, "tcp-runs": tcp}
+    verdicts = cl.decide_all(v.CLAIMS, runs)
     by = {x.claim.id: x.verdict for x in verdicts}
     assert by == {
         "ns2.udp": "holds",
@@ -302,3 +308,77 @@ def test_agreement_is_decided_by_the_claims_engine():
         "ns2.tcp-uploads": "holds",
         "ns2.tcp-downloads": "holds",
     }, [x.sentence for x in verdicts]
+
+
+def test_the_parser_offers_the_probes_and_layouts_the_package_has():
+    from wlansim.cli import build_parser
+    from wlansim.evidence.validations import ns2_probes
+
+    parser = build_parser()
+    ns2 = parser._subparsers._group_actions[0].choices["validate"]
+    ns2 = ns2._subparsers._group_actions[0].choices["ns2"]
+    choices = {a.dest: a.choices for a in ns2._actions if a.choices}
+    assert tuple(choices["probe"]) == tuple(ns2_probes.PROBES)
+    assert tuple(choices["layout"]) == v.TCP_LAYOUTS
+
+
+def _probe(name: str, tmp_path, *args: str) -> tuple[list[dict], str]:
+    """Run `validate ns2 --probe NAME ARGS`: the rows of the table it wrote, what it
+    printed."""
+    import contextlib
+    import io
+
+    import pandas as pd
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["validate", "ns2", "--probe", name, *args, "--out", str(tmp_path)]) == 0
+    rows = pd.read_csv(tmp_path / f"probe-{name}.csv").to_dict(orient="records")
+    return rows, printed.getvalue()
+
+
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+def test_probe_ap_queue_rebuilds_ns2s_buffer_and_finds_it_full_as_often_as_wlansim(tmp_path):
+    """k = 1, B = 20 (the download loses packets at the AP), seed 1, 30 s: every IFQ drop
+    of ns-2 finds the level rebuilt from its trace at B, and the buffer is full about as
+    often on both sides (seeds 1-2, 60 s: 14.6 % and 14.4 % of the samples)."""
+    rows, printed = _probe("ap-queue", tmp_path, "--k", "1", "--buffer", "20", "--seeds", "1",
+                           "--duration", "30")  # fmt: skip
+    ns2, ours = rows
+    assert (ns2["sim"], ours["sim"]) == ("ns-2", "wlansim")
+    assert ns2["misfits"] == 0 and "did not find the rebuilt level at B: 0" in printed
+    for r in rows:
+        assert 0 < r["full_pct"] < 50 and r["level_q90"] == 20, r
+        assert r["ack_segments"] > 1000 and r["full_periods"] > 100, r
+    assert abs(ns2["full_pct"] - ours["full_pct"]) < 5, rows
+
+
+@pytest.mark.skipif(ns2run.ns_binary() is None, reason="ns-2 is not installed (make ns2)")
+def test_probe_tie_collisions_classes_the_collisions_after_a_success(tmp_path):
+    """k = 1, B = 50, seed 1, 20 s: with three nodes no collision is between two "third"
+    nodes; both simulators see about as many successes, and collisions of the ACK's
+    sender with the node it acknowledged (seeds 1-2: 280 in ns-2, 273 in wlansim)."""
+    rows, printed = _probe("tie-collisions", tmp_path, "--k", "1", "--buffer", "50",
+                           "--seeds", "1", "--duration", "20")  # fmt: skip
+    ns2, ours = rows
+    assert "ns-2's stations on the circle, 10 s measured" in printed
+    for r in rows:
+        assert r["third+third"] == 0 and r["acker+acked"] > 50, r
+    assert abs(ours["successes"] / ns2["successes"] - 1) < 0.05, rows
+
+
+@pytest.mark.skipif(
+    ns2run.ns_binary() is None or shutil.which("gdb") is None,
+    reason="needs ns-2 (make ns2) and gdb",
+)
+def test_probe_pause_slots_finds_ns2_losing_the_slot_after_its_own_ack(tmp_path):
+    """k = 1, B = 5, seed 1, 11 s, inside ns-2 with gdb: between 1 and 2 s of the clock,
+    every aligned pause after the last frame's sender won counts one slot fewer (seed 1,
+    20 s: 470 of 470), and pauses are classed in every binade up to [8, 16) s."""
+    rows, _ = _probe("pause-slots", tmp_path, "--k", "1", "--buffer", "5", "--seeds", "1",
+                     "--duration", "11")  # fmt: skip
+    by = {(r["clock"], r["transmitter"]): r for r in rows}
+    one_two = by[("[1, 2) s", "last sender won")]
+    assert one_two["lost"] > 100 and one_two["counted"] == 0, one_two
+    assert {clock for clock, _ in by} == {"[0, 1) s", "[1, 2) s", "[2, 4) s", "[4, 8) s",
+                                          "[8, 16) s"}  # fmt: skip

@@ -584,6 +584,11 @@ class PaperValue(Rule):
     paper_runs: int = 1
     scale: Scale = PERCENT
 
+    @property
+    def signed(self) -> bool:  # type: ignore[override]
+        """An effect (A/B − 1, A − B) reads signed; a value of A alone does not."""
+        return bool(self.b) or self.scale.relative
+
     def evaluate(self, inputs: Any, confidence: float = CONFIDENCE) -> Outcome:
         a, b = inputs if isinstance(inputs, tuple) else (inputs, None)
         rel = self.scale.relative and b is not None
@@ -591,11 +596,15 @@ class PaperValue(Rule):
             e = mean_interval(a, confidence)
         else:
             e = relative(a, b, confidence) if rel else difference(a, b, confidence)
-        f = self.scale.fmt
+        sign = self.signed
+
+        def f(x: float) -> str:
+            return self.scale.fmt(x, sign)
+
         what = f"{self.a} against {self.b}" if b is not None else self.a
         paper = f"the paper's {f(self.paper)}"
         if e.identical:
-            phrase = f"{what}: {f(e.value)} ({self.scale.interval(e)}{_runs(e)})"
+            phrase = f"{what}: {f(e.value)} ({self.scale.interval(e, sign)}{_runs(e)})"
             phrase += f"; {SAME_IN_EVERY_RUN}"
             return Outcome("cannot show", e, phrase)
         per_run = per_run_effects(a, b, rel)
@@ -616,7 +625,7 @@ class PaperValue(Rule):
         inside = lo <= self.paper <= hi
         runs = "a run" if self.paper_runs == 1 else f"the mean of {self.paper_runs} runs"
         phrase = (
-            f"{what}: {f(e.value)} ({self.scale.interval(e)}{_runs(e)}); {runs} of ours "
+            f"{what}: {f(e.value)} ({self.scale.interval(e, sign)}{_runs(e)}); {runs} of ours "
             f"falls in {f(e.value - h)} to {f(e.value + h)} (95 %, from our runs' spread"
             + (f", ± {self.scale.fmt(self.tol, sign=False)} reading" if self.tol else "")
             + f"), which {'includes' if inside else 'excludes'} {paper}"
@@ -631,8 +640,8 @@ class PaperValue(Rule):
         )  # fmt: skip
         runs = "one run" if self.paper_runs == 1 else f"the mean of {self.paper_runs} runs"
         return (
-            f"{what}: holds if the paper's {self.scale.fmt(self.paper)} lies inside the 95 % "
-            f"interval in which {runs} of ours falls (our run-to-run spread"
+            f"{what}: holds if the paper's {self.scale.fmt(self.paper, self.signed)} lies inside "
+            f"the 95 % interval in which {runs} of ours falls (our run-to-run spread"
             + (f" ± {self.scale.fmt(self.tol, sign=False)}" if self.tol else "")
             + "), does not hold if outside"
         )

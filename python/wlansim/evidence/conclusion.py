@@ -68,6 +68,9 @@ class Evidence:
     differences: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: why ns-2.35 was not run beside (shown where a reason needs it): "" when it was
     ns2_absent: str = ""
+    #: whose statements these are: "paper" (a study), or e.g. "validation", whose checks
+    #: hold or do not, with their sentence as the reason
+    subject: str = "paper"
 
     def by_id(self, which: Sequence[Verdict] | None) -> dict[str, Verdict]:
         return {v.claim.id: v for v in which or ()}
@@ -117,15 +120,11 @@ def _ours(v: Verdict) -> str:
     return r["ours"] + (f" ({r['ci95']})" if r["ci95"] else "")
 
 
-def _tried(evidence: Evidence) -> str:
-    return ", ".join(evidence.sweeps) if evidence.sweeps else ""
-
-
 def _sweep_note(holds_under: Sequence[str], evidence: Evidence) -> str:
     if holds_under:
         return " It holds under: " + "; ".join(holds_under) + "."
     if evidence.sweeps:
-        return f" No swept setting makes it hold (tried: {_tried(evidence)})."
+        return " No swept setting makes it hold (the settings tried are listed above)."
     return ""
 
 
@@ -166,6 +165,9 @@ def conclude(evidence: Evidence) -> list[Conclusion]:
                                   agree, under))  # fmt: skip
             continue
         # does not hold
+        if evidence.subject != "paper":
+            out.append(Conclusion(cid, NOT_REPRODUCED, v.sentence, agree, under))
+            continue
         sweep = _sweep_note(under, evidence)
         if ran and n.verdict in ("does not hold", "cannot show"):
             reason = (
@@ -227,6 +229,43 @@ def _short(v: Verdict, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def _counted(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def opening_sentence(c: Mapping[str, int], subject: str = "paper") -> str:
+    """The bottom line's first sentence from the counts per category: "Of the paper's N
+    statements checked here, R reproduce and F do not (…); U are undecided …" (for a
+    validation, its checks hold or do not)."""
+    statements = sum(c[k] for k in CATEGORIES if k not in APART)
+    failed = sum(c[k] for k in FAILED)
+    if subject == "paper":
+        head = f"Of the paper's {_counted(statements, 'statement', 'statements')} checked here"
+        good = _counted(c[REPRODUCED], "reproduces", "reproduce")
+    else:
+        head = f"Of the {subject}'s {_counted(statements, 'check', 'checks')}"
+        good = _counted(c[REPRODUCED], "holds", "hold")
+    parts = [f"**{good}**", f"**{failed} {'does' if failed == 1 else 'do'} not**"]
+    if failed and subject == "paper":
+        parts[-1] += " (" + ", ".join(f"{c[k]} {k}" for k in FAILED if c[k]) + ")"
+    rest = [
+        (c[UNDECIDED], "is undecided", "are undecided"),
+        (c[CANNOT_SHOW], "cannot be shown by this setup", "cannot be shown by this setup"),
+        (c[NOT_RUN], "was not run", "were not run"),
+    ]
+    parts += [f"{n} {one if n == 1 else many}" for n, one, many in rest if n]
+    text = head + ", " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+    if c[MODEL] or c[CONSISTENCY]:
+        apart = [
+            _counted(c[MODEL], "model property", "model properties") if c[MODEL] else "",
+            _counted(c[CONSISTENCY], "check of the paper's numbers against each other",
+                     "checks of the paper's numbers against each other")
+            if c[CONSISTENCY] else "",
+        ]  # fmt: skip
+        text += " Counted apart (not reproductions): " + ", ".join(a for a in apart if a) + "."
+    return text
+
+
 def bottom_line(
     evidence: Evidence,
     conclusions: Sequence[Conclusion],
@@ -234,30 +273,13 @@ def bottom_line(
     settings_tried: Sequence[str] = (),
 ) -> list[str]:
     """The report's opening section, computed: how many of the paper's statements
-    reproduced and did not, the paper's headline statements (ids in ``headline``) first,
+    reproduced and did not (:func:`opening_sentence`; a validation's checks: held or
+    not), the paper's headline statements (ids in ``headline``) first,
     each statement that did not reproduce with its reason, what cannot be shown, what is
     undecided, what is counted apart, how ns-2.35 compares, and the unstated settings
     tried (``settings_tried``, from the study's parameters, and the sweeps)."""
     by_id = evidence.by_id(evidence.verdicts)
-    c = counts(conclusions)
-    statements = sum(c[k] for k in CATEGORIES if k not in APART)
-    failed = sum(c[k] for k in FAILED)
-    lines = [
-        "## Bottom line",
-        "",
-        f"Of the paper's {statements} statements checked here, **{c[REPRODUCED]} reproduce** "
-        f"and **{failed} do not**"
-        + (f" ({', '.join(f'{c[k]} {k}' for k in FAILED if c[k])})" if failed else "")
-        + f"; {c[UNDECIDED]} are undecided, {c[CANNOT_SHOW]} cannot be shown by the setup "
-        f"and {c[NOT_RUN]} were not run."
-        + (
-            f" Counted apart (not reproductions): {c[MODEL]} model properties, "
-            f"{c[CONSISTENCY]} checks of the paper's numbers against each other."
-            if c[MODEL] or c[CONSISTENCY]
-            else ""
-        ),
-        "",
-    ]
+    lines = ["## Bottom line", "", opening_sentence(counts(conclusions), evidence.subject), ""]
     concl = {x.id: x for x in conclusions}
     if headline:
         lines += ["The paper's headline:", ""]
@@ -294,7 +316,7 @@ def bottom_line(
     if tried:
         lines += ["Settings the paper does not state, tried: " + "; ".join(tried) + ".", ""]
     sections = [
-        (FAILED, "Did not reproduce"),
+        (FAILED, "Did not reproduce" if evidence.subject == "paper" else "Does not hold"),
         ((CANNOT_SHOW,), "The setup cannot show the effect"),
         ((UNDECIDED,), "Undecided"),
         ((NOT_RUN,), "Not run"),
@@ -310,5 +332,6 @@ def bottom_line(
         lines.append("")
     held = [x.id for x in conclusions if x.category == REPRODUCED and x.id not in headline]
     if held:
-        lines += ["Reproduced: " + ", ".join(held) + ".", ""]
+        word = "Reproduced" if evidence.subject == "paper" else "Holds"
+        lines += [f"{word}: " + ", ".join(held) + ".", ""]
     return lines

@@ -76,14 +76,45 @@ def exchange_time(timing: dict) -> float:
     return timing["data_frame_s"] + timing["sifs_s"] + timing["ack_s"] + 2 * delta
 
 
-def frames_per_txop(txop_limit_s: float, timing: dict) -> int:
-    """Exchanges that fit in a TXOP limit (802.11-2012 9.19.2.4): the first always goes
-    (TXOP 0 = one exchange); each further one, SIFS after the previous ACK, only if it ends
-    within the limit: ``F = max(1, floor((TXOP + SIFS) / (E + SIFS)))``."""
+#: What a TXOP limit bounds (:func:`frames_per_txop`): the whole exchanges (the
+#: standard's rule) or the DATA frames' airtime alone.
+TXOP_COUNTS = ("exchange", "data")
+
+
+def frames_per_txop(txop_limit_s: float, timing: dict, counts: str = "exchange") -> int:
+    """Frames that fit in a TXOP limit; the first always goes (TXOP 0 = one exchange).
+
+    ``counts="exchange"``, the standard's rule (802.11-2012 9.19.2.4): each further
+    exchange, SIFS after the previous ACK, only if it ends within the limit:
+    ``F = max(1, floor((TXOP + SIFS) / (E + SIFS)))``, steps E + SIFS apart.
+
+    ``counts="data"``: a burst whose limit bounds the DATA frames' airtime alone,
+    ``F = max(1, floor(TXOP / DATA))``, steps one DATA frame apart (the rule a test-bed's
+    driver would follow if its TXOP steps were one packet's transmission time, as ng2005
+    reports for MadWiFi; not the standard's)."""
     txop_limit_s = _checks.real("txop_limit_s", txop_limit_s, minimum=0.0)
-    e, sifs = exchange_time(timing), timing["sifs_s"]
-    # A tiny tolerance so that a limit equal to k exchanges (in ns) admits k.
-    return max(1, math.floor((txop_limit_s + sifs) / (e + sifs) + 1e-9))
+    span, gap = _txop_unit(timing, counts)
+    # A tiny tolerance so that a limit equal to k frames (in ns) admits k.
+    return max(1, math.floor((txop_limit_s + gap) / (span + gap) + 1e-9))
+
+
+def txop_for_frames(frames: int, timing: dict, counts: str = "exchange") -> float:
+    """The smallest TXOP limit (s) that holds ``frames`` frames under rule ``counts``
+    (:func:`frames_per_txop`): ``frames·span + (frames − 1)·gap``, where a step is
+    ``span + gap`` (E + SIFS, or one DATA frame)."""
+    frames = _checks.integer("frames", frames, minimum=1)
+    span, gap = _txop_unit(timing, counts)
+    return frames * span + (frames - 1) * gap
+
+
+def _txop_unit(timing: dict, counts: str) -> tuple[float, float]:
+    """(span, gap) of one further frame of a TXOP under rule ``counts``: the exchange and
+    the SIFS before it, or the DATA frame alone."""
+    if counts not in TXOP_COUNTS:
+        raise ValueError(f"counts {counts!r}: one of {', '.join(TXOP_COUNTS)}")
+    if counts == "data":
+        return timing["data_frame_s"], 0.0
+    return exchange_time(timing), timing["sifs_s"]
 
 
 def _silent(tau, classes, d, k: int, skip: int | None = None) -> float:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wlansim.machine import timed_run
@@ -35,12 +36,14 @@ TRACE_FILE = "trace.tr"
 @dataclass(frozen=True)
 class Ns2Run:
     """What an ns-2 script printed, the drops it traced (:data:`TRACE_FILE`, when it
-    wrote one), and its wall-clock and CPU seconds."""
+    wrote one), its wall-clock and CPU seconds, and the files asked for by name
+    (:func:`run_script`'s `read`)."""
 
     stdout: str
     drops: list[Drop]
     wall_s: float
     cpu_s: float
+    files: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -60,28 +63,42 @@ def parse_drops(trace: str) -> list[Drop]:
     and its neighbours: event, time, _node_, layer, reason, uid, type, size)."""
     drops = []
     for line in trace.splitlines():
+        if not line.startswith("D"):  # most lines of a trace with agent or MAC traces on
+            continue
         f = line.split()
         if len(f) >= 8 and f[0] == "D":
             drops.append(Drop(float(f[1]), int(f[2].strip("_")), f[3], f[6], int(f[7])))
     return drops
 
 
-def run_script(script: str) -> Ns2Run:
-    """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`."""
+def run_script(
+    script: str,
+    under: Sequence[str] = (),
+    files: Mapping[str, str] | None = None,
+    read: Sequence[str] = (),
+) -> Ns2Run:
+    """Run an ns-2 script in a directory of its own; see :class:`Ns2Run`. `under`: a
+    command the run goes under (gdb's ``gdb -batch -x probe.py -ex run --args``); `files`:
+    further files written beside the script first (name → text); `read`: files read back
+    when it ends (:attr:`Ns2Run.files`; e.g. the whole :data:`TRACE_FILE` of a script with
+    its agent or MAC traces on)."""
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(INSTALL_HINT)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "cell.tcl"
         path.write_text(script)
+        for name, text in (files or {}).items():
+            (Path(d) / name).write_text(text)
         out, wall, cpu = timed_run(
-            [ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600
+            [*under, ns, str(path)], cwd=d, capture_output=True, text=True, timeout=3600
         )
         trace = Path(d) / TRACE_FILE
         drops = parse_drops(trace.read_text()) if trace.exists() else []
+        kept = {name: (Path(d) / name).read_text() for name in read}
     if out.returncode != 0:
         raise RuntimeError(f"ns-2 failed:\n{out.stdout}\n{out.stderr}")
-    return Ns2Run(out.stdout, drops, wall, cpu)
+    return Ns2Run(out.stdout, drops, wall, cpu, kept)
 
 
 def run_text(script: str) -> str:

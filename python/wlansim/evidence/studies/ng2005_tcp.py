@@ -13,12 +13,14 @@ on a 100 Mb/s link with 0.1 ms delay, so the wireless hop is the only bottleneck
 Cases (stations numbered as in the paper's bar charts):
 
 - ``fig1-READING`` / ``fig2-READING``: 11 saturated UDP / TCP uploads, station 11 at a
-  slight advantage. The paper does not say what gave station 11 its advantage, so every
-  reading of :func:`readings` is run, each a claim of its own: stations 1-10 lose a
-  fraction of their data frames on the link with the AP (both directions), station 11
-  none (``fer-2``, ``fer-5``, ``fer-10``); or no frame errors, ``[channel.reception]
-  model = "sinr"`` and station 11 with an antenna gain, so that its frames reach the AP
-  that much stronger and may win collisions through capture (``capture-3db``, ...).
+  slight advantage. The paper does not say what gave station 11 its advantage; the
+  claims read the main reading (:data:`MAIN`: stations 1-10 lose 5 % of their frames)
+  and every other reading of :func:`readings` is run too, for the study's ``readings``:
+  stations 1-10 lose a fraction of their data frames on the link with the AP (both
+  directions), station 11 none (``fer-2``, ``fer-5``, ``fer-10``); or no frame errors,
+  ``[channel.reception] model = "sinr"`` and station 11 with an antenna gain, so that its
+  frames reach the AP that much stronger and may win collisions through capture
+  (``capture-3db``, ...).
 - ``fig6`` / ``fig8``: 12 TCP uploads, default parameters / Table 2.
 - ``fig7`` / ``fig9``: 6 TCP uploads (stations 1-6) + 6 TCP downloads (7-12), default /
   Table 2.
@@ -27,11 +29,13 @@ Cases (stations numbered as in the paper's bar charts):
   downloads and 9 + 3 with Table 2 (§5.2: "similar levels of fairness ... where the
   number of uploads is not the same as the number of downloads").
 
-Each case at each queue size is a :class:`wlansim.campaign.Campaign` (stored under
-``OUT/campaigns``); :func:`run` returns one row per run (``tcp_runs``), which the claims
-read. Besides the per-station useful rates each run reports Jain's index over
-:data:`WINDOW_S`-second windows: DCF's TCP unfairness comes in lockout episodes that move
-from station to station, which a 5-minute average partly hides.
+Each (case, interface queue, framing) is a :class:`wlansim.campaign.Campaign` (stored
+under ``OUT/campaigns``); :func:`run` returns one row per run (``tcp_runs``, with the
+columns ``case``, ``queue`` and ``framing``), which the claims read at the main queue
+(:data:`QUEUE`) and framing (:data:`LONG`). Besides the per-station useful rates each run
+reports Jain's index over :data:`WINDOW_S`-second windows: DCF's TCP unfairness comes in
+lockout episodes that move from station to station, which a 5-minute average partly
+hides.
 """
 
 from __future__ import annotations
@@ -51,11 +55,13 @@ from wlansim.evidence.claims import (
     PERCENT,
     Claim,
     Compare,
+    Every,
     InRange,
     NotRun,
     Outcome,
     Sample,
     Scale,
+    Test,
     Within,
 )
 from wlansim.evidence.stats import mean_half_width
@@ -86,6 +92,14 @@ WINDOW_S = 10
 QUEUE = 10
 #: the queue sizes of the sensitivity sweep (Table 1: 10 + 10 used, 199 + 200 by default)
 SWEEP_QUEUES = (20, 200)
+#: replications under the main setting: Figs 1-2 (their advantage ratios spread widely)
+#: and Section 5 (Fig 9's spread is heavy-tailed); Section 5 under the other profile (a
+#: second column, not the statements' verdicts); every case under a swept setting (another
+#: reading, queue or framing)
+FIGS12_REPS = 30
+SECTION5_REPS = 50
+OTHER_PROFILE_REPS = 30
+SWEEP_REPS = 20
 PRESET = "ng2005-table2"
 #: test length and warm-up (the paper: 5-minute tests)
 DURATION = "300 s"
@@ -104,6 +118,47 @@ TCP = {
     "initial_rto": "3 s",
     "delayed_ack": 2,
 }
+
+
+@dataclasses.dataclass(frozen=True)
+class Framing:
+    """The 802.11b framing of every frame of a scenario: the PLCP preamble and the rate
+    of ACKs (and every other control frame); data frames at 11 Mb/s."""
+
+    id: str
+    preamble: str
+    control_rate: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.preamble} preamble with ACKs at {self.control_rate}"
+
+    def phy(self) -> dict:
+        """The scenario's ``[phy]`` table."""
+        return {
+            "standard": "802.11b",
+            "data_rate": "11 Mb/s",
+            "preamble": self.preamble,
+            "control_rate": self.control_rate,
+        }
+
+
+#: the framing every claim reads: the 802.11b preset's (long preamble; control frames
+#: at the lowest rate, as with the basic rate set {1 Mb/s}), also ns-2's default
+LONG = Framing("long", "long", "1 Mb/s")
+#: the other framing run: what the test-bed's driver most likely used. MadWiFi's
+#: net80211 turns the short preamble on when the driver announces it (the Atheros driver
+#: does), and the Atheros HAL's 802.11b rate table gives 2 Mb/s as the control rate of
+#: 11 Mb/s (the short preamble cannot carry 1 Mb/s)
+SHORT = Framing("short", "short", "2 Mb/s")
+FRAMINGS = (LONG, SHORT)
+
+
+def framing(fid: str) -> Framing:
+    for f in FRAMINGS:
+        if f.id == fid:
+            return f
+    raise KeyError(f"framing {fid!r}: one of {', '.join(f.id for f in FRAMINGS)}")
 
 
 def capture_probability(gain_db: float, interferers: int = 1) -> float:
@@ -153,6 +208,11 @@ class Reading:
         return f"capture, {self.gain_db:g} dB"
 
 
+#: the reading the claims read: the study's first, fixed before the others and before
+#: any TCP run, for Fig 1's "slight" UDP advantage (so Fig 1 under it is calibration)
+MAIN = Reading(fer=0.05)
+
+
 @functools.cache
 def readings() -> tuple[Reading, ...]:
     """Every reading run: the FERs of :data:`FERS`, then the gains of
@@ -170,6 +230,11 @@ def reading(case: str) -> Reading | None:
         if r.id == rid:
             return r
     raise KeyError(f"unknown reading {rid!r} of case {case!r}")
+
+
+def figs12(r: Reading = MAIN) -> tuple[str, str]:
+    """The Figs 1 and 2 cases of reading ``r``."""
+    return f"fig1-{r.id}", f"fig2-{r.id}"
 
 
 #: Section 5 cases: (uploads, downloads, Table 2 preset), and what the paper shows
@@ -206,9 +271,11 @@ def label(case: str) -> str:
     return f"{up} up" + (f" + {down} down" if down else "")
 
 
-def scenario(case: str, duration: str = DURATION, queue: int = QUEUE) -> dict:
+def scenario(
+    case: str, duration: str = DURATION, queue: int = QUEUE, frames: Framing = LONG
+) -> dict:
     """The scenario of one case (see the module docstring); ``queue``: the interface
-    queue of every node, packets."""
+    queue of every node, packets; ``frames``: the 802.11b framing."""
     r = reading(case)
     tcp = not case.startswith("fig1")
     if r is not None:
@@ -233,7 +300,7 @@ def scenario(case: str, duration: str = DURATION, queue: int = QUEUE) -> dict:
         "name": f"ng2005-{case}",
         "duration": duration,
         "warmup": WARMUP,
-        "phy": {"standard": "802.11b", "data_rate": "11 Mb/s"},
+        "phy": frames.phy(),
         "mac": {"rts_threshold": "off", "queue": queue},
         "ap": {"queue": queue},
         "stations": groups,
@@ -277,8 +344,8 @@ def max_deviation(rates) -> float:
 
 #: per-run counters of Figs 1-2, each as station 11's value (``NAME_11``) and the mean of
 #: stations 1-10 (``NAME_others``): MAC captures, collision probability (collisions per
-#: attempt), attempts, and TCP retransmission timeouts
-COUNTERS = ("captures", "collision_prob", "attempts", "timeouts")
+#: attempt), attempts, data frames received in error, and TCP retransmission timeouts
+COUNTERS = ("captures", "collision_prob", "attempts", "frame_errors", "timeouts")
 
 
 def _counters(out: dict) -> dict[str, list[float]]:
@@ -289,6 +356,7 @@ def _counters(out: dict) -> dict[str, list[float]]:
         n = nodes[f["src"]]
         per["captures"].append(float(n["captures"]))
         per["attempts"].append(float(n["attempts"]))
+        per["frame_errors"].append(float(n["frame_errors"]))
         per["collision_prob"].append(n["collisions"] / n["attempts"] if n["attempts"] else 0.0)
         timeouts = f.get("timeouts")
         per["timeouts"].append(float("nan") if timeouts is None else float(timeouts))
@@ -333,42 +401,59 @@ def run_case(scenario: dict, seed: int) -> dict:
 
 @dataclasses.dataclass(frozen=True)
 class Cases:
-    """What one run of the study simulates: per case, its queue sizes and replications."""
+    """What one run of the study simulates: replications per (case, interface queue,
+    framing id)."""
 
-    plan: dict[str, tuple[tuple[int, ...], int]]
+    plan: dict[tuple[str, int, str], int]
 
     @classmethod
     def of(cls, quick: bool, main: bool) -> Cases:
-        """Full: every reading at 30 replications and every Section 5 case at 50 (the
-        TCP per-run spread is wide, Fig 9's heavy-tailed), and (``main``) Figs 6-9 at the
-        queues of :data:`SWEEP_QUEUES` too, 20 replications each. Quick: Figs 1-2 under the
-        readings ``fer-5`` and the largest capture gain, and Figs 6-9, 5 replications."""
+        """Full: Figs 1-2 under :data:`MAIN` and every Section 5 case, with the 802.11b
+        preset's framing and queues of :data:`QUEUE` (:data:`FIGS12_REPS` and
+        :data:`SECTION5_REPS` replications; :data:`OTHER_PROFILE_REPS` per Section 5 case
+        under the other profile); under the study's own profile (``main``) also, at
+        :data:`SWEEP_REPS`, Figs 1-2 under every other reading of station 11's advantage,
+        and Fig 2 under the main reading and every Section 5 case at the queues of
+        :data:`SWEEP_QUEUES` and, with Fig 1, with the :data:`SHORT` framing (Fig 1's
+        saturated UDP stations keep a full queue whatever its size; the other profile's run
+        decides no reading, so it runs none). Quick: Figs 1-2 under :data:`MAIN` and the
+        largest capture gain, and Figs 6-9, 5 replications."""
         if quick:
-            kept = ("fer-5", f"capture-{capture_gain_db()}db")
-            figs12 = [f"fig{k}-{rid}" for rid in kept for k in (1, 2)]
-            return cls({c: ((QUEUE,), 5) for c in (*figs12, "fig6", "fig7", "fig8", "fig9")})
-        plan = {f"fig{k}-{r.id}": ((QUEUE,), 30) for r in readings() for k in (1, 2)}
-        plan |= {c: ((QUEUE,), 50) for c in SECTION5}
+            kept = (MAIN, Reading(gain_db=float(capture_gain_db())))
+            cases = [c for r in kept for c in figs12(r)] + ["fig6", "fig7", "fig8", "fig9"]
+            return cls({(c, QUEUE, LONG.id): 5 for c in cases})
+        plan = {(c, QUEUE, LONG.id): FIGS12_REPS for c in figs12(MAIN)}
+        plan |= {(c, QUEUE, LONG.id): SECTION5_REPS if main else OTHER_PROFILE_REPS
+                 for c in SECTION5}  # fmt: skip
         if main:
-            for c in ("fig6", "fig7", "fig8", "fig9"):
-                plan[c] = ((QUEUE, *SWEEP_QUEUES), 50)
+            plan |= {(c, QUEUE, LONG.id): SWEEP_REPS for r in readings() if r != MAIN
+                     for c in figs12(r)}  # fmt: skip
+            queued = [figs12(MAIN)[1], *SECTION5]
+            plan |= {(c, q, LONG.id): SWEEP_REPS for c in queued for q in SWEEP_QUEUES}
+            plan |= {(c, QUEUE, SHORT.id): SWEEP_REPS for c in [*figs12(MAIN), *SECTION5]}
         return cls(plan)
-
-    def reps(self, case: str, queue: int) -> int:
-        """Replications at (case, queue): the sweep's queues get 20."""
-        return self.plan[case][1] if queue == QUEUE else 20
 
     def skips(self) -> list[str]:
         out = []
-        every = [f"fig{k}-{r.id}" for r in readings() for k in (1, 2)] + list(SECTION5)
-        missing = [c for c in every if c not in self.plan]
+        run = {c for c, q, f in self.plan if q == QUEUE and f == LONG.id}
+        every = [c for r in readings() for c in figs12(r)] + list(SECTION5)
+        missing = [c for c in every if c not in run]
         if missing:
             out.append("TCP cases " + ", ".join(label(c) for c in missing))
-        if not any(len(q) > 1 for q, _ in self.plan.values()):
+        if not any(q != QUEUE for _, q, _ in self.plan):
             out.append(
-                "the queue-size sweep (" + ", ".join(str(q) for q in SWEEP_QUEUES) + " packets)"
+                "the TCP cases at interface queues of "
+                + " and ".join(str(q) for q in SWEEP_QUEUES)
+                + " packets (a reading)"
             )
+        if not any(f != LONG.id for _, _, f in self.plan):
+            out.append(f"the TCP cases with the {SHORT.label} (a reading)")
         return out
+
+
+def campaign_name(case: str, queue: int, fid: str) -> str:
+    """Where a (case, queue, framing) campaign is stored, under ``OUT/campaigns``."""
+    return case + (f"-q{queue}" if queue != QUEUE else "") + (f"-{fid}" if fid != LONG.id else "")
 
 
 def run(
@@ -379,38 +464,34 @@ def run(
     jobs: int | None,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """Run every (case, queue) of ``cases`` under ``profile``: one row per run with
-    ``case``, ``queue``, ``seed`` and the metrics of :func:`run_case`."""
+    """Run every (case, queue, framing) of ``cases`` under ``profile``: one row per run
+    with ``case``, ``queue``, ``framing``, ``seed`` and the metrics of :func:`run_case`."""
     frames = []
-    for case, (queues, _) in cases.plan.items():
-        for q in queues:
-            name = case if q == QUEUE else f"{case}-q{q}"
-            c = Campaign(
-                with_profile(scenario(case, DURATION, q), profile),
-                None,
-                reps=cases.reps(case, q),
-                store=out / CAMPAIGNS_DIR / name,
-                seed=seed_base,
-                run_fn=run_case,
-            )
-            c.run(jobs=jobs, progress=progress, label=f"ng2005 {name} runs")
-            runs = c.results()
-            runs = runs[runs["status"] == "ok"].drop(columns=["key", "rep", "status"])
-            keep = [
-                "seed",
-                *(k for k in runs.columns if k in RUN_COLUMNS or k.startswith("station_")),
-            ]
-            frames.append(runs[keep].assign(case=case, queue=q))
+    for (case, q, fid), reps in cases.plan.items():
+        name = campaign_name(case, q, fid)
+        c = Campaign(
+            with_profile(scenario(case, DURATION, q, framing(fid)), profile),
+            None,
+            reps=reps,
+            store=out / CAMPAIGNS_DIR / name,
+            seed=seed_base,
+            run_fn=run_case,
+        )
+        c.run(jobs=jobs, progress=progress, label=f"ng2005 {name} runs")
+        runs = c.results()
+        runs = runs[runs["status"] == "ok"].drop(columns=["key", "rep", "status"])
+        keep = ["seed", *(k for k in runs.columns if k in RUN_COLUMNS or k.startswith("station_"))]
+        frames.append(runs[keep].assign(case=case, queue=q, framing=fid))
     df = pd.concat(frames, ignore_index=True)
     stations = sorted(
         (k for k in df.columns if k.startswith("station_")), key=lambda k: int(k.split("_")[1])
     )
     rest = [k for k in RUN_COLUMNS if k in df.columns]
-    df = df[["case", "queue", "seed", *rest, *stations]]
+    df = df[["case", "queue", "framing", "seed", *rest, *stations]]
     # rates to whole b/s, the rest to 6 decimals: far below any interval, and the table
     # (committed with the full run) stays small
     rates = [*stations, "up_total", "down_total", "others"]
-    return df.round({k: 0 if k in rates else 6 for k in df.columns[3:]})
+    return df.round({k: 0 if k in rates else 6 for k in df.columns[4:]})
 
 
 #: the per-run columns kept in ``tcp_runs`` (besides ``station_i``)
@@ -431,15 +512,37 @@ RUN_COLUMNS = (
 )
 
 
+# --------------------------------------------------------------------------- readings
+
+
+def as_main(df: pd.DataFrame, column: str, value, main) -> pd.DataFrame:
+    """The rows of ``df`` whose ``column`` is ``value``, relabelled ``main``: the runs of
+    a swept setting, as the claims (which read the main setting) would read them."""
+    return df[df[column] == value].assign(**{column: main})
+
+
+def with_reading(runs: pd.DataFrame, r: Reading) -> pd.DataFrame:
+    """``tcp_runs`` as if reading ``r`` of station 11's advantage were the main one: its
+    Figs 1-2 runs in place of :data:`MAIN`'s (the Section 5 cases do not involve it)."""
+    main, other = figs12(MAIN), figs12(r)
+    rest = runs[~runs["case"].isin(main)]
+    moved = rest["case"].map(dict(zip(other, main))).fillna(rest["case"])
+    return rest.assign(case=moved)
+
+
 # --------------------------------------------------------------------------- claims
 
 
-def runs_of(tables: dict, case: str, queue: int = QUEUE) -> pd.DataFrame:
-    """The runs of ``case`` at ``queue`` (raises NotRun if the plan did not run it)."""
+def runs_of(tables: dict, case: str, queue: int = QUEUE, fid: str = LONG.id) -> pd.DataFrame:
+    """The runs of ``case`` at ``queue`` with framing ``fid`` (raises NotRun if the plan
+    did not run it)."""
     df = tables["tcp_runs"]
-    sel = df[(df["case"] == case) & (df["queue"] == queue)]
+    sel = df[(df["case"] == case) & (df["queue"] == queue) & (df["framing"] == fid)]
     if sel.empty:
-        raise NotRun(f"{label(case)} at a queue of {queue} packets was not run")
+        where = f"a queue of {queue} packets" + (
+            "" if fid == LONG.id else f", {framing(fid).label}"
+        )
+        raise NotRun(f"{label(case)} at {where} was not run")
     return sel
 
 
@@ -449,6 +552,11 @@ def sample(df: pd.DataFrame, column: str) -> Sample:
 
 def exact(value: float) -> Sample:
     return Sample.exact_value(value)
+
+
+def columns(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
+    """The measure "columns ``a`` and ``b`` of ``case``'s runs", paired by seed."""
+    return lambda t: (sample(runs_of(t, case), a), sample(runs_of(t, case), b))
 
 
 def excess(df: pd.DataFrame) -> Sample:
@@ -468,7 +576,7 @@ def _per_run(df: pd.DataFrame, column: str, digits: int = 0) -> str:
     return f"{df[column].mean():.{digits}f}"
 
 
-def _figs12_explain(r: Reading, figs: tuple[int, ...]) -> Callable[[dict, Outcome], str]:
+def _figs12_explain(figs: tuple[int, ...]) -> Callable[[dict, Outcome], str]:
     """The counters behind a Figs 1-2 verdict: station 11 against the others in the
     runs of ``figs`` (1: UDP, 2: TCP; means per run)."""
 
@@ -477,15 +585,17 @@ def _figs12_explain(r: Reading, figs: tuple[int, ...]) -> Callable[[dict, Outcom
         for k in figs:
             proto = "UDP" if k == 1 else "TCP"
             try:
-                df = runs_of(tables, f"fig{k}-{r.id}")
+                df = runs_of(tables, figs12()[k - 1])
             except NotRun:
                 continue
             a11, aot = df["attempts_11"].mean(), df["attempts_others"].mean()
             text = (
                 f"{proto}: station 11 makes {a11 / aot:.2f}× the others' attempts, collides "
                 f"on {df['collision_prob_11'].mean():.1%} of them (the others: "
-                f"{df['collision_prob_others'].mean():.1%}) and captures "
-                f"{df['captures_11'].mean():.0f} frames per run"
+                f"{df['collision_prob_others'].mean():.1%}), captures "
+                f"{df['captures_11'].mean():.0f} frames per run and loses "
+                f"{df['frame_errors_11'].mean():.0f} to errors (each other station: "
+                f"{df['frame_errors_others'].mean():.0f})"
             )
             if proto == "TCP":
                 text += (
@@ -500,58 +610,70 @@ def _figs12_explain(r: Reading, figs: tuple[int, ...]) -> Callable[[dict, Outcom
     return explain
 
 
+def nothing_favours_11(tables: dict, figs: tuple[int, ...]) -> str:
+    """Why the runs of Figs ``figs`` (1: UDP, 2: TCP) cannot show station 11's advantage,
+    "" when they can: in every run, stations 1-10 lost no frame to errors and station 11
+    captured no frame, so nothing sets station 11 apart."""
+    df = pd.concat([runs_of(tables, figs12()[k - 1]) for k in figs])
+    if (df["frame_errors_others"] == 0).all() and (df["captures_11"] == 0).all():
+        return (
+            f"nothing sets station 11 apart in these runs: in each of the {len(df)} runs "
+            f"of Fig{'s' if len(figs) > 1 else ''} {' and '.join(map(str, figs))} stations "
+            "1-10 lost no frame to errors and station 11 captured no frame"
+        )
+    return ""
+
+
 def figs12_claims() -> list[Claim]:
-    """Figs 1-2 under every reading of station 11's advantage: three claims each."""
-    out = []
-    for r in readings():
-        udp, tcp = f"fig1-{r.id}", f"fig2-{r.id}"
-        out += [
-            Claim(
-                f"fig1/{r.id}",
-                f"§3, Fig 1 (reading: {r.label})",
-                "With 11 UDP uploads station 11 does slightly better than the others: its "
-                "throughput exceeds the others' mean by more than 0 and at most 30 %",
-                InRange(
-                    "station 11's excess over the mean of stations 1-10 (UDP)",
-                    0.0,
-                    0.3,
-                    scale=PERCENT,
-                ),
-                lambda t, c=udp: excess(runs_of(t, c)),
-                paper="slightly better, in every test",
-                explain=_figs12_explain(r, (1,)),
+    """Section 3 (Figs 1-2) under the main reading of station 11's advantage; the other
+    readings decide them again (the study's ``readings``)."""
+    udp, tcp = figs12()
+
+    return [
+        Claim(
+            "fig1",
+            "§3, Fig 1",
+            "With 11 UDP uploads station 11 consistently does slightly better than the "
+            "others: its throughput exceeds the others' mean by more than 0 and at most 30 %",
+            InRange(
+                "station 11's excess over the mean of stations 1-10 (UDP)", 0.0, 0.3, scale=PERCENT
             ),
-            Claim(
-                f"fig2/{r.id}",
-                f"§3, Fig 2 (reading: {r.label})",
-                "With 11 TCP uploads station 11's throughput is significantly greater than "
-                "the others'",
-                Compare("station 11 (TCP)", "the mean of stations 1-10 (TCP)", ">"),
-                lambda t, c=tcp: (
-                    sample(runs_of(t, c), "station_11"),
-                    sample(runs_of(t, c), "others"),
+            lambda t: excess(runs_of(t, udp)),
+            paper="slightly better, in every test",
+            explain=_figs12_explain((1,)),
+            setup=lambda t: nothing_favours_11(t, (1,)),
+        ),
+        Claim(
+            "fig2-magnified",
+            "§3, Figs 1-2",
+            "TCP's congestion control magnifies station 11's advantage: its lead over the "
+            "others is larger with TCP than with UDP, and significant",
+            Compare("station 11's advantage with TCP", "its advantage with UDP", ">"),
+            lambda t: (sample(runs_of(t, tcp), "advantage"), sample(runs_of(t, udp), "advantage")),
+            paper="significantly greater with TCP; magnified",
+            explain=_figs12_explain((1, 2)),
+            also=(
+                Test(
+                    "significant lead",
+                    Compare("station 11 (TCP)", "the mean of stations 1-10 (TCP)", ">"),
+                    columns(tcp, "station_11", "others"),
+                    kind="simulation",
+                    paper="significantly greater",
                 ),
-                paper="significantly greater",
-                explain=_figs12_explain(r, (2,)),
             ),
-            Claim(
-                f"fig2-magnified/{r.id}",
-                f"§3, Figs 1-2 (reading: {r.label})",
-                "TCP's congestion control magnifies station 11's advantage: its throughput "
-                "over the others' mean is larger with TCP than with UDP",
-                Compare("station 11's advantage with TCP", "its advantage with UDP", ">"),
-                lambda t, u=udp, c=tcp: (
-                    sample(runs_of(t, c), "advantage"),
-                    sample(runs_of(t, u), "advantage"),
-                ),
-                paper="magnified",
-                explain=_figs12_explain(r, (1, 2)),
+            premise=Test(
+                "an advantage with UDP",
+                Compare("station 11 (UDP)", "the mean of stations 1-10 (UDP)", ">"),
+                columns(udp, "station_11", "others"),
+                kind="simulation",
+                paper="a slight advantage",
             ),
-        ]
-    return out
+            setup=lambda t: nothing_favours_11(t, (1, 2)),
+        ),
+    ]
 
 
-def _lockouts(cases: tuple[str, ...], queue: int) -> Callable[[dict, Outcome], str]:
+def _lockouts(cases: tuple[str, ...]) -> Callable[[dict, Outcome], str]:
     """The counters behind a Section 5 verdict: ACKs the AP's queue drops, timeouts per
     flow, the AP's share of the transmissions and Jain's index over 10 s windows."""
 
@@ -559,7 +681,7 @@ def _lockouts(cases: tuple[str, ...], queue: int) -> Callable[[dict, Outcome], s
         parts = []
         for case in cases:
             try:
-                df = runs_of(tables, case, queue)
+                df = runs_of(tables, case)
             except NotRun:
                 continue
             parts.append(
@@ -574,36 +696,31 @@ def _lockouts(cases: tuple[str, ...], queue: int) -> Callable[[dict, Outcome], s
     return explain
 
 
-def section5_claims(queue: int = QUEUE) -> list[Claim]:
-    """The claims of Section 5 on the runs at interface queues of ``queue`` packets (the
-    study's claims use :data:`QUEUE`; the sensitivity sweep decides them again at the
-    other sizes)."""
+def _spread(case: str, op: str, col: str = "max_dev", among: str = ""):
+    """The rule and measure of "the largest deviation of a flow's throughput from the
+    mean" against the paper's intrinsic variation: above it (``>``, unfair) or below it
+    (``<``, fair)."""
+    who = f"{among} ({label(case)}, {'Table 2' if SECTION5[case][2] else 'defaults'})"
+    rule = Compare(
+        f"the largest deviation of a flow's throughput from the mean{who}",
+        f"the paper's {100 * INTRINSIC:g} % intrinsic variation",
+        op,
+        scale=POINTS,
+    )
+    return rule, lambda t: (sample(runs_of(t, case), col), exact(INTRINSIC))
 
-    def pair(case: str, a: str, b: str) -> Callable[[dict], tuple[Sample, Sample]]:
-        return lambda t: (sample(runs_of(t, case, queue), a), sample(runs_of(t, case, queue), b))
+
+def section5_claims() -> list[Claim]:
+    """The claims of Section 5 (the queue and framing readings decide them again)."""
 
     def spread(cid: str, ref: str, text: str, case: str, op: str, paper: str,
                col: str = "max_dev", among: str = "") -> Claim:  # fmt: skip
-        """A claim on the largest deviation of a flow from the mean against the paper's
-        intrinsic variation: above it (``>``, unfair) or below it (``<``, fair)."""
-        who = f"{among} ({label(case)}, {'Table 2' if SECTION5[case][2] else 'defaults'})"
-        return Claim(
-            cid,
-            ref,
-            text,
-            Compare(
-                f"the largest deviation of a flow's throughput from the mean{who}",
-                f"the paper's {100 * INTRINSIC:g} % intrinsic variation",
-                op,
-                scale=POINTS,
-            ),
-            lambda t: (sample(runs_of(t, case, queue), col), exact(INTRINSIC)),
-            paper=paper,
-            explain=_lockouts((case,), queue),
-        )
+        rule, measure = _spread(case, op, col, among)
+        return Claim(cid, ref, text, rule, measure, paper=paper, explain=_lockouts((case,)))
 
     off = f"off the mean by more than {100 * INTRINSIC:g} %"
     within = f"within {100 * INTRINSIC:g} % of the mean"
+    mixes = ("mix-3-9", "mix-9-3")
     return [
         spread(
             "fig6-unfair", "§5.1, Fig 6",
@@ -617,10 +734,10 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
             "With n = 12 uploads the AP wins only about 1/(n+1) of the transmissions "
             "(within ±30 %)",
             Within("the AP's share of the successful transmissions", "1/(n+1) = 1/13", 0.30),
-            lambda t: (sample(runs_of(t, "fig6", queue), "ap_share"), exact(1 / 13)),
+            lambda t: (sample(runs_of(t, "fig6"), "ap_share"), exact(1 / 13)),
             kind="model vs simulation",
             paper="1/(n+1) = 7.7 %",
-            explain=_lockouts(("fig6",), queue),
+            explain=_lockouts(("fig6",)),
         ),
         spread(
             "up3-unfair", "§5.1",
@@ -633,69 +750,82 @@ def section5_claims(queue: int = QUEUE) -> list[Claim]:
             "§5.1, Fig 7",
             "With defaults, 6 uploads take far more than 6 downloads (more than twice)",
             Compare("the uploads' total goodput", "the downloads'", ">", margin=1.0, scale=TIMES),
-            pair("fig7", "up_total", "down_total"),
+            columns("fig7", "up_total", "down_total"),
             paper="gross unfairness between uploads and downloads",
-            explain=_lockouts(("fig7",), queue),
+            explain=_lockouts(("fig7",)),
         ),
         Claim(
             "fig7-down-share",
             "§5.1, Fig 7",
             "The downloads get roughly 1/(n_u+1) of the channel (within ±30 %)",
             Within("the downloads' share of the goodput", "1/(n_u+1) = 1/7", 0.30),
-            lambda t: (
-                _ratio_of(runs_of(t, "fig7", queue), "down_total", "up_total"),
-                exact(1 / 7),
-            ),
+            lambda t: (_ratio_of(runs_of(t, "fig7"), "down_total", "up_total"), exact(1 / 7)),
             kind="model vs simulation",
             paper="1/(n_u+1) = 14 %",
-            explain=_lockouts(("fig7",), queue),
+            explain=_lockouts(("fig7",)),
         ),
         spread(
             "fig7-uploads-unfair", "§5.1, Fig 7",
             f"With defaults the 6 uploads are also unfair among themselves: some upload {off}",
             "fig7", ">", "unfairness within the uploads", "max_dev_up", " among the uploads",
         ),
-        spread(
-            "fig8-fair", "§5.2, Fig 8",
-            "With the Table 2 settings the 12 uploads are fair to within the intrinsic 10-15 % "
-            f"variation: every station {within}",
-            "fig8", "<", "within 10-15 %",
-        ),
         Claim(
-            "fig8-fairer",
+            "fig8",
             "§5.2, Figs 6 and 8",
-            "Table 2 improves the 12 uploads' fairness over the defaults",
-            Compare("the largest deviation from the mean with Table 2", "with defaults", "<"),
-            lambda t: (
-                sample(runs_of(t, "fig8", queue), "max_dev"),
-                sample(runs_of(t, "fig6", queue), "max_dev"),
+            "With the Table 2 settings the 12 uploads are fair to within the intrinsic "
+            "10-15 % variation, an improvement over the defaults",
+            *_spread("fig8", "<"),
+            paper="fairness restored to within 10-15 %; improved",
+            explain=_lockouts(("fig6", "fig8")),
+            also=(
+                Test(
+                    "improved over the defaults",
+                    Compare("the largest deviation from the mean with Table 2", "with defaults",
+                            "<"),  # fmt: skip
+                    lambda t: (
+                        sample(runs_of(t, "fig8"), "max_dev"),
+                        sample(runs_of(t, "fig6"), "max_dev"),
+                    ),
+                    kind="simulation",
+                    paper="improved fairness",
+                ),
             ),
-            paper="improved fairness",
-            explain=_lockouts(("fig6", "fig8"), queue),
         ),
         Claim(
-            "fig9-up-down",
+            "fig9",
             "§5.2, Fig 9",
-            "With Table 2, 6 uploads and 6 downloads share fairly between them (totals "
-            f"within {100 * INTRINSIC:g} %)",
-            Within("the uploads' total goodput", "the downloads'", INTRINSIC),
-            pair("fig9", "up_total", "down_total"),
-            paper="fairness restored between uploads and downloads",
-            explain=_lockouts(("fig9",), queue),
+            "With Table 2, fairness is restored within and between 6 uploads and 6 "
+            f"downloads (every flow and both totals within {100 * INTRINSIC:g} %)",
+            *_spread("fig9", "<"),
+            paper="fairness restored within and between",
+            explain=_lockouts(("fig9",)),
+            also=(
+                Test(
+                    "between",
+                    Within("the uploads' total goodput", "the downloads'", INTRINSIC),
+                    columns("fig9", "up_total", "down_total"),
+                    kind="simulation",
+                    paper="fairness between uploads and downloads",
+                ),
+            ),
         ),
-        spread(
-            "fig9-fair", "§5.2, Fig 9",
-            f"With Table 2 every one of the 12 flows (uploads and downloads) is {within}",
-            "fig9", "<", "fairness restored within and between",
-        ),
-        *(
-            spread(
-                f"{case}-fair", "§5.2, text",
-                f"Table 2 is fair with unequal numbers of flows too ({label(case)}): every "
-                f"flow {within}",
-                case, "<", "similar levels of fairness",
-            )
-            for case in ("mix-3-9", "mix-9-3")
+        Claim(
+            "mixes-fair",
+            "§5.2, text",
+            "Table 2 gives similar fairness with unequal numbers of uploads and downloads "
+            f"(3 + 9 and 9 + 3): every flow {within}",
+            Every(
+                Compare(
+                    "the largest deviation of a flow's throughput from the mean (Table 2)",
+                    f"the paper's {100 * INTRINSIC:g} % intrinsic variation",
+                    "<",
+                    scale=POINTS,
+                ),
+                "mix",
+            ),
+            lambda t: {label(c): _spread(c, "<")[1](t) for c in mixes},
+            paper="similar levels of fairness",
+            explain=_lockouts(mixes),
         ),
     ]  # fmt: skip
 
@@ -877,6 +1007,7 @@ def _queue_figure(tables: dict, path: Path) -> None:
     from matplotlib.figure import Figure
 
     df = tables["tcp_runs"]
+    df = df[df["framing"] == LONG.id]
     f = Figure(figsize=(6.4, 4))
     ax = f.subplots()
     lines = [
@@ -884,6 +1015,7 @@ def _queue_figure(tables: dict, path: Path) -> None:
         ("fig8", "max_dev", "Fig 8 (Table 2)"),
         ("fig7", "max_dev_up", "Fig 7, among the uploads"),
         ("fig9", "max_dev", "Fig 9 (Table 2)"),
+        ("up3", "max_dev", "3 up (defaults)"),
     ]
     for case, col, name in lines:
         pts = [(q, *mean_half_width(g[col])) for q, g in df[df["case"] == case].groupby("queue")]
@@ -927,7 +1059,7 @@ def plot(tables: dict, out: Path) -> list[str]:
             name = f"{case}.png"
             _bar_figure(tables, case, out / name)
             files.append(name)
-    if df["queue"].nunique() > 1:
+    if df.loc[df["framing"] == LONG.id, "queue"].nunique() > 1:
         _queue_figure(tables, out / "queue-sweep.png")
         files.append("queue-sweep.png")
     return files
@@ -936,62 +1068,87 @@ def plot(tables: dict, out: Path) -> list[str]:
 # --------------------------------------------------------------------------- report
 
 
+def advantage_label(r: Reading) -> str:
+    """The study's reading label of reading ``r`` of station 11's advantage."""
+    if r.fer is not None:
+        return f"station 11's advantage from the others losing {100 * r.fer:g} % of their frames"
+    return f"station 11's advantage from capture at {r.gain_db:g} dB"
+
+
+def queue_label(q: int) -> str:
+    """The study's reading label of interface queues of ``q`` packets."""
+    return f"interface queues of {q} packets"
+
+
 def _ci_cell(values, digits: int = 2, factor: float = 1.0) -> str:
     m, h = mean_half_width(np.asarray(values, dtype=float) * factor)
     return f"{m:.{digits}f} ± {h:.{digits}f}"
 
 
-def sections(tables: dict, verdicts_by_id: dict, decide: Callable) -> list[str]:
-    """The report's TCP sections: Figs 1-2 under every reading (with the counters),
-    Section 5 per case, and the queue-size sweep (the Section 5 claims decided again at
-    each size). ``decide(claims, tables)`` is the engine's :func:`decide_all`."""
-    df = tables["tcp_runs"]
+def _cell(v) -> str:
+    """A verdict with its estimate, for a table (``v`` None: not decided)."""
+    if v is None:
+        return "not run"
+    ours = v.row()["ours"]
+    return f"{v.verdict} ({ours})" if ours else v.verdict
+
+
+def sections(tables: dict, by_id: dict, read: dict) -> list[str]:
+    """The report's TCP sections: Figs 1-2 under every reading of station 11's advantage
+    (with the counters), Section 5 per case, and Section 5's statements at every queue
+    size. ``by_id``: the main verdicts by claim id; ``read``: {reading label: {claim id:
+    verdict}}, the statements decided under each of the study's readings."""
     lines = [
         "### Figs 1-2: every reading of station 11's advantage",
         "",
         "The paper does not say what favoured its station 11 (§6 names antennas, node "
-        "placement, power levels and detection thresholds). Each reading below is run and "
-        "decided as claims of its own (ids `fig1/…`, `fig2/…`, `fig2-magnified/…`); none is "
-        "the study's choice. FER readings: stations 1-10 lose that fraction of their data "
-        "frames (both directions), station 11 none, reception `none`. Capture readings: no "
-        f'frame errors, `[channel.reception] model = "sinr"` (every link {RX_POWER_DBM:g} '
-        f"dBm, noise {NOISE_FLOOR_DBM:g} dBm) and station 11 with that antenna gain: the AP "
-        "locks onto the strongest of colliding frames and decodes it at its SINR. P(station "
-        f"11's {PSDU_BYTES}-byte frame survives one equal-power interferer): "
+        "placement, power levels and detection thresholds). The statements read the main "
+        f"reading ({MAIN.label}: the study's first, fixed before the others and before any "
+        "TCP run, for Fig 1's slight UDP advantage, so `fig1` under it is calibration); "
+        "every other reading decides them again (`sweeps.csv`). FER readings: stations 1-10 "
+        "lose that fraction of their data frames (both directions), station 11 none, "
+        'reception `none`. Capture readings: no frame errors, `[channel.reception] model = "'
+        f'sinr"` (every link {RX_POWER_DBM:g} dBm, noise {NOISE_FLOOR_DBM:g} dBm) and station '
+        "11 with that antenna gain: the AP locks onto the strongest of colliding frames and "
+        f"decodes it at its SINR. P(station 11's {PSDU_BYTES}-byte frame survives one "
+        "equal-power interferer): "
         + ", ".join(
             f"{g:g} dB {capture_probability(g):.3f}"
             for g in sorted({*SWEEP_GAINS_DB, capture_gain_db(), 7})
         )
         + ". Station 11 / mean of stations 1-10: mean ± 95 % CI half-width over the runs.",
         "",
-        "| reading | runs | UDP (Fig 1) | TCP (Fig 2) | fig1 | fig2 | fig2-magnified |",
-        "|---|---|---|---|---|---|---|",
+        "| reading | runs | UDP (Fig 1) | TCP (Fig 2) | fig1 | fig2-magnified |",
+        "|---|---|---|---|---|---|",
     ]
     for r in readings():
-        u, t = runs_of_or_empty(tables, f"fig1-{r.id}"), runs_of_or_empty(tables, f"fig2-{r.id}")
+        u, t = (runs_of_or_empty(tables, c) for c in figs12(r))
         if u.empty and t.empty:
             continue
+        verdicts = by_id if r == MAIN else read.get(advantage_label(r), {})
         cells = [_ci_cell(x["advantage"]) if not x.empty else "not run" for x in (u, t)]
-        marks = [verdicts_by_id[f"{p}/{r.id}"].verdict for p in ("fig1", "fig2", "fig2-magnified")]
+        name = r.label + (" (main)" if r == MAIN else "")
         lines.append(
-            f"| {r.label} | {len(u)} + {len(t)} | {cells[0]} | {cells[1]} | "
-            + " | ".join(marks)
+            f"| {name} | {len(u)} + {len(t)} | {cells[0]} | {cells[1]} | "
+            + " | ".join(_cell(verdicts.get(cid)) for cid in ("fig1", "fig2-magnified"))
             + " |"
         )
     lines += [
         "",
         "Counters (means per run; station 11 against the mean of stations 1-10): attempts "
         "of station 11 over the others', collision probability (collisions per attempt; "
-        "frame errors not included), MAC captures of station 11 (the others'), TCP "
-        "retransmission timeouts per flow, the AP's share of all attempts.",
+        "frame errors not included), MAC captures of station 11 (the others'), data frames "
+        "lost to errors, TCP retransmission timeouts per flow, the AP's share of all "
+        "attempts.",
         "",
         "| reading | traffic | attempts 11 / others | collision prob. 11 / others | "
-        "captures 11 (others) | timeouts 11 / others | AP attempt share |",
-        "|---|---|---|---|---|---|---|",
+        "captures 11 (others) | frame errors 11 / others | timeouts 11 / others | "
+        "AP attempt share |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in readings():
         for k, proto in ((1, "UDP"), (2, "TCP")):
-            x = runs_of_or_empty(tables, f"fig{k}-{r.id}")
+            x = runs_of_or_empty(tables, figs12(r)[k - 1])
             if x.empty:
                 continue
             to = x["timeouts_11"].mean()
@@ -999,7 +1156,8 @@ def sections(tables: dict, verdicts_by_id: dict, decide: Callable) -> list[str]:
             lines.append(
                 f"| {r.label} | {proto} | {lead:.2f} "
                 f"| {x['collision_prob_11'].mean():.3f} / {x['collision_prob_others'].mean():.3f} "
-                f"| {x['captures_11'].mean():.0f} ({x['captures_others'].mean():.0f}) | "
+                f"| {x['captures_11'].mean():.0f} ({x['captures_others'].mean():.0f}) "
+                f"| {x['frame_errors_11'].mean():.0f} / {x['frame_errors_others'].mean():.0f} | "
                 + ("—" if math.isnan(to) else f"{to:.0f} / {x['timeouts_others'].mean():.0f}")
                 + f" | {x['ap_attempt_share'].mean():.0%} |"
             )
@@ -1008,8 +1166,9 @@ def sections(tables: dict, verdicts_by_id: dict, decide: Callable) -> list[str]:
         "### Section 5: per case",
         "",
         "Means ± 95 % CI half-widths over the runs (queues of "
-        f"{QUEUE} packets). Largest deviation: max over the flows of |x_i / mean − 1| in one "
-        "run. Up/down: the uploads' total goodput over the downloads'.",
+        f"{QUEUE} packets, {LONG.label}). Largest deviation: max over the flows of "
+        "|x_i / mean − 1| in one run. Up/down: the uploads' total goodput over the "
+        "downloads'.",
         "",
         "| case | runs | largest deviation (%) | Jain (run) | Jain (10 s windows) | up/down | "
         "AP share of transmissions | AP ACK drops / run | timeouts / flow / run |",
@@ -1027,44 +1186,44 @@ def sections(tables: dict, verdicts_by_id: dict, decide: Callable) -> list[str]:
             + f" | {x['ap_share'].mean():.1%} | {x['ap_queue_drops_ack'].mean():.0f} | "
             f"{x['timeouts_per_flow'].mean():.0f} |"
         )
-    queues = sorted(df["queue"].unique())
-    if len(queues) > 1:
-        lines += _queue_section(tables, queues, decide)
+    queues = [q for q in SWEEP_QUEUES if queue_label(q) in read]
+    if queues:
+        lines += _queue_section(tables, by_id, read, queues)
     return lines
 
 
-def _queue_section(tables: dict, queues: list[int], decide: Callable) -> list[str]:
-    """The sensitivity sweep of the queue size: every Section 5 claim that the sweep's
-    cases measure, decided at each size by the same rule."""
-    swept = {c for c in tables["tcp_runs"].loc[tables["tcp_runs"]["queue"] != QUEUE, "case"]}
-    per_q = {q: {v.claim.id: v for v in decide(section5_claims(q), tables)} for q in queues}
-    ids = [c.id for c in section5_claims() if per_q[queues[-1]][c.id].verdict != "not run"]
+def _queue_section(tables: dict, by_id: dict, read: dict, queues: list[int]) -> list[str]:
+    """The TCP statements at every queue size (the queue readings)."""
+    ids = [c.id for c in claims()]
+    per_q = {QUEUE: by_id, **{q: read[queue_label(q)] for q in queues}}
+    df = tables["tcp_runs"]
+    df = df[(df["framing"] == LONG.id) & (df["case"] == "fig6")]
+    runs = {q: int((df["queue"] == q).sum()) for q in per_q}
     lines = [
         "",
         "### Sensitivity: the interface queue",
         "",
         f"Table 1 gives 10 packets at the interface and 10 in the driver (defaults 199 and "
-        f"200); wlansim has one queue per node, {QUEUE} packets in every claim above. The "
-        'paper reports "similar results for a range of settings". The sweep runs '
-        + ", ".join(label(c) for c in sorted(swept))
-        + " at every size (runs per point: "
-        + ", ".join(f"{q} packets: {len(runs_of_or_empty(tables, 'fig6', q))}" for q in queues)
-        + ") and decides each Section 5 claim they measure again, by the same rule:",
+        f"200); wlansim has one queue per node, {QUEUE} packets in every statement above. "
+        'The paper reports "similar results for a range of settings". Every Section 5 case '
+        "and Fig 2 under the main reading are run at each size (Fig 1's saturated UDP "
+        "stations keep a full queue whatever its size; runs per case: "
+        + ", ".join(f"{q} packets: {n}" for q, n in runs.items())
+        + ") and each statement decided again by the same rule:",
         "",
-        "| claim | " + " | ".join(f"queue {q}" for q in queues) + " |",
-        "|---|" + "---|" * len(queues),
+        "| statement | " + " | ".join(f"queue {q}" for q in per_q) + " |",
+        "|---|" + "---|" * len(per_q),
     ]
     for cid in ids:
-        cells = []
-        for q in queues:
-            v = per_q[q][cid]
-            ours = v.row()["ours"]
-            cells.append(f"{v.verdict} ({ours})" if ours else v.verdict)
-        lines.append(f"| {cid} | " + " | ".join(cells) + " |")
-    changed = [cid for cid in ids if len({per_q[q][cid].verdict for q in queues}) > 1]
+        lines.append(f"| {cid} | " + " | ".join(_cell(v.get(cid)) for v in per_q.values()) + " |")
+    changed = [
+        cid
+        for cid in ids
+        if len({v[cid].verdict if cid in v else "not run" for v in per_q.values()}) > 1
+    ]
     lines += [
         "",
-        "Claims whose verdict changes with the queue: "
+        "Statements whose verdict changes with the queue: "
         + (", ".join(f"`{c}`" for c in changed) if changed else "none")
         + ". ![](queue-sweep.png)",
     ]

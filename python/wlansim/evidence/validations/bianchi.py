@@ -1,25 +1,37 @@
-"""Simulator against analytical models, in the regime where the models' assumptions hold.
+"""Simulator against analytical models, in the regime where the models' assumptions hold
+(``wlansim validate bianchi``).
 
 `compare_bianchi` runs saturated 802.11b cells (every station always has a packet, ideal
 channel, unlimited retries: Bianchi's assumptions) and sets each beside Bianchi's model
 evaluated on the same PHY timing. The model's collision time is the 802.11 one the
 simulator follows (a station that did not transmit waits EIFS after a collision); Bianchi's
 original T_c = H + P + DIFS is shown too (column `model_bianchi_tc_bps`).
+
+As a validation (:mod:`wlansim.evidence.validation`): :data:`CLAIMS` decided on the table
+``bianchi`` of :func:`run`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wlansim.api import run
+from wlansim.api import run as run_scenario
+from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Scale, Within
+from wlansim.evidence.validation import at_least
 from wlansim.models import bianchi
 from wlansim.phy import UDP_PAYLOAD_BYTES, timing
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+TITLE = "saturated 802.11b cells beside Bianchi's model (Bianchi 2000)"
+PROFILE = "standard"
+NO_NS2 = "this validation sets wlansim beside Bianchi's model, not beside ns-2.35"
+JSON_TABLE = "bianchi"
 
 RTS_THRESHOLD = {"basic": "off", "rts": 0}
 
@@ -72,7 +84,7 @@ def compare_bianchi(
     t = timing(phy, payload_bytes)
     rows = []
     for access, n, seed in itertools.product(accesses, stations, seeds):
-        r = run(
+        r = run_scenario(
             saturated_cell(
                 n,
                 access,
@@ -105,15 +117,122 @@ def compare_bianchi(
     return pd.DataFrame(rows)
 
 
-def plot_bianchi(table: pd.DataFrame, path: Path) -> Path:
-    """Throughput and collision probability vs stations: simulation markers, model lines."""
+# --------------------------------------------------------------------------- the validation
+
+
+#: --quick: the stations the claims need (1 for RTS/CTS's cost, 5 and 50 for its scaling)
+#: and one between, 20 s per run, 3 seeds
+QUICK = {"stations": (1, 5, 20, 50), "duration": "20 s", "seeds": 3}
+ACCESSES = ("basic", "rts")
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The options of ``wlansim validate bianchi``."""
+
+    quick: bool
+    stations: tuple[int, ...]
+    access: tuple[str, ...]
+    duration: str
+    warmup: str
+    payload: int
+    seed: int
+    seeds: int
+
+    @classmethod
+    def of(cls, quick: bool, stations: Sequence[int], access: Sequence[str], duration: str,
+           warmup: str, payload: int, seed: int, seeds: int) -> Plan:  # fmt: skip
+        """The plan of the command's options (``access``: basic, rts or both; --quick
+        replaces the stations, duration and seeds with :data:`QUICK`'s)."""
+        from wlansim.errors import ScenarioError
+
+        if quick:
+            stations, duration, seeds = QUICK["stations"], QUICK["duration"], QUICK["seeds"]
+        modes: list[str] = []
+        for a in access:
+            if a not in (*ACCESSES, "both"):
+                raise ScenarioError(f"--access {a!r}: allowed values are basic, rts, both")
+            modes += [m for m in (ACCESSES if a == "both" else (a,)) if m not in modes]
+        at_least("--seeds", seeds)
+        check_times(duration, warmup)
+        return cls(quick, tuple(stations), tuple(modes), duration, warmup, payload, seed, seeds)
+
+    def skips(self) -> list[str]:
+        if not self.quick:
+            return []
+        n = ", ".join(map(str, self.stations))
+        return [f"quick: n = {n} only, {self.duration} per run, {self.seeds} seeds per point"]
+
+
+def check_times(duration: str, warmup: str) -> None:
+    """Check --duration and --warmup before running, in the words of the command line
+    (the scenario keys behind them are not the user's)."""
+    from wlansim.errors import ScenarioError
+    from wlansim.scenario import resolve
+
+    try:
+        resolve(saturated_cell(1, "basic", duration=duration, warmup=warmup))
+    except ScenarioError as exc:
+        text = str(exc)
+        if "`warmup`" in text and "duration" in text:
+            raise ScenarioError(
+                f"--duration {duration!r} must be longer than the warm-up (--warmup "
+                f"{warmup!r}; default 1 s)"
+            ) from None
+        text = text.replace("scenario key `duration`", "--duration")
+        raise ScenarioError(text.replace("scenario key `warmup`", "--warmup")) from None
+
+
+def run(plan: Plan) -> dict[str, pd.DataFrame]:
+    """The table ``bianchi``: one row per (access, n, seed), :func:`compare_bianchi`."""
+    table = compare_bianchi(
+        plan.stations,
+        plan.access,
+        duration=plan.duration,
+        payload_bytes=plan.payload,
+        seeds=range(plan.seed, plan.seed + plan.seeds),
+        warmup=plan.warmup,
+    )
+    return {"bianchi": table}
+
+
+def in_mbps(table: pd.DataFrame) -> pd.DataFrame:
+    """A simulator-vs-model table with its throughputs in Mb/s and the error in %."""
+    return table.assign(
+        sim_mbps=table["sim_bps"] / 1e6,
+        model_mbps=table["model_bps"] / 1e6,
+        error_pct=table["error"] * 100,
+    )
+
+
+def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
+    """The means per (access, n) beside the model, and the runs' cost."""
+    table = tables["bianchi"]
+    means = table.groupby(["access", "stations"], sort=False).mean(numeric_only=True)
+    means = means.reset_index()
+    shown = in_mbps(means).assign(p_diff=means["sim_p"] - means["model_p"])[
+        ["access", "stations", "sim_mbps", "model_mbps", "error_pct", "sim_p", "model_p", "p_diff"]
+    ]
+    return [
+        f"Saturated 802.11b cell (11 Mb/s data, 1 Mb/s control, long preamble, "
+        f"{plan.payload}-byte UDP payload, unlimited retries), {plan.duration} per run, "
+        f"means of {plan.seeds} runs per point:",
+        shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+        "",
+        f"simulated {len(table)} runs in {table['wall_s'].sum():.2f} s of event loop",
+    ]
+
+
+def plot(tables: dict[str, pd.DataFrame], out: Path, plan: Plan) -> list[Path]:
+    """bianchi.png: throughput and collision probability vs stations, simulation markers,
+    model lines."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, (ax_s, ax_p) = plt.subplots(1, 2, figsize=(11, 4.2))
-    means = table.groupby(["access", "stations"], sort=False).mean(numeric_only=True)
+    means = tables["bianchi"].groupby(["access", "stations"], sort=False).mean(numeric_only=True)
     for access, group in means.reset_index().groupby("access", sort=False):
         g = group.sort_values("stations")
         (line,) = ax_s.plot(g["stations"], g["model_bps"] / 1e6, label=f"model, {access}")
@@ -149,10 +268,10 @@ def plot_bianchi(table: pd.DataFrame, path: Path) -> Path:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(out) / "bianchi.png"
     fig.savefig(path, dpi=120)
     plt.close(fig)
-    return path
+    return [path]
 
 
 # --------------------------------------------------------------------------- claims
@@ -160,8 +279,6 @@ def plot_bianchi(table: pd.DataFrame, path: Path) -> Path:
 
 def _per_n(runs: pd.DataFrame, access: str, sim: str, model: str, skip_one: bool = False):
     """{n: (simulated values per seed, the model's exact value)} for one access mode."""
-    from wlansim.evidence.claims import NotRun, Sample
-
     rows = runs[runs["access"] == access]
     if rows.empty:
         raise NotRun(f"{access} access was not run")
@@ -174,8 +291,6 @@ def _per_n(runs: pd.DataFrame, access: str, sim: str, model: str, skip_one: bool
 
 def _scaling(runs: pd.DataFrame, access: str, lo: int, hi: int):
     """Per seed: throughput at `hi` stations over throughput at `lo`."""
-    from wlansim.evidence.claims import NotRun, Sample
-
     t = runs[runs["access"] == access].pivot(index="seed", columns="stations", values="sim_bps")
     if lo not in t or hi not in t:
         raise NotRun(f"n = {lo} and {hi} were not both run")
@@ -183,12 +298,10 @@ def _scaling(runs: pd.DataFrame, access: str, lo: int, hi: int):
     return Sample.of(list(r), list(r.index))
 
 
-def bianchi_claims() -> list:
+def _claims() -> list[Claim]:
     """The checks of `wlansim validate bianchi`, as claim records (tolerances: 3 % on the
     throughput, 0.02 on the collision probability; the model neglects the correlation of
     collisions with the backoff stage, see tests/test_validation_bianchi.py)."""
-    from wlansim.evidence.claims import Claim, Compare, Every, Sample, Scale, Within
-
     out = []
     for access, name in (("basic", "basic access"), ("rts", "RTS/CTS")):
         out += [
@@ -196,7 +309,7 @@ def bianchi_claims() -> list:
                 f"bianchi.throughput-{access}", "Bianchi 2000, eq 13",
                 f"{name}: the saturation throughput follows Bianchi's model within 3 %",
                 Every(Within("simulated throughput", "the model", tol=0.03), "n"),
-                lambda t, a=access: _per_n(t["runs"], a, "sim_bps", "model_bps"),
+                lambda t, a=access: _per_n(t["bianchi"], a, "sim_bps", "model_bps"),
                 kind="model vs simulation",
             ),
             Claim(
@@ -204,7 +317,7 @@ def bianchi_claims() -> list:
                 f"{name}: the collision probability follows the model within 0.02",
                 Every(Within("simulated p", "the model's p", tol=0.02,
                              scale=Scale(relative=False, digits=4)), "n"),
-                lambda t, a=access: _per_n(t["runs"], a, "sim_p", "model_p", skip_one=True),
+                lambda t, a=access: _per_n(t["bianchi"], a, "sim_p", "model_p", skip_one=True),
                 kind="model vs simulation",
             ),
         ]  # fmt: skip
@@ -213,23 +326,25 @@ def bianchi_claims() -> list:
             "rts.costs-at-one-station", "Bianchi 2000, Fig 9",
             "with one station, RTS/CTS costs throughput against basic access",
             Compare("basic access", "RTS/CTS"),
-            lambda t: (Sample.from_frame(_one(t["runs"], "basic", 1), "sim_bps"),
-                       Sample.from_frame(_one(t["runs"], "rts", 1), "sim_bps")),
+            lambda t: (Sample.from_frame(_one(t["bianchi"], "basic", 1), "sim_bps"),
+                       Sample.from_frame(_one(t["bianchi"], "rts", 1), "sim_bps")),
         ),
         Claim(
             "rts.scales-better", "Bianchi 2000, Fig 9",
             "RTS/CTS loses less throughput from 5 to 50 stations than basic access",
             Compare("RTS/CTS's throughput at 50 / at 5", "basic access's"),
-            lambda t: (_scaling(t["runs"], "rts", 5, 50), _scaling(t["runs"], "basic", 5, 50)),
+            lambda t: (_scaling(t["bianchi"], "rts", 5, 50),
+                       _scaling(t["bianchi"], "basic", 5, 50)),
         ),
     ]  # fmt: skip
     return out
 
 
 def _one(runs: pd.DataFrame, access: str, n: int) -> pd.DataFrame:
-    from wlansim.evidence.claims import NotRun
-
     rows = runs[(runs["access"] == access) & (runs["stations"] == n)]
     if rows.empty:
         raise NotRun(f"{access} access with n = {n} was not run")
     return rows
+
+
+CLAIMS = _claims()

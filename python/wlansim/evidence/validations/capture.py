@@ -17,10 +17,14 @@ Models: Bianchi (`models.bianchi`) for ``none``; Bianchi with a capture probabil
 through) for the two SINR cases, with the same powers as the simulated cell. Basic access
 collides 1536-byte frames at 11 Mb/s, which no equal-power SINR decodes; RTS/CTS collides
 20-byte RTS at 1 Mb/s, which nearly always decode: capture matters there.
+
+As a validation (:mod:`wlansim.evidence.validation`): :data:`CLAIMS` decided on the table
+``capture`` of :func:`run`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -28,14 +32,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wlansim.api import run
-from wlansim.evidence.validations.bianchi import saturated_cell
+from wlansim.api import run as run_scenario
+from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Within
+from wlansim.evidence.validation import at_least
+from wlansim.evidence.validations.bianchi import check_times, in_mbps, saturated_cell
 from wlansim.models import bianchi, capture
 from wlansim.models.shadowing import Shadowing
 from wlansim.phy import UDP_PAYLOAD_BYTES, timing
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+TITLE = "SINR reception and capture beside Bianchi's model with a capture probability"
+PROFILE = "standard"
+NO_NS2 = "this validation sets wlansim beside Bianchi's model with capture, not beside ns-2.35"
+JSON_TABLE = "capture"
 
 RECEPTIONS = ("none", "sinr-equal", "sinr-distance")
 RX_POWER_DBM = -60.0
@@ -118,7 +129,7 @@ def compare_capture(
     t = timing("802.11b", UDP_PAYLOAD_BYTES)
     rows = []
     for access, reception, n, seed in itertools.product(accesses, receptions, stations, seeds):
-        r = run(cell(n, access, reception, duration=duration, seed=seed), seed=seed)
+        r = run_scenario(cell(n, access, reception, duration=duration, seed=seed), seed=seed)
         m = r.metrics
         nodes = r.nodes
         captures = int(nodes["captures"].sum())
@@ -145,14 +156,74 @@ def compare_capture(
     return pd.DataFrame(rows)
 
 
-def plot_capture(table: pd.DataFrame, path: Path) -> Path:
-    """Throughput vs stations per access: simulation markers, model lines, one colour per
-    reception."""
+# --------------------------------------------------------------------------- the validation
+
+
+#: --quick: n = 5 and 20 (the claims' point), 20 s per run, 3 seeds
+QUICK = {"stations": (5, 20), "duration": "20 s", "seeds": 3}
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The options of ``wlansim validate capture`` (the seed also draws the placements)."""
+
+    quick: bool
+    stations: tuple[int, ...]
+    duration: str
+    seed: int
+    seeds: int
+
+    @classmethod
+    def of(cls, quick: bool, stations: Sequence[int], duration: str, seed: int,
+           seeds: int) -> Plan:  # fmt: skip
+        """The plan of the command's options; --quick replaces the stations, duration and
+        seeds with :data:`QUICK`'s."""
+        if quick:
+            stations, duration, seeds = QUICK["stations"], QUICK["duration"], QUICK["seeds"]
+        check_times(duration, "1 s")
+        at_least("--seeds", seeds)
+        return cls(quick, tuple(stations), duration, seed, seeds)
+
+    def skips(self) -> list[str]:
+        if not self.quick:
+            return []
+        n = " and ".join(map(str, self.stations))
+        return [f"quick: n = {n} only, {self.duration} per run, {self.seeds} seeds per point"]
+
+
+def run(plan: Plan) -> dict[str, pd.DataFrame]:
+    """The table ``capture``: one row per (access, reception, n, seed),
+    :func:`compare_capture`."""
+    seeds = range(plan.seed, plan.seed + plan.seeds)
+    return {"capture": compare_capture(plan.stations, duration=plan.duration, seeds=seeds)}
+
+
+def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
+    """The means per (access, reception, n) beside the models."""
+    columns = ["access", "reception", "stations", "sim_mbps", "model_mbps", "error_pct",
+               "sim_p", "model_p", "sim_capture_share", "model_q2"]  # fmt: skip
+    means = tables["capture"].groupby(["access", "reception", "stations"], sort=False)
+    shown = in_mbps(means.mean(numeric_only=True).reset_index())[columns]
+    return [
+        f"Saturated 802.11b cells (11 Mb/s data, 1 Mb/s control, 1500-byte IP packets, "
+        f"unlimited retries), {plan.duration} per run, means of {plan.seeds} runs. reception "
+        "none: any overlap destroys every frame; sinr-equal: every link at -60 dBm, noise "
+        "-94 dBm; sinr-distance: stations at random distances (exponent 3). "
+        "sim_capture_share: attempts received out of those that overlapped another; "
+        "model_q2: probability that one of two colliding first frames gets through.",
+        shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+    ]
+
+
+def plot(tables: dict[str, pd.DataFrame], out: Path, plan: Plan) -> list[Path]:
+    """capture.png: throughput vs stations per access, simulation markers, model lines,
+    one colour per reception."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    table = tables["capture"]
     accesses = list(dict.fromkeys(table["access"]))
     table = (
         table.groupby(["access", "reception", "stations"], sort=False)
@@ -176,18 +247,16 @@ def plot_capture(table: pd.DataFrame, path: Path) -> Path:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(out) / "capture.png"
     fig.savefig(path, dpi=120)
     plt.close(fig)
-    return path
+    return [path]
 
 
 # --------------------------------------------------------------------------- claims
 
 
 def _rows(runs: pd.DataFrame, access: str, reception: str, n: int | None = None):
-    from wlansim.evidence.claims import NotRun
-
     sel = (runs["access"] == access) & (runs["reception"] == reception)
     if n is not None:
         sel &= runs["stations"] == n
@@ -197,14 +266,10 @@ def _rows(runs: pd.DataFrame, access: str, reception: str, n: int | None = None)
 
 
 def _at20(runs, access: str, reception: str):
-    from wlansim.evidence.claims import Sample
-
     return Sample.from_frame(_rows(runs, access, reception, 20), "sim_bps")
 
 
 def _model_fit(runs, access: str, reception: str):
-    from wlansim.evidence.claims import Sample
-
     rows = _rows(runs, access, reception)
     return {
         int(n): (Sample.from_frame(g, "sim_bps"), Sample.exact_value(float(g["model_bps"].mean())))
@@ -212,16 +277,14 @@ def _model_fit(runs, access: str, reception: str):
     }
 
 
-def capture_claims() -> list:
+def _claims() -> list[Claim]:
     """The checks of `wlansim validate capture`, as claim records."""
-    from wlansim.evidence.claims import Claim, Compare, Every, Within
-
     fits = [
         Claim(
             f"capture.model-{access}-{reception}", "Bianchi 2000 with capture (q_k)",
             f"{access}, reception {reception}: the simulator follows the model within 3 %",
             Every(Within("simulated throughput", "the model", tol=0.03), "n"),
-            lambda t, a=access, r=reception: _model_fit(t["runs"], a, r),
+            lambda t, a=access, r=reception: _model_fit(t["capture"], a, r),
             kind="model vs simulation",
         )
         for access in ("basic", "rts")
@@ -232,22 +295,26 @@ def capture_claims() -> list:
             "capture.rts-gains", "capture of colliding RTS",
             "RTS/CTS at equal powers, n = 20: SINR reception with capture gains more than 5 %",
             Compare("throughput with capture", "without (reception none)", margin=0.05),
-            lambda t: (_at20(t["runs"], "rts", "sinr-equal"), _at20(t["runs"], "rts", "none")),
+            lambda t: (_at20(t["capture"], "rts", "sinr-equal"),
+                       _at20(t["capture"], "rts", "none")),
         ),
         Claim(
             "capture.basic-unchanged", "no capture of colliding CCK data",
             "basic access at equal powers, n = 20: SINR reception changes less than 0.5 %",
             Within("throughput with SINR reception", "reception none", tol=0.005),
-            lambda t: (_at20(t["runs"], "basic", "sinr-equal"),
-                       _at20(t["runs"], "basic", "none")),
+            lambda t: (_at20(t["capture"], "basic", "sinr-equal"),
+                       _at20(t["capture"], "basic", "none")),
         ),
         Claim(
             "capture.distance-data", "capture of the strongest frame",
             "basic access, stations at random distances, n = 20: the strongest colliding data "
             "frame is often received, more than 5 % above reception none",
             Compare("throughput at random distances", "reception none", margin=0.05),
-            lambda t: (_at20(t["runs"], "basic", "sinr-distance"),
-                       _at20(t["runs"], "basic", "none")),
+            lambda t: (_at20(t["capture"], "basic", "sinr-distance"),
+                       _at20(t["capture"], "basic", "none")),
         ),
         *fits,
     ]  # fmt: skip
+
+
+CLAIMS = _claims()

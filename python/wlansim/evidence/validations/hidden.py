@@ -21,25 +21,39 @@ carries, as if they shared one cell.
 each carries what a lone cell carries (within 1 %); on channel 1 the three share one
 medium and together carry what one cell of 15 stations carries.
 
-Each check is a claim record (:func:`hidden_claims`) decided by the shared verdict engine
-(:mod:`wlansim.evidence.claims`) over the per-seed runs; the command writes them to claims.csv.
+Each check is a claim record (:data:`CLAIMS`) decided by the shared verdict engine
+(:mod:`wlansim.evidence.claims`) over the per-seed runs (the tables ``hidden``, ``model``,
+``exposed`` and ``channels`` of :func:`run`), as every validation's
+(:mod:`wlansim.evidence.validation`).
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import wlansim
-from wlansim.evidence.ns2.run import run_text
+from wlansim.evidence.claims import Claim, Compare, Every, InRange, NotRun, Sample, Scale, Within
+from wlansim.evidence.ns2.run import INSTALL_HINT, ns_binary, packets, run_text
 from wlansim.evidence.ns2.tcl import DUMB_AGENT
 from wlansim.evidence.stats import mean_half_width
+from wlansim.evidence.validation import at_least
 from wlansim.models import hidden as hidden_model
 from wlansim.phy import timing
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+TITLE = (
+    "the spatial medium: hidden stations beside ns-2.35 and a model, exposed senders, BSSs "
+    "on channels 1, 6, 11"
+)
+PROFILE = "standard"
+NO_NS2 = (
+    "here ns-2.35 is one side of the hidden-station checks (hidden.ns2-*), not a second "
+    "verdict beside every check"
+)
 
 #: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size - this).
 UDP_IP_HEADER = 28
@@ -159,12 +173,6 @@ $ns run
 """
 
 
-def _ns2_packets(access: str, duration_s: float, warmup_s: float, seed: int) -> int:
-    """Packets the AP received after the warm-up in ns-2.35 (:func:`hidden_tcl`)."""
-    text = run_text(hidden_tcl(access, duration_s, warmup_s, seed))
-    return int(re.search(r"^packets (\d+)$", text, re.MULTILINE).group(1))
-
-
 def hidden_runs(
     seeds: list[int], duration_s: float = 40.0, warmup_s: float = WARMUP_S, ns2: bool = True
 ) -> pd.DataFrame:
@@ -182,7 +190,7 @@ def hidden_runs(
     for access in ACCESSES:
         if ns2:
             for seed in seeds:
-                pkts = _ns2_packets(access, duration_s, warmup_s, seed) / window
+                pkts = packets(run_text(hidden_tcl(access, duration_s, warmup_s, seed))) / window
                 rows.append({"access": access, "sim": "ns-2", "seed": seed, "pkts": pkts})
         for sim, profile, distance in (
             ("wlansim-ns2", "ns2", DISTANCE_M),
@@ -351,12 +359,11 @@ def channels_runs(seeds: list[int], duration_s: float, stations: int = 5) -> pd.
     return pd.DataFrame(rows)
 
 
-def hidden_claims() -> list:
+def _claims() -> list[Claim]:
     """The checks of `wlansim validate hidden`, as claim records."""
-    from wlansim.evidence.claims import Claim, Compare, Every, InRange, Scale, Within
 
     def ns2_side(t, access):
-        h = t["runs"]["hidden"]
+        h = t["hidden"]
         ours, theirs = _sample(h, access, "wlansim-ns2"), _sample(h, access, "ns-2")
         return ours, theirs
 
@@ -376,22 +383,22 @@ def hidden_claims() -> list:
             "basic access, two hidden stations: more than half of their attempts collide, "
             "each sensing an idle medium",
             InRange("collision probability", 0.5, 1.0, scale=Scale(relative=False, digits=3)),
-            lambda t: _sample(t["runs"]["hidden"], "basic", "wlansim", "p"),
+            lambda t: _sample(t["hidden"], "basic", "wlansim", "p"),
         ),
         Claim(
             "hidden.basic-collapses", "hidden terminals",
             "basic access: two hidden stations carry less than half of what two stations "
             "of one cell carry",
             Compare("hidden stations", "one cell", op="<", margin=-0.5),
-            lambda t: (_sample(t["runs"]["hidden"], "basic", "wlansim"),
-                       _sample(t["runs"]["hidden"], "basic", "one-cell")),
+            lambda t: (_sample(t["hidden"], "basic", "wlansim"),
+                       _sample(t["hidden"], "basic", "one-cell")),
         ),
         Claim(
             "hidden.rts-recovers", "RTS/CTS against hidden terminals",
             "two hidden stations: RTS/CTS more than doubles what basic access carries",
             Compare("RTS/CTS", "basic access", margin=1.0),
-            lambda t: (_sample(t["runs"]["hidden"], "rts", "wlansim"),
-                       _sample(t["runs"]["hidden"], "basic", "wlansim")),
+            lambda t: (_sample(t["hidden"], "rts", "wlansim"),
+                       _sample(t["hidden"], "basic", "wlansim")),
         ),
         Claim(
             "hidden.model-basic", "vulnerable-period model (models/hidden.py)",
@@ -399,7 +406,7 @@ def hidden_claims() -> list:
             "less than the simulator (Tsertou & Laurenson 2008: the AP's ACKs resynchronise "
             "the two stations, so fewer of their frames overlap)",
             Compare("wlansim", "the model", margin=0.0),
-            lambda t: (_sample(t["runs"]["hidden"], "basic", "wlansim"), _model(t, "basic")),
+            lambda t: (_sample(t["hidden"], "basic", "wlansim"), _model(t, "basic")),
             kind="model vs simulation",
         ),
         Claim(
@@ -408,7 +415,7 @@ def hidden_claims() -> list:
             "lost only while the other RTS may start; the CTS it hears makes the other "
             "defer)",
             Within("wlansim", "the model", tol=0.25),
-            lambda t: (_sample(t["runs"]["hidden"], "rts", "wlansim"), _model(t, "rts")),
+            lambda t: (_sample(t["hidden"], "rts", "wlansim"), _model(t, "rts")),
             kind="model vs simulation",
         ),
         Claim(
@@ -417,39 +424,37 @@ def hidden_claims() -> list:
             "within 10 % (carrier sense keeps them apart although their receivers would "
             "decode both)",
             Within("per flow, exposed senders", "per flow, one cell", tol=0.10),
-            lambda t: (_case(t["runs"]["exposed"], "exposed", "per_flow_pkts"),
-                       _case(t["runs"]["exposed"], "one cell", "per_flow_pkts")),
+            lambda t: (_case(t["exposed"], "exposed", "per_flow_pkts"),
+                       _case(t["exposed"], "one cell", "per_flow_pkts")),
         ),
         Claim(
             "exposed.lose-against-apart", "exposed terminals",
             "two exposed senders each carry less than 60 % of what the same link carries "
             "alone",
             Compare("per flow, exposed senders", "the same links apart", op="<", margin=-0.4),
-            lambda t: (_case(t["runs"]["exposed"], "exposed", "per_flow_pkts"),
-                       _case(t["runs"]["exposed"], "apart", "per_flow_pkts")),
+            lambda t: (_case(t["exposed"], "exposed", "per_flow_pkts"),
+                       _case(t["exposed"], "apart", "per_flow_pkts")),
         ),
         Claim(
             "channels.orthogonal", "channels 1, 6, 11 do not overlap",
             "three BSSs on channels 1, 6 and 11 in one room: each carries what a lone cell "
             "carries, within 1 %",
             Every(Within("the BSS", "a lone cell", tol=0.01), "bss"),
-            lambda t: _per_bss(t["runs"]["channels"], "1, 6, 11", "lone"),
+            lambda t: _per_bss(t["channels"], "1, 6, 11", "lone"),
         ),
         Claim(
             "channels.one-medium", "one channel, one medium",
             "the same three BSSs all on channel 1 share one medium: together they carry what "
             "one cell of all their stations carries, within 1 %",
             Within("the three BSSs", "one cell of 15 stations", tol=0.01),
-            lambda t: (_total(t["runs"]["channels"], "1, 1, 1"),
-                       _total(t["runs"]["channels"], "lone x3")),
+            lambda t: (_total(t["channels"], "1, 1, 1"),
+                       _total(t["channels"], "lone x3")),
         ),
     ]  # fmt: skip
     return out
 
 
 def _sample(runs: pd.DataFrame, access: str, sim: str, column: str = "pkts"):
-    from wlansim.evidence.claims import NotRun, Sample
-
     rows = runs[(runs["access"] == access) & (runs["sim"] == sim)]
     if rows.empty:
         why = "ns-2 is not installed" if sim == "ns-2" else f"{sim} {access} was not run"
@@ -458,30 +463,22 @@ def _sample(runs: pd.DataFrame, access: str, sim: str, column: str = "pkts"):
 
 
 def _model(t, access: str):
-    from wlansim.evidence.claims import Sample
-
-    m = t["runs"]["model"]
+    m = t["model"]
     return Sample.exact_value(float(m[m["access"] == access]["pkts"].iloc[0]))
 
 
 def _case(runs: pd.DataFrame, case: str, column: str):
-    from wlansim.evidence.claims import Sample
-
     return Sample.from_frame(runs[runs["case"] == case], column)
 
 
 def _total(runs: pd.DataFrame, case: str):
     """The summed throughput of ``case``'s BSSs, per seed."""
-    from wlansim.evidence.claims import Sample
-
     sums = runs[runs["case"] == case].groupby("seed")["throughput_bps"].sum()
     return Sample.of(list(sums), list(sums.index))
 
 
 def _per_bss(runs: pd.DataFrame, case: str, reference: str) -> dict:
     """Per BSS of ``case``: its throughput, and the reference cell's (paired by seed)."""
-    from wlansim.evidence.claims import Sample
-
     ref = runs[runs["case"] == reference]
     ref = Sample.from_frame(ref, "throughput_bps")
     return {
@@ -522,10 +519,86 @@ def channels_summary(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def plot(hidden: pd.DataFrame, exposed: pd.DataFrame, channels: pd.DataFrame, out: Path) -> list:
+# --------------------------------------------------------------------------- the validation
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The options of ``wlansim validate hidden``: seeds 1..SEEDS, DURATION seconds per run
+    (--quick: 3 seeds of 20 s)."""
+
+    quick: bool
+    seeds: int
+    duration: float
+
+    @classmethod
+    def of(cls, quick: bool, seeds: int, duration: float) -> Plan:
+        from wlansim.errors import ScenarioError
+
+        at_least("--seeds", seeds, 2, "the checks need an interval")
+        if quick:
+            seeds, duration = 3, 20.0
+        if duration <= WARMUP_S:
+            raise ScenarioError(f"--duration {duration}: longer than the {WARMUP_S:g} s warm-up")
+        return cls(quick, seeds, duration)
+
+    def skips(self) -> list[str]:
+        return [f"quick: {self.seeds} seeds of {self.duration:g} s"] if self.quick else []
+
+
+def run(plan: Plan) -> dict[str, pd.DataFrame]:
+    """The runs of (a), (b) and (c) and the model's values: tables ``hidden``, ``model``,
+    ``exposed`` and ``channels``."""
+    seeds = list(range(1, plan.seeds + 1))
+    return {
+        "hidden": hidden_runs(seeds, plan.duration, WARMUP_S, ns2=ns_binary() is not None),
+        "model": hidden_model_table(),
+        "exposed": exposed_runs(seeds, plan.duration),
+        "channels": channels_runs(seeds, plan.duration),
+    }
+
+
+def summaries(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The summaries of (a), (b) and (c) that the command prints and the figures draw."""
+    return {
+        "hidden": hidden_summary(tables["hidden"], tables["model"]),
+        "exposed": exposed_summary(tables["exposed"]),
+        "channels": channels_summary(tables["channels"]),
+    }
+
+
+def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
+    s = summaries(tables)
+    fmt = {"float_format": lambda v: f"{v:.3f}", "index": False}
+    lines = [
+        f"(a) Two saturated stations hidden from each other, the AP 100 m from each (2 Mb/s, "
+        f"1000-byte packets), {plan.duration:g} s per run ({WARMUP_S:g} s warm-up), "
+        f"{plan.seeds} seeds: packets/s received by the AP; p = collisions / attempts; "
+        "hidden_share = collisions with a frame of another slot; one-cell: the stations "
+        "10 m from the AP"
+    ]
+    if "ns-2" not in set(tables["hidden"]["sim"]):
+        lines.append(f"(ns-2 column left out: {INSTALL_HINT})")
+    return [
+        *lines,
+        s["hidden"].T.to_string(float_format=lambda v: f"{v:.3f}", header=False),
+        "",
+        "(b) Exposed senders 100 m apart, each sending to its AP 100 m beyond it: packets/s "
+        "per flow (apart: the same links 1 km apart; one cell: two stations of one AP)",
+        s["exposed"].to_string(**fmt),
+        "",
+        "(c) Three BSSs of 5 saturated stations in one room: each BSS beside its reference",
+        s["channels"].to_string(**fmt),
+    ]
+
+
+def plot(tables: dict[str, pd.DataFrame], out: Path, plan: Plan) -> list[Path]:
     """One figure per case from the summaries: (a) packets/s by access mode for each
     simulator and the model; (b) packets/s per flow; (c) each BSS's throughput beside its
     reference."""
+    s = summaries(tables)
+    hidden, exposed, channels = s["hidden"], s["exposed"], s["channels"]
+    out = Path(out)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -574,3 +647,6 @@ def plot(hidden: pd.DataFrame, exposed: pd.DataFrame, channels: pd.DataFrame, ou
     fig.savefig(written[-1], dpi=120)
     plt.close(fig)
     return written
+
+
+CLAIMS = _claims()

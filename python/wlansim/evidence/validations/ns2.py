@@ -47,10 +47,16 @@ direction's goodput, the up/down ratio and the total, and, to explain a differen
 direction's timeouts, fast retransmits and retransmitted segments per run (ns-2's
 ``nrexmit_``, ``ncwndcuts_`` − ``nrexmit_`` and ``nrexmitpack_``; wlansim's per-flow
 columns of the same names).
+
+As a validation (:mod:`wlansim.evidence.validation`): :data:`CLAIMS` decided on the
+per-run tables of :func:`run` (``udp-runs``, ``capture-runs``, ``window-runs``,
+``tcp-runs``); ``--speed`` (:func:`speed`) and ``--probe``
+(:mod:`wlansim.evidence.validations.ns2_probes`) are measurements beside it, without claims.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -58,11 +64,15 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import wlansim
+from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
 from wlansim.evidence.ns2.run import (
+    INSTALL_HINT,
     TRACE_FILE,
     Drop,
+    ns_binary,
     packets,
     per_seed,
     pmap,
@@ -78,7 +88,16 @@ from wlansim.evidence.ns2.tcl import (
     tcp_transfer,
 )
 from wlansim.evidence.stats import mean_half_width
+from wlansim.evidence.validation import Result, at_least
 from wlansim.machine import load_average, timed_run
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+TITLE = 'wlansim\'s `profile = "ns2"` beside ns-2.35 on matched cells'
+PROFILE = "ns2"
+NO_NS2 = "every check here has ns-2.35 as one side, not as a second verdict beside it"
+CSV_PREFIX = "ns2-"
 
 #: IPv4 + UDP header bytes (wlansim's payload = ns-2's packet size − this).
 UDP_IP_HEADER = 28
@@ -537,7 +556,8 @@ def _flow_label(name: str) -> str:
 #: delays each frame by its own distance / c. In line, a station's frame reaches the
 #: opposite one exactly when that one's ACK-timed countdown ends, and ns-2's floating-point
 #: clock sometimes lets it hear the frame first and pause instead of colliding (inferred
-#: from `scripts/ns2_tie_collisions.py`'s counts, not traced frame by frame); wlansim has
+#: from the counts of `wlansim validate ns2 --probe tie-collisions`, not traced frame by
+#: frame); wlansim has
 #: one delay for every pair and cannot tell the layouts apart (README, "Both points with
 #: many seeds").
 TCP_LAYOUTS = ("circle", "half-circle")
@@ -1120,8 +1140,6 @@ def compare_window_case(
 def _sides(runs, column: str):
     """(wlansim, ns-2) samples of `column` in `runs` (a table of both simulators' runs).
     Unpaired: the two simulators share seed numbers, not random streams."""
-    from wlansim.evidence.claims import NotRun, Sample
-
     if len(runs) == 0:
         raise NotRun("not run")
     return tuple(Sample.of(list(runs.loc[runs["sim"] == sim, column]))
@@ -1133,19 +1151,18 @@ def _per(runs, key: str, column: str) -> dict:
     return {p: _sides(runs[runs[key] == p], column) for p in dict.fromkeys(runs[key])}
 
 
-def ns2_claims() -> list:
+def _claims() -> list[Claim]:
     """The agreement statements of `wlansim validate ns2`, as claim records for the
-    shared verdict engine (`wlansim.evidence.claims`): decided on the tables ``udp`` (per-run
-    packets per second of every cell), ``capture`` (the same for the capture case's
-    cells, :func:`compare_capture`), ``window`` (the large-window case's runs) and
-    ``tcp`` (the TCP grid's runs, with a ``starving`` column per point). The grid's
+    shared verdict engine (`wlansim.evidence.claims`): decided on the tables ``udp-runs``
+    (per-run packets per second of every cell), ``capture-runs`` (the same for the capture
+    case's cells, :func:`compare_capture`), ``window-runs`` (the large-window case's runs)
+    and ``tcp-runs`` (the TCP grid's runs, with a ``starving`` column per point). The grid's
     up/down ratio of means and its permutation test are summarised beside them
     (:func:`summarize_tcp_point`): a ratio of means is not a mean of runs, so where
     neither starves the claim is on what sets the ratio, each direction's rate."""
-    from wlansim.evidence.claims import Claim, Every, Within
 
     def sharing(t, direction):
-        g = t["runs"]["tcp"]
+        g = t["tcp-runs"]
         g = g[~g["starving"]].assign(point=lambda d: "k=" + d["k"].astype(str) + " B="
                                      + d["buffer"].astype(str))  # fmt: skip
         return _per(g, "point", f"{direction}_pkts")
@@ -1155,23 +1172,23 @@ def ns2_claims() -> list:
               "saturated UDP uplink: wlansim's packets/s within 0.5 % of ns-2.35's in every "
               "cell (ns-2's capture on)",
               Every(Within("wlansim's packets/s", "ns-2's", tol=0.005), "cell"),
-              lambda t: _per(t["runs"]["udp"], "cell", "pkts")),
+              lambda t: _per(t["udp-runs"], "cell", "pkts")),
         Claim("ns2.capture", "issue 27: acceptance",
               "ns-2's capture rule on both sides (CPThresh_ 10 dB, two-ray ground powers from "
               "the stations' positions): wlansim's packets/s within 0.5 % of ns-2.35's in "
               "every layout",
               Every(Within("wlansim's packets/s", "ns-2's", tol=0.005), "cell"),
-              lambda t: _per(t["runs"]["capture"][t["runs"]["capture"]["cell"]
+              lambda t: _per(t["capture-runs"][t["capture-runs"]["cell"]
                              .str.endswith("capture on")], "cell", "pkts")),
         Claim("ns2.window-goodput", "issue 27: acceptance",
               "NewReno at windows the queue cannot hold (IFQ 25): goodput within 5 % of ns-2's",
               Every(Within("wlansim's goodput", "ns-2's", tol=0.05), "window"),
-              lambda t: _per(t["runs"]["window"], "window", "goodput_mbps")),
+              lambda t: _per(t["window-runs"], "window", "goodput_mbps")),
         Claim("ns2.window-timeouts", "issue 27: acceptance",
               "NewReno at windows the queue cannot hold (IFQ 25): timeouts per run within "
               "30 % of ns-2's",
               Every(Within("wlansim's timeouts per run", "ns-2's", tol=0.30), "window"),
-              lambda t: _per(t["runs"]["window"], "window", "timeouts")),
+              lambda t: _per(t["window-runs"], "window", "timeouts")),
         *[Claim(f"ns2.tcp-{d}loads", "issue 27: acceptance",
                 f"k uploads + k downloads, where neither simulator starves: the {d}loads' "
                 "packets/s within 10 % of ns-2's",
@@ -1187,3 +1204,271 @@ def cells(quick: bool) -> list[Cell]:
     if quick:
         return [Cell(n, False, 1) for n in (1, 10)]
     return [Cell(n, rts, rate) for rate in (1, 2) for rts in (False, True) for n in (1, 5, 10, 20)]
+
+
+CLAIMS = _claims()
+
+
+# --------------------------------------------------------------------------- the validation
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The options of ``wlansim validate ns2`` (--quick: n = 1 and 10, basic, 1 Mb/s, 3
+    seeds; the capture case spread only; buffers 2 and 5; window 128 with 2 seeds; k = 1,
+    2 at B = 20, 50 with 3 seeds and no --tcp-seeds-wide; one point of the frame-size
+    check)."""
+
+    quick: bool
+    seeds: int
+    tcp_seeds: int
+    tcp_seeds_wide: int
+    duration: float
+    jobs: int
+
+    @classmethod
+    def of(cls, quick: bool, seeds: int, tcp_seeds: int, tcp_seeds_wide: int, duration: float,
+           jobs: int) -> Plan:  # fmt: skip
+        from wlansim.errors import ScenarioError
+
+        for flag, value in (("--seeds", seeds), ("--tcp-seeds", tcp_seeds), ("--jobs", jobs)):
+            at_least(flag, value)
+        if tcp_seeds_wide < 0:
+            raise ScenarioError(f"--tcp-seeds-wide {tcp_seeds_wide}: 0 (never) or more")
+        if duration <= WARMUP_S:
+            raise ScenarioError(f"--duration {duration}: longer than the {WARMUP_S:g} s warm-up")
+        if quick:
+            seeds, tcp_seeds, tcp_seeds_wide = 3, 3, 0
+        return cls(quick, seeds, tcp_seeds, tcp_seeds_wide, duration, jobs)
+
+    @property
+    def tcp_duration(self) -> float:
+        """Seconds per run of the TCP grid and of the frame-size check."""
+        return 40.0 if self.quick else 70.0
+
+    @property
+    def grid(self) -> list[tuple[int, int]]:
+        """The TCP grid's points (k, B)."""
+        if self.quick:
+            return [(k, b) for k in (1, 2) for b in (20, 50)]
+        return [(k, b) for k in (1, 2, 3, 4) for b in (5, 20, 50, 100)]
+
+    def skips(self) -> list[str]:
+        if not self.quick:
+            return []
+        return [
+            "quick: the UDP cells n = 1 and 10 (basic access, control at 1 Mb/s), 3 seeds; the "
+            "capture case's spread layout only; buffers 2 and 5; window 128 with 2 seeds of "
+            "30 s; the TCP grid at k = 1, 2 and B = 20, 50 with 3 seeds of 40 s, no wider "
+            "seeds; one point (k = 2, B = 50) of the frame-size check"
+        ]
+
+
+def unavailable() -> str:
+    """How to install ns-2.35 where `ns` is not on the PATH, else ""."""
+    return INSTALL_HINT if ns_binary() is None else ""
+
+
+def run(plan: Plan) -> dict[str, pd.DataFrame]:
+    """Every case of the plan on both simulators: the summaries ``udp``, ``capture``,
+    ``buffer``, ``window``, ``tcp`` and ``sizes``, and the runs the claims are decided on
+    (``udp-runs``, ``capture-runs``, ``window-runs``, ``tcp-runs`` with each point's
+    ``starving``) and ``tcp-series`` (per flow and second)."""
+    import pandas as pd
+
+    seeds = list(range(1, plan.seeds + 1))
+    tcp_seeds = list(range(1, plan.tcp_seeds + 1))
+    jobs = plan.jobs
+    udp_runs: list[dict] = []
+    udp = compare_udp_uplink(
+        cells(plan.quick), seeds, plan.duration, WARMUP_S, runs=udp_runs, jobs=jobs
+    )
+    capture_runs: list[dict] = []
+    layouts = ["spread"] if plan.quick else list(LAYOUTS)
+    capture = compare_capture(layouts, seeds, plan.duration, WARMUP_S, runs=capture_runs,
+                              jobs=jobs)  # fmt: skip
+    buffers = compare_buffer([2, 5] if plan.quick else [1, 2, 5, 10, 50])
+    window_runs: list[dict] = []
+    window = compare_window_case(
+        [128] if plan.quick else [128, 390],
+        tcp_seeds[:2] if plan.quick else tcp_seeds,
+        duration_s=30.1 if plan.quick else 60.1,
+        warmup_s=0.1,
+        runs=window_runs,
+        jobs=jobs,
+    )
+    per_second: list[dict] = []
+    runs: list[dict] = []
+    duration = plan.tcp_duration
+
+    def tcp_point(k: int, b: int) -> dict:
+        """A point of the grid with `tcp_seeds`, and with --tcp-seeds-wide seeds (the same
+        first ones and more) when those cannot judge its ratio (:func:`ratio_too_wide`)."""
+        point = tcp_updown_runs(b, tcp_seeds, duration, k=k, series=per_second, jobs=jobs)
+        row = summarize_tcp_point(point)
+        if ratio_too_wide(row) and plan.tcp_seeds_wide > len(tcp_seeds):
+            more = list(range(len(tcp_seeds) + 1, plan.tcp_seeds_wide + 1))
+            point += tcp_updown_runs(b, more, duration, k=k, series=per_second, jobs=jobs)
+            row = summarize_tcp_point(point)
+        runs.extend({**r, "starving": row["starving"]} for r in point)
+        return {**row, "seeds": len(point) // 2}
+
+    tcp = [tcp_point(k, b) for k, b in plan.grid]
+    size_points = [(2, 50)] if plan.quick else plan.grid
+    sizes = compare_sizes(size_points, seeds, duration, jobs=jobs)
+    return {
+        name: pd.DataFrame(rows)
+        for name, rows in (
+            ("udp", udp),
+            ("udp-runs", udp_runs),
+            ("capture", capture),
+            ("capture-runs", capture_runs),
+            ("buffer", buffers),
+            ("window", window),
+            ("window-runs", window_runs),
+            ("tcp", tcp),
+            ("tcp-runs", runs),
+            ("tcp-series", per_second),
+            ("sizes", sizes),
+        )  # fmt: skip
+    }
+
+
+def plot(tables: dict[str, pd.DataFrame], out, plan: Plan) -> list:
+    """No figures: the comparison is its tables."""
+    return []
+
+
+def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
+    """The tables of every case, as the command prints them."""
+    udp, capture, window, tcp, sizes = (
+        tables[k] for k in ("udp", "capture", "window", "tcp", "sizes")
+    )
+    fmt2 = {"float_format": lambda v: f"{v:.2f}", "index": False}
+    wide = plan.tcp_seeds_wide
+    lines = [
+        f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, "
+        f"{plan.duration:g} s per run ({WARMUP_S:g} s warm-up), {plan.seeds} seeds: packets/s "
+        "received by the AP (capture on in both, CPThresh_ 10 dB: ns-2's stations on a "
+        "circle of 10 m around the AP, wlansim's without positions, so every frame reaches "
+        "the AP with one power)",
+        udp.to_string(**fmt2),
+        f"largest difference {udp['diff_pct'].abs().max():.2f} % (target: within 0.5 %)",
+        "",
+        f"Capture: {CAPTURE_CELL.n} saturated stations, basic access, placed alike in both "
+        "(circle: 10 m from the AP; spread: 5-45 m), powers from ns-2's two-ray ground "
+        "model; capture on (ns-2's defaults, the ns2 profile's) and off (ns-2: CPThresh_ "
+        f"1e9; wlansim: reception none), {plan.seeds} seeds: packets/s received by the AP",
+        capture.to_string(**fmt2),
+        "",
+        "A burst of 20 packets into an idle station's interface queue of B: packets delivered",
+        tables["buffer"].to_string(index=False),
+        "",
+        "NewReno download, window W (initial ssthresh W in both), IFQ 25, beside "
+        "3 Mb/s of CBR through the AP's queue, measured from 0.1 s (the initial slow start "
+        f"included), {len(tables['window-runs']) // (2 * len(window))} seeds: goodput (Mb/s) "
+        "and per run timeouts, fast retransmits, retransmitted segments, TCP drops at the AP",
+    ]
+    cols = ["window", "ns2_mbps", "wlansim_mbps", "goodput_diff_pct"] + [
+        f"{sim}_{key}"
+        for key in ("timeouts", "fast_retransmits", "rexmits", "ap_drops")
+        for sim in ("ns2", "wlansim")
+    ] + ["timeouts_diff_pct"]  # fmt: skip
+    lines += [
+        window[cols].to_string(index=False, float_format=lambda v: f"{v:.2f}"),
+        "targets: goodput within 5 %, timeouts within 30 %",
+        "",
+        f"TCP NewReno, k uploads + k downloads through the AP (buffer B), "
+        f"{plan.tcp_duration - WARMUP_S:g} s measured, {plan.tcp_seeds} seeds"
+        + (
+            f" ({wide} where neither starves and the ratio's interval is wider than "
+            f"±{RATIO_TARGET_PCT:g} % with {plan.tcp_seeds})"
+            if wide > plan.tcp_seeds
+            else ""
+        )
+        + ": packets/s per direction, up/down ratio of means (95 % bootstrap interval of the "
+        "difference), permutation p-value; * starvation regime (a ratio above "
+        f"{STARVATION_RATIO:g})",
+    ]
+    shown = tcp.assign(
+        ratio_ci=[f"[{lo:+.0f}, {hi:+.0f}]" for lo, hi in zip(tcp["ratio_diff_lo"],
+                                                              tcp["ratio_diff_hi"])],
+        regime=["*" if s else "" for s in tcp["starving"]],
+    )  # fmt: skip
+    rates = ["k", "buffer", "seeds", "ns2_up", "ns2_down", "wlansim_up", "wlansim_down",
+             "ns2_ratio", "wlansim_ratio", "ratio_diff_pct", "ratio_ci", "p_value",
+             "total_diff_pct", "regime"]  # fmt: skip
+    sharing, starving = tcp[~tcp["starving"]], tcp[tcp["starving"]]
+    lines += [
+        shown[rates].to_string(**fmt2),
+        f"where neither starves: largest ratio difference "
+        f"{sharing['ratio_diff_pct'].abs().max():.1f} % (target {RATIO_TARGET_PCT:g} %); "
+        f"starvation points with p <= 0.05: {int((starving['p_value'] <= 0.05).sum())} of "
+        f"{len(starving)} (target: at most 2)",
+        "",
+        "Per run (means over seeds): timeouts, fast retransmits (ns-2: window cuts that "
+        "were not timeouts), retransmitted segments, drops at the AP (downloads: their data; "
+        "uploads: their ACKs)",
+    ]
+    fmt1 = {"float_format": lambda v: f"{v:.1f}", "index": False}
+    for direction in ("down", "up"):
+        counters = [
+            f"{sim}_{direction}_{key}"
+            for key in [k for k, _ in TCP_COUNTERS] + ["ap_drops"]
+            for sim in ("ns2", "wlansim")
+        ]
+        lines += [f"{direction}loads:", tcp[["k", "buffer", *counters]].to_string(**fmt1)]
+    columns = [
+        f"{sim}_{direction}_{key}"
+        for key in ("srtt_ms", "rto_ms", "active")
+        for direction in ("up", "down")
+        for sim in ("ns2", "wlansim")
+    ]
+    lines += [
+        "",
+        "Smoothed RTT and RTO (ms, means over each direction's flows and seconds) and "
+        "flows active per second (mean count of the direction's k flows that moved data "
+        f"in a second; per flow and second in {CSV_PREFIX}tcp-series.csv)",
+        tcp[["k", "buffer", *columns]].to_string(index=False, float_format=lambda v: f"{v:.2f}"),
+        "",
+        "Frame sizes: the same grid, ns-2 with DSDV and the endpoints on a wired host "
+        "behind the AP (wired-cum-wireless), wlansim with routing_agent = dsdv (the "
+        "profile's default) and none (DSDV's 20 bytes left out): total packets/s, "
+        f"{plan.seeds} seeds",
+        sizes.to_string(**fmt2),
+        f"largest total difference: {sizes['dsdv_diff_pct'].abs().max():.2f} % with dsdv, "
+        f"{sizes['none_diff_pct'].abs().max():.2f} % with none",
+    ]
+    return lines
+
+
+def speed_lines(s: dict) -> list[str]:
+    """:func:`speed`'s measurements as ``wlansim validate ns2 --speed`` prints them."""
+    lines = [
+        f"{s['n']} saturated stations (802.11b 11 Mb/s, basic access, 1000-byte IP packets), "
+        f"{s['duration_s']:g} s simulated, median of {s['runs']} alternating runs; ns-2.35 "
+        f"offers {SPEED_LOAD_FACTOR:g}x a station's share (a packet every "
+        f"{s['ns2_interval_s'] * 1e3:.2f} ms per station), traces off",
+        f"delivered after the warm-up: ns-2 {s['ns2_pkts']:.1f}, wlansim {s['wlansim_pkts']:.1f} "
+        "packets/s",
+        f"{'':26}{'wall s':>10}{'CPU s':>10}{'wall ratio':>12}{'CPU ratio':>11}",
+        f"{'ns-2 (whole process)':26}{s['ns2_wall_s']:10.3f}{s['ns2_cpu_s']:10.3f}",
+    ]
+    for side, label in (("run", "wlansim in-process"), ("process", "wlansim whole process")):
+        lines.append(
+            f"{label:26}{s[f'{side}_wall_s']:10.3f}{s[f'{side}_cpu_s']:10.3f}"
+            f"{s[f'{side}_wall_ratio']:11.0f}x{s[f'{side}_cpu_ratio']:10.0f}x"
+        )
+    lines.append(f"load average (1, 5, 15 min): {s['load_before']} before, {s['load_after']} after")
+    return lines
+
+
+def speed_report(runs: int) -> Result:
+    """``wlansim validate ns2 --speed``: :func:`speed` over `runs` rounds, printed by
+    :func:`speed_lines` (the measurements themselves with ``--json``)."""
+    why = unavailable()
+    if why:
+        return Result(why)
+    at_least("--speed-runs", runs)
+    s = speed(runs=runs)
+    return Result("\n".join(speed_lines(s)), s)

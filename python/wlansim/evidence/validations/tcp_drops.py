@@ -25,17 +25,30 @@ first retransmission (the time spent recovering once the loss is detected), whet
 down to one segment after the first drop (Tahoe's slow start, or a timeout), and the
 queue drops (the scripted drops are meant to be the only losses; a window that grows
 back too fast can still overflow the router's 8 packets, as Reno's does with two drops).
+
+As a validation (:mod:`wlansim.evidence.validation`): :data:`CLAIMS` decided on the table
+``tcp-drops`` of :func:`run`; a full run also keeps the first seed's segments, ACKs and
+cwnd (tables ``tcp-drops-sequence`` and ``tcp-drops-cwnd``) for the paper's plots.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wlansim.api import run
+from wlansim.api import run as run_scenario
+from wlansim.evidence.claims import Claim, Every, InRange, NotRun, Sample, Scale
+from wlansim.evidence.validation import at_least
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+TITLE = "Fall & Floyd 1996: 1 to 4 drops from one window, per TCP variant"
+PROFILE = "standard"
+NO_NS2 = "this validation sets wlansim beside the outcomes Fall & Floyd report, not beside ns-2.35"
+JSON_TABLE = "tcp-drops"
 
 VARIANTS = ("tahoe", "reno", "newreno", "sack", "vegas", "cubic")
 DROP_PATTERN = (14, 16, 18, 20)
@@ -155,7 +168,7 @@ def analyse(r, variant: str, drops: int) -> dict:
 
 def run_case(variant: str, drops: int, *, duration: str = "6 s", seed: int = 1):
     """Run one case: (table row, results)."""
-    r = run(scenario(variant, drops, duration=duration, seed=seed))
+    r = run_scenario(scenario(variant, drops, duration=duration, seed=seed))
     return analyse(r, variant, drops), r
 
 
@@ -176,17 +189,119 @@ def compare(
     return pd.DataFrame(rows), runs
 
 
-def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
-    """The paper's layout: one panel per variant (columns) and number of drops (rows).
-    `sequence`: segment number (mod 90, as in the paper) against time, data segments sent
-    as dots, ACKs as small marks, drops as crosses. `cwnd`: cwnd in segments against time."""
+# --------------------------------------------------------------------------- the validation
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The options of ``wlansim validate tcp-drops``: the variants, the first seed and
+    the runs per case; --quick runs 4 s instead of 6 s and draws no plots."""
+
+    quick: bool
+    variants: tuple[str, ...]
+    seed: int
+    seeds: int
+
+    @classmethod
+    def of(cls, quick: bool, variants: Sequence[str], seed: int, seeds: int) -> Plan:
+        from wlansim.errors import ScenarioError
+        from wlansim.scenario import resolve
+
+        for v in variants:
+            try:
+                resolve(scenario(v, 1))
+            except ScenarioError as exc:
+                raise ScenarioError(f"--variants {v!r}: {exc}") from None
+        at_least("--seeds", seeds)
+        return cls(quick, tuple(variants), seed, seeds)
+
+    @property
+    def duration(self) -> str:
+        return "4 s" if self.quick else "6 s"
+
+    def skips(self) -> list[str]:
+        return ["quick: 4 s per run instead of 6 s, no plots"] if self.quick else []
+
+
+def run(plan: Plan) -> dict[str, pd.DataFrame]:
+    """The table ``tcp-drops`` (a row per variant, number of drops and seed, :func:`compare`)
+    and, unless quick, the first seed's ``tcp-drops-sequence`` and ``tcp-drops-cwnd``
+    (:func:`traces`) for :func:`plot`."""
+    seeds = range(plan.seed, plan.seed + plan.seeds)
+    table, runs = compare(plan.variants, duration=plan.duration, seeds=seeds)
+    if plan.quick:
+        return {"tcp-drops": table}
+    sequence, cwnd = traces(runs)
+    return {"tcp-drops": table, "tcp-drops-sequence": sequence, "tcp-drops-cwnd": cwnd}
+
+
+def traces(runs: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """From each case's results (:func:`compare`'s second value): the segments sent, the
+    ACKs received and the segments dropped (variant, drops, kind, t_s and segment: the
+    data segment's number, an ACK's ``(ack - 1) // MSS``), and cwnd in segments over time."""
+    import pandas as pd
+
+    sequence, cwnd = [], []
+    for (v, d), r in runs.items():
+        case = {"variant": v, "drops": d}
+        p = r.packets
+        data = p[(p["direction"] == "forward") & (p["payload_bytes"] > 0)]
+        acks = p[(p["direction"] == "reverse") & p["delivered_s"].notna()]
+        lost = data[data["dropped"] == "scripted"]
+        for kind, t, n in (
+            ("data", data["created_s"], data["tcp_seq"].map(segment_number)),
+            ("ack", acks["delivered_s"], (acks["tcp_ack"] - 1) // MSS),
+            ("drop", lost["created_s"], lost["tcp_seq"].map(segment_number)),
+        ):
+            sequence.append(pd.DataFrame({**case, "kind": kind, "t_s": t, "segment": n}))
+        c = r.series["cwnd"]
+        cwnd.append(pd.DataFrame({**case, "t_s": c["t_s"],
+                                  "cwnd_segments": [x / MSS for x in c["up-0"]]}))  # fmt: skip
+    return pd.concat(sequence, ignore_index=True), pd.concat(cwnd, ignore_index=True)
+
+
+SHOWN = ["variant", "drops", "timeouts", "retransmissions", "fast_retransmits", "queue_drops",
+         "recovery_s", "recovery_rtts", "in_recovery_rtts", "cwnd_to_one"]  # fmt: skip
+
+
+def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
+    """The first seed's row of every case."""
+    table = tables["tcp-drops"]
+    shown = table[table["seed"] == plan.seed][SHOWN]
+    rtt = table["rtt_s"].min()
+    return [
+        "Fall & Floyd 1996: one TCP upload, bottleneck 0.8 Mb/s 100 ms, router queue 8, "
+        f"MSS 1000 B, segments 14, 16, 18, 20 dropped at the router; {plan.duration} per run, "
+        f"smallest RTT {rtt * 1e3:.0f} ms. recovery = first drop (in_recovery: first "
+        "retransmission) until the recovery point is acknowledged:",
+        shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"),
+    ]
+
+
+def plot(tables: dict[str, pd.DataFrame], out: Path, plan: Plan) -> list[Path]:
+    """The paper's plots (none in a quick run): tcp-drops-sequence.png and
+    tcp-drops-cwnd.png (:func:`plot_case`)."""
+    if "tcp-drops-sequence" not in tables:
+        return []
+    out = Path(out)
+    return [
+        plot_case(tables["tcp-drops-sequence"], out / "tcp-drops-sequence.png"),
+        plot_case(tables["tcp-drops-cwnd"], out / "tcp-drops-cwnd.png", kind="cwnd"),
+    ]
+
+
+def plot_case(trace: pd.DataFrame, path: Path, *, kind: str = "sequence") -> Path:
+    """The paper's layout: one panel per variant (columns) and number of drops (rows), from
+    a table of :func:`traces`. `sequence`: segment number (mod 90, as in the paper) against
+    time, data segments sent as dots, ACKs as small marks, drops as crosses. `cwnd`: cwnd
+    in segments against time."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    variants = list(dict.fromkeys(v for v, _ in runs))
-    drops = sorted({d for _, d in runs})
+    variants = list(dict.fromkeys(trace["variant"]))
+    drops = sorted(set(trace["drops"]))
     fig, axes = plt.subplots(
         len(drops),
         len(variants),
@@ -198,20 +313,16 @@ def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
     for j, v in enumerate(variants):
         for i, d in enumerate(drops):
             ax = axes[i][j]
-            r = runs[(v, d)]
+            case = trace[(trace["variant"] == v) & (trace["drops"] == d)]
             if kind == "cwnd":
-                c = r.series["cwnd"]
-                ax.plot(c["t_s"], [x / MSS for x in c["up-0"]], lw=0.9)
+                ax.plot(case["t_s"], case["cwnd_segments"], lw=0.9)
             else:
-                p = r.packets
-                data = p[(p["direction"] == "forward") & (p["payload_bytes"] > 0)]
-                n = data["tcp_seq"].map(segment_number) % 90
-                ax.plot(data["created_s"], n, ".", ms=2)
-                acks = p[(p["direction"] == "reverse") & p["delivered_s"].notna()]
-                a = ((acks["tcp_ack"] - 1) // MSS) % 90
-                ax.plot(acks["delivered_s"], a, "_", ms=2, color="grey", alpha=0.6)
-                lost = data[data["dropped"] == "scripted"]
-                ax.plot(lost["created_s"], lost["tcp_seq"].map(segment_number) % 90, "x", ms=6)
+                style = {"data": (".", {"ms": 2}),
+                         "ack": ("_", {"ms": 2, "color": "grey", "alpha": 0.6}),
+                         "drop": ("x", {"ms": 6})}  # fmt: skip
+                for what, (marker, kw) in style.items():
+                    rows = case[case["kind"] == what]
+                    ax.plot(rows["t_s"], rows["segment"] % 90, marker, **kw)
             if i == 0:
                 ax.set_title(v)
             if j == 0:
@@ -221,7 +332,6 @@ def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
                 ax.set_xlabel("time (s)")
             ax.grid(alpha=0.3)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -232,8 +342,6 @@ def plot(runs: dict, path: Path, *, kind: str = "sequence") -> Path:
 
 def _cases(runs: pd.DataFrame, variant: str, column: str, drops=(1, 2, 3, 4)) -> dict:
     """{drops: the runs' values of `column`} for one variant."""
-    from wlansim.evidence.claims import NotRun, Sample
-
     out = {}
     for d in drops:
         rows = runs[(runs["variant"] == variant) & (runs["drops"] == d)]
@@ -244,18 +352,16 @@ def _cases(runs: pd.DataFrame, variant: str, column: str, drops=(1, 2, 3, 4)) ->
     return out
 
 
-def tcp_drops_claims() -> list:
+def _claims() -> list[Claim]:
     """Fall & Floyd 1996's outcomes per variant as claim records (the runs differ only
     in the wireless hop's backoff draws, so their values rarely differ between seeds)."""
-    from wlansim.evidence.claims import Claim, Every, InRange, Scale
-
     count = Scale(relative=False, digits=2)
 
     def none(label):
         return InRange(label, -0.5, 0.5, scale=count)
 
     def per(variant, column, drops=(1, 2, 3, 4)):
-        return lambda t: _cases(t["runs"], variant, column, drops)
+        return lambda t: _cases(t["tcp-drops"], variant, column, drops)
 
     rtts = Scale(relative=False, unit="RTT", digits=2)
     return [
@@ -276,7 +382,7 @@ def tcp_drops_claims() -> list:
         *[Claim(f"ff.newreno-rtt-per-drop-{d}", "Fall & Floyd 1996, §5",
                 f"NewReno retransmits one dropped segment per RTT: {d} drops take {d} RTTs",
                 InRange("RTTs from the first retransmission", d - 0.05, d + 0.5, scale=rtts),
-                lambda t, d=d: _cases(t["runs"], "newreno", "in_recovery_rtts", (d,))[d])
+                lambda t, d=d: _cases(t["tcp-drops"], "newreno", "in_recovery_rtts", (d,))[d])
           for d in (1, 2, 3, 4)],
         Claim("ff.sack-no-timeout", "Fall & Floyd 1996, §6",
               "SACK recovers from one to four drops without a timeout",
@@ -286,3 +392,6 @@ def tcp_drops_claims() -> list:
               Every(InRange("RTTs from the first retransmission", 0.95, 1.5, scale=rtts),
                     "drops"), per("sack", "in_recovery_rtts")),
     ]  # fmt: skip
+
+
+CLAIMS = _claims()
