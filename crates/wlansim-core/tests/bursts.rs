@@ -106,6 +106,11 @@ fn bad_burst_parameters_name_the_key_the_value_and_the_rule() {
             "bursts_uplink.per",
             "missing",
         ),
+        (
+            r#"{ model = "bernoulli", per = 0.1, burst_length = 10, phase = "ns2" }"#,
+            "bursts_uplink.phase",
+            "only the periodic model",
+        ),
     ] {
         let e = error_of(bursts);
         assert!(e.contains(key) && e.contains(says), "{bursts}: {e}");

@@ -11,8 +11,10 @@ The reason comes from the evidence, never from prose written for the occasion:
 - it does not hold in our runs but holds under ns-2.35: a **simulator difference**, named
   where the study knows it (the study's ``DIFFERENCES``), else said to be unexplained;
 - ns-2.35 cannot run the statement's cases (a mechanism stock ns-2.35 does not have) but
-  runs the cases it is measured against (``Claim.rests_on``), and agrees with us there:
-  again the setup the paper does not state, with that as the evidence;
+  runs the cases it is measured against (``Claim.rests_on``), and agrees with us there
+  (estimates within each other's intervals, or apart by a difference the study names,
+  with the same verdict): again the setup the paper does not state, with that as the
+  evidence;
 - otherwise (no run of the paper's simulator, or one that cannot tell): **not reproduced**,
   with the sweeps as the only evidence;
 - **cannot show**: the runs cannot show the effect (identical in every run, or the claim's
@@ -97,6 +99,22 @@ def agreement(a: Estimate, b: Estimate) -> str:
     return "agree" if a.low <= b.high and b.low <= a.high else "differ"
 
 
+def _anchor(mine: Verdict, theirs: Verdict | None, evidence: Evidence) -> str:
+    """Whether a statement another rests on agrees between wlansim and ns-2.35: "agree"
+    (ns-2.35 ran it, the estimates lie within each other's 95 % intervals), "named" (they
+    do not, by a difference the study names in ``DIFFERENCES``, and the verdicts are the
+    same), or "" (not run under ns-2.35, or apart without a named reason, or verdicts
+    that differ)."""
+    if theirs is None or theirs.verdict == "not run":
+        return ""
+    how = agreement(mine.estimate, theirs.estimate)
+    if how == "agree":
+        return "agree"
+    if mine.claim.id in evidence.differences and mine.verdict == theirs.verdict:
+        return "named"
+    return ""
+
+
 def _ours(v: Verdict) -> str:
     r = v.row()
     return r["ours"] + (f" ({r['ci95']})" if r["ci95"] else "")
@@ -172,17 +190,21 @@ def conclude(evidence: Evidence) -> list[Conclusion]:
             out.append(Conclusion(cid, SIMULATOR, reason, agree, under))
             continue
         anchors = [mine[i] for i in v.claim.rests_on if i in mine]
-        if anchors and all(
-            ns2.get(a.claim.id) is not None
-            and ns2[a.claim.id].verdict != "not run"
-            and agreement(a.estimate, ns2[a.claim.id].estimate) == "agree"
-            for a in anchors
-        ):
+        anchored = [_anchor(a, ns2.get(a.claim.id), evidence) for a in anchors]
+        if anchors and all(anchored):
             ids = ", ".join(a.claim.id for a in anchors)
+            named = [a.claim.id for a, how in zip(anchors, anchored) if how == "named"]
             reason = (
                 f"{v.claim.ns2 and 'ns-2.35 cannot run it (' + v.claim.ns2 + '); '}the cases "
-                f"it is measured against agree between ns-2.35 and wlansim ({ids}), and "
-                f"wlansim finds {_ours(v)}." + sweep
+                f"it is measured against agree between ns-2.35 and wlansim ({ids}"
+                + (
+                    f"; apart on {', '.join(named)} only by a named simulator difference, "
+                    "with the same verdict"
+                    if named
+                    else ""
+                )
+                + f"), and wlansim finds {_ours(v)}."
+                + sweep
             )
             out.append(Conclusion(cid, UNSTATED, reason, agree, under))
             continue

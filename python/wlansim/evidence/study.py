@@ -69,7 +69,8 @@ def profile_section(profile: str, study_choice: str, why: str) -> list[str]:
 #                sweeps) and ``skips() -> list[str]``: what this plan leaves out
 #   run_experiments(out, plan, jobs, progress) -> {name: DataFrame}: the tables the
 #                claims read (per-run rows where a claim needs replications) and figures
-#   plot(tables, out, plan) -> [png names]: every figure the study reproduces
+#   plot(tables, out, plan) -> [png names]: every figure the study reproduces (with
+#                `--against ns2`, `tables` also holds run_ns2's tables as "ns2_KEY")
 #   sections(tables, plan, verdicts) -> [markdown lines]: the study's own tables, sweeps
 #                and explanations (explanations cite counters of the runs)
 # and ends with ``reproduce = study_reproduce(__name__)``.
@@ -139,12 +140,16 @@ def run_study(
         other_verdicts = cl.decide_all(module.CLAIMS, tables2)
     wall_ns2 = 0.0
     ns2_verdicts = None
+    # what the figures and the study's sections show: its tables and ns-2.35's, named as
+    # their CSV files (ns2_KEY)
+    shown = dict(tables)
     if against == "ns2":
         t0 = time.perf_counter()
         ns2_tables = module.run_ns2(out / NS2_DIR, plan, jobs, progress)
         ns2_verdicts = decide_ns2(module.CLAIMS, ns2_tables)
         for key, t in ns2_tables.items():
             t.to_csv(out / f"ns2_{key}.csv", index=False)
+            shown[f"ns2_{key}"] = t
         wall_ns2 = time.perf_counter() - t0
     readings = getattr(module, "readings", None)
     sweeps = {
@@ -167,7 +172,7 @@ def run_study(
         t.to_csv(out / f"{key}.csv", index=False)
     write_claims_csv(out / "claims.csv", evidence, conclusions)
     _write_sweeps(out / "sweeps.csv", sweeps)
-    figures = module.plot(tables, out, plan)
+    figures = module.plot(shown, out, plan)
     skips = list(plan.skips())
     if not other:
         skips.append(f"the run under the other profile (`{second}`): its verdicts are not run")
@@ -222,7 +227,7 @@ def run_study(
         "",
         *parameters_table(module.PARAMETERS),
         "",
-        *module.sections(tables, plan, verdicts),
+        *module.sections(shown, plan, verdicts),
         "",
         "## Figures",
         "",
@@ -233,7 +238,7 @@ def run_study(
         "- `claims.csv`: one row per statement (rule, our value and interval, the paper's, "
         "verdict under both profiles and under ns-2.35, outcome and reason)",
         "- `sweeps.csv`: each statement's verdict under every swept setting",
-        *[f"- `{k}.csv`" for k in tables],
+        *[f"- `{k}.csv`" for k in shown],
         "",
     ]
     path = out / "report.md"

@@ -7,7 +7,7 @@
 //! model at the AP's receiver would; each link keeps its own counters. The models are
 //! [`GilbertElliott`] and the consecutive bursts of fotiadis2005 ([`Periodic`],
 //! [`Bernoulli`]); dispatch is an enum match.
-use super::consecutive_burst::{Bernoulli, Periodic};
+use super::consecutive_burst::{Bernoulli, Periodic, Phase};
 use super::gilbert_elliott::GilbertElliott;
 use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
@@ -25,8 +25,13 @@ pub enum BurstParams {
         good_frames: f64,
         bad_frames: f64,
     },
-    /// fotiadis2005's runs of `burst_length` losses, one per period, random phase.
-    Periodic { per: f64, burst_length: u64 },
+    /// fotiadis2005's runs of `burst_length` losses, one per period, at a random phase
+    /// drawn as `phase` says.
+    Periodic {
+        per: f64,
+        burst_length: u64,
+        phase: Phase,
+    },
     /// Runs of `burst_length` losses starting at random (long-run rate `per`).
     Bernoulli { per: f64, burst_length: u64 },
 }
@@ -73,9 +78,11 @@ impl Process {
                 bad_frames,
                 &mut rng,
             )),
-            BurstParams::Periodic { per, burst_length } => {
-                Model::Periodic(Periodic::new(per, burst_length, &mut rng))
-            }
+            BurstParams::Periodic {
+                per,
+                burst_length,
+                phase,
+            } => Model::Periodic(Periodic::new(per, burst_length, phase, &mut rng)),
             BurstParams::Bernoulli { per, burst_length } => {
                 Model::Bernoulli(Bernoulli::new(per, burst_length))
             }
@@ -187,6 +194,7 @@ mod tests {
         let periodic = BurstParams::Periodic {
             per: 0.1,
             burst_length: 10,
+            phase: Phase::Uniform,
         };
         for shared in [false, true] {
             let spec = BurstSpec {

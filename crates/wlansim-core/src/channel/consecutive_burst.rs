@@ -2,7 +2,10 @@
 //! packets are lost consecutively". A PER p comes as runs of exactly L lost frame attempts:
 //!
 //! - [`Periodic`]: a deterministic period of L/p attempts starting with a run of L losses,
-//!   at a phase drawn uniformly per link (links do not lose in step);
+//!   at a phase drawn per link (links do not lose in step): uniformly over the period
+//!   ([`Phase::Uniform`]), or as ns-2's `ErrorModel/Periodic` places its pattern
+//!   ([`Phase::Ns2`]: `offset_` − 1 delivered attempts, then the first burst; `offset_` ≥ 2,
+//!   so the first attempt is never lost);
 //! - [`Bernoulli`]: bursts start as a Bernoulli process; every attempt outside a burst,
 //!   except the one right after a burst (so runs never merge and stay exactly L long),
 //!   starts one with probability q = p / (L(1 − p)), which makes the long-run PER
@@ -10,6 +13,20 @@
 //!
 //! Attempts drive both (an idle link keeps its place in the pattern).
 use crate::sim::rng::Rng;
+
+/// Where a link's first attempt falls in its periodic pattern.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    /// Anywhere in the period, uniformly: a link starts inside a burst (after its first
+    /// loss) with probability (L − 1)/period = p(L − 1)/L.
+    #[default]
+    Uniform,
+    /// As ns-2.35's `ErrorModel/Periodic` (`queue/errmodel.cc`, unit pkt) with `offset_`
+    /// k: k − 1 attempts delivered, then the first burst; k drawn uniformly from 2 to
+    /// period − L + 1, so the link starts between two bursts, never inside one (its first
+    /// attempt is never lost; `offset_` 1 would lose it, beginning a burst).
+    Ns2,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Periodic {
@@ -20,10 +37,18 @@ pub struct Periodic {
 }
 
 impl Periodic {
-    /// Period `burst / per` attempts (an integer: checked by the scenario).
-    pub fn new(per: f64, burst: u64, rng: &mut Rng) -> Self {
+    /// Period `burst / per` attempts (an integer: checked by the scenario), its phase
+    /// drawn as `phase` says.
+    pub fn new(per: f64, burst: u64, phase: Phase, rng: &mut Rng) -> Self {
         let period = (burst as f64 / per).round() as u64;
-        let at = rng.uniform_inclusive((period - 1) as u32) as u64;
+        let at = match phase {
+            Phase::Uniform => rng.uniform_inclusive((period - 1) as u32) as u64,
+            Phase::Ns2 => {
+                // `offset_` − 1 attempts delivered before the first burst: 1 to period − L.
+                let good = 1 + rng.uniform_inclusive((period - burst - 1) as u32) as u64;
+                period - good
+            }
+        };
         Periodic { period, burst, at }
     }
 
@@ -111,7 +136,7 @@ pub(crate) mod tests {
         let mut first_loss = Vec::new();
         for link in ["a", "b", "c", "d"] {
             let mut rng = Rng::named(5, StreamKind::Channel, link);
-            let mut m = Periodic::new(0.15, 15, &mut rng);
+            let mut m = Periodic::new(0.15, 15, Phase::Uniform, &mut rng);
             let fates: Vec<bool> = (0..10_000).map(|_| m.frame_lost()).collect();
             let runs = loss_runs(&fates);
             // Whole runs (the first and last may be cut by the window's edges).
@@ -124,6 +149,50 @@ pub(crate) mod tests {
         }
         first_loss.dedup();
         assert!(first_loss.len() > 1, "phases {first_loss:?}");
+    }
+
+    /// ns-2's placement: over many links, the first attempt is never inside a burst (never
+    /// lost): 1 to period − L delivered attempts, each count occurring, then a whole run of
+    /// L, and the same periodic pattern afterwards.
+    #[test]
+    fn ns2_phase_never_starts_inside_a_burst() {
+        let (per, burst) = (0.2, 20);
+        let mut starts = std::collections::BTreeSet::new();
+        for link in 0..2000 {
+            let mut rng = Rng::named(9, StreamKind::Channel, &format!("mob-{link}"));
+            let mut m = Periodic::new(per, burst, Phase::Ns2, &mut rng);
+            let fates: Vec<bool> = (0..1000).map(|_| m.frame_lost()).collect();
+            let first = fates.iter().position(|&l| l).unwrap();
+            // the first run of losses is a whole burst, and nothing but delivered attempts
+            // precedes it
+            assert!(fates[first..first + burst as usize].iter().all(|&l| l));
+            assert!(
+                (1..=80).contains(&first),
+                "first loss after {first} attempts"
+            );
+            assert!(fates
+                .windows(100)
+                .all(|w| w.iter().filter(|&&l| l).count() == 20));
+            starts.insert(first);
+        }
+        assert_eq!(
+            starts,
+            (1..=80).collect(),
+            "every ns-2 offset_ from 2 to 81 occurs"
+        );
+        // the uniform phase does start inside bursts
+        let inside = (0..2000)
+            .filter(|link| {
+                let mut rng = Rng::named(9, StreamKind::Channel, &format!("mob-{link}"));
+                let mut m = Periodic::new(per, burst, Phase::Uniform, &mut rng);
+                let fates: Vec<bool> = (0..100).map(|_| m.frame_lost()).collect();
+                fates[0] && loss_runs(&fates)[0] < burst as usize
+            })
+            .count();
+        assert!(
+            (300..460).contains(&inside),
+            "{inside} of 2000 start inside a burst"
+        );
     }
 
     #[test]

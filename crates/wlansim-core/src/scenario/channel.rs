@@ -12,6 +12,7 @@
 //! bursts_downlink = { model = "gilbert-elliott", per = 0.2, burst_length = 10 }
 //! ```
 use super::{Scenario, ScenarioError, StationGroup};
+use crate::channel::consecutive_burst::Phase;
 use crate::channel::{BurstParams, BurstSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -99,11 +100,19 @@ pub enum BurstModel {
     /// (default 1).
     GilbertElliott,
     /// fotiadis2005: runs of exactly `burst_length` losses every `burst_length / per`
-    /// attempts (an integer), at a random phase per link.
+    /// attempts (an integer), at a random phase per link (`phase`).
     Periodic,
     /// fotiadis2005, random variant: runs of exactly `burst_length` losses starting as a
     /// Bernoulli process with long-run rate `per`.
     Bernoulli,
+}
+
+/// Where a periodic pattern starts (`BurstLoss::phase`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PeriodicPhase {
+    Uniform,
+    Ns2,
 }
 
 /// Bursty losses of data frames on one link direction (`channel::bursts`). Each link and
@@ -132,6 +141,12 @@ pub struct BurstLoss {
     /// Gilbert–Elliott: mean sojourn in the Bad state, attempts, ≥ 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bad_frames: Option<f64>,
+    /// Periodic model: where a link's first attempt falls in its pattern, drawn per link:
+    /// `uniform` (anywhere in the period, the default; it may fall inside a burst) or
+    /// `ns2` (as ns-2.35's `ErrorModel/Periodic` with `offset_` drawn from 2 to period −
+    /// burst_length + 1: the link starts between two bursts, never inside one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<PeriodicPhase>,
     /// The station group's links in this direction share one loss process (one pattern
     /// that every station's attempts move, as one error model at the AP's receiver would);
     /// false (the default): each link has its own.
@@ -169,6 +184,10 @@ impl BurstLoss {
             BurstModel::Periodic => BurstParams::Periodic {
                 per,
                 burst_length: burst as u64,
+                phase: match self.phase {
+                    None | Some(PeriodicPhase::Uniform) => Phase::Uniform,
+                    Some(PeriodicPhase::Ns2) => Phase::Ns2,
+                },
             },
             BurstModel::Bernoulli => BurstParams::Bernoulli {
                 per,
@@ -236,6 +255,12 @@ impl BurstLoss {
             ("good_frames", self.good_frames),
             ("bad_frames", self.bad_frames),
         ];
+        if self.phase.is_some() && self.model != BurstModel::Periodic {
+            return Err(ScenarioError::new(
+                key("phase"),
+                "only the periodic model has a phase (its pattern's start); remove it",
+            ));
+        }
         let by_per = self.per.is_some() || self.burst_length.is_some();
         let allowed: &[&str] = match (self.model, by_per) {
             (BurstModel::GilbertElliott, false) => {

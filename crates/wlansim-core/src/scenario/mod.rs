@@ -528,6 +528,14 @@ pub struct ApConfig {
     /// A flow without a packet through the AP for this long is no longer counted.
     #[serde(default = "default_flow_idle_timeout")]
     pub flow_idle_timeout: Duration,
+    /// dot11ShortRetryLimit of the AP's own frames (its DCF, and the default of its ACs'
+    /// `edca.*.short_retry_limit`); `mac.short_retry_limit` when absent. fotiadis2005
+    /// gives the stations unlimited retries and leaves the AP's limit alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_retry_limit: Option<RetryLimit>,
+    /// dot11LongRetryLimit of the AP's own frames; `mac.long_retry_limit` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long_retry_limit: Option<RetryLimit>,
     /// fotiadis2005 Algorithm 1: hold the TCP ACKs this AP forwards to its stations so
     /// the senders' RTO absorbs delay spikes; `{}` for the paper's parameters (needs
     /// `tcp.timestamps`).
@@ -579,6 +587,8 @@ impl Default for ApConfig {
             ack_queue: None,
             rwnd_clamp: false,
             flow_idle_timeout: default_flow_idle_timeout(),
+            short_retry_limit: None,
+            long_retry_limit: None,
             delay_injection: None,
             qos: false,
             edca: None,
@@ -594,6 +604,15 @@ impl ApConfig {
     /// The AP's whole buffer B in packets (both queues when they are separate).
     pub fn buffer(&self) -> u32 {
         self.queue + self.ack_queue.unwrap_or(0)
+    }
+
+    /// The `[mac]` settings of the AP's own frames: `mac` with the AP's retry limits.
+    pub fn mac(&self, mac: &MacConfig) -> MacConfig {
+        MacConfig {
+            short_retry_limit: self.short_retry_limit.unwrap_or(mac.short_retry_limit),
+            long_retry_limit: self.long_retry_limit.unwrap_or(mac.long_retry_limit),
+            ..mac.clone()
+        }
     }
 }
 

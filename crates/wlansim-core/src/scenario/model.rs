@@ -9,7 +9,7 @@
 use super::reception::ReceptionModel;
 use super::Power;
 use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
-use super::{EdcaConfig, StationGroup};
+use super::{EdcaConfig, MacConfig, StationGroup};
 use crate::channel::power::watts;
 use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::{AccessCategory, AccessParams, MacRules};
@@ -160,7 +160,14 @@ impl<'s> Model<'s> {
         };
         for ap in &s.aps {
             let id = m.nodes.len() as NodeId;
-            let access = m.access(ap.queue, ap.ack_queue, s.qos_node(ap.qos), ap.edca.as_ref());
+            let mac = ap.mac(&s.mac);
+            let access = m.access(
+                ap.queue,
+                ap.ack_queue,
+                s.qos_node(ap.qos),
+                ap.edca.as_ref(),
+                &mac,
+            );
             let channel = ap.channel.unwrap_or(channels::default_channel(m.phy.band));
             m.add(NodeSpec {
                 bss: Some(id),
@@ -175,7 +182,7 @@ impl<'s> Model<'s> {
         let mut group_nodes = Vec::new();
         for g in &s.stations {
             let queue = g.queue.unwrap_or(s.mac.queue);
-            let access = m.access(queue, None, s.qos_node(g.qos), g.edca.as_ref());
+            let access = m.access(queue, None, s.qos_node(g.qos), g.edca.as_ref(), &s.mac);
             let (up, down) = s.channel.group_bursts(g);
             let bursts = (
                 up.map(|b| b.spec(&g.name, "uplink")),
@@ -366,19 +373,21 @@ impl<'s> Model<'s> {
     }
 
     /// A node's queue and entities: one DCF entity with the PHY's DIFS and CW bounds, or
-    /// the four EDCA access categories with the node's parameters (`scenario/qos.rs`).
+    /// the four EDCA access categories with the node's parameters (`scenario/qos.rs`);
+    /// retry limits from the node's `mac` settings.
     fn access(
         &self,
         queue: u32,
         ack_queue: Option<u32>,
         qos_node: bool,
         edca: Option<&EdcaConfig>,
+        mac: &MacConfig,
     ) -> Access {
-        let (s, phy) = (self.scenario, &self.phy);
+        let phy = &self.phy;
         let entities = if qos_node {
             AccessCategory::ALL
                 .iter()
-                .map(|&ac| (Some(ac), qos::access_params(edca, ac, phy, &s.mac)))
+                .map(|&ac| (Some(ac), qos::access_params(edca, ac, phy, mac)))
                 .collect()
         } else {
             vec![(
@@ -387,8 +396,8 @@ impl<'s> Model<'s> {
                     aifs: phy.difs,
                     cw_min: phy.cw_min,
                     cw_max: phy.cw_max,
-                    short_retry_limit: s.mac.short_retry_limit.0,
-                    long_retry_limit: s.mac.long_retry_limit.0,
+                    short_retry_limit: mac.short_retry_limit.0,
+                    long_retry_limit: mac.long_retry_limit.0,
                     txop_limit: 0,
                 },
             )]
@@ -499,5 +508,41 @@ mod tests {
         let e = Model::resolve(&s).err().expect("refused");
         assert_eq!(e.path, "flows[1].traffic");
         assert!(e.message.contains("srv-0 is a wired node"), "{}", e.message);
+    }
+
+    /// fotiadis2005's inf-RL: the stations retry without limit, the AP keeps its own
+    /// limit (its DCF entity, and each AC of a QoS AP unless the AC sets its own).
+    #[test]
+    fn the_ap_keeps_its_own_retry_limits() {
+        let text = TWO_BSS.replace(
+            "duration = \"1 s\"",
+            "duration = \"1 s\"\n        [mac]\n        short_retry_limit = \"unlimited\"",
+        );
+        let text = text.replacen(
+            "name = \"ap1\"",
+            "name = \"ap1\"\n        short_retry_limit = 7\n        long_retry_limit = 3",
+            1,
+        );
+        let text = text.replacen(
+            "qos = true",
+            "qos = true\n        short_retry_limit = 5\n        edca.vo.short_retry_limit = 2",
+            1,
+        );
+        let s = Scenario::from_toml(&text).unwrap();
+        let m = Model::resolve(&s).unwrap();
+        let limits = |node: usize| -> Vec<(Option<u32>, Option<u32>)> {
+            let a = m.nodes[node].access.as_ref().unwrap();
+            let p = a.entities.iter().map(|(_, p)| p);
+            p.map(|p| (p.short_retry_limit, p.long_retry_limit))
+                .collect()
+        };
+        assert_eq!(limits(0), [(Some(7), Some(3))]);
+        // ap2's ACs BK, BE, VI take the AP's short limit, VO its own; the long one is [mac]'s
+        let ap2: Vec<_> = limits(1).iter().map(|l| l.0).collect();
+        assert_eq!(ap2.iter().filter(|&&l| l == Some(5)).count(), 3, "{ap2:?}");
+        assert!(ap2.contains(&Some(2)));
+        assert!(limits(1).iter().all(|l| l.1 == Some(4)));
+        // a station keeps [mac]'s: unlimited
+        assert_eq!(limits(2), [(None, Some(4))]);
     }
 }

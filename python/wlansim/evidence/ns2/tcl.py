@@ -31,12 +31,12 @@ HOST_LINK = "10Gb 1us"
 
 def place(var: str, x: float, y: float, address: str | None = None) -> str:
     """A static node `$var` at (x, y); with a hierarchical `address` ("1.0.3"), made at
-    that address and, unless it is the AP itself ("1.0.0"), attached to `$ap` as its
-    base station."""
+    that address and, unless it is a base station itself (the first node of its domain,
+    "D.0.0": the AP), attached to `$ap` as its base station."""
     node = f"[$ns node {address}]" if address else "[$ns node]"
     base = (
         f"${var} base-station [AddrParams addr2id [$ap node-addr]]\n"
-        if address and address != "1.0.0"
+        if address and address.split(".")[1:] != ["0", "0"]
         else ""
     )
     return (
@@ -168,3 +168,41 @@ $ns node-config -adhocRouting DSDV -llType LL -macType Mac/802_11 \\
 {retraced}$ns queue-limit $host $ap 10000
 $ns queue-limit $ap $host 10000
 """
+
+
+def packet_type_loss(
+    proc: str, ptype: int, period: int, burst: int, made: str, offset_var: str
+) -> str:
+    """A Tcl proc `proc` for ``node-config -OutgoingErrProc`` / ``-IncomingErrProc``: each
+    node made after it gets a ``Filter/Field`` on the common header's packet type that
+    sends the packets of type `ptype` (``common/packet.h``, e.g. 0 for TCP data) through
+    an ``ErrorModel/Periodic`` (unit pkt: `burst` errored in each `period`, after
+    ``offset_`` − 1 good ones, ``offset_`` read from the global `offset_var` when the node
+    is made) and passes the others. An errored frame still goes on the air and its
+    receiver's MAC drops it, unacknowledged. The error models are appended to the list
+    `made`, in the nodes' order; set each one's ``target`` after its node is made (the
+    node's ``netif_(0)`` for outgoing frames, ``mac_(0)`` for incoming ones)."""
+    return f"""set {made} {{}}
+proc {proc} {{}} {{
+    global {made} {offset_var}
+    set f [new Filter/Field]
+    $f set offset_ [PktHdr_offset PacketHeader/Common ptype_]
+    $f set match_ {ptype}
+    set em [new ErrorModel/Periodic]
+    $em unit pkt
+    $em set period_ {period}
+    $em set burstlen_ {burst}
+    $em set offset_ ${offset_var}
+    $f filter-target $em
+    lappend {made} $em
+    return $f
+}}
+"""
+
+
+def trace_tcp_vars(agent: str, names: tuple[str, ...]) -> str:
+    """Trace TCP agent `$agent`'s variables `names` (``nrexmit_``, ``rtt_``, ``ack_``,
+    ``cwnd_``…) to stdout: a line ``TIME ADDR PORT DADDR DPORT NAME VALUE``
+    (``TcpAgent::traceVar``; ``rtt_`` in seconds, whole ticks of ``tcpTick_``) whenever
+    one changes (an assignment of the value it holds prints nothing)."""
+    return f"${agent} attach stdout\n" + "".join(f"${agent} trace {n}\n" for n in names)
