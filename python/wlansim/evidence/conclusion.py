@@ -124,7 +124,10 @@ def _sweep_note(holds_under: Sequence[str], evidence: Evidence) -> str:
     if holds_under:
         return " It holds under: " + "; ".join(holds_under) + "."
     if evidence.sweeps:
-        return " No swept setting makes it hold (the settings tried are listed above)."
+        return (
+            " No swept setting makes it hold (the settings tried are those the bottom line "
+            "lists as not stated by the paper)."
+        )
     return ""
 
 
@@ -216,7 +219,7 @@ def conclude(evidence: Evidence) -> list[Conclusion]:
             why = (evidence.ns2_absent or "the paper's simulator was not run beside") + (
                 f"; wlansim finds {_ours(v)}."
             )
-        out.append(Conclusion(cid, NOT_REPRODUCED, why[0].upper() + why[1:] + sweep, agree, under))
+        out.append(Conclusion(cid, NOT_REPRODUCED, _sentence(why) + sweep, agree, under))
     return out
 
 
@@ -311,7 +314,7 @@ def bottom_line(
             "",
         ]
     elif evidence.ns2_absent:
-        lines += [evidence.ns2_absent[0].upper() + evidence.ns2_absent[1:] + ".", ""]
+        lines += [_sentence(evidence.ns2_absent) + ".", ""]
     tried = [*settings_tried, *(f"{k} (swept)" for k in evidence.sweeps)]
     if tried:
         lines += ["Settings the paper does not state, tried: " + "; ".join(tried) + ".", ""]
@@ -335,3 +338,11 @@ def bottom_line(
         word = "Reproduced" if evidence.subject == "paper" else "Holds"
         lines += [f"{word}: " + ", ".join(held) + ".", ""]
     return lines
+
+
+def _sentence(text: str) -> str:
+    """`text` as a sentence's start: its first letter capitalised, but not a name that is
+    written in lower case (ns-2.35, wlansim)."""
+    if text.startswith(("ns-", "wlansim")):
+        return text
+    return text[:1].upper() + text[1:]

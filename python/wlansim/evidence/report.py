@@ -158,16 +158,20 @@ def index_markdown(folders: dict[str, Path], out: Path) -> list[str]:
     quick = any(m["quick"] for m in meta.values())
     bases = sorted({m["seed_base"] for m in meta.values()})
     against = sorted({m.get("against") or "" for m in meta.values()} - {""})
+    beside = [n for n, m in meta.items() if m.get("against")]
+    every = len(beside) == len(meta)
     command = (
-        "wlansim reproduce all"
+        "`wlansim reproduce all"
         + (" --quick" if quick else "")
         + "".join(f" --seed {b}" for b in bases if b != 1)
-        + "".join(f" --against {a}" for a in against)
+        + ("".join(f" --against {a}" for a in against) if every else "")
+        + "`"
+        + ("" if every or not beside else f"; `--against ns2` for {', '.join(beside)} only")
     )
     lines = [
         "# wlansim: the five studies, reproduced",
         "",
-        f"{'Quick' if quick else 'Full'} run (`{command}`). Every number below is counted "
+        f"{'Quick' if quick else 'Full'} run ({command}). Every number below is counted "
         "from the studies' `claims.csv` files (`wlansim.evidence.report.index_markdown`): "
         "one row per statement of a paper. A statement **reproduces** when it holds in "
         "wlansim's runs; one that does not carries a computed reason: the paper disagrees "
@@ -176,7 +180,9 @@ def index_markdown(folders: dict[str, Path], out: Path) -> list[str]:
         "(**simulator difference**), or neither simulator was there to tell (**not "
         "reproduced**). A setup that cannot show an effect is counted as such, not as a "
         "failure; model properties and checks of the paper's numbers against each other "
-        "are counted apart.",
+        "are counted apart. Run time: the wall time of the invocation that wrote the "
+        "report; runs an earlier invocation stored in the same directory are reused, not "
+        "counted (each report says how it was run).",
         "",
         "| study | profile | statements | reproduced | "
         + " | ".join(FAILED)
