@@ -41,10 +41,20 @@ def test_quick_verdicts_never_contradict_the_committed_full_run(name, quick_repr
     quick = cl.read_csv(quick_reproduction(name) / "claims.csv")
     ids = [c.id for c in _claims(name)]
     assert sorted(full) == sorted(ids), "claims.csv is stale: regenerate the full run"
+    # A statement tested against the paper's printed value (PaperValue) holds while that
+    # value lies in the interval in which a run of ours falls; with a quick run's fewer
+    # runs that interval is wider (Student t), so quick "holds" beside full "does not
+    # hold" is the rule working, not a contradiction; the other way round still is.
+    against_paper = {
+        c.id
+        for c in _claims(name)
+        if any(isinstance(r, cl.PaperValue) for r in (c.rule, *(t.rule for t in c.also)))
+    }
     clashes = [
         f"{r['id']}: quick {r['verdict']} ({r['sentence']}), full {full[r['id']]['verdict']}"
         for r in quick
         if cl.contradicts(r["verdict"], full[r["id"]]["verdict"])
+        and not (r["id"] in against_paper and r["verdict"] == "holds")
     ]
     assert not clashes, "\n".join(clashes)
 

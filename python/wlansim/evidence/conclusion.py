@@ -124,10 +124,7 @@ def _sweep_note(holds_under: Sequence[str], evidence: Evidence) -> str:
     if holds_under:
         return " It holds under: " + "; ".join(holds_under) + "."
     if evidence.sweeps:
-        return (
-            " No swept setting makes it hold (the settings tried are those the bottom line "
-            "lists as not stated by the paper)."
-        )
+        return " No swept setting makes it hold (the settings tried are listed above)."
     return ""
 
 
@@ -279,11 +276,14 @@ def bottom_line(
     reproduced and did not (:func:`opening_sentence`; a validation's checks: held or
     not), the paper's headline statements (ids in ``headline``) first,
     each statement that did not reproduce with its reason, what cannot be shown, what is
-    undecided, what is counted apart, how ns-2.35 compares, and the unstated settings
-    tried (``settings_tried``, from the study's parameters, and the sweeps)."""
+    undecided, what is counted apart and how ns-2.35 compares; the unstated settings tried
+    (``settings_tried``, from the study's parameters, and the sweeps) come first."""
     by_id = evidence.by_id(evidence.verdicts)
     lines = ["## Bottom line", "", opening_sentence(counts(conclusions), evidence.subject), ""]
     concl = {x.id: x for x in conclusions}
+    tried = [*settings_tried, *(f"{k} (swept)" for k in evidence.sweeps)]
+    if tried:  # before the statements, whose notes refer to it
+        lines += ["Settings the paper does not state, tried: " + "; ".join(tried) + ".", ""]
     if headline:
         lines += ["The paper's headline:", ""]
         for cid in headline:
@@ -315,9 +315,6 @@ def bottom_line(
         ]
     elif evidence.ns2_absent:
         lines += [_sentence(evidence.ns2_absent) + ".", ""]
-    tried = [*settings_tried, *(f"{k} (swept)" for k in evidence.sweeps)]
-    if tried:
-        lines += ["Settings the paper does not state, tried: " + "; ".join(tried) + ".", ""]
     sections = [
         (FAILED, "Did not reproduce" if evidence.subject == "paper" else "Does not hold"),
         ((CANNOT_SHOW,), "The setup cannot show the effect"),
