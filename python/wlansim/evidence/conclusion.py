@@ -253,7 +253,7 @@ def opening_sentence(c: Mapping[str, int], subject: str = "paper") -> str:
         (c[CANNOT_SHOW], "cannot be shown by this setup", "cannot be shown by this setup"),
         (c[NOT_RUN], "was not run", "were not run"),
     ]
-    parts += [f"{n} {one if n == 1 else many}" for n, one, many in rest if n]
+    parts += [_counted(n, one, many) for n, one, many in rest if n]
     text = head + ", " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
     if c[MODEL] or c[CONSISTENCY]:
         apart = [

@@ -97,6 +97,15 @@ def duration_text(duration: float | str) -> str:
     return duration if isinstance(duration, str) else f"{duration:g} s"
 
 
+def past_warmup(duration_s: float, warmup_s: float) -> float:
+    """`duration_s` of --duration, refused unless longer than the `warmup_s` not measured."""
+    from wlansim.errors import ScenarioError
+
+    if duration_s <= warmup_s:
+        raise ScenarioError(f"--duration {duration_s:g} s: longer than the {warmup_s:g} s warm-up")
+    return duration_s
+
+
 def at_least(flag: str, value: int, least: int = 1, why: str = "") -> int:
     """`value` of command-line option `flag`, refused below `least` (``why``: the reason,
     said in the error)."""

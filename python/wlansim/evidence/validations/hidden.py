@@ -38,7 +38,7 @@ from wlansim.evidence.claims import Claim, Compare, Every, InRange, NotRun, Samp
 from wlansim.evidence.ns2.run import INSTALL_HINT, ns_binary, packets, run_text
 from wlansim.evidence.ns2.tcl import DUMB_AGENT, UDP_IP_HEADER
 from wlansim.evidence.stats import mean_half_width
-from wlansim.evidence.validation import at_least
+from wlansim.evidence.validation import at_least, past_warmup
 from wlansim.models import hidden as hidden_model
 from wlansim.phy import timing
 
@@ -530,15 +530,10 @@ class Plan:
 
     @classmethod
     def of(cls, quick: bool, reps: int, duration: float) -> Plan:
-        from wlansim.errors import ScenarioError
-
         at_least("--reps", reps, 2, "the checks need an interval")
         if quick:
             reps, duration = 3, 20.0
-        if duration <= WARMUP_S:
-            raise ScenarioError(
-                f"--duration {duration:g} s: longer than the {WARMUP_S:g} s warm-up"
-            )
+        past_warmup(duration, WARMUP_S)
         return cls(quick, reps, duration)
 
     def skips(self) -> list[str]:

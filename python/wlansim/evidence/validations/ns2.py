@@ -89,7 +89,7 @@ from wlansim.evidence.ns2.tcl import (
     tcp_transfer,
 )
 from wlansim.evidence.stats import mean_half_width
-from wlansim.evidence.validation import Result, at_least
+from wlansim.evidence.validation import Result, at_least, past_warmup
 from wlansim.machine import load_average, timed_run
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1233,10 +1233,7 @@ class Plan:
             at_least(flag, value)
         if tcp_reps_wide < 0:
             raise ScenarioError(f"--tcp-reps-wide {tcp_reps_wide}: 0 (never) or more")
-        if duration <= WARMUP_S:
-            raise ScenarioError(
-                f"--duration {duration:g} s: longer than the {WARMUP_S:g} s warm-up"
-            )
+        past_warmup(duration, WARMUP_S)
         if quick:
             reps, tcp_reps, tcp_reps_wide = 3, 3, 0
         return cls(quick, reps, tcp_reps, tcp_reps_wide, duration, jobs)

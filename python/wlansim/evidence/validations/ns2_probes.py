@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import wlansim
 from wlansim.evidence.ns2.run import INSTALL_HINT, TRACE_FILE, ns_binary, run_script
-from wlansim.evidence.validation import Result, at_least
+from wlansim.evidence.validation import Result, at_least, past_warmup
 from wlansim.evidence.validations import ns2 as v
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -477,10 +477,7 @@ def probe(name: str, k: int, buffer: int, seeds: int, duration_s: float, layout:
     at_least("--k", k)
     at_least("--buffer", buffer, 2, "ns-2's interface queue of 1 refuses every packet")
     at_least("--reps", seeds)
-    if duration_s <= v.WARMUP_S:
-        raise ScenarioError(
-            f"--duration {duration_s:g} s: longer than the {v.WARMUP_S:g} s warm-up"
-        )
+    past_warmup(duration_s, v.WARMUP_S)
     if layout not in v.TCP_LAYOUTS:
         raise ScenarioError(f"--layout {layout!r}: one of {', '.join(v.TCP_LAYOUTS)}")
     table, lines = _RUN[name](k, buffer, list(range(1, seeds + 1)), duration_s, layout)

@@ -384,17 +384,13 @@ class Plan:
 
     @classmethod
     def of(cls, quick: bool, reps: int, duration: float, jobs: int) -> Plan:
-        from wlansim.errors import ScenarioError
-        from wlansim.evidence.validation import at_least
+        from wlansim.evidence.validation import at_least, past_warmup
 
         at_least("--reps", reps)
         at_least("--jobs", jobs)
         if quick:
             reps, duration = 2, 4.0
-        if duration <= WARMUP_S:
-            raise ScenarioError(
-                f"--duration {duration:g} s: longer than the {WARMUP_S:g} s warm-up"
-            )
+        past_warmup(duration, WARMUP_S)
         return cls(quick, reps, duration, jobs)
 
     def skips(self) -> list[str]:
