@@ -46,3 +46,39 @@ def hang_at_three_stations(scenario: dict, seed: int) -> dict:
     if _count(scenario) == 3:
         time.sleep(3600)
     return run_scenario(scenario, seed)
+
+
+def dask_campaign(store: str, counts: list[int], reps: int, workers: int, config: dict,
+                  no_worker_s: float | None = None) -> None:  # fmt: skip
+    """The test's Dask campaign, in a process of its own (the test bounds its wall time
+    and kills it with its workers): :func:`kill_worker` over `counts` stations × `reps`
+    on a LocalCluster of `workers` one-thread workers under the dask `config`
+    (`no_worker_s`: the executor's NO_WORKER_S); prints the report as JSON."""
+    import json
+
+    import dask
+    import distributed
+    from conftest import SATURATED
+
+    from wlansim.campaign import Campaign, executors
+
+    if no_worker_s is not None:
+        executors.NO_WORKER_S = no_worker_s
+    c = Campaign(
+        SATURATED,
+        {"stations.sta.count": counts},
+        reps=reps,
+        store=store,
+        overrides={"duration": "1 s", "warmup": "0.1 s"},
+        run_fn=kill_worker,
+    )
+    with (
+        dask.config.set(config),
+        distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, dashboard_address=None, silence_logs=50
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        report = c.run(dask=client, progress=False)
+    lost = [error for _spec, error in report.lost]
+    print(json.dumps({"ok": report.ok, "failed": report.failed, "lost": lost}), flush=True)

@@ -6,6 +6,8 @@ Every wait is bounded."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import signal
@@ -20,7 +22,7 @@ import pandas as pd
 import pytest
 from conftest import ROOT, SATURATED, wlansim_cli
 
-from wlansim.campaign import Campaign, ExecutorError, StoreError
+from wlansim.campaign import Campaign, ExecutorError, StoreError, load_runs
 
 TINY = ["--set", "duration=1 s", "--set", "warmup=0.1 s"]
 
@@ -386,37 +388,68 @@ def test_dask_cluster_start_up_failure_is_a_clear_error(monkeypatch, tmp_path):
         c.run(dask="local", progress=False)
 
 
-def test_dask_worker_killed_mid_campaign(monkeypatch, tmp_path):
-    """A worker killed once: Dask runs the task again elsewhere, the run is stored ok. A
-    run that kills every worker it lands on: recorded as failed. The campaign finishes."""
-    distributed = pytest.importorskip("distributed")
-    import dask
+def dask_campaign(tmp_path: Path, timeout: float = 300, **kwargs) -> dict:
+    """`faulty.dask_campaign(**kwargs)` in a process of its own session, killed with its
+    workers after `timeout` s (a failure that says so, never a hung test); its report."""
+    pytest.importorskip("distributed")
+    env = {**os.environ, "FAULTY_MARKERS": str(tmp_path / "markers")}
+    tests = str(Path(faulty.__file__).parent)
+    env["PYTHONPATH"] = os.pathsep.join([tests, env.get("PYTHONPATH", "")])
+    call = f"import faulty; faulty.dask_campaign(**{kwargs!r})"
+    proc = subprocess.Popen([sys.executable, "-c", call], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                            start_new_session=True)  # fmt: skip
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise AssertionError(
+            f"the Dask campaign did not end within {timeout:g} s; its stderr:\n{err[-3000:]}"
+        ) from None
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # workers left behind, if any
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, err[-3000:]
+    return {**json.loads(out.strip().splitlines()[-1]), "wall_s": time.monotonic() - t0}
 
-    monkeypatch.setenv("FAULTY_MARKERS", str(tmp_path))
-    monkeypatch.setenv("PYTHONPATH", str(Path(faulty.__file__).parent))
-    c = Campaign(
-        SATURATED,
-        {"stations.sta.count": [1, 2, 3]},
-        store=tmp_path / "s",
-        overrides={"duration": "1 s", "warmup": "0.1 s"},
-        run_fn=faulty.kill_worker,
-    )
-    with (
-        # one task per worker thread at a time (so a worker's death blames only the task
-        # it was running), and KilledWorker after a second death (default: a fourth)
-        dask.config.set(
-            {
-                "distributed.scheduler.worker-saturation": 1.0,
-                "distributed.scheduler.allowed-failures": 1,
-            }
-        ),
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=50
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        report = c.run(dask=client, progress=False)
-    assert (report.ok, report.failed, report.lost) == (2, 1, [])
-    runs = c.results().set_index("stations.sta.count")
+
+#: one task per worker thread at a time (so a worker's death blames only the task it was
+#: running), and KilledWorker after a second death (default: a fourth)
+ONE_TASK_PER_WORKER = {
+    "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.scheduler.allowed-failures": 1,
+}
+
+
+def test_dask_worker_killed_mid_campaign(tmp_path):
+    """A worker killed once: Dask runs the task again elsewhere, the run is stored ok. A
+    run that kills every worker it lands on: recorded as failed. The campaign finishes.
+    The cluster waits for a killed worker's restart as long as it takes (the default 15 s
+    is less than a worker's start on a loaded machine: the cluster then closed the
+    restarting workers, blaming the runs on them, and was left with none)."""
+    config = {**ONE_TASK_PER_WORKER, "distributed.deploy.lost-worker-timeout": "300s"}
+    store = tmp_path / "s"
+    report = dask_campaign(tmp_path, store=str(store), counts=[1, 2, 3], reps=1, workers=2,
+                           config=config)  # fmt: skip
+    assert (report["ok"], report["failed"], report["lost"]) == (2, 1, []), report
+    runs = load_runs(store).set_index("stations.sta.count")
     assert runs.loc[2, "status"] == "ok" and runs.loc[3, "status"] == "failed"
     assert "killed its Dask worker" in runs.loc[3, "error"]
+
+
+def test_a_dask_cluster_left_without_workers_ends_the_campaign(tmp_path):
+    """Every run kills its worker and the cluster closes a lost worker at once (it never
+    comes back): after NO_WORKER_S without a worker the campaign ends, its runs reported
+    as not executed and nothing stored for them; the same campaign then runs them all."""
+    config = {**ONE_TASK_PER_WORKER, "distributed.deploy.lost-worker-timeout": "0s"}
+    store = tmp_path / "s"
+    report = dask_campaign(tmp_path, store=str(store), counts=[3], reps=2, workers=1,
+                           config=config, no_worker_s=3.0)  # fmt: skip
+    assert (report["ok"], report["failed"], len(report["lost"])) == (0, 0, 2), report
+    assert all("has had no worker for 3 s" in e for e in report["lost"]), report["lost"]
+    assert not (store / "campaign.sqlite").exists() or load_runs(store).empty
+    again = Campaign(SATURATED, {"stations.sta.count": [3]}, reps=2, store=store,
+                     overrides={"duration": "1 s", "warmup": "0.1 s"})  # fmt: skip
+    assert (again.run(jobs=1, progress=False).ok, len(again.results())) == (2, 2)

@@ -13,9 +13,10 @@ import pytest
 from conftest import wlansim_cli
 
 from wlansim.cli import main
+from wlansim.cli.flags import DURATION
 from wlansim.evidence import claims as cl
 from wlansim.evidence.ns2.run import ns_binary
-from wlansim.evidence.validation import NAMES, validation
+from wlansim.evidence.validation import NAMES, command, seconds_text, validation
 
 CASES = [(name, c) for name in NAMES for c in validation(name).CLAIMS]
 
@@ -88,6 +89,34 @@ def test_the_reports_command_repeats_the_run(tmp_path, capsys):
         assert a.drop(columns=["wall_s"], errors="ignore").equals(
             b.drop(columns=["wall_s"], errors="ignore")
         ), f
+
+
+ODD_S = 12.3456789  # more digits than %g writes
+
+
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("bianchi", {"stations": [1], "access": ["basic"], "duration": ODD_S, "warmup": 0.25,
+                     "payload": 1472, "seed": 1, "reps": 1}),
+        ("capture", {"stations": [5], "duration": ODD_S, "seed": 1, "reps": 1}),
+        ("hidden", {"reps": 2, "duration": ODD_S}),
+        ("ns2", {"reps": 1, "tcp_reps": 1, "tcp_reps_wide": 0, "duration": ODD_S, "jobs": 1}),
+        ("ns3", {"reps": 1, "duration": ODD_S, "jobs": 1}),
+    ],
+)  # fmt: skip
+def test_every_plan_keeps_seconds_and_the_command_writes_them_back(name, options):
+    """Every validation's plan holds its times in seconds; the command line of the report
+    writes each with its unit, and the flag's parser reads back the same number."""
+    plan = validation(name).Plan.of(False, **options)
+    args = shlex.split(command(name, plan, "out"))
+    times = [flag for flag in ("--duration", "--warmup") if flag in args]
+    assert "--duration" in times
+    for flag in times:
+        text = args[args.index(flag) + 1]
+        key = flag.removeprefix("--")
+        assert text.endswith(" s") and DURATION(text) == getattr(plan, key) == options[key]
+    assert seconds_text(20.0) == "20 s" and seconds_text(ODD_S) == "12.3456789 s"
 
 
 @pytest.mark.parametrize(

@@ -311,10 +311,13 @@ class Campaign:
         reproduce command), the others go on.
 
         A run that crashes its worker process is stored as failed (with its reproduce
-        command) and the others go on. One campaign at a time writes to a store: a second
-        one on the same directory raises :class:`StoreError`. Ctrl-C (KeyboardInterrupt)
-        stops the workers and raises :class:`CampaignInterrupted` saying how many runs are
-        stored; every finished run is kept."""
+        command) and the others go on. A Dask cluster left without any worker for
+        :data:`~wlansim.campaign.executors.NO_WORKER_S` ends the run: the runs not finished
+        are in ``lost`` (not stored; the next call runs them). One campaign at a time
+        writes to a store: a second one on the same directory raises :class:`StoreError`.
+        Ctrl-C (KeyboardInterrupt) stops the workers and raises
+        :class:`CampaignInterrupted` saying how many runs are stored; every finished run is
+        kept."""
         if run_timeout is not None and not run_timeout > 0:
             raise ValueError(f"run_timeout must be a number of seconds > 0, got {run_timeout}")
         t0 = time.perf_counter()

@@ -15,6 +15,9 @@ its future with :class:`WorkerCrash` (local pool: the worker is replaced) or Das
 ``KilledWorker`` (after Dask's retries on other workers); the campaign records it as a
 failed run. Any other exception *from the future* means the infrastructure failed (the
 cluster went away) and the run is left unrecorded so that the next invocation retries it.
+No wait is unbounded: a Dask cluster left without any worker for :data:`NO_WORKER_S`
+(its nannies gave up restarting the workers the runs killed) raises
+:class:`ExecutorLost`, and every run not finished is reported as not executed.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ from ..errors import WlansimError
 
 class ExecutorError(WlansimError):
     """An executor cannot be created (e.g. dask is not installed, cluster unreachable)."""
+
+
+class ExecutorLost(ExecutorError):
+    """The executor can run nothing any more (no Dask worker left): the runs not finished
+    are not recorded, so that the next invocation runs them."""
 
 
 # ----------------------------------------------------------------------------- the task
@@ -370,11 +378,22 @@ class LocalExecutor:
         self._pool.clear()
 
 
+#: Seconds a Dask cluster may be without any worker while runs wait, before the campaign
+#: gives them up (:class:`ExecutorLost`): a worker a run killed is restarted by its nanny
+#: within seconds, even on a loaded machine; a nanny that gives up never restarts it, and
+#: Dask would keep the runs queued for ever.
+NO_WORKER_S = 60.0
+
+#: Seconds between two looks at the cluster while waiting for runs.
+POLL_S = 1.0
+
+
 class DaskExecutor:
     """A Dask distributed cluster: ``address`` is ``"tcp://host:8786"``, ``"local"`` (start a
     ``LocalCluster`` on this machine), or an existing ``distributed.Client``. The workers
     need wlansim installed (same version). dask is an optional extra:
-    ``pip install wlansim[cluster]``."""
+    ``pip install wlansim[cluster]``. A wait gives up when the cluster has had no worker
+    for :data:`NO_WORKER_S` (:class:`ExecutorLost`)."""
 
     def __init__(self, address: Any, jobs: int | None = None):
         try:
@@ -387,11 +406,22 @@ class DaskExecutor:
         self._distributed = distributed
         self._own = False
         self._cluster = None
+        # what this executor set for its own cluster, undone by close()
+        self._settings = contextlib.ExitStack()
         if isinstance(address, distributed.Client):
             self.client = address
         else:
             try:
                 if address == "local":
+                    import dask
+
+                    # The cluster gives a killed worker (a run that crashes its process)
+                    # as long to come back as the campaign waits for one: after Dask's
+                    # default 15 s it closes the worker's nanny, restart under way, for
+                    # good, and a worker can take longer than that to start on a loaded
+                    # machine.
+                    timeout = {"distributed.deploy.lost-worker-timeout": f"{NO_WORKER_S:g}s"}
+                    self._settings.enter_context(dask.config.set(timeout))
                     self._cluster = distributed.LocalCluster(
                         n_workers=jobs or os.cpu_count() or 1,
                         threads_per_worker=1,
@@ -404,6 +434,7 @@ class DaskExecutor:
                 if self._cluster is not None:
                     with contextlib.suppress(Exception):
                         self._cluster.close()
+                self._settings.close()
                 what = (
                     "cannot start a local Dask cluster"
                     if address == "local"
@@ -414,10 +445,16 @@ class DaskExecutor:
                     "on the local pool (--jobs N without --dask)"
                 ) from None
             self._own = True
-        info = self.client.scheduler_info()
-        workers = info.get("workers", {})
-        self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+        self.workers = max(1, self._threads())
         self.name = f"dask {self.client.scheduler.address}, {self.workers} worker threads"
+
+    def _threads(self) -> int:
+        """The worker threads the scheduler has now (0 when it cannot be asked)."""
+        try:
+            workers = self.client.scheduler_info().get("workers", {})
+        except Exception:  # the scheduler is unreachable: no worker either
+            return 0
+        return sum(int(w.get("nthreads", 1)) for w in workers.values())
 
     def submit(self, fn: Callable, *args: Any, key: str | None = None) -> Any:
         kw = {"pure": False}
@@ -426,14 +463,39 @@ class DaskExecutor:
         return self.client.submit(fn, *args, **kw)
 
     def wait(self, futures: set) -> set:
-        done, _ = self._distributed.wait(list(futures), return_when="FIRST_COMPLETED")
-        return set(done)
+        """The futures of `futures` that are done (finished, failed or cancelled), as soon
+        as there is one; :class:`ExecutorLost` when the cluster has had no worker for
+        :data:`NO_WORKER_S` meanwhile."""
+        alone_since = None
+        while True:
+            start = time.monotonic()
+            try:
+                self._distributed.wait(list(futures), timeout=POLL_S, return_when="FIRST_COMPLETED")
+            except Exception:  # TimeoutError; a cancelled future (it is done: seen below), ...
+                pass
+            done = {f for f in futures if f.done()}
+            if done:
+                return done
+            now = time.monotonic()
+            if now - start < POLL_S:  # the wait failed at once (the client is closing, ...)
+                time.sleep(POLL_S - (now - start))
+                now = time.monotonic()
+            if self._threads() > 0:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = now
+            elif now - alone_since > NO_WORKER_S:
+                raise ExecutorLost(
+                    f"the Dask cluster {self.client.scheduler.address} has had no worker for "
+                    f"{NO_WORKER_S:g} s (its workers died and were not restarted)"
+                )
 
     def close(self, kill: bool = False) -> None:
         if self._own:
             self.client.close()
             if self._cluster is not None:
                 self._cluster.close()
+        self._settings.close()
 
 
 def make_executor(
@@ -466,7 +528,9 @@ def map_unordered_batches(
     """Submit ``fn(*args)`` for each ``(tag, args, key)`` keeping at most ``window`` in
     flight; each time some complete, yield them as a list of ``(tag, value, None)`` or
     ``(tag, None, exception)`` (so the caller can commit runs that finished together in
-    one transaction). Closing the generator cancels what has not started (best effort)."""
+    one transaction). Closing the generator cancels what has not started (best effort).
+    When the executor is lost (:class:`ExecutorLost`), the last batch holds every task not
+    finished, submitted or not, with that exception."""
     import asyncio  # here, not at the top: it costs `wlansim results` its quick start
 
     window = window or max(2, 4 * getattr(executor, "workers", 1))
@@ -484,8 +548,15 @@ def map_unordered_batches(
     try:
         fill()
         while pending:
+            try:
+                finished = executor.wait(set(pending))
+            except ExecutorLost as exc:  # nothing more will run: every task left is lost
+                yield [(tag, None, exc) for tag in pending.values()] + [
+                    (tag, None, exc) for tag, _args, _key in it
+                ]
+                return
             batch = []
-            for fut in executor.wait(set(pending)):
+            for fut in finished:
                 tag = pending.pop(fut)
                 try:
                     value = fut.result()

@@ -17,7 +17,9 @@ A validation module (``wlansim.evidence.validations.NAME``, one per name of
   Plan        a frozen dataclass of the command's options, its fields named after the
               flags, and ``quick``: ``Plan.of(quick, **options)`` checks the options (an
               error names the flag, the value and what is allowed) and applies --quick's
-              settings; ``plan.skips()`` lists what a quick plan leaves out
+              settings; ``plan.skips()`` lists what a quick plan leaves out. A time
+              (--duration, --warmup) is held in seconds, in a field made with
+              :func:`in_seconds`, and written with :func:`seconds_text`
   run(plan) -> {name: DataFrame}: every table the claims, the figures and the printout
               read (per-run rows where a claim needs replications)
   plot(tables, out, plan) -> [paths]: the figures, written under ``out``
@@ -77,24 +79,38 @@ def json_data(tables: dict[str, Any], table: str | None = None) -> Any:
 
 def command(name: str, plan: Any, out: str | Path) -> str:
     """The command line that repeats a run of `plan` into `out`: every option spelled
-    out, so that it does not depend on the defaults of the day."""
+    out, so that it does not depend on the defaults of the day (a time, a field made with
+    :func:`in_seconds`, with its unit: the flags read it with the scenario's parser)."""
     parts = ["wlansim", "validate", name] + (["--quick"] if plan.quick else [])
     for f in dataclasses.fields(plan):
         if f.name == "quick":
             continue
         value = getattr(plan, f.name)
-        text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-        if f.name in ("duration", "warmup") and not isinstance(value, str):
-            text = f"{value:g} s"  # --duration and --warmup take a unit (cli/flags.py)
+        if f.metadata.get("unit") == "s":
+            text = seconds_text(value)
+        elif isinstance(value, (list, tuple)):
+            text = ",".join(map(str, value))
+        else:
+            text = str(value)
         parts += [f"--{f.name.replace('_', '-')}", text]
     parts += ["--out", str(out)]
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def duration_text(duration: float | str) -> str:
-    """A duration as the scenario writes it: the command line's --duration/--warmup arrive
-    in seconds (:data:`wlansim.cli.flags.DURATION`), the Python API may pass ``"20 s"``."""
-    return duration if isinstance(duration, str) else f"{duration:g} s"
+def in_seconds() -> Any:
+    """A field of a validation's Plan that holds a time in seconds (--duration, --warmup:
+    the command line reads them with the scenario's unit parser, :data:`wlansim.cli.flags.
+    DURATION`); :func:`command` writes it back with its unit."""
+    return dataclasses.field(metadata={"unit": "s"})
+
+
+def seconds_text(seconds: float) -> str:
+    """A time in seconds as the scenario and the command line write it (``"20 s"``): the
+    shortest of ``%g`` and the exact decimal that reads back as the same number."""
+    text = f"{seconds:g}"
+    if float(text) != seconds:
+        text = repr(float(seconds))
+    return f"{text} s"
 
 
 def past_warmup(duration_s: float, warmup_s: float) -> float:
@@ -102,7 +118,10 @@ def past_warmup(duration_s: float, warmup_s: float) -> float:
     from wlansim.errors import ScenarioError
 
     if duration_s <= warmup_s:
-        raise ScenarioError(f"--duration {duration_s:g} s: longer than the {warmup_s:g} s warm-up")
+        raise ScenarioError(
+            f"--duration {seconds_text(duration_s)}: longer than the {seconds_text(warmup_s)} "
+            "warm-up"
+        )
     return duration_s
 
 

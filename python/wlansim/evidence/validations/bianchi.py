@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from wlansim.api import run as run_scenario
 from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Scale, Within
-from wlansim.evidence.validation import at_least, duration_text
+from wlansim.evidence.validation import at_least, in_seconds, seconds_text
 from wlansim.models import bianchi
 from wlansim.phy import UDP_PAYLOAD_BYTES, timing
 
@@ -122,7 +122,7 @@ def compare_bianchi(
 
 #: --quick: the stations the claims need (1 for RTS/CTS's cost, 5 and 50 for its scaling)
 #: and one between, 20 s per run, 3 seeds
-QUICK = {"stations": (1, 5, 20, 50), "duration": "20 s", "reps": 3}
+QUICK = {"stations": (1, 5, 20, 50), "duration": 20.0, "reps": 3}
 ACCESSES = ("basic", "rts")
 
 
@@ -133,18 +133,19 @@ class Plan:
     quick: bool
     stations: tuple[int, ...]
     access: tuple[str, ...]
-    duration: str
-    warmup: str
+    duration: float = in_seconds()
+    warmup: float = in_seconds()
     payload: int
     seed: int
     reps: int
 
     @classmethod
     def of(cls, quick: bool, stations: Sequence[int], access: Sequence[str],
-           duration: float | str, warmup: float | str, payload: int, seed: int,
+           duration: float, warmup: float, payload: int, seed: int,
            reps: int) -> Plan:  # fmt: skip
         """The plan of the command's options (``access``: basic, rts or both; --quick
-        replaces the stations, duration and reps with :data:`QUICK`'s)."""
+        replaces the stations, duration and reps with :data:`QUICK`'s; --duration and
+        --warmup in seconds)."""
         from wlansim.errors import ScenarioError
 
         if quick:
@@ -155,7 +156,6 @@ class Plan:
                 raise ScenarioError(f"--access {a!r}: allowed values are basic, rts, both")
             modes += [m for m in (ACCESSES if a == "both" else (a,)) if m not in modes]
         at_least("--reps", reps)
-        duration, warmup = duration_text(duration), duration_text(warmup)
         check_times(duration, warmup)
         return cls(quick, tuple(stations), tuple(modes), duration, warmup, int(payload), seed, reps)
 
@@ -163,15 +163,19 @@ class Plan:
         if not self.quick:
             return []
         n = ", ".join(map(str, self.stations))
-        return [f"quick: n = {n} only, {self.duration} per run, {self.reps} seeds per point"]
+        return [
+            f"quick: n = {n} only, {seconds_text(self.duration)} per run, {self.reps} seeds "
+            "per point"
+        ]
 
 
-def check_times(duration: str, warmup: str) -> None:
-    """Check --duration and --warmup before running, in the words of the command line
-    (the scenario keys behind them are not the user's)."""
+def check_times(duration_s: float, warmup_s: float) -> None:
+    """Check --duration and --warmup (seconds) before running, in the words of the
+    command line (the scenario keys behind them are not the user's)."""
     from wlansim.errors import ScenarioError
     from wlansim.scenario import resolve
 
+    duration, warmup = seconds_text(duration_s), seconds_text(warmup_s)
     try:
         resolve(saturated_cell(1, "basic", duration=duration, warmup=warmup))
     except ScenarioError as exc:
@@ -190,10 +194,10 @@ def run(plan: Plan) -> dict[str, pd.DataFrame]:
     table = compare_bianchi(
         plan.stations,
         plan.access,
-        duration=plan.duration,
+        duration=seconds_text(plan.duration),
         payload_bytes=plan.payload,
         seeds=range(plan.seed, plan.seed + plan.reps),
-        warmup=plan.warmup,
+        warmup=seconds_text(plan.warmup),
     )
     return {"bianchi": table}
 
@@ -217,8 +221,8 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     ]
     return [
         f"Saturated 802.11b cell (11 Mb/s data, 1 Mb/s control, long preamble, "
-        f"{plan.payload}-byte UDP payload, unlimited retries), {plan.duration} per run, "
-        f"means of {plan.reps} runs per point:",
+        f"{plan.payload}-byte UDP payload, unlimited retries), {seconds_text(plan.duration)} per "
+        f"run, means of {plan.reps} runs per point:",
         shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
         "",
         f"simulated {len(table)} runs in {table['wall_s'].sum():.2f} s of event loop",

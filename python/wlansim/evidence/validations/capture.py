@@ -34,7 +34,7 @@ import numpy as np
 
 from wlansim.api import run as run_scenario
 from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Within
-from wlansim.evidence.validation import at_least, duration_text
+from wlansim.evidence.validation import at_least, in_seconds, seconds_text
 from wlansim.evidence.validations.bianchi import check_times, in_mbps, saturated_cell
 from wlansim.models import bianchi, capture
 from wlansim.models.shadowing import Shadowing
@@ -160,7 +160,7 @@ def compare_capture(
 
 
 #: --quick: n = 5 and 20 (the claims' point), 20 s per run, 3 seeds
-QUICK = {"stations": (5, 20), "duration": "20 s", "reps": 3}
+QUICK = {"stations": (5, 20), "duration": 20.0, "reps": 3}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,19 +169,18 @@ class Plan:
 
     quick: bool
     stations: tuple[int, ...]
-    duration: str
+    duration: float = in_seconds()
     seed: int
     reps: int
 
     @classmethod
-    def of(cls, quick: bool, stations: Sequence[int], duration: float | str, seed: int,
+    def of(cls, quick: bool, stations: Sequence[int], duration: float, seed: int,
            reps: int) -> Plan:  # fmt: skip
         """The plan of the command's options; --quick replaces the stations, duration and
-        reps with :data:`QUICK`'s."""
+        reps with :data:`QUICK`'s; --duration in seconds."""
         if quick:
             stations, duration, reps = QUICK["stations"], QUICK["duration"], QUICK["reps"]
-        duration = duration_text(duration)
-        check_times(duration, "1 s")
+        check_times(duration, 1.0)
         at_least("--reps", reps)
         return cls(quick, tuple(stations), duration, seed, reps)
 
@@ -189,14 +188,18 @@ class Plan:
         if not self.quick:
             return []
         n = " and ".join(map(str, self.stations))
-        return [f"quick: n = {n} only, {self.duration} per run, {self.reps} seeds per point"]
+        return [
+            f"quick: n = {n} only, {seconds_text(self.duration)} per run, {self.reps} seeds "
+            "per point"
+        ]
 
 
 def run(plan: Plan) -> dict[str, pd.DataFrame]:
     """The table ``capture``: one row per (access, reception, n, seed),
     :func:`compare_capture`."""
     seeds = range(plan.seed, plan.seed + plan.reps)
-    return {"capture": compare_capture(plan.stations, duration=plan.duration, seeds=seeds)}
+    duration = seconds_text(plan.duration)
+    return {"capture": compare_capture(plan.stations, duration=duration, seeds=seeds)}
 
 
 def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
@@ -207,7 +210,8 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     shown = in_mbps(means.mean(numeric_only=True).reset_index())[columns]
     return [
         f"Saturated 802.11b cells (11 Mb/s data, 1 Mb/s control, 1500-byte IP packets, "
-        f"unlimited retries), {plan.duration} per run, means of {plan.reps} runs. reception "
+        f"unlimited retries), {seconds_text(plan.duration)} per run, means of {plan.reps} runs. "
+        "reception "
         "none: any overlap destroys every frame; sinr-equal: every link at -60 dBm, noise "
         "-94 dBm; sinr-distance: stations at random distances (exponent 3). "
         "sim_capture_share: attempts received out of those that overlapped another; "

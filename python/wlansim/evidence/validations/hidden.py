@@ -38,7 +38,7 @@ from wlansim.evidence.claims import Claim, Compare, Every, InRange, NotRun, Samp
 from wlansim.evidence.ns2.run import INSTALL_HINT, ns_binary, packets, run_text
 from wlansim.evidence.ns2.tcl import DUMB_AGENT, UDP_IP_HEADER
 from wlansim.evidence.stats import mean_half_width
-from wlansim.evidence.validation import at_least, past_warmup
+from wlansim.evidence.validation import at_least, in_seconds, past_warmup, seconds_text
 from wlansim.models import hidden as hidden_model
 from wlansim.phy import timing
 
@@ -100,8 +100,8 @@ def hidden_scenario(
     on each side, both uploading."""
     s = {
         "name": f"hidden-{access}",
-        "duration": f"{duration_s:g} s",
-        "warmup": f"{warmup_s:g} s",
+        "duration": seconds_text(duration_s),
+        "warmup": seconds_text(warmup_s),
         "phy": _phy(2),
         "mac": {"rts_threshold": 0 if access == "rts" else "off", "queue": 50},
         "ap": {"position": [0.0, 0.0]},
@@ -261,7 +261,7 @@ def exposed_scenario(*, duration_s: float, exposed: bool = True) -> dict:
     ]
     return {
         "name": "exposed" if exposed else "apart",
-        "duration": f"{duration_s:g} s",
+        "duration": seconds_text(duration_s),
         "warmup": "1 s",
         "phy": _phy(2),
         "aps": aps,
@@ -313,7 +313,7 @@ def channels_scenario(channels: list[int], *, duration_s: float, stations: int =
     """(c): one BSS per channel in one room (no positions: every link at one power)."""
     s = {
         "name": "channels-" + "-".join(str(c) for c in channels),
-        "duration": f"{duration_s:g} s",
+        "duration": seconds_text(duration_s),
         "warmup": "1 s",
         "phy": {"standard": "802.11b"},
         "aps": [{"name": f"ap{i}", "channel": c} for i, c in enumerate(channels)],
@@ -526,7 +526,7 @@ class Plan:
 
     quick: bool
     reps: int
-    duration: float
+    duration: float = in_seconds()
 
     @classmethod
     def of(cls, quick: bool, reps: int, duration: float) -> Plan:
@@ -537,7 +537,7 @@ class Plan:
         return cls(quick, reps, duration)
 
     def skips(self) -> list[str]:
-        return [f"quick: {self.reps} seeds of {self.duration:g} s"] if self.quick else []
+        return [f"quick: {self.reps} seeds of {seconds_text(self.duration)}"] if self.quick else []
 
 
 def run(plan: Plan) -> dict[str, pd.DataFrame]:
@@ -566,7 +566,8 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     fmt = {"float_format": lambda v: f"{v:.3f}", "index": False}
     lines = [
         f"(a) Two saturated stations hidden from each other, the AP 100 m from each (2 Mb/s, "
-        f"1000-byte packets), {plan.duration:g} s per run ({WARMUP_S:g} s warm-up), "
+        f"1000-byte packets), {seconds_text(plan.duration)} per run ({seconds_text(WARMUP_S)} "
+        "warm-up), "
         f"{plan.reps} seeds: packets/s received by the AP; p = collisions / attempts; "
         "hidden_share = collisions with a frame of another slot; one-cell: the stations "
         "10 m from the AP"

@@ -89,7 +89,7 @@ from wlansim.evidence.ns2.tcl import (
     tcp_transfer,
 )
 from wlansim.evidence.stats import mean_half_width
-from wlansim.evidence.validation import Result, at_least, past_warmup
+from wlansim.evidence.validation import Result, at_least, in_seconds, past_warmup, seconds_text
 from wlansim.machine import load_average, timed_run
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -191,8 +191,8 @@ def _udp_uplink_base(cell: Cell, duration_s: float, warmup_s: float) -> dict:
         "name": f"ns2-match-{cell.n}-{'rts' if cell.rts else 'basic'}-{cell.control_rate_mbps}",
         "profile": "ns2",
         "routing_agent": DUMB_AGENT,
-        "duration": f"{duration_s} s",
-        "warmup": f"{warmup_s} s",
+        "duration": seconds_text(duration_s),
+        "warmup": seconds_text(warmup_s),
         "phy": _phy(cell.data_rate_mbps, cell.control_rate_mbps),
         "mac": {"rts_threshold": 0 if cell.rts else "off", "queue": cell.queue},
         "stations": [{"name": "sta", "count": cell.n}],
@@ -531,8 +531,8 @@ def tcp_updown_scenario(
         "name": f"ns2-match-tcp-{k}up-{k}down-b{buffer}",
         "profile": "ns2",
         "routing_agent": routing_agent,
-        "duration": f"{duration_s} s",
-        "warmup": f"{warmup_s} s",
+        "duration": seconds_text(duration_s),
+        "warmup": seconds_text(warmup_s),
         "phy": _phy(),
         "mac": {"rts_threshold": "off", "queue": 50},
         "ap": {"queue": buffer},
@@ -1007,8 +1007,8 @@ def window_case_scenario(
         "name": f"ns2-match-window-{window}-ifq{ifq}",
         "profile": "ns2",
         "routing_agent": DUMB_AGENT,
-        "duration": f"{duration_s} s",
-        "warmup": f"{warmup_s} s",
+        "duration": seconds_text(duration_s),
+        "warmup": seconds_text(warmup_s),
         "phy": _phy(),
         "mac": {"rts_threshold": "off", "queue": 50},
         "ap": {"queue": ifq},
@@ -1221,7 +1221,7 @@ class Plan:
     reps: int
     tcp_reps: int
     tcp_reps_wide: int
-    duration: float
+    duration: float = in_seconds()
     jobs: int
 
     @classmethod
@@ -1345,7 +1345,8 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     wide = plan.tcp_reps_wide
     lines = [
         f"Saturated UDP uplink, 1000-byte IP packets, queue 50, 802.11b 11 Mb/s, "
-        f"{plan.duration:g} s per run ({WARMUP_S:g} s warm-up), {plan.reps} seeds: packets/s "
+        f"{seconds_text(plan.duration)} per run ({seconds_text(WARMUP_S)} warm-up), {plan.reps} "
+        "seeds: packets/s "
         "received by the AP (capture on in both, CPThresh_ 10 dB: ns-2's stations on a "
         "circle of 10 m around the AP, wlansim's without positions, so every frame reaches "
         "the AP with one power)",

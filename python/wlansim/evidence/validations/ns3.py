@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 import wlansim
 from wlansim.evidence.stats import mean_half_width
+from wlansim.evidence.validation import at_least, in_seconds, past_warmup, seconds_text
 
 #: UDP payload bytes of every packet.
 PAYLOAD = 1472
@@ -163,8 +164,8 @@ def scenario(case: Case, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
     p = PHYS[case.phy]
     return {
         "name": f"ns3-match-{case.phy}-{case.n}-{case.access}",
-        "duration": f"{duration_s} s",
-        "warmup": f"{warmup_s} s",
+        "duration": seconds_text(duration_s),
+        "warmup": seconds_text(warmup_s),
         "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
         "mac": {"rts_threshold": 0 if case.rts else "off"},
         "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
@@ -379,13 +380,11 @@ class Plan:
 
     quick: bool
     reps: int
-    duration: float
+    duration: float = in_seconds()
     jobs: int
 
     @classmethod
     def of(cls, quick: bool, reps: int, duration: float, jobs: int) -> Plan:
-        from wlansim.evidence.validation import at_least, past_warmup
-
         at_least("--reps", reps)
         at_least("--jobs", jobs)
         if quick:
@@ -397,7 +396,7 @@ class Plan:
         if not self.quick:
             return []
         cells = ", ".join(c.label for c in cases(True))
-        return [f"quick: {cells} only, {self.reps} seeds of {self.duration:g} s"]
+        return [f"quick: {cells} only, {self.reps} seeds of {seconds_text(self.duration)}"]
 
 
 def run(plan: Plan) -> dict:
@@ -436,8 +435,9 @@ def show(tables: dict, plan: Plan) -> list[str]:
     lines = [
         f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
         "",
-        f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {plan.duration:g} s per run "
-        f"({WARMUP_S:g} s warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 matched "
+        f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {seconds_text(plan.duration)} per run "
+        f"({seconds_text(WARMUP_S)} warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 "
+        "matched "
         "(no preamble detection, no beacons)",
         tables["udp"][cols].to_string(index=False, float_format=fmt),
     ]
