@@ -451,10 +451,9 @@ class DaskExecutor:
     def _threads(self) -> int:
         """The worker threads the scheduler has now (0 when it cannot be asked)."""
         try:
-            workers = self.client.scheduler_info().get("workers", {})
+            return sum(self.client.nthreads().values())
         except Exception:  # the scheduler is unreachable: no worker either
             return 0
-        return sum(int(w.get("nthreads", 1)) for w in workers.values())
 
     def submit(self, fn: Callable, *args: Any, key: str | None = None) -> Any:
         kw = {"pure": False}
