@@ -33,7 +33,12 @@ from wlansim.campaign import (
     t_interval,
     values,
 )
-from wlansim.campaign.executors import InlineExecutor, execute_run, map_unordered
+from wlansim.campaign.executors import (
+    ExecutorLost,
+    InlineExecutor,
+    execute_run,
+    map_unordered,
+)
 from wlansim.campaign.keys import reproduce_command
 from wlansim.campaign.progress import Progress
 from wlansim.campaign.tomlout import dumps as toml_dumps
@@ -385,6 +390,28 @@ def test_map_unordered_reports_infrastructure_errors():
     assert ok["ok"] and ok["result"]["metrics"]["collision_probability"] == 0.01
     bad = execute_run(fake_run, fake_resolve(BASE, {"stations.sta.count": 13}), 3)
     assert not bad["ok"] and bad["error"] == "unlucky number of stations"
+
+
+def test_a_lost_executor_ends_the_map_with_every_task_left():
+    """An executor lost while a result is fetched (a Dask cluster left without workers,
+    the worker holding the result dead): the runs that came back are yielded, and every
+    other task, submitted or not, once with the ExecutorLost; nothing more is waited for."""
+
+    class LostAtSecond(InlineExecutor):
+        fetched = 0
+
+        def result(self, fut):
+            self.fetched += 1
+            if self.fetched == 2:
+                raise ExecutorLost("no worker")
+            return super().result(fut)
+
+    tasks = [(n, (n,), None) for n in range(1, 6)]
+    out = list(map_unordered(LostAtSecond(), lambda x: x * 10, tasks, window=2))
+    assert sorted(tag for tag, _value, _exc in out) == [1, 2, 3, 4, 5]
+    done = [(tag, value) for tag, value, exc in out if exc is None]
+    assert len(done) == 1 and done[0][1] == done[0][0] * 10
+    assert all(isinstance(exc, ExecutorLost) for _tag, _value, exc in out if exc is not None)
 
 
 def test_progress_text():

@@ -157,6 +157,9 @@ class InlineExecutor:
         fut.run()
         return {fut}
 
+    def result(self, fut: _Lazy) -> Any:
+        return fut.result()
+
     def close(self, kill: bool = False) -> None:
         pass
 
@@ -355,6 +358,10 @@ class LocalExecutor:
                 self._overdue(time.monotonic())
             self._dispatch()
 
+    def result(self, fut: cf.Future) -> Any:
+        """The value of a future :meth:`wait` returned (it is done)."""
+        return fut.result()
+
     def close(self, kill: bool = False) -> None:
         """Stop the workers: idle ones are asked to exit; busy ones (their tasks cancelled)
         and, with ``kill``, all are terminated."""
@@ -475,19 +482,40 @@ class DaskExecutor:
             done = {f for f in futures if f.done()}
             if done:
                 return done
+            alone_since = self._alone(alone_since, start)
+
+    def result(self, fut: Any) -> Any:
+        """The value of a future :meth:`wait` returned. The worker that holds it may die
+        before it is fetched: Dask then computes it again, and this waits for it, up to
+        :data:`NO_WORKER_S` without any worker (:class:`ExecutorLost`)."""
+        alone_since = None
+        while True:
+            start = time.monotonic()
+            try:
+                return fut.result(timeout=POLL_S)
+            except TimeoutError:
+                if fut.status == "error":  # the task's own exception
+                    raise
+            alone_since = self._alone(alone_since, start)
+
+    def _alone(self, since: float | None, start: float) -> float | None:
+        """After a look at the futures that began at `start` found nothing: since when
+        the cluster has had no worker (None: it has one now); :class:`ExecutorLost` once
+        that is longer than :data:`NO_WORKER_S`."""
+        now = time.monotonic()
+        if now - start < POLL_S:  # the look failed at once (the client is closing, ...)
+            time.sleep(POLL_S - (now - start))
             now = time.monotonic()
-            if now - start < POLL_S:  # the wait failed at once (the client is closing, ...)
-                time.sleep(POLL_S - (now - start))
-                now = time.monotonic()
-            if self._threads() > 0:
-                alone_since = None
-            elif alone_since is None:
-                alone_since = now
-            elif now - alone_since > NO_WORKER_S:
-                raise ExecutorLost(
-                    f"the Dask cluster {self.client.scheduler.address} has had no worker for "
-                    f"{NO_WORKER_S:g} s (its workers died and were not restarted)"
-                )
+        if self._threads() > 0:
+            return None
+        if since is None:
+            return now
+        if now - since > NO_WORKER_S:
+            raise ExecutorLost(
+                f"the Dask cluster {self.client.scheduler.address} has had no worker for "
+                f"{NO_WORKER_S:g} s (its workers died and were not restarted)"
+            )
+        return since
 
     def close(self, kill: bool = False) -> None:
         if self._own:
@@ -547,22 +575,24 @@ def map_unordered_batches(
     try:
         fill()
         while pending:
-            try:
-                finished = executor.wait(set(pending))
-            except ExecutorLost as exc:  # nothing more will run: every task left is lost
-                yield [(tag, None, exc) for tag in pending.values()] + [
-                    (tag, None, exc) for tag, _args, _key in it
-                ]
-                return
             batch = []
-            for fut in finished:
-                tag = pending.pop(fut)
-                try:
-                    value = fut.result()
-                except (Exception, asyncio.CancelledError) as exc:  # the worker died, ...
-                    batch.append((tag, None, exc))
-                else:
-                    batch.append((tag, value, None))
+            try:
+                for fut in executor.wait(set(pending)):
+                    try:
+                        value = executor.result(fut)
+                    except ExecutorLost:
+                        raise
+                    except (Exception, asyncio.CancelledError) as exc:  # the worker died, ...
+                        batch.append((pending.pop(fut), None, exc))
+                    else:
+                        batch.append((pending.pop(fut), value, None))
+            except ExecutorLost as exc:  # nothing more will run: every task left is lost
+                yield (
+                    batch
+                    + [(tag, None, exc) for tag in pending.values()]
+                    + [(tag, None, exc) for tag, _args, _key in it]
+                )
+                return
             fill()  # keep the workers busy while the caller writes the batch
             yield batch
     finally:
