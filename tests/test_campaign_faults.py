@@ -399,7 +399,6 @@ def dask_campaign(tmp_path: Path, timeout: float = 300, **kwargs) -> dict:
     proc = subprocess.Popen([sys.executable, "-c", call], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
                             start_new_session=True)  # fmt: skip
-    t0 = time.monotonic()
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -412,7 +411,7 @@ def dask_campaign(tmp_path: Path, timeout: float = 300, **kwargs) -> dict:
         with contextlib.suppress(ProcessLookupError):  # workers left behind, if any
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 0, err[-3000:]
-    return {**json.loads(out.strip().splitlines()[-1]), "wall_s": time.monotonic() - t0}
+    return json.loads(out.strip().splitlines()[-1])
 
 
 #: one task per worker thread at a time (so a worker's death blames only the task it was
