@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from wlansim.api import run as run_scenario
 from wlansim.evidence.claims import Claim, Every, InRange, NotRun, Sample, Scale
-from wlansim.evidence.validation import at_least
+from wlansim.evidence.validation import at_least, seconds_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -216,8 +216,9 @@ class Plan:
         return cls(quick, tuple(variants), seed, reps)
 
     @property
-    def duration(self) -> str:
-        return "4 s" if self.quick else "6 s"
+    def duration(self) -> float:
+        """Seconds per run."""
+        return 4.0 if self.quick else 6.0
 
     def skips(self) -> list[str]:
         return ["quick: 4 s per run instead of 6 s, no plots"] if self.quick else []
@@ -228,7 +229,7 @@ def run(plan: Plan) -> dict[str, pd.DataFrame]:
     and, unless quick, the first seed's ``tcp-drops-sequence`` and ``tcp-drops-cwnd``
     (:func:`traces`) for :func:`plot`."""
     seeds = range(plan.seed, plan.seed + plan.reps)
-    table, runs = compare(plan.variants, duration=plan.duration, seeds=seeds)
+    table, runs = compare(plan.variants, duration=seconds_text(plan.duration), seeds=seeds)
     if plan.quick:
         return {"tcp-drops": table}
     sequence, cwnd = traces(runs)
@@ -271,7 +272,8 @@ def show(tables: dict[str, pd.DataFrame], plan: Plan) -> list[str]:
     rtt = table["rtt_s"].min()
     return [
         "Fall & Floyd 1996: one TCP upload, bottleneck 0.8 Mb/s 100 ms, router queue 8, "
-        f"MSS 1000 B, segments 14, 16, 18, 20 dropped at the router; {plan.duration} per run, "
+        "MSS 1000 B, segments 14, 16, 18, 20 dropped at the router; "
+        f"{seconds_text(plan.duration)} per run, "
         f"smallest RTT {rtt * 1e3:.0f} ms. recovery = first drop (in_recovery: first "
         "retransmission) until the recovery point is acknowledged:",
         shown.to_string(index=False, float_format=lambda v: f"{v:.2f}"),
