@@ -297,3 +297,23 @@ fn a_shared_burst_process_spans_the_group_s_links() {
         }
     }
 }
+
+/// Every data-frame attempt moves its link's pattern, collided ones too (the mobile's
+/// frames colliding with the AP's TCP ACKs on the shared medium), as on the spatial medium
+/// and as ns-2.35's `ErrorModel/Periodic` on the sender's outgoing path counts every frame
+/// the MAC sends: the link's attempts are the station's, and a burst of 15 attempts with
+/// retry limit 4 costs 3 frames (4 + 4 + 4 lost, the fourth frame through on its fourth
+/// attempt) unless a collision precedes it in the same frame. Counting only the attempts
+/// that reached the AP, a collision inside a burst stretched it over 16 attempts: 4 frames.
+#[test]
+fn collided_attempts_move_the_burst_pattern() {
+    let bursts = r#"{ model = "periodic", per = 0.15, burst_length = 15 }"#;
+    for seed in [1, 2] {
+        let r = simulate(&upload("4", bursts, ""), Some(seed)).unwrap();
+        let mob = &r.nodes[1];
+        assert_eq!(mob.name, "mob-0");
+        assert!(mob.mac.collisions > 0, "{:?}", mob.mac);
+        let up = r.links.iter().find(|l| l.direction == "uplink").unwrap();
+        assert_eq!(up.frames, mob.mac.attempts, "seed {seed}");
+    }
+}

@@ -11,7 +11,9 @@
 //!   starts one with probability q = p / (L(1 − p)), which makes the long-run PER
 //!   L / (L + 1 + (1 − q)/q) = p (p ≤ L/(L + 1)).
 //!
-//! Attempts drive both (an idle link keeps its place in the pattern).
+//! Attempts drive both (an idle link keeps its place in the pattern): every attempt of a
+//! data frame on the link, one that collides too (`Channel::collided_attempt`), as
+//! ns-2.35's error model on the sender's outgoing path counts every frame its MAC sends.
 use crate::sim::rng::Rng;
 
 /// Where a link's first attempt falls in its periodic pattern.

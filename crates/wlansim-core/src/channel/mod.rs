@@ -180,6 +180,20 @@ impl Channel {
         }
     }
 
+    /// A data frame `tx` → `rx` that collided on the shared medium was still an attempt
+    /// on its link: its burst models move on by one, as for any other attempt (the
+    /// spatial medium asks [`Channel::link_lost`] at every transmission's start, and
+    /// ns-2.35's error model on a sender's outgoing path, `ErrorModel::recv` in
+    /// `queue/errmodel.cc` behind `-OutgoingErrProc`, counts every frame the MAC sends,
+    /// `Mac802_11::transmit`, colliding or not). The i.i.d. models draw nothing: a draw
+    /// skipped changes no rate.
+    #[inline]
+    pub fn collided_attempt(&mut self, tx: NodeId, rx: NodeId) {
+        if let Some(b) = &mut self.bursts {
+            b.frame_lost(tx, rx);
+        }
+    }
+
     /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error (the
     /// shared medium's question: the link models, then the addressee's shadowing draw).
     #[inline]

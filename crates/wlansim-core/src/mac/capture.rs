@@ -62,10 +62,12 @@ impl Mac {
             }
         }
         let Some((i, _)) = best else {
+            self.collided_attempts(0, channel);
             return collision;
         };
         self.transmitters.swap(0, i);
         let mut ex = self.exchange_of(self.transmitters[0], now, now, channel);
+        self.collided_attempts(1, channel);
         let first = if self.head_exchange(self.transmitters[0]).rts {
             ChannelLoss::Rts
         } else {

@@ -468,6 +468,7 @@ impl Mac {
         } else if channel.reception.as_ref().is_some_and(|r| r.capture) {
             self.capture(now, busy, channel)
         } else {
+            self.collided_attempts(0, channel);
             Exchange {
                 start: now,
                 end: now + busy + delta,
@@ -475,6 +476,19 @@ impl Mac {
             }
         };
         self.schedule_exchange(sched);
+    }
+
+    /// The transmitters from the `from`-th on collided (the channel was not asked about
+    /// their frames): each unicast data frame sent without RTS still moves its link's
+    /// burst models ([`Channel::collided_attempt`]); a collided RTS sent no data frame.
+    pub(super) fn collided_attempts(&self, from: usize, channel: &mut Channel) {
+        for &t in &self.transmitters[from..] {
+            let e = &self.entities[t as usize];
+            let head = e.head.expect("has frame");
+            if !head.broadcast && !head.times.rts {
+                channel.collided_attempt(e.node, head.to);
+            }
+        }
     }
 
     /// The end of the current exchange and, under rules that pass a decoded data frame up
