@@ -21,7 +21,7 @@
 //! that may hear a frame are those whose median power lies at most [`REACH_SIGMAS`] σ
 //! below their floor (`hearing.rs`). The channel asks for every frame of an exchange,
 //! RTS, CTS and ACK included, as ns-2 does, unless `control_frames = false`
-//! (`channel/mod.rs`, `mac/medium.rs` `exchange_of`).
+//! (`channel/mod.rs`, `mac/shared.rs` `exchange_of`).
 use crate::net::NodeId;
 use crate::sim::rng::{Rng, StreamKind};
 use rand_distr::{Distribution, StandardNormal};

@@ -14,25 +14,31 @@
 //! the colliding frames still on the air when it starts; the medium is busy until the
 //! later of its end and the end of the longest colliding frame. A captured exchange ends
 //! its TXOP (no burst follows a collision). The colliders fail as in any collision.
-use super::medium::{ChannelLoss, Exchange};
-use super::Mac;
+use super::shared::{Exchange, Shared};
+use super::store::{ChannelLoss, Store};
 use crate::channel::Channel;
 use crate::net::NodeId;
 use crate::sim::time::Time;
 
-impl Mac {
+impl Shared {
     /// The node of the `i`-th transmitter and the receiver of its frame.
     #[inline]
-    fn ends(&self, i: usize) -> (NodeId, NodeId) {
-        let e = &self.entities[self.transmitters[i] as usize];
+    fn ends(&self, store: &Store, i: usize) -> (NodeId, NodeId) {
+        let e = &store.entities[self.transmitters[i] as usize];
         (e.node, e.head.expect("has frame").to)
     }
 
     /// The exchange of a grant with several transmitters under SINR reception: one of
     /// them captured (moved to the front of `transmitters`), or a collision of all.
-    pub(super) fn capture(&mut self, now: Time, busy: Time, channel: &mut Channel) -> Exchange {
+    pub(super) fn capture(
+        &mut self,
+        store: &Store,
+        now: Time,
+        busy: Time,
+        channel: &mut Channel,
+    ) -> Exchange {
         let n = self.transmitters.len();
-        let delta = self.phy.propagation_delay;
+        let delta = store.phy.propagation_delay;
         let collision = Exchange {
             start: now,
             end: now + busy + delta,
@@ -40,19 +46,21 @@ impl Mac {
         };
         let mut best: Option<(usize, f64)> = None;
         for i in 0..n {
-            let rx = self.ends(i).1;
+            let rx = self.ends(store, i).1;
             // Each receiver once; a receiver that transmits hears nothing.
-            if (0..i).any(|j| self.ends(j).1 == rx) || (0..n).any(|j| self.ends(j).0 == rx) {
+            if (0..i).any(|j| self.ends(store, j).1 == rx)
+                || (0..n).any(|j| self.ends(store, j).0 == rx)
+            {
                 continue;
             }
             self.powers.clear();
             for j in 0..n {
-                let p = channel.power_w(self.ends(j).0, rx, now);
+                let p = channel.power_w(self.ends(store, j).0, rx, now);
                 self.powers.push(p);
             }
             let reception = channel.reception.as_mut().expect("SINR reception");
             let locked = reception.lock(rx, &self.powers);
-            if self.ends(locked).1 != rx {
+            if self.ends(store, locked).1 != rx {
                 continue;
             }
             let others: f64 = self.powers.iter().sum::<f64>() - self.powers[locked];
@@ -62,13 +70,13 @@ impl Mac {
             }
         }
         let Some((i, _)) = best else {
-            self.collided_attempts(0, channel);
+            self.collided_attempts(store, 0, channel);
             return collision;
         };
         self.transmitters.swap(0, i);
-        let mut ex = self.exchange_of(self.transmitters[0], now, now, channel);
-        self.collided_attempts(1, channel);
-        let first = if self.head_exchange(self.transmitters[0]).rts {
+        let mut ex = self.exchange_of(store, self.transmitters[0], now, now, channel);
+        self.collided_attempts(store, 1, channel);
+        let first = if store.head_exchange(self.transmitters[0]).rts {
             ChannelLoss::Rts
         } else {
             ChannelLoss::Data
@@ -89,6 +97,7 @@ impl Mac {
     /// on the air `offset` after the exchange began: 0 outside a capture.
     pub(super) fn interference(
         &self,
+        store: &Store,
         rx: NodeId,
         start: Time,
         offset: Time,
@@ -96,7 +105,7 @@ impl Mac {
     ) -> f64 {
         let mut sum = 0.0;
         for k in 1..self.transmitters.len() {
-            let e = &self.entities[self.transmitters[k] as usize];
+            let e = &store.entities[self.transmitters[k] as usize];
             if e.head.expect("has frame").times.first_frame > offset {
                 sum += channel.power_w(e.node, rx, start);
             }

@@ -34,13 +34,14 @@
 //! Outcomes and counters are those of the shared medium: a success delivers the packet at
 //! the end of its data frame's reception, a failure is counted by its cause (the loss
 //! models, or else a collision, *hidden* when the frames arrived more than δ apart: see
-//! `channel/receiver.rs`), and the rules shared with it (`Mac::attempt_failed`,
-//! `Mac::succeed`, `Mac::internal_collisions`, `Mac::txop_next`) are called, not copied.
+//! `channel/receiver.rs`), and the rules shared with it (`mac/store.rs`: `Store::attempt_failed`,
+//! `Store::succeed`, `Store::internal_collisions`, `Store::txop_next`) are called, not
+//! copied.
 use super::carrier_sense::MediumView;
-use super::medium::ChannelLoss;
+use super::event::MacEvent;
 use super::nav::{nav_end, Frame};
 use super::ns2::{LastFrame, MacRules};
-use super::{Mac, MacEvent};
+use super::store::{ChannelLoss, Store};
 use crate::channel::receiver::{Arrival, Fate, Receivers, Rule};
 use crate::channel::{Channel, FrameKind, Ppdu};
 use crate::net::{NodeId, Packet};
@@ -155,7 +156,7 @@ struct Transmission {
     /// The nodes that hear it and their (drawn) powers.
     heard: Vec<(NodeId, f64)>,
     /// A data frame's packet and retry flag, when what each node hears is traced
-    /// ([`Mac::trace_heard`]).
+    /// ([`Store::trace_heard`]).
     data: Option<(Packet, bool)>,
 }
 
@@ -186,12 +187,12 @@ pub(crate) struct Spatial {
 }
 
 impl Spatial {
-    /// The medium of `nodes` nodes whose entities are `mac.entities` (each node's
+    /// The medium of `nodes` nodes whose entities are `store.entities` (each node's
     /// contiguous), deciding receptions by `rule`; `beacon_ppdu`: per entity, the Beacon
     /// it sends, if any.
-    pub fn new(mac: &Mac, nodes: usize, rule: Rule, beacon_ppdu: Vec<Option<Ppdu>>) -> Spatial {
+    pub fn new(store: &Store, nodes: usize, rule: Rule, beacon_ppdu: Vec<Option<Ppdu>>) -> Spatial {
         let mut entities_of = vec![0..0; nodes];
-        for (i, e) in mac.entities.iter().enumerate() {
+        for (i, e) in store.entities.iter().enumerate() {
             let r = &mut entities_of[e.node as usize];
             if r.start == r.end {
                 *r = i as u32..i as u32 + 1;
@@ -203,16 +204,16 @@ impl Spatial {
         Spatial {
             nodes: vec![NodeState::default(); nodes],
             entities_of,
-            hold: vec![0; mac.entities.len()],
+            hold: vec![0; store.entities.len()],
             beacon_ppdu,
             txs: Vec::new(),
             free: Vec::new(),
-            receivers: Receivers::new(rule, mac.phy.propagation_delay, nodes),
+            receivers: Receivers::new(rule, store.phy.propagation_delay, nodes),
             settle: Vec::new(),
             due: Vec::new(),
             losers: Vec::new(),
-            eifs_hold: mac.rules.eifs_hold(&mac.phy),
-            sends_at: vec![Time::MAX; mac.entities.len()],
+            eifs_hold: store.rules.eifs_hold(&store.phy),
+            sends_at: vec![Time::MAX; store.entities.len()],
         }
     }
 
@@ -248,20 +249,20 @@ impl Spatial {
     /// A frame reached entity `e`'s empty queue at `now`.
     pub fn frame_ready<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         e: u32,
         sched: &mut S,
     ) {
-        let node = mac.entities[e as usize].node;
+        let node = store.entities[e as usize].node;
         let busy = self.nodes[node as usize].view.busy_at(now) || self.engaged(node, now);
-        let (slot, rules) = (mac.phy.slot, mac.rules);
-        let ent = &mut mac.entities[e as usize];
+        let (slot, rules) = (store.phy.slot, store.rules);
+        let ent = &mut store.entities[e as usize];
         let aifs = ent.params.aifs;
         if ent.backoff.on_frame_arrival(now, busy, aifs, slot, rules) {
             self.hold[e as usize] = ent.backoff.countdown_start;
         }
-        self.schedule_access(mac, node, now, sched);
+        self.schedule_access(store, node, now, sched);
     }
 
     /// Where node `n`'s entities count idle slots from, after its view changed. Only an
@@ -271,11 +272,11 @@ impl Spatial {
     /// countdown start stays, so its countdown too ends now whenever the freeze falls
     /// half-way through it (k slots counted of 2k), and a fresh draw after an exchange may
     /// end now by chance; either, kept, would transmit into a busy medium.
-    fn refresh(&self, mac: &mut Mac, n: NodeId, now: Time) {
+    fn refresh(&self, store: &mut Store, n: NodeId, now: Time) {
         let view = self.nodes[n as usize].view;
-        let slot = mac.phy.slot;
+        let slot = store.phy.slot;
         for e in self.entities_of[n as usize].clone() {
-            let ent = &mut mac.entities[e as usize];
+            let ent = &mut store.entities[e as usize];
             let has_frame = ent.has_frame();
             let b = &mut ent.backoff;
             let sends = b.pending && has_frame && b.expiry(slot) == now;
@@ -295,15 +296,15 @@ impl Spatial {
     /// ([`super::MacRules::slots_counted_after_own_frame`]).
     fn freeze(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         n: NodeId,
         now: Time,
         due: bool,
         own: Option<(LastFrame, u32)>,
     ) {
-        let slot = mac.phy.slot;
+        let slot = store.phy.slot;
         for e in self.entities_of[n as usize].clone() {
-            let ent = &mut mac.entities[e as usize];
+            let ent = &mut store.entities[e as usize];
             let has_frame = ent.has_frame();
             if !ent.backoff.pending {
                 continue;
@@ -320,7 +321,7 @@ impl Spatial {
             if let Some((last, drawn)) =
                 own.filter(|_| start <= now && (now - start).is_multiple_of(slot))
             {
-                let short = mac.rules.short_count(last, start, now, drawn, &mac.phy);
+                let short = store.rules.short_count(last, start, now, drawn, &store.phy);
                 ent.backoff.recount(before, short);
             }
             self.sends_at[e as usize] = if sends { now } else { Time::MAX };
@@ -331,7 +332,7 @@ impl Spatial {
     /// is pending (it will look again) or the node is engaged.
     fn schedule_access<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &Mac,
+        store: &Store,
         n: NodeId,
         now: Time,
         sched: &mut S,
@@ -339,10 +340,10 @@ impl Spatial {
         if self.engaged(n, now) {
             return;
         }
-        let slot = mac.phy.slot;
+        let slot = store.phy.slot;
         let earliest = self.entities_of[n as usize]
             .clone()
-            .map(|e| &mac.entities[e as usize])
+            .map(|e| &store.entities[e as usize])
             .filter(|e| e.backoff.pending && e.has_frame())
             .map(|e| e.backoff.expiry(slot))
             .min();
@@ -360,7 +361,7 @@ impl Spatial {
     /// Handle one of the spatial medium's events at `now`.
     pub fn handle<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         event: MacEvent,
         channel: &mut Channel,
@@ -368,12 +369,12 @@ impl Spatial {
     ) {
         match event {
             MacEvent::Access(n, generation) => {
-                self.on_access(mac, now, n, generation, channel, sched)
+                self.on_access(store, now, n, generation, channel, sched)
             }
-            MacEvent::Send(n) => self.on_send(mac, now, n, channel, sched),
-            MacEvent::SignalStart(tx) => self.signal_start(mac, now, tx, channel, sched),
-            MacEvent::SignalEnd(tx) => self.signal_end(mac, now, tx, channel, sched),
-            MacEvent::Timeout(n, generation) => self.on_timeout(mac, now, n, generation, sched),
+            MacEvent::Send(n) => self.on_send(store, now, n, channel, sched),
+            MacEvent::SignalStart(tx) => self.signal_start(store, now, tx, channel, sched),
+            MacEvent::SignalEnd(tx) => self.signal_end(store, now, tx, channel, sched),
+            MacEvent::Timeout(n, generation) => self.on_timeout(store, now, n, generation, sched),
             MacEvent::Grant(_) | MacEvent::ExchangeEnd | MacEvent::Received(_) => {
                 unreachable!("events of the shared medium or the world")
             }
@@ -384,7 +385,7 @@ impl Spatial {
     /// transmit (the highest AC of the node among them, 9.19.2.3); the others freeze.
     fn on_access<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         n: NodeId,
         generation: u32,
@@ -396,11 +397,11 @@ impl Spatial {
             return;
         }
         s.access_at = Time::MAX;
-        let slot = mac.phy.slot;
+        let slot = store.phy.slot;
         let mut due = std::mem::take(&mut self.due);
         due.clear();
         due.extend(self.entities_of[n as usize].clone().filter(|&e| {
-            let ent = &mac.entities[e as usize];
+            let ent = &store.entities[e as usize];
             let expiry = ent.backoff.expiry(slot);
             debug_assert!(
                 !(ent.backoff.pending && ent.has_frame()) || expiry >= now,
@@ -411,17 +412,17 @@ impl Spatial {
         if due.is_empty() || self.engaged(n, now) {
             if !due.is_empty() {
                 // Its own frame is on the air: the entity sends once the medium lets it.
-                self.freeze(mac, n, now, false, None);
-                self.refresh(mac, n, now);
+                self.freeze(store, n, now, false, None);
+                self.refresh(store, n, now);
             }
             self.due = due;
-            return self.schedule_access(mac, n, now, sched);
+            return self.schedule_access(store, n, now, sched);
         }
         // The node's other entities freeze; the outranked keep the backoff they draw.
         let range = self.entities_of[n as usize].clone();
         for e in range {
             if !due.contains(&e) {
-                let ent = &mut mac.entities[e as usize];
+                let ent = &mut store.entities[e as usize];
                 let has_frame = ent.has_frame();
                 ent.backoff.on_busy(has_frame, now, slot);
             }
@@ -429,12 +430,12 @@ impl Spatial {
         let mut losers = std::mem::take(&mut self.losers);
         losers.clear();
         if due.len() > 1 {
-            mac.internal_collisions(&mut due, &mut losers);
+            store.internal_collisions(&mut due, &mut losers, now);
         }
         let winner = due[0];
         self.due = due;
         self.losers = losers;
-        self.start_exchange(mac, now, winner, now, false, channel, sched);
+        self.start_exchange(store, now, winner, now, false, channel, sched);
     }
 
     /// Entity `t` starts an exchange at `now` (in a TXOP that began at `txop_start`;
@@ -442,7 +443,7 @@ impl Spatial {
     #[allow(clippy::too_many_arguments)]
     fn start_exchange<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         t: u32,
         txop_start: Time,
@@ -451,14 +452,14 @@ impl Spatial {
         sched: &mut S,
     ) {
         if burst {
-            mac.entities[t as usize].stats.burst_exchanges += 1;
+            store.entities[t as usize].stats.burst_exchanges += 1;
         } else {
-            mac.count_attempt(t);
+            store.count_attempt(t);
         }
-        if mac.trace {
-            mac.trace_attempt(t, now);
+        if store.trace {
+            store.trace_attempt(t, now);
         }
-        let e = &mac.entities[t as usize];
+        let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let frame = if head.broadcast {
             Frame::Beacon
@@ -491,7 +492,7 @@ impl Spatial {
             exchange_start: now,
         };
         // A medium access froze the node's entities already (`on_access`).
-        self.transmit(mac, now, n, out, burst, channel, sched);
+        self.transmit(store, now, n, out, burst, channel, sched);
     }
 
     /// Node `n` puts `out.frame` on the air at `now`; `freeze`: its entities freeze now
@@ -499,7 +500,7 @@ impl Spatial {
     #[allow(clippy::too_many_arguments)]
     fn transmit<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         n: NodeId,
         out: Out,
@@ -507,15 +508,15 @@ impl Spatial {
         channel: &mut Channel,
         sched: &mut S,
     ) {
-        let sender = &mac.entities[out.entity as usize];
+        let sender = &store.entities[out.entity as usize];
         let head = sender.head.expect("the exchange's frame is queued");
         let times = head.times;
         let (duration, ppdu, kind) = if out.frame == Frame::Beacon {
             let ppdu = self.beacon_ppdu[out.entity as usize].expect("a beacon entity");
             (times.first_frame, ppdu, None)
         } else {
-            let link = *mac.link(sender.node, head.to);
-            let short_preamble = mac.phy.short_preamble(link.rates.plcp);
+            let link = *store.link(sender.node, head.to);
+            let short_preamble = store.phy.short_preamble(link.rates.plcp);
             let ppdu = |rate, bytes| Ppdu {
                 rate,
                 bytes,
@@ -529,18 +530,18 @@ impl Spatial {
                 Frame::Ack => (link.ack, ppdu(link.rates.ack, ACK), control),
                 Frame::Data | Frame::Beacon => {
                     let ip = sender.queue.head().expect("has frame").ip_bytes();
-                    let mpdu = mac.phy.data_mpdu_bytes(ip);
+                    let mpdu = store.phy.data_mpdu_bytes(ip);
                     let data = Ppdu {
                         ht: link.rates.ht,
                         ..ppdu(link.rates.data, mpdu)
                     };
-                    (link.data(&mac.phy, mpdu), data, Some(FrameKind::Data))
+                    (link.data(&store.phy, mpdu), data, Some(FrameKind::Data))
                 }
             }
         };
         let end = now + duration;
         let lost = kind.is_some_and(|k| channel.link_lost(n, out.to, k));
-        let data = (mac.trace_heard && out.frame == Frame::Data).then(|| {
+        let data = (store.trace_heard && out.frame == Frame::Data).then(|| {
             let packet = *sender.queue.head().expect("has frame");
             (packet, sender.is_retry())
         });
@@ -576,17 +577,17 @@ impl Spatial {
         let s = &mut self.nodes[n as usize];
         (s.tx_from, s.tx_until) = (now, end);
         if s.view.sense(now, end).0 && freeze {
-            self.freeze(mac, n, now, true, None);
+            self.freeze(store, n, now, true, None);
         }
-        self.refresh(mac, n, now);
+        self.refresh(store, n, now);
         self.receivers.transmit(n);
-        sched.schedule(now + mac.phy.propagation_delay, MacEvent::SignalStart(tx));
+        sched.schedule(now + store.phy.propagation_delay, MacEvent::SignalStart(tx));
         if out.frame.expects_answer() {
-            let timeout = end + mac.phy.response_timeout();
+            let timeout = end + store.phy.response_timeout();
             // Until the answer or the timeout the node listens for it: none of its
             // entities counts or sends meanwhile.
             self.nodes[n as usize].view.wait(timeout);
-            self.refresh(mac, n, now);
+            self.refresh(store, n, now);
             let ex = self.nodes[n as usize]
                 .ex
                 .as_mut()
@@ -602,7 +603,7 @@ impl Spatial {
     /// delay): each senses it, and locks onto it or has it overlap what it receives.
     fn signal_start<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         tx: u32,
         channel: &mut Channel,
@@ -629,16 +630,16 @@ impl Spatial {
                     && ex.start == start
                     && matches!(self.txs[tx as usize].frame, Frame::Rts | Frame::Data)
             })
-            .map(|ex| mac.entities[ex.entity as usize].backoff.drawn);
+            .map(|ex| store.entities[ex.entity as usize].backoff.drawn);
         for &(r, power) in &heard {
             let radio = *channel.radio(r);
             let transmitting = self.nodes[r as usize].tx_until > now;
             let decodable = power >= radio.rx_w;
             let sensed = power >= radio.cs_w;
             let lockable = if transmitting {
-                mac.rules.locks_undecodable()
+                store.rules.locks_undecodable()
             } else {
-                decodable || (mac.rules.locks_undecodable() && sensed)
+                decodable || (store.rules.locks_undecodable() && sensed)
             };
             let errored = transmitting || !decodable;
             let arrival = self.receivers.arrive(
@@ -666,7 +667,7 @@ impl Spatial {
                 Arrival::Overlap { ignored: false } | Arrival::Unlocked => None,
             };
             if let Some(until) = ignored {
-                if let Some(nav) = mac.rules.capture_nav(&mac.phy, now, until - now) {
+                if let Some(nav) = store.rules.capture_nav(&store.phy, now, until - now) {
                     turned |= !s.view.busy_at(now);
                     changed |= s.view.set_nav(nav).0;
                 }
@@ -676,10 +677,10 @@ impl Spatial {
                     (Some(last), Some(drawn)) if last.sender == node => Some((last, drawn)),
                     _ => None,
                 };
-                self.freeze(mac, r, now, true, own);
+                self.freeze(store, r, now, true, own);
             }
             if changed {
-                self.refresh(mac, r, now);
+                self.refresh(store, r, now);
             }
         }
         self.txs[tx as usize].heard = heard;
@@ -689,7 +690,7 @@ impl Spatial {
     /// The signal of `tx` leaves the nodes that heard it: each decides its fate there.
     fn signal_end<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         tx: u32,
         channel: &mut Channel,
@@ -703,7 +704,7 @@ impl Spatial {
             )
         };
         let ppdu_len = self.txs[tx as usize].end - start;
-        let delta = mac.phy.propagation_delay;
+        let delta = store.phy.propagation_delay;
         let mut collided = false;
         for &(r, _) in &heard {
             let ended = self
@@ -711,11 +712,11 @@ impl Spatial {
                 .end(r, tx, now, ppdu, channel.reception.as_mut());
             collided |= matches!(ended.fate, Fate::Collided { .. });
             let decoded = matches!(ended.fate, Fate::Decoded { .. }) && !lost;
-            if mac.trace_heard && ended.locked && matches!(frame, Frame::Data | Frame::Beacon) {
-                mac.heard(r, from, start + delta, decoded, data);
+            if store.trace_heard && ended.locked && matches!(frame, Frame::Data | Frame::Beacon) {
+                store.heard(r, from, start + delta, decoded, data);
             }
             let s = &mut self.nodes[r as usize];
-            if mac.rules == MacRules::Ns2 {
+            if store.rules == MacRules::Ns2 {
                 s.last_ack = (decoded && frame == Frame::Ack).then_some(LastFrame {
                     sender: from,
                     start,
@@ -723,7 +724,8 @@ impl Spatial {
                 });
             }
             let errored = if ended.own_tx {
-                mac.rules
+                store
+                    .rules
                     .tail_is_errored(now - ppdu_len..now, s.tx_from..s.tx_until)
             } else {
                 ended.locked && !decoded
@@ -731,7 +733,7 @@ impl Spatial {
             // Whether the node's view changed (else its countdowns stand as they are).
             let mut changed = errored;
             if errored {
-                s.view.errored(ended.until, mac.rules, self.eifs_hold);
+                s.view.errored(ended.until, store.rules, self.eifs_hold);
             } else if decoded {
                 changed = s.view.correct();
             }
@@ -745,7 +747,7 @@ impl Spatial {
                 };
                 self.note_fate(from, r, tx, frame, (fate, lost));
                 if decoded {
-                    self.addressed(mac, now, r, tx, from, frame, sched);
+                    self.addressed(store, now, r, tx, from, frame, sched);
                 }
             } else if decoded && frame != Frame::Beacon {
                 let (grew, deferral) = s.view.set_nav(nav);
@@ -756,10 +758,10 @@ impl Spatial {
             // under way.
             let awaiting = self.nodes[r as usize].ex.is_some_and(|ex| ex.awaiting);
             if awaiting && !self.receivers.is_receiving(r, now) {
-                self.fail(mac, now, r, sched);
+                self.fail(store, now, r, sched);
             } else if changed {
-                self.refresh(mac, r, now);
-                self.schedule_access(mac, r, now, sched);
+                self.refresh(store, r, now);
+                self.schedule_access(store, r, now, sched);
             }
         }
         self.txs[tx as usize].heard = heard;
@@ -769,13 +771,13 @@ impl Spatial {
             Frame::Beacon => {
                 let ex = self.nodes[from as usize].ex.take();
                 let ex = ex.expect("the beacon's exchange");
-                mac.broadcast_done(ex.entity, collided, start);
+                store.broadcast_done(ex.entity, collided, start);
             }
             Frame::Cts | Frame::Ack => {}
             Frame::Rts | Frame::Data => return,
         }
-        self.refresh(mac, from, now);
-        self.schedule_access(mac, from, now, sched);
+        self.refresh(store, from, now);
+        self.schedule_access(store, from, now, sched);
     }
 
     /// The fate of `frame` (transmission `tx` from `from`) at its addressee `r`, for the
@@ -805,7 +807,7 @@ impl Spatial {
     #[allow(clippy::too_many_arguments)]
     fn addressed<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         r: NodeId,
         tx: u32,
@@ -813,7 +815,7 @@ impl Spatial {
         frame: Frame,
         sched: &mut S,
     ) {
-        let sifs = mac.phy.sifs;
+        let sifs = store.phy.sifs;
         match frame {
             Frame::Rts | Frame::Data => {
                 let Some(ex) = self.nodes[from as usize]
@@ -829,7 +831,7 @@ impl Spatial {
                     // the ACK's SIFS and airtime, or the sender's ACK timeout when a busy
                     // receiver sends none, outlast the delay, so the frame is still the
                     // sender's head of line then.
-                    if let Some(delay) = mac.rules.delivery_delay() {
+                    if let Some(delay) = store.rules.delivery_delay() {
                         sched.schedule(now + delay, MacEvent::Received(ex.entity));
                     }
                 }
@@ -880,7 +882,7 @@ impl Spatial {
                     .is_some_and(|ex| ex.stage == Frame::Data && ex.to == from)
                 {
                     s.view.answered(now);
-                    self.succeed(mac, r);
+                    self.succeed(store, r);
                 }
             }
             Frame::Beacon => {}
@@ -890,7 +892,7 @@ impl Spatial {
     /// Node `n` sends what it owes.
     fn on_send<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         n: NodeId,
         channel: &mut Channel,
@@ -901,17 +903,17 @@ impl Spatial {
         let out = match s.owed.take() {
             None => return,
             Some(Owed::NextExchange { entity, txop_start }) => {
-                return self.start_exchange(mac, now, entity, txop_start, true, channel, sched);
+                return self.start_exchange(store, now, entity, txop_start, true, channel, sched);
             }
             Some(Owed::Frame(out)) => out,
         };
         let medium_busy = s.view.busy_at(now) || receiving;
         let answers = match out.frame {
-            Frame::Cts => mac.rules.answers_rts(now < s.view.nav_until(), receiving),
-            Frame::Data if mac.rules.data_after_cts_needs_idle() && medium_busy => {
+            Frame::Cts => store.rules.answers_rts(now < s.view.nav_until(), receiving),
+            Frame::Data if store.rules.data_after_cts_needs_idle() && medium_busy => {
                 // ns-2: back off with a doubled window, the frame kept, no retry counted.
                 let ex = s.ex.take().expect("the exchange of the CTS");
-                let e = &mut mac.entities[ex.entity as usize];
+                let e = &mut store.entities[ex.entity as usize];
                 let cw_max = e.params.cw_max;
                 e.backoff.on_retry(cw_max);
                 false
@@ -919,10 +921,10 @@ impl Spatial {
             _ => true,
         };
         if answers {
-            self.transmit(mac, now, n, out, true, channel, sched);
+            self.transmit(store, now, n, out, true, channel, sched);
         } else {
-            self.refresh(mac, n, now);
-            self.schedule_access(mac, n, now, sched);
+            self.refresh(store, n, now);
+            self.schedule_access(store, n, now, sched);
         }
     }
 
@@ -930,7 +932,7 @@ impl Spatial {
     /// decides), the attempt failed.
     fn on_timeout<S: Schedule<MacEvent>>(
         &mut self,
-        mac: &mut Mac,
+        store: &mut Store,
         now: Time,
         n: NodeId,
         generation: u32,
@@ -947,11 +949,17 @@ impl Spatial {
             ex.awaiting = true;
             return;
         }
-        self.fail(mac, now, n, sched);
+        self.fail(store, now, n, sched);
     }
 
     /// Node `n`'s exchange failed at `now`.
-    fn fail<S: Schedule<MacEvent>>(&mut self, mac: &mut Mac, now: Time, n: NodeId, sched: &mut S) {
+    fn fail<S: Schedule<MacEvent>>(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        n: NodeId,
+        sched: &mut S,
+    ) {
         let ex = self.nodes[n as usize].ex.take().expect("an exchange");
         let t = ex.entity;
         // Which frame failed, and why: the loss models' (or a link too weak), else a
@@ -967,34 +975,35 @@ impl Spatial {
                 (ChannelLoss::of(ex.stage, true), false)
             }
         };
-        let times = mac.head_exchange(t);
+        let times = store.head_exchange(t);
         let long_frame = ex.stage == Frame::Data && times.rts;
-        let aifs = mac.entities[t as usize].params.aifs;
-        self.hold[t as usize] = ex.own_end + mac.phy.response_timeout() + aifs;
-        mac.attempt_failed(t, loss, hidden, ex.received, long_frame);
-        self.refresh(mac, n, now);
-        self.schedule_access(mac, n, now, sched);
+        let aifs = store.entities[t as usize].params.aifs;
+        self.hold[t as usize] = ex.own_end + store.phy.response_timeout() + aifs;
+        store.attempt_failed(t, ex.start, loss, hidden, ex.received, long_frame);
+        self.refresh(store, n, now);
+        self.schedule_access(store, n, now, sched);
     }
 
     /// Node `n`'s exchange succeeded (its ACK decoded).
-    fn succeed(&mut self, mac: &mut Mac, n: NodeId) {
+    fn succeed(&mut self, store: &mut Store, n: NodeId) {
         let s = &mut self.nodes[n as usize];
         let ex = s.ex.take().expect("an exchange");
         s.settling = true;
         let t = ex.entity;
-        mac.entities[t as usize].stats.captures += u64::from(ex.captured);
-        mac.succeed(t, ex.received.expect("an acknowledged frame was received"));
+        store.entities[t as usize].stats.captures += u64::from(ex.captured);
+        let received = ex.received.expect("an acknowledged frame was received");
+        store.succeed(t, ex.start, received);
         self.settle.push((n, t, ex.txop_start, ex.captured));
     }
 
     /// After the world handled the outcomes of the last event (deliveries made, queues
     /// topped up): a TXOP holder sends its next exchange SIFS later if it fits
     /// (9.19.2.4), else it backs off once for the whole TXOP; the node contends again.
-    pub fn settle<S: Schedule<MacEvent>>(&mut self, mac: &mut Mac, now: Time, sched: &mut S) {
+    pub fn settle<S: Schedule<MacEvent>>(&mut self, store: &mut Store, now: Time, sched: &mut S) {
         while let Some((n, t, txop_start, captured)) = self.settle.pop() {
             self.nodes[n as usize].settling = false;
-            if mac.entities[t as usize].params.txop_limit > 0 {
-                if let Some(start) = mac.txop_next(t, now, txop_start, captured) {
+            if store.entities[t as usize].params.txop_limit > 0 {
+                if let Some(start) = store.txop_next(t, now, txop_start, captured) {
                     let owed = Owed::NextExchange {
                         entity: t,
                         txop_start,
@@ -1003,13 +1012,13 @@ impl Spatial {
                     sched.schedule(start, MacEvent::Send(n));
                     continue;
                 }
-                let b = &mut mac.entities[t as usize].backoff;
+                let b = &mut store.entities[t as usize].backoff;
                 if !b.pending {
                     b.draw();
                 }
             }
-            self.refresh(mac, n, now);
-            self.schedule_access(mac, n, now, sched);
+            self.refresh(store, n, now);
+            self.schedule_access(store, n, now, sched);
         }
     }
 }

@@ -378,9 +378,9 @@ impl World {
         });
         let links = m.nodes.iter().map(|x| x.rates).collect();
         let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
-        mac.trace = trace.is_some();
-        mac.trace_heard = trace_heard;
-        let n_entities = mac.entities.len();
+        mac.store.trace = trace.is_some();
+        mac.store.trace_heard = trace_heard;
+        let n_entities = mac.store.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
         let bursts = bursty.then(|| {
             let nodes = m.nodes.iter();
@@ -439,6 +439,7 @@ impl World {
         };
         if spatial {
             let beacon_ppdu = mac
+                .store
                 .entities
                 .iter()
                 .map(|e| {
@@ -446,7 +447,7 @@ impl World {
                     spec.filter(|_| e.beacon.is_some()).map(|b| Ppdu {
                         rate: b.rate,
                         bytes: b.mpdu_bytes(),
-                        short_preamble: mac.phy.short_preamble(b.plcp),
+                        short_preamble: mac.store.phy.short_preamble(b.plcp),
                         ht: None,
                     })
                 })

@@ -1,5 +1,5 @@
 //! The contention structure (`mac::contention`) against the linear reference scan it
-//! replaced (`mac/medium/reference.rs`): randomized scenarios — station counts from 1 to
+//! replaced (`mac/shared/reference.rs`): randomized scenarios — station counts from 1 to
 //! 150, DCF, EDCA and mixed cells, saturated, CBR, Poisson and TCP loads, small queues
 //! (post-backoffs), frame errors, RTS/CTS, TXOP bursts, custom AIFSN, the standard's and
 //! ns-2's MAC rules — run through both

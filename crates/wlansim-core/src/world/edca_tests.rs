@@ -54,7 +54,9 @@ fn flows_are_classified_to_their_access_category() {
     let w = world("");
     assert_eq!(w.flows[0].entity as usize, BE);
     assert_eq!(w.flows[1].entity as usize, VO);
-    assert!(!w.mac.entities[BE].queue.is_empty() && !w.mac.entities[VO].queue.is_empty());
+    assert!(
+        !w.mac.store.entities[BE].queue.is_empty() && !w.mac.store.entities[VO].queue.is_empty()
+    );
 }
 
 #[test]
@@ -63,27 +65,27 @@ fn internal_collision_higher_ac_transmits_lower_backs_off() {
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE, VO]);
     w.on_access_grant(t0, w.mac.generation());
-    assert_eq!(w.mac.transmitters, vec![VO as u32]);
-    assert!(w.mac.exchange.success, "no collision on the medium");
-    let be = &w.mac.entities[BE];
+    assert_eq!(w.mac.shared.transmitters, vec![VO as u32]);
+    assert!(w.mac.shared.exchange.success, "no collision on the medium");
+    let be = &w.mac.store.entities[BE];
     assert_eq!(be.stats.internal_collisions, 1);
     assert_eq!(be.stats.attempts, 0, "nothing put on the air");
     assert_eq!(be.backoff.cw, 63, "CW doubled as after a collision");
     assert_eq!(be.backoff.short_retries, 1);
     assert!(be.backoff.pending);
-    assert_eq!(w.mac.entities[VO].stats.attempts, 1);
+    assert_eq!(w.mac.store.entities[VO].stats.attempts, 1);
 }
 
 #[test]
 fn retry_limits_are_per_access_category() {
     let mut w = world("[stations.edca.be]\nshort_retry_limit = 1");
-    assert_eq!(w.mac.entities[BE].params.short_retry_limit, Some(1));
-    assert_eq!(w.mac.entities[VO].params.short_retry_limit, Some(7));
+    assert_eq!(w.mac.store.entities[BE].params.short_retry_limit, Some(1));
+    assert_eq!(w.mac.store.entities[VO].params.short_retry_limit, Some(7));
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE, VO]);
     w.on_access_grant(t0, w.mac.generation());
     // One attempt allowed: the internal collision discards AC_BE's frame.
-    let be = &w.mac.entities[BE];
+    let be = &w.mac.store.entities[BE];
     assert_eq!(be.stats.retry_drops, 1);
     assert_eq!(be.backoff.cw, 31, "CW resets after a drop");
     assert_eq!(w.flows[0].acct[0].dropped_retry, 1);
@@ -94,26 +96,26 @@ fn retry_limits_are_per_access_category() {
 fn txop_burst_goes_on_while_the_next_exchange_fits_then_ends() {
     // Room for two 1000-byte exchanges but not three.
     let mut w = world("");
-    let phy = w.mac.phy.clone();
+    let phy = w.mac.store.phy.clone();
     let (_, span) = phy.exchange_offsets(&phy.fixed_link(), false, 1028);
     let limit = 2 * span + phy.sifs + span / 2;
-    w.mac.entities[BE].params.txop_limit = limit;
+    w.mac.store.entities[BE].params.txop_limit = limit;
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE]);
     w.on_access_grant(t0, w.mac.generation());
-    let first_end = w.mac.exchange.end;
+    let first_end = w.mac.shared.exchange.end;
     assert_eq!(first_end, t0 + span);
     w.on_exchange_end(first_end);
     assert!(w.mac.is_busy(), "the TXOP continues: medium stays busy");
-    assert_eq!(w.mac.exchange.start, first_end + phy.sifs);
-    assert_eq!(w.mac.entities[BE].stats.burst_exchanges, 1);
-    let second_end = w.mac.exchange.end;
+    assert_eq!(w.mac.shared.exchange.start, first_end + phy.sifs);
+    assert_eq!(w.mac.store.entities[BE].stats.burst_exchanges, 1);
+    let second_end = w.mac.shared.exchange.end;
     w.on_exchange_end(second_end);
     assert!(
         !w.mac.is_busy(),
         "a third exchange would exceed the TXOP limit"
     );
-    let be = &w.mac.entities[BE];
+    let be = &w.mac.store.entities[BE];
     assert_eq!(be.stats.successes, 2);
     assert_eq!(
         be.stats.attempts, 1,
@@ -131,33 +133,36 @@ fn txop_burst_goes_on_while_the_next_exchange_fits_then_ends() {
 #[test]
 fn zero_txop_limit_is_one_exchange() {
     let mut w = world("");
-    assert_eq!(w.mac.entities[BE].params.txop_limit, 0);
+    assert_eq!(w.mac.store.entities[BE].params.txop_limit, 0);
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE]);
     w.on_access_grant(t0, w.mac.generation());
-    let end = w.mac.exchange.end;
+    let end = w.mac.shared.exchange.end;
     w.on_exchange_end(end);
     assert!(!w.mac.is_busy());
-    assert_eq!(w.mac.entities[BE].stats.burst_exchanges, 0);
+    assert_eq!(w.mac.store.entities[BE].stats.burst_exchanges, 0);
 }
 
 #[test]
 fn lost_frame_is_retried_after_ack_timeout_and_others_defer_eifs() {
     let mut w = world("fer_uplink = 0.999999");
-    let phy = w.mac.phy.clone();
+    let phy = w.mac.store.phy.clone();
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE]);
     w.on_access_grant(t0, w.mac.generation());
-    assert!(!w.mac.exchange.success);
-    assert_eq!(w.mac.exchange.loss, crate::mac::medium::ChannelLoss::Data);
+    assert!(!w.mac.shared.exchange.success);
+    assert_eq!(
+        w.mac.shared.exchange.loss,
+        crate::mac::store::ChannelLoss::Data
+    );
     let data = phy.data_time(1028);
     let end = t0 + data + phy.propagation_delay;
     assert_eq!(
-        w.mac.exchange.end, end,
+        w.mac.shared.exchange.end, end,
         "no ACK: the medium is idle after the data frame"
     );
     w.on_exchange_end(end);
-    let be = &w.mac.entities[BE];
+    let be = &w.mac.store.entities[BE];
     assert_eq!(be.stats.frame_errors, 1);
     assert_eq!(be.stats.collisions, 0);
     assert_eq!(be.backoff.short_retries, 1);
@@ -169,7 +174,7 @@ fn lost_frame_is_retried_after_ack_timeout_and_others_defer_eifs() {
     );
     // 9.3.7 / 9.19.2.3: the others received an errored frame: EIFS − DIFS + AIFS[AC].
     for e in [0, 1, VO] {
-        let x = &w.mac.entities[e];
+        let x = &w.mac.store.entities[e];
         assert_eq!(
             w.mac.countdown_start(e as u32),
             end + phy.eifs() - phy.difs + x.params.aifs
@@ -184,7 +189,7 @@ fn downlink_fer_does_not_touch_the_uplink() {
     let t0 = 1000 * US;
     expire_at(&mut w, t0, &[BE]);
     w.on_access_grant(t0, w.mac.generation());
-    assert!(w.mac.exchange.success);
+    assert!(w.mac.shared.exchange.success);
 }
 
 fn check(extra_station: &str, extra_top: &str) -> Result<(), String> {

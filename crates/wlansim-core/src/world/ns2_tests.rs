@@ -22,14 +22,14 @@ fn ns2_senders_of_a_collision_defer_eifs_then_difs() {
         for e in 1..=2 {
             w.mac.set_backoff(e, 0, t0);
         }
-        w.mac.set_backoff(3, 10, t0 - 3 * w.mac.phy.slot);
+        w.mac.set_backoff(3, 10, t0 - 3 * w.mac.store.phy.slot);
         w.on_access_grant(t0, w.mac.generation());
-        assert_eq!(w.mac.transmitters, vec![1, 2]);
-        let end = w.mac.exchange.end;
+        assert_eq!(w.mac.shared.transmitters, vec![1, 2]);
+        let end = w.mac.shared.exchange.end;
         w.on_exchange_end(end);
-        let (difs, eifs) = (w.mac.phy.difs, w.mac.phy.eifs());
-        let data = w.mac.phy.data_time(1028);
-        let ack_timeout = t0 + data + w.mac.phy.response_timeout() + difs;
+        let (difs, eifs) = (w.mac.store.phy.difs, w.mac.store.phy.eifs());
+        let data = w.mac.store.phy.data_time(1028);
+        let ack_timeout = t0 + data + w.mac.store.phy.response_timeout() + difs;
         for e in 1..=2 {
             // Standard: ACKTimeout then DIFS (9.3.2.8); ns-2: the NAV of EIFS set by the
             // other sender's errored frame, then DIFS.
@@ -53,7 +53,7 @@ fn ns2_senders_of_a_collision_defer_eifs_then_difs() {
 fn ns2_draws_the_backoff_below_cw() {
     for (profile, rules) in [("ns2", MacRules::Ns2), ("standard", MacRules::Standard)] {
         let mut w = world(profile, 50);
-        let b = &mut w.mac.entities[1].backoff;
+        let b = &mut w.mac.store.entities[1].backoff;
         assert_eq!(b.cw, 31, "CWmin 31 in both (802.11b; ns-2's CWMin_)");
         let mut max = 0;
         for _ in 0..2000 {
@@ -77,14 +77,14 @@ fn ns2_draws_the_backoff_below_cw() {
 fn ns2_data_frames_carry_34_header_bytes_and_no_llc_snap() {
     let ns2 = world("ns2", 50);
     let std = world("standard", 50);
-    assert_eq!(ns2.mac.phy.data_mpdu_bytes(1040), 1040 + 34);
-    assert_eq!(std.mac.phy.data_mpdu_bytes(1040), 1040 + 28 + 8);
+    assert_eq!(ns2.mac.store.phy.data_mpdu_bytes(1040), 1040 + 34);
+    assert_eq!(std.mac.store.phy.data_mpdu_bytes(1040), 1040 + 28 + 8);
     // The standard counts 8608 bits at 11 Mb/s as 783 µs (whole µs, 17.2.3.5); ns-2's
     // `txtime` counts its 8592 bits as 781.0909… µs, here 781.091 µs.
-    assert_eq!(std.mac.phy.data_time(1040), 192 * US + 783 * US);
-    assert_eq!(ns2.mac.phy.data_time(1040), 192 * US + 781_091);
+    assert_eq!(std.mac.store.phy.data_time(1040), 192 * US + 783 * US);
+    assert_eq!(ns2.mac.store.phy.data_time(1040), 192 * US + 781_091);
     // The ACK: 112 bits at 1 Mb/s, whole µs in both.
-    assert_eq!(ns2.mac.phy.ack_time(), std.mac.phy.ack_time());
+    assert_eq!(ns2.mac.store.phy.ack_time(), std.mac.store.phy.ack_time());
 }
 
 /// ns-2's `txtime` rounds nothing on any PHY: 802.11a's 54 Mb/s frame is its PLCP and
@@ -117,7 +117,7 @@ fn ns2_buffer_of_b_holds_b() {
     for profile in ["ns2", "standard"] {
         let w = world(profile, 3);
         // Saturated sources keep their queue full.
-        assert_eq!(w.mac.entities[1].queue.len(), 3, "{profile}");
+        assert_eq!(w.mac.store.entities[1].queue.len(), 3, "{profile}");
     }
 }
 
@@ -246,22 +246,23 @@ fn ns2_counts_slots_as_its_clock_after_the_last_senders_access() {
                 w.mac.set_backoff(e, 40, t0);
             }
             w.on_access_grant(t0, w.mac.generation());
-            assert_eq!(w.mac.transmitters, vec![sta]);
-            let ex = w.mac.exchange;
+            assert_eq!(w.mac.shared.transmitters, vec![sta]);
+            let ex = w.mac.shared.exchange;
             w.on_exchange_end(ex.end);
             // The AP's ACK: SIFS after the data frame, until the medium idles less δ.
-            let (sifs, delta) = (w.mac.phy.sifs, w.mac.phy.propagation_delay);
+            let (sifs, delta) = (w.mac.store.phy.sifs, w.mac.store.phy.propagation_delay);
             let ack_start = ex.data_end + sifs;
             let ack_len = ex.end - delta - ack_start;
-            let start = ex.end + w.mac.phy.difs;
-            let slot = w.mac.phy.slot;
+            let start = ex.end + w.mac.store.phy.difs;
+            let slot = w.mac.store.phy.slot;
             w.mac.set_backoff(ap, k as u32, start);
             w.mac.set_backoff(2, k as u32 + 5, start);
-            let drawn = w.mac.entities[ap as usize].backoff.drawn;
-            let n = rules.slots_counted_after_own_frame(k, drawn, ack_start, ack_len, &w.mac.phy);
+            let drawn = w.mac.store.entities[ap as usize].backoff.drawn;
+            let n =
+                rules.slots_counted_after_own_frame(k, drawn, ack_start, ack_len, &w.mac.store.phy);
             let now = start + k * slot;
             w.on_access_grant(now, w.mac.generation());
-            assert_eq!(w.mac.transmitters, vec![ap], "{profile}, k = {k}");
+            assert_eq!(w.mac.shared.transmitters, vec![ap], "{profile}, k = {k}");
             // Entity 2 had k + 5 slots: 5 left, or 5 + the slot ns-2 did not count.
             assert_eq!(
                 w.mac.backoff_counter(2) as Time,

@@ -67,9 +67,9 @@ fn exchange_us(w: &mut World, e: u32) -> u64 {
         w.mac.set_backoff(o, if o == e { 0 } else { 500 }, t0);
     }
     w.on_access_grant(t0, w.mac.generation());
-    assert_eq!(w.mac.transmitters, vec![e]);
-    assert!(w.mac.exchange.success);
-    (w.mac.exchange.end - t0) / US
+    assert_eq!(w.mac.shared.transmitters, vec![e]);
+    assert!(w.mac.shared.exchange.success);
+    (w.mac.shared.exchange.end - t0) / US
 }
 
 /// RTS + δ + SIFS + CTS + δ + SIFS + data + δ + SIFS + ACK + δ, PPDUs in µs.

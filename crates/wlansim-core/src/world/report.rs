@@ -16,6 +16,7 @@ impl World {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
         let queued = self
             .mac
+            .store
             .entities
             .iter()
             .filter(|e| e.beacon.is_none())
@@ -30,7 +31,7 @@ impl World {
         }
         // A head-of-line frame whose ACK was lost is delivered already: its copy in the
         // queue is not in flight.
-        for e in &self.mac.entities {
+        for e in &self.mac.store.entities {
             if e.head.is_some_and(|h| h.delivered) {
                 let p = e.queue.head().expect("a head frame is queued");
                 in_flight[p.flow as usize][p.reverse as usize] -= 1;
@@ -99,7 +100,7 @@ impl World {
             .filter(|(_, n)| n.bss.is_some())
             .map(|(id, n)| {
                 let mut mac = MacStats::default();
-                for e in n.entities_in(&self.mac.entities) {
+                for e in n.entities_in(&self.mac.store.entities) {
                     mac.add(&e.stats);
                 }
                 let (busy, nav_deferrals) = self.mac.node_counters(id as NodeId);
@@ -118,6 +119,7 @@ impl World {
             .collect();
         let access_categories = self
             .mac
+            .store
             .entities
             .iter()
             .filter_map(|e| {
@@ -284,7 +286,7 @@ impl World {
             .collect();
         let measured = to_secs(self.end - self.warmup);
         for &(ap, entity, _) in &self.beacons {
-            let e = &self.mac.entities[entity as usize];
+            let e = &self.mac.store.entities[entity as usize];
             let airtime = to_secs(e.beacon.expect("a beacon entity").first_frame);
             let row = &mut rows[ap as usize];
             row.beacons = Some(e.stats.attempts);
@@ -295,7 +297,7 @@ impl World {
             let Some(ap) = n.bss else { continue };
             let row = &mut rows[ap as usize];
             row.stations += (n.role == Role::Station) as u32;
-            for e in n.entities_in(&self.mac.entities) {
+            for e in n.entities_in(&self.mac.store.entities) {
                 row.mac.add(&e.stats);
             }
         }

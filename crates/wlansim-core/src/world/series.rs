@@ -95,7 +95,7 @@ impl World {
                 SeriesKind::QueueLength => {
                     for (n, col) in self.nodes.iter().zip(columns) {
                         let queued: usize = n
-                            .entities_in(&self.mac.entities)
+                            .entities_in(&self.mac.store.entities)
                             .iter()
                             .map(|e| e.queue.len())
                             .sum();
@@ -106,7 +106,7 @@ impl World {
                     for ((n, col), last) in self.nodes.iter().zip(columns).zip(&mut rec.last_frames)
                     {
                         let (mut lost, mut heard) = (0, 0);
-                        for e in n.entities_in(&self.mac.entities) {
+                        for e in n.entities_in(&self.mac.store.entities) {
                             lost += e.stats.frame_errors + e.stats.control_errors;
                             heard += e.stats.attempts - e.stats.collisions;
                         }

@@ -41,7 +41,7 @@ fn arrange_collision(w: &mut World, t0: u64, k: u32) {
     for e in 1..=2 {
         w.mac.set_backoff(e, 0, t0);
     }
-    w.mac.set_backoff(3, k, t0 - 3 * w.mac.phy.slot);
+    w.mac.set_backoff(3, k, t0 - 3 * w.mac.store.phy.slot);
 }
 
 #[test]
@@ -50,30 +50,30 @@ fn collision_then_ack_timeout_for_senders_and_eifs_for_the_others() {
     let t0 = 1000 * US;
     arrange_collision(&mut w, t0, 10);
     w.on_access_grant(t0, w.mac.generation());
-    assert_eq!(w.mac.transmitters, vec![1, 2]);
-    assert!(!w.mac.exchange.success);
+    assert_eq!(w.mac.shared.transmitters, vec![1, 2]);
+    assert!(!w.mac.shared.exchange.success);
     // Station 3 counted 3 slots before the medium turned busy: 7 remain (freeze).
     assert_eq!(w.mac.backoff_counter(3), 7);
-    let data = w.mac.phy.data_time(1028);
-    let end = t0 + data + w.mac.phy.propagation_delay;
-    assert_eq!(w.mac.exchange.end, end);
+    let data = w.mac.store.phy.data_time(1028);
+    let end = t0 + data + w.mac.store.phy.propagation_delay;
+    assert_eq!(w.mac.shared.exchange.end, end);
     w.on_exchange_end(end);
-    let (difs, eifs) = (w.mac.phy.difs, w.mac.phy.eifs());
+    let (difs, eifs) = (w.mac.store.phy.difs, w.mac.store.phy.eifs());
     for e in 1..=2 {
-        let b = &w.mac.entities[e].backoff;
+        let b = &w.mac.store.entities[e].backoff;
         // 9.3.2.8: ACKTimeout from the end of the own transmission, then DIFS.
         assert_eq!(
             w.mac.countdown_start(e as u32),
-            t0 + data + w.mac.phy.response_timeout() + difs
+            t0 + data + w.mac.store.phy.response_timeout() + difs
         );
         assert_eq!(b.cw, 63, "CW doubled after the failure");
         assert_eq!(b.short_retries, 1);
-        assert_eq!(w.mac.entities[e].stats.collisions, 1);
+        assert_eq!(w.mac.store.entities[e].stats.collisions, 1);
     }
     // 9.3.7: a station that saw the errored frames defers EIFS.
     assert_eq!(w.mac.countdown_start(3), end + eifs);
     assert_eq!(w.mac.countdown_start(0), end + eifs);
-    assert!(eifs > w.mac.phy.response_timeout() + difs - w.mac.phy.propagation_delay);
+    assert!(eifs > w.mac.store.phy.response_timeout() + difs - w.mac.store.phy.propagation_delay);
 }
 
 #[test]
@@ -83,8 +83,8 @@ fn rts_collision_costs_only_the_rts() {
     arrange_collision(&mut w, t0, 10);
     w.on_access_grant(t0, w.mac.generation());
     assert_eq!(
-        w.mac.exchange.end,
-        t0 + w.mac.phy.rts_time() + w.mac.phy.propagation_delay
+        w.mac.shared.exchange.end,
+        t0 + w.mac.store.phy.rts_time() + w.mac.store.phy.propagation_delay
     );
 }
 
@@ -94,21 +94,21 @@ fn success_resets_cw_and_others_defer_difs() {
     let t0 = 1000 * US;
     arrange_collision(&mut w, t0, 10);
     w.mac.set_backoff(2, 4, t0); // only station 1 expires now
-    w.mac.entities[1].backoff.cw = 255;
+    w.mac.store.entities[1].backoff.cw = 255;
     w.on_access_grant(t0, w.mac.generation());
-    assert!(w.mac.exchange.success);
-    let end = w.mac.exchange.end;
+    assert!(w.mac.shared.exchange.success);
+    let end = w.mac.shared.exchange.end;
     let expected = t0
-        + w.mac.phy.data_time(1028)
-        + w.mac.phy.sifs
-        + w.mac.phy.ack_time()
-        + 2 * w.mac.phy.propagation_delay;
+        + w.mac.store.phy.data_time(1028)
+        + w.mac.store.phy.sifs
+        + w.mac.store.phy.ack_time()
+        + 2 * w.mac.store.phy.propagation_delay;
     assert_eq!(end, expected);
     w.on_exchange_end(end);
-    assert_eq!(w.mac.entities[1].backoff.cw, 31);
-    assert_eq!(w.mac.entities[1].stats.successes, 1);
+    assert_eq!(w.mac.store.entities[1].backoff.cw, 31);
+    assert_eq!(w.mac.store.entities[1].stats.successes, 1);
     for e in 0..4 {
-        assert_eq!(w.mac.countdown_start(e), end + w.mac.phy.difs);
+        assert_eq!(w.mac.countdown_start(e), end + w.mac.store.phy.difs);
     }
     assert_eq!(w.flows[0].acct[0].delivered, 1);
 }

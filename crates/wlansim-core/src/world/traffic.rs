@@ -21,7 +21,7 @@ impl World {
             None => {
                 let entity = f.entity;
                 self.saturated[entity as usize].0.push(flow);
-                while !self.mac.entities[entity as usize].queue.is_full() {
+                while !self.mac.store.entities[entity as usize].queue.is_full() {
                     if !self.refill(now, entity) {
                         break;
                     }
@@ -75,7 +75,7 @@ impl World {
     /// Queue `p` (its next hop over the air set) at `entity`, or drop it if the queue is
     /// full.
     pub(super) fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
-        let node = self.mac.entities[entity as usize].node;
+        let node = self.mac.store.entities[entity as usize].node;
         match self.mac.enqueue(now, entity, p, &mut self.events) {
             Ok(()) => self.trace(now, TraceEvent::Enqueued { node }, &p),
             Err(p) => {

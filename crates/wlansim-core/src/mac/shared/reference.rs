@@ -4,15 +4,18 @@
 //! period), with each entity's `Backoff` fields holding its whole state. Tests only: the
 //! randomized comparisons in `world/contention_tests.rs` run scenarios through both and
 //! require identical results.
+use super::super::event::MacEvent;
 use super::super::ns2::ShortCount;
-use super::{Mac, MacEvent};
+use super::super::store::Store;
+use super::Shared;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
-impl Mac {
-    pub(super) fn reference_earliest_expiry(&self) -> Option<Time> {
-        let slot = self.phy.slot;
-        self.entities
+impl Shared {
+    pub(super) fn reference_earliest_expiry(&self, store: &Store) -> Option<Time> {
+        let slot = store.phy.slot;
+        store
+            .entities
             .iter()
             .filter(|e| e.backoff.pending && !e.queue.is_empty())
             .map(|e| e.backoff.expiry(slot))
@@ -21,19 +24,25 @@ impl Mac {
 
     pub(super) fn reference_frame_ready<S: Schedule<MacEvent>>(
         &mut self,
+        store: &mut Store,
         now: Time,
         e: u32,
         sched: &mut S,
     ) {
-        self.backoff_on_arrival(now, e);
+        self.backoff_on_arrival(store, now, e);
         if !self.busy {
-            self.schedule_grant(now, sched);
+            self.schedule_grant(store, now, sched);
         }
     }
 
-    pub(super) fn reference_select_transmitters(&mut self, now: Time, short: Option<ShortCount>) {
-        let slot = self.phy.slot;
-        for (i, e) in self.entities.iter_mut().enumerate() {
+    pub(super) fn reference_select_transmitters(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        short: Option<ShortCount>,
+    ) {
+        let slot = store.phy.slot;
+        for (i, e) in store.entities.iter_mut().enumerate() {
             let has_frame = !e.queue.is_empty();
             let before = e.backoff.counter;
             if e.backoff.on_busy(has_frame, now, slot) {
@@ -44,8 +53,8 @@ impl Mac {
         }
     }
 
-    pub(super) fn reference_idle_from(&mut self, end: Time, correct: bool) {
-        for (i, e) in self.entities.iter_mut().enumerate() {
+    pub(super) fn reference_idle_from(&mut self, store: &mut Store, end: Time, correct: bool) {
+        for (i, e) in store.entities.iter_mut().enumerate() {
             e.backoff.countdown_start = end + if correct { e.params.aifs } else { self.eifs[i] };
         }
     }

@@ -1,0 +1,630 @@
+//! Channel access on the shared medium (802.11-2012 9.3 DCF, 9.19.2 EDCA): deferral,
+//! backoff countdown with freezing, collisions, frame exchanges, retries, and what EDCA
+//! adds (internal collisions, TXOP bursts). One collision domain: every node hears every
+//! other, so the medium is a single state. Under SINR reception a frame of a collision
+//! may be captured by its receiver (`capture.rs`).
+//!
+//! The medium's state is [`Shared`]; the entities and the rules both media apply to them
+//! (success, failure, internal collisions, TXOP) are the [`Store`] each call is given
+//! (`mac/store.rs`). The world drives it through [`Mac`] (`mac/medium.rs`):
+//! - a frame reaching an empty queue → [`Shared::frame_ready`];
+//! - [`MacEvent::Grant`] → [`Shared::grant`]: the earliest backoff expiry; the entities
+//!   whose counters reach zero transmit;
+//! - [`MacEvent::ExchangeEnd`] → [`Shared::exchange_end`], then (after the world handled
+//!   the outcomes) [`Shared::exchange_done`]: settle the frames, then continue a TXOP burst
+//!   or let the medium turn idle.
+//!
+//! Carrier sense is taken as instantaneous: two entities collide exactly when their
+//! backoffs expire at the same instant (same slot boundary). The propagation delay δ
+//! delays each reception and so each response (ACK/CTS start SIFS after the frame is
+//! received), as in Bianchi's timing.
+//!
+//! Which entity's backoff expires first, and the freezing and deferral of all the others,
+//! are kept in [`Contention`] at a cost per event that does not grow with the number of
+//! entities (see its module). A linear scan over every entity, the former implementation,
+//! is kept under `cfg(test)` (`shared/reference.rs`) as the oracle the tests compare
+//! against.
+//!
+//! [`Mac`]: super::Mac
+use super::contention::Contention;
+use super::event::MacEvent;
+use super::ns2::{LastFrame, MacRules, ShortCount};
+use super::store::{ChannelLoss, Store};
+use crate::channel::{Channel, FrameKind};
+use crate::sim::event::Schedule;
+use crate::sim::time::Time;
+
+/// The frame exchange in progress on the medium.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Exchange {
+    pub start: Time,
+    pub end: Time,
+    /// End of the data frame's reception (exchanges of a single transmitter).
+    pub data_end: Time,
+    pub success: bool,
+    /// The frame of the exchange the channel lost (no ACK came back), if any.
+    pub loss: ChannelLoss,
+    /// Start of the TXOP this exchange belongs to.
+    pub txop_start: Time,
+    /// The exchange of a transmitter captured out of a collision (`mac/capture.rs`): the
+    /// other transmitters collided.
+    pub captured: bool,
+    /// A colliding frame outlasted the captured exchange: the medium's last frame was
+    /// not received correctly.
+    pub tail: bool,
+    /// A later exchange of a TXOP (no medium access, no attempt counted).
+    pub burst: bool,
+}
+
+/// The shared medium: one collision domain.
+pub(crate) struct Shared {
+    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3), or ns-2's deferral
+    /// ([`MacRules::after_error`]).
+    eifs: Vec<Time>,
+    busy: bool,
+    generation: u64,
+    pub(crate) exchange: Exchange,
+    /// Entities transmitting in the current exchange (reused buffer).
+    pub(crate) transmitters: Vec<u32>,
+    /// Entities that lost an internal collision at the last grant (reused buffer).
+    losers: Vec<u32>,
+    /// Powers of the transmitters at one receiver (SINR reception; reused buffer).
+    pub(super) powers: Vec<f64>,
+    contention: Contention,
+    /// Time the medium was busy (exchanges, from their start to their end) since
+    /// statistics started at `busy_since`.
+    busy_time: Time,
+    busy_since: Time,
+    /// Under ns-2's rules, after a successful exchange: the node that sent its last frame
+    /// (the ACK), that frame's start and length ([`Shared::short_count`]).
+    last_frame: Option<LastFrame>,
+    /// Run the linear reference scan instead of [`Contention`] (tests only).
+    #[cfg(test)]
+    reference: bool,
+}
+
+impl Shared {
+    /// The medium of the entities of `store`.
+    pub fn new(store: &Store) -> Shared {
+        let (phy, rules, entities) = (&store.phy, store.rules, &store.entities);
+        let eifs = entities
+            .iter()
+            .map(|e| rules.after_error(phy, e.params.aifs))
+            .collect();
+        let n = entities.len();
+        let contention = Contention::new(entities, phy.slot, |aifs| rules.after_error(phy, aifs));
+        Shared {
+            eifs,
+            busy: false,
+            generation: 0,
+            exchange: Exchange::default(),
+            transmitters: Vec::with_capacity(n),
+            losers: Vec::with_capacity(n),
+            powers: Vec::with_capacity(n),
+            contention,
+            busy_time: 0,
+            busy_since: 0,
+            last_frame: None,
+            #[cfg(test)]
+            reference: false,
+        }
+    }
+
+    /// The time the medium was busy since statistics started.
+    pub fn busy_time(&self) -> Time {
+        self.busy_time
+    }
+
+    /// Statistics restart at `now`; the entities whose medium access is in progress (an
+    /// exchange that is not the burst of a TXOP).
+    pub fn reset_statistics(&mut self, now: Time) -> Vec<u32> {
+        self.busy_time = 0;
+        self.busy_since = now;
+        if self.busy && !self.exchange.burst {
+            self.transmitters.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Entity `e`'s backoff counter: the slots left after the last freeze.
+    pub fn backoff_counter(&self, store: &Store, e: u32) -> u32 {
+        let b = &store.entities[e as usize].backoff;
+        #[cfg(test)]
+        if self.reference {
+            return b.counter;
+        }
+        self.contention.counter(e, b)
+    }
+
+    /// The time from which entity `e` counts idle slots (the end of the IFS that follows
+    /// the last busy period).
+    pub fn countdown_start(&self, store: &Store, e: u32) -> Time {
+        let b = &store.entities[e as usize].backoff;
+        #[cfg(test)]
+        if self.reference {
+            return b.countdown_start;
+        }
+        self.contention.countdown_start(e, b)
+    }
+
+    /// Whether a frame exchange (or a TXOP burst) holds the medium.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The generation a grant scheduled now would carry (stale grants carry older ones).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// (Re)schedule the access grant at the earliest backoff expiry among entities that
+    /// have a frame to send. Called whenever the medium turns idle or a frame appears.
+    fn schedule_grant<S: Schedule<MacEvent>>(&mut self, store: &Store, now: Time, sched: &mut S) {
+        debug_assert!(!self.busy);
+        self.generation += 1;
+        if let Some(at) = self.earliest_expiry(store) {
+            sched.schedule(at.max(now), MacEvent::Grant(self.generation));
+        }
+    }
+
+    #[inline]
+    fn earliest_expiry(&self, store: &Store) -> Option<Time> {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_earliest_expiry(store);
+        }
+        self.contention.earliest(&store.entities)
+    }
+
+    /// A frame was queued at entity `e` whose queue was empty.
+    pub(super) fn frame_ready<S: Schedule<MacEvent>>(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        e: u32,
+        sched: &mut S,
+    ) {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_frame_ready(store, now, e, sched);
+        }
+        let b = &mut store.entities[e as usize].backoff;
+        self.contention.take(e, b);
+        let own_start = self.backoff_on_arrival(store, now, e);
+        self.contention
+            .restore(e, &store.entities[e as usize], own_start);
+        if !self.busy {
+            self.schedule_grant(store, now, sched);
+        }
+    }
+
+    /// The backoff of entity `e` when a frame reaches its empty queue at `now`
+    /// ([`super::Backoff::on_frame_arrival`]); whether its countdown now starts at a time
+    /// of its own rather than its class's.
+    pub(super) fn backoff_on_arrival(&self, store: &mut Store, now: Time, e: u32) -> bool {
+        let ent = &mut store.entities[e as usize];
+        let aifs = ent.params.aifs;
+        ent.backoff
+            .on_frame_arrival(now, self.busy, aifs, store.phy.slot, store.rules)
+    }
+
+    /// [`MacEvent::Grant`] at `now`: every entity whose counter reaches zero with a frame
+    /// transmits; the others freeze. A stale grant does nothing.
+    pub fn grant<S: Schedule<MacEvent>>(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        generation: u64,
+        channel: &mut Channel,
+        sched: &mut S,
+    ) {
+        if generation != self.generation || self.busy {
+            return;
+        }
+        self.transmitters.clear();
+        self.losers.clear();
+        let short = self.short_count(store, now);
+        self.select_transmitters(store, now, short);
+        debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
+        self.busy = true;
+        if self.transmitters.len() > 1 {
+            self.resolve_internal_collisions(store, now);
+            self.rejoin_losers(store);
+        }
+        let delta = store.phy.propagation_delay;
+        let mut busy = 0;
+        for k in 0..self.transmitters.len() {
+            let t = self.transmitters[k];
+            store.count_attempt(t);
+            busy = busy.max(store.head_exchange(t).first_frame);
+        }
+        if store.trace {
+            for k in 0..self.transmitters.len() {
+                store.trace_attempt(self.transmitters[k], now);
+            }
+        }
+        self.exchange = if self.transmitters.len() == 1 {
+            self.exchange_of(store, self.transmitters[0], now, now, channel)
+        } else if channel.reception.as_ref().is_some_and(|r| r.capture) {
+            self.capture(store, now, busy, channel)
+        } else {
+            self.collided_attempts(store, 0, channel);
+            Exchange {
+                start: now,
+                end: now + busy + delta,
+                ..Exchange::default()
+            }
+        };
+        self.schedule_exchange(store, sched);
+    }
+
+    /// The transmitters from the `from`-th on collided (the channel was not asked about
+    /// their frames): each unicast data frame sent without RTS still moves its link's
+    /// burst models ([`Channel::collided_attempt`]); a collided RTS sent no data frame.
+    pub(super) fn collided_attempts(&self, store: &Store, from: usize, channel: &mut Channel) {
+        for &t in &self.transmitters[from..] {
+            let e = &store.entities[t as usize];
+            let head = e.head.expect("has frame");
+            if !head.broadcast && !head.times.rts {
+                channel.collided_attempt(e.node, head.to);
+            }
+        }
+    }
+
+    /// The end of the current exchange and, under rules that pass a decoded data frame up
+    /// before its ACK ([`MacRules::delivery_delay`]), its delivery: when the addressee
+    /// decoded it (the exchange succeeded, or only its ACK was lost) and the delivery
+    /// comes before the exchange ends (so that the frame is still the head of line then;
+    /// otherwise, as a broadcast frame, it is delivered at the end).
+    #[inline]
+    fn schedule_exchange<S: Schedule<MacEvent>>(&self, store: &Store, sched: &mut S) {
+        let ex = &self.exchange;
+        sched.schedule(ex.end, MacEvent::ExchangeEnd);
+        if let Some(delay) = store.rules.delivery_delay() {
+            let decoded = ex.success || ex.loss == ChannelLoss::Ack;
+            if decoded && ex.data_end + delay < ex.end {
+                sched.schedule(
+                    ex.data_end + delay,
+                    MacEvent::Received(self.transmitters[0]),
+                );
+            }
+        }
+    }
+
+    /// The entities whose backoff expires at `now` (in entity order) transmit; every other
+    /// pending entity freezes (9.3.4.3), and a post-backoff whose counter reached zero
+    /// after its countdown started is complete (the entity may then access the medium at
+    /// once when a frame arrives after AIFS of idle medium).
+    fn select_transmitters(&mut self, store: &mut Store, now: Time, short: Option<ShortCount>) {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_select_transmitters(store, now, short);
+        }
+        self.contention
+            .grant(now, &mut store.entities, &mut self.transmitters, short);
+    }
+
+    /// Under ns-2's rules, when the node that sent the last frame transmits at `now` as its
+    /// own countdown ends, the entities that counted from the same start may count one
+    /// slot fewer ([`MacRules::slots_counted_after_own_frame`]); None when every slot
+    /// counts.
+    fn short_count(&self, store: &Store, now: Time) -> Option<ShortCount> {
+        let last = self.last_frame?;
+        let (node, slot) = (last.sender, store.phy.slot);
+        // A node's entities are contiguous, in node order (`world/build.rs`).
+        let first = store.entities.partition_point(|e| e.node < node);
+        let e = (first..store.entities.len())
+            .take_while(|&e| store.entities[e].node == node)
+            .map(|e| e as u32)
+            .find(|&e| {
+                let ent = &store.entities[e as usize];
+                ent.has_frame()
+                    && ent.backoff.pending
+                    && self.countdown_start(store, e)
+                        + self.backoff_counter(store, e) as Time * slot
+                        == now
+            })?;
+        let drawn = store.entities[e as usize].backoff.drawn;
+        store
+            .rules
+            .short_count(last, self.countdown_start(store, e), now, drawn, &store.phy)
+    }
+
+    /// The losers of internal collisions drew a new backoff: they count with the others.
+    fn rejoin_losers(&mut self, store: &Store) {
+        #[cfg(test)]
+        if self.reference {
+            return;
+        }
+        for &l in &self.losers {
+            self.contention.join(l, &store.entities[l as usize]);
+        }
+    }
+
+    /// The exchange of entity `t`'s head-of-line frame, alone on the medium from `start`
+    /// (in a TXOP that began at `txop_start`): the ACK comes back unless the channel loses
+    /// a frame of it. The medium then turns idle when the lost frame ends (an ACK the
+    /// sender did not get was still sent).
+    pub(super) fn exchange_of(
+        &self,
+        store: &Store,
+        t: u32,
+        start: Time,
+        txop_start: Time,
+        channel: &mut Channel,
+    ) -> Exchange {
+        let e = &store.entities[t as usize];
+        let head = e.head.expect("has frame");
+        let (node, to, times) = (e.node, head.to, head.times);
+        let (loss, length) = if head.broadcast {
+            // Nobody answers a broadcast frame: sent is done (its fate at each receiver
+            // changes nothing here).
+            (ChannelLoss::None, times.end)
+        } else if channel.asks_every_frame() {
+            self.frame_by_frame(store, t, start, channel)
+        } else if channel.frame_lost(node, to, start, FrameKind::Data) {
+            (ChannelLoss::Data, times.data_end)
+        } else {
+            (ChannelLoss::None, times.end)
+        };
+        Exchange {
+            start,
+            end: start + length,
+            data_end: start + times.data_end,
+            success: loss == ChannelLoss::None,
+            loss,
+            txop_start,
+            ..Exchange::default()
+        }
+    }
+
+    /// The fate and length of entity `t`'s exchange when the channel asks about each of
+    /// its frames (control frames can be lost, or every frame is decoded at its SINR
+    /// against the colliding frames still on the air: `mac/capture.rs`), in the order
+    /// they are sent; one that is lost ends the exchange (no CTS answers a lost RTS; a lost
+    /// ACK was still sent). Out of line: most scenarios lose data frames only.
+    #[inline(never)]
+    fn frame_by_frame(
+        &self,
+        store: &Store,
+        t: u32,
+        start: Time,
+        channel: &mut Channel,
+    ) -> (ChannelLoss, Time) {
+        use crate::channel::Ppdu;
+        use crate::phy::frame::{ACK, CTS, RTS};
+        let e = &store.entities[t as usize];
+        let head = e.head.expect("has frame");
+        let (node, to, times) = (e.node, head.to, head.times);
+        let link = *store.link(node, to);
+        let short_preamble = store.phy.short_preamble(link.rates.plcp);
+        let ppdu = |rate, bytes| Ppdu {
+            rate,
+            bytes,
+            short_preamble,
+            ht: None,
+        };
+        let (delta, sifs) = (store.phy.propagation_delay, store.phy.sifs);
+        // The frame from `tx` to `rx` sent `offset` into the exchange is lost.
+        let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
+            c.frame_lost(tx, rx, start, kind)
+                || !c.decodes(
+                    tx,
+                    rx,
+                    start + offset,
+                    frame,
+                    self.interference(store, rx, start, offset, c),
+                )
+        };
+        let cts_at = link.rts + delta + sifs;
+        let data_at = if times.rts {
+            cts_at + link.cts + delta + sifs
+        } else {
+            0
+        };
+        let mpdu = store
+            .phy
+            .data_mpdu_bytes(e.queue.head().expect("has frame").ip_bytes());
+        let ack_at = times.data_end + sifs;
+        // (sent, what its loss is, from, to, offset, kind, the frame, where a loss ends it)
+        #[rustfmt::skip]
+        let frames = [
+            (times.rts, ChannelLoss::Rts, node, to, 0, FrameKind::Control, ppdu(link.rates.rts, RTS), times.first_frame + delta),
+            (times.rts, ChannelLoss::Cts, to, node, cts_at, FrameKind::Control, ppdu(link.rates.cts, CTS), cts_at + link.cts + delta),
+            (true, ChannelLoss::Data, node, to, data_at, FrameKind::Data, Ppdu { ht: link.rates.ht, ..ppdu(link.rates.data, mpdu) }, times.data_end),
+            (true, ChannelLoss::Ack, to, node, ack_at, FrameKind::Control, ppdu(link.rates.ack, ACK), times.end),
+        ];
+        for (sent, loss, tx, rx, at, kind, frame, end) in frames {
+            if sent && lost(channel, tx, rx, at, kind, frame) {
+                return (loss, end);
+            }
+        }
+        (ChannelLoss::None, times.end)
+    }
+
+    /// The transmitters of the grant at `now` that lost an internal collision
+    /// ([`Store::internal_collisions`]) leave them for `losers`.
+    fn resolve_internal_collisions(&mut self, store: &mut Store, now: Time) {
+        let (mut transmitters, mut losers) = (
+            std::mem::take(&mut self.transmitters),
+            std::mem::take(&mut self.losers),
+        );
+        store.internal_collisions(&mut transmitters, &mut losers, now);
+        (self.transmitters, self.losers) = (transmitters, losers);
+    }
+
+    /// [`MacEvent::ExchangeEnd`]: settle the transmitters' frames and set every entity's
+    /// next countdown start (AIFS after a correct frame, EIFS after an errored one). The
+    /// world then handles the outcomes and calls [`Shared::exchange_done`].
+    pub fn exchange_end(&mut self, store: &mut Store, now: Time) {
+        let ex = self.exchange;
+        self.last_frame = None;
+        if store.rules == MacRules::Ns2 && ex.success && !ex.captured && !ex.tail {
+            let head = store.entities[self.transmitters[0] as usize].head;
+            if let Some(h) = head.filter(|h| !h.broadcast) {
+                // The ACK: SIFS after the data frame's reception, until the medium idles
+                // (its reception's end).
+                let start = ex.data_end + store.phy.sifs;
+                self.last_frame = Some(LastFrame {
+                    sender: h.to,
+                    start,
+                    len: ex.end - store.phy.propagation_delay - start,
+                });
+            }
+        }
+        self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
+        if ex.success {
+            // The first transmitter (the only one, or the one captured out of a
+            // collision); a TXOP holder's next step waits for `exchange_done`.
+            let t = self.transmitters[0];
+            store.entities[t as usize].stats.captures += u64::from(ex.captured);
+            store.succeed(t, ex.start, ex.data_end);
+            if store.entities[t as usize].params.txop_limit > 0 && !ex.captured {
+                return;
+            }
+        }
+        let delta = store.phy.propagation_delay;
+        // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
+        let correct_end = ex.success && !ex.tail;
+        self.idle_from(store, now, correct_end);
+        if ex.success && !ex.captured {
+            return;
+        }
+        for k in usize::from(ex.success)..self.transmitters.len() {
+            let t = self.transmitters[k];
+            let times = store.head_exchange(t);
+            let e = &mut store.entities[t as usize];
+            // The captured exchange's own loss; the other transmitters collided.
+            let loss = if k == 0 { ex.loss } else { ChannelLoss::None };
+            let own_end = match loss {
+                ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => {
+                    ex.start + times.first_frame
+                }
+                ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - delta,
+            };
+            // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
+            // received the tail of a colliding frame in error it also defers EIFS after
+            // it.
+            let aifs = e.params.aifs;
+            let after_timeout = own_end + store.phy.response_timeout() + aifs;
+            // The frames of a collision start together and reach it δ later.
+            let errored_tail = store
+                .rules
+                .tail_is_errored(ex.start + delta..now, ex.start..own_end)
+                && (!correct_end || store.rules.eifs_outlasts_correct_frames());
+            let after_medium = if errored_tail {
+                now + self.eifs[t as usize]
+            } else {
+                now + aifs
+            };
+            e.backoff.countdown_start = after_timeout.max(after_medium);
+            let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
+            // The receiver got the data frame of an exchange whose ACK was lost.
+            let received = (loss == ChannelLoss::Ack).then_some(ex.data_end);
+            store.attempt_failed(t, ex.start, loss, false, received, long_frame);
+        }
+    }
+
+    /// After the outcomes of [`Shared::exchange_end`] were handled (deliveries made, queues
+    /// topped up): a TXOP holder sends its next frame SIFS later if the whole next
+    /// exchange (with its ACK) still fits in the TXOP limit counted from the TXOP's first
+    /// frame (9.19.2.4), and the medium stays busy; otherwise the medium turns idle.
+    pub fn exchange_done<S: Schedule<MacEvent>>(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        channel: &mut Channel,
+        sched: &mut S,
+    ) {
+        let ex = self.exchange;
+        let t = self.transmitters[0];
+        let e = &store.entities[t as usize];
+        if ex.success && e.params.txop_limit > 0 {
+            if let Some(start) = store.txop_next(t, now, ex.txop_start, ex.captured) {
+                if store.trace {
+                    store.trace_attempt(t, start);
+                }
+                self.exchange = Exchange {
+                    burst: true,
+                    ..self.exchange_of(store, t, start, ex.txop_start, channel)
+                };
+                store.entities[t as usize].stats.burst_exchanges += 1;
+                self.schedule_exchange(store, sched);
+                return;
+            }
+            // The TXOP ends: one backoff for the whole TXOP, and every entity counts
+            // from AIFS after it.
+            let b = &mut store.entities[t as usize].backoff;
+            if !b.pending {
+                b.draw();
+            }
+            self.idle_from(store, now, !ex.tail);
+        }
+        self.busy = false;
+        self.return_transmitters(store, ex.success);
+        self.transmitters.clear();
+        self.schedule_grant(store, now, sched);
+    }
+
+    /// Every entity counts idle slots from AIFS after `end` (`correct`) or from
+    /// EIFS − DIFS + AIFS after it; the transmitters of a failed exchange are set apart
+    /// afterwards. (The store: for the reference scan, which sets each entity's start.)
+    #[cfg_attr(not(test), allow(unused_variables))]
+    fn idle_from(&mut self, store: &mut Store, end: Time, correct: bool) {
+        #[cfg(test)]
+        if self.reference {
+            return self.reference_idle_from(store, end, correct);
+        }
+        self.contention.idle_from(end, correct);
+    }
+
+    /// The medium turned idle: a successful transmitter counts with its class, those of a
+    /// failed exchange from their own countdown start (ACK/CTS timeout).
+    fn return_transmitters(&mut self, store: &Store, success: bool) {
+        #[cfg(test)]
+        if self.reference {
+            return;
+        }
+        // The first transmitter succeeded alone or was captured; any other collided.
+        for (k, &t) in self.transmitters.iter().enumerate() {
+            if success && k == 0 {
+                self.contention.join(t, &store.entities[t as usize]);
+            } else {
+                self.contention.set_aside(t, &store.entities[t as usize]);
+            }
+        }
+    }
+
+    /// Drive this medium with the linear reference scan (before any event).
+    #[cfg(test)]
+    pub(crate) fn use_reference(&mut self) {
+        self.reference = true;
+    }
+
+    /// Make entity `e` pending with `counter` slots to count from `countdown_start`.
+    #[cfg(test)]
+    pub(crate) fn set_backoff(
+        &mut self,
+        store: &mut Store,
+        e: u32,
+        counter: u32,
+        countdown_start: Time,
+    ) {
+        let b = &mut store.entities[e as usize].backoff;
+        if !self.reference {
+            self.contention.take(e, b);
+        }
+        b.pending = true;
+        b.counter = counter;
+        b.countdown_start = countdown_start;
+        if !self.reference {
+            self.contention
+                .restore(e, &store.entities[e as usize], true);
+            self.contention.rescan_aside(&store.entities);
+        }
+    }
+}
+
+#[cfg(test)]
+mod reference;

@@ -1,0 +1,344 @@
+//! The channel-access entities and the rules both media apply to them (802.11-2012 9.3,
+//! 9.19.2): an attempt counted, a success (a new backoff, or a TXOP that goes on), a
+//! failure counted by its cause against the retry limits, internal collisions between the
+//! EDCAFs of one node, whether the next exchange of a TXOP fits, and the outcomes handed
+//! back to the world. The shared medium (`mac/shared.rs`) and the spatial medium
+//! (`mac/spatial.rs`) decide *when* entities transmit and *what* became of their frames,
+//! and call these rules; neither knows the other.
+use super::entity::{AfterFailure, HeadFrame};
+use super::event::MacOutcome;
+use super::exchange::{exchange_times, ExchangeTimes};
+use super::ns2::MacRules;
+use super::Entity;
+use crate::net::{NodeId, Packet};
+use crate::phy::{LinkRates, LinkTimes, Phy};
+use crate::sim::time::Time;
+
+/// The frame of an exchange that the channel lost, if any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ChannelLoss {
+    #[default]
+    None,
+    Rts,
+    Cts,
+    Data,
+    Ack,
+}
+
+/// The channel-access entities, what their frames' exchanges take, and the outcomes of
+/// the rules applied to them.
+pub struct Store {
+    pub phy: Phy,
+    /// Per node: the rates of a station's link with its AP (None at an AP).
+    links: Vec<Option<LinkTimes>>,
+    /// dot11RTSThreshold in MPDU bytes; None: RTS/CTS never used.
+    rts_threshold: Option<u32>,
+    pub entities: Vec<Entity>,
+    /// Standard or ns-2 rules where they differ (`mac/ns2.rs`).
+    pub(super) rules: MacRules,
+    outcomes: Vec<MacOutcome>,
+    /// Report attempts and failures too (for the trace hook).
+    pub trace: bool,
+    /// Report what each node receives too (`MacOutcome::Heard`; the spatial medium's
+    /// per-node captures).
+    pub trace_heard: bool,
+}
+
+impl Store {
+    /// The entities, following `rules` where the standard and ns-2 differ; `links`: per
+    /// node, the rates of a station's link with its AP (None at an AP).
+    pub fn new(
+        phy: Phy,
+        rts_threshold: Option<u32>,
+        entities: Vec<Entity>,
+        links: Vec<Option<LinkRates>>,
+        rules: MacRules,
+    ) -> Store {
+        let links = links
+            .into_iter()
+            .map(|l| l.map(|l| LinkTimes::new(&phy, l)))
+            .collect();
+        let n = entities.len();
+        Store {
+            phy,
+            links,
+            rts_threshold,
+            entities,
+            rules,
+            outcomes: Vec::with_capacity(2 * n),
+            trace: false,
+            trace_heard: false,
+        }
+    }
+
+    /// The outcomes collected since the last call (the buffer is handed back with
+    /// [`Store::restore_outcomes`], so nothing is allocated once it has grown).
+    pub fn take_outcomes(&mut self) -> Vec<MacOutcome> {
+        std::mem::take(&mut self.outcomes)
+    }
+
+    pub fn restore_outcomes(&mut self, mut buffer: Vec<MacOutcome>) {
+        buffer.clear();
+        self.outcomes = buffer;
+    }
+
+    /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted.
+    #[inline]
+    pub(super) fn count_attempt(&mut self, t: u32) {
+        let e = &mut self.entities[t as usize];
+        e.backoff.pending = false;
+        e.stats.attempts += 1;
+        if e.is_retry() {
+            e.stats.retries += 1;
+        }
+    }
+
+    pub(super) fn trace_attempt(&mut self, t: u32, at: Time) {
+        let e = &self.entities[t as usize];
+        if e.beacon.is_some() {
+            return; // beacons are not packets of the network layer
+        }
+        let packet = *e.queue.head().expect("has frame");
+        let (node, retry) = (e.node, e.is_retry());
+        self.outcomes.push(MacOutcome::Attempt {
+            node,
+            packet,
+            at,
+            retry,
+        });
+    }
+
+    /// Tracing only: `node` received a frame of `from` (see [`MacOutcome::Heard`]).
+    pub(super) fn heard(
+        &mut self,
+        node: NodeId,
+        from: NodeId,
+        at: Time,
+        decoded: bool,
+        data: Option<(Packet, bool)>,
+    ) {
+        self.outcomes.push(MacOutcome::Heard {
+            node,
+            from,
+            at,
+            decoded,
+            data,
+        });
+    }
+
+    /// The rates of the frames between `tx` and `rx` (a station and its AP).
+    #[inline]
+    pub fn link(&self, tx: NodeId, rx: NodeId) -> &LinkTimes {
+        match &self.links[tx as usize] {
+            Some(link) => link,
+            None => self.links[rx as usize].as_ref().expect("a station's link"),
+        }
+    }
+
+    /// The exchange timing of entity `t`'s head-of-line frame.
+    #[inline]
+    pub(super) fn head_exchange(&self, t: u32) -> ExchangeTimes {
+        self.entities[t as usize].head.expect("has frame").times
+    }
+
+    /// Entity `t`'s head-of-line frame changed (a frame reached an empty queue, or the
+    /// head left): note its receiver and work out its exchange.
+    pub(super) fn new_head(&mut self, t: u32) {
+        let e = &self.entities[t as usize];
+        let head = e.queue.head().map(|p| match e.beacon {
+            Some(times) => HeadFrame {
+                delivered: false,
+                broadcast: true,
+                to: e.node,
+                times,
+            },
+            None => HeadFrame {
+                delivered: false,
+                broadcast: false,
+                to: p.hop,
+                times: exchange_times(
+                    &self.phy,
+                    self.link(e.node, p.hop),
+                    self.rts_threshold,
+                    p.ip_bytes(),
+                ),
+            },
+        });
+        self.entities[t as usize].head = head;
+    }
+
+    /// [`super::MacEvent::Received`] at `now`: entity `t`'s head-of-line frame, decoded
+    /// [`MacRules::delivery_delay`] earlier, goes up.
+    pub fn received(&mut self, now: Time, t: u32) {
+        let delay = self.rules.delivery_delay().unwrap_or(0);
+        self.deliver_received(t, now - delay);
+    }
+
+    /// Entity `t`'s head-of-line data frame reached its receiver at `at`: delivered now,
+    /// once (the sender's later copies are duplicates, 10.3.2.11). Called when its ACK was
+    /// lost, and at [`super::MacEvent::Received`].
+    pub(super) fn deliver_received(&mut self, t: u32, at: Time) {
+        let e = &mut self.entities[t as usize];
+        let head = e.head.as_mut().expect("has frame");
+        if !head.delivered {
+            head.delivered = true;
+            let packet = *e.queue.head().expect("has frame");
+            self.outcomes.push(MacOutcome::Delivered { packet, at });
+        }
+    }
+
+    /// A failed attempt of entity `t` in the exchange that began at `start`, counted by its
+    /// cause: the frame of the exchange the channel's loss models lost (`loss`), or else a
+    /// collision (`hidden`: with a frame
+    /// whose sender it did not sense). A data frame its receiver got at `received` (only
+    /// the answer was lost) is delivered then, once (the sender's later copies are
+    /// duplicates). `long_frame`: a data frame sent after RTS/CTS, counted against the
+    /// long retry limit; an RTS, or a frame sent without one, against the short one
+    /// (9.3.4.4).
+    #[inline(always)]
+    pub(super) fn attempt_failed(
+        &mut self,
+        t: u32,
+        start: Time,
+        loss: ChannelLoss,
+        hidden: bool,
+        received: Option<Time>,
+        long_frame: bool,
+    ) {
+        let stats = &mut self.entities[t as usize].stats;
+        match loss {
+            ChannelLoss::None => {
+                stats.collisions += 1;
+                stats.hidden_collisions += u64::from(hidden);
+            }
+            ChannelLoss::Data => stats.frame_errors += 1,
+            ChannelLoss::Rts | ChannelLoss::Cts | ChannelLoss::Ack => stats.control_errors += 1,
+        }
+        if let Some(at) = received {
+            self.deliver_received(t, at);
+        }
+        let e = &self.entities[t as usize];
+        if self.trace && e.beacon.is_none() {
+            self.outcomes.push(MacOutcome::Failed {
+                node: e.node,
+                packet: *e.queue.head().expect("has frame"),
+                lost: loss != ChannelLoss::None,
+            });
+        }
+        self.fail(t, start, long_frame);
+    }
+
+    /// 9.19.2.3: when EDCAFs of one node reach the same slot boundary at `now`, the
+    /// highest AC transmits; each lower one behaves as after a collision on the medium (CW
+    /// doubles, its short retry count grows, a frame at the retry limit is discarded).
+    /// `transmitters` are in entity order, so a node's ACs are adjacent, highest last: the
+    /// outranked leave them for `losers`.
+    #[inline(always)]
+    pub(super) fn internal_collisions(
+        &mut self,
+        transmitters: &mut Vec<u32>,
+        losers: &mut Vec<u32>,
+        now: Time,
+    ) {
+        let mut kept = 0;
+        for i in 0..transmitters.len() {
+            let t = transmitters[i];
+            let node = self.entities[t as usize].node;
+            let outranked = transmitters
+                .get(i + 1)
+                .is_some_and(|&n| self.entities[n as usize].node == node);
+            if outranked {
+                self.entities[t as usize].stats.internal_collisions += 1;
+                self.fail(t, now, false);
+                losers.push(t);
+            } else {
+                transmitters[kept] = t;
+                kept += 1;
+            }
+        }
+        transmitters.truncate(kept);
+    }
+
+    /// A failed attempt of entity `t` (9.3.4.4) in the exchange that began at `start`:
+    /// counted against the retry limit; at the limit the frame is discarded.
+    fn fail(&mut self, t: u32, start: Time, long_frame: bool) {
+        let e = &mut self.entities[t as usize];
+        if e.beacon.is_some() {
+            // Its sender cannot tell a collided broadcast frame: done, not retried.
+            return self.broadcast_done(t, true, start);
+        }
+        if e.on_failure(long_frame) == AfterFailure::Drop {
+            let delivered = e.head.is_some_and(|h| h.delivered);
+            let packet = e.queue.pop().expect("a dropped frame was queued");
+            self.new_head(t);
+            let node = self.entities[t as usize].node;
+            // A frame the receiver already has (only its ACKs were lost) is not lost.
+            if !delivered {
+                self.outcomes.push(MacOutcome::RetryDrop { node, packet });
+            }
+            self.outcomes.push(MacOutcome::Vacated(t));
+        }
+    }
+
+    /// Entity `t`'s frame, sent in the exchange that began at `start`, was acknowledged
+    /// (delivered at `delivered_at`). Outside a TXOP a new backoff is drawn at once
+    /// (9.3.4.3); inside one, CW resets and the backoff waits for the TXOP's end.
+    #[inline(always)]
+    pub(super) fn succeed(&mut self, t: u32, start: Time, delivered_at: Time) {
+        let e = &mut self.entities[t as usize];
+        e.stats.successes += 1;
+        if e.beacon.is_some() {
+            return self.broadcast_done(t, false, start);
+        }
+        if e.params.txop_limit == 0 {
+            e.backoff.on_success(e.params.cw_min);
+        } else {
+            e.backoff.reset(e.params.cw_min);
+        }
+        let duplicate = e.head.is_some_and(|h| h.delivered);
+        let p = e.queue.pop().expect("a delivered frame was queued");
+        e.stats.count_frame(&p);
+        self.new_head(t);
+        if !duplicate {
+            self.outcomes.push(MacOutcome::Delivered {
+                packet: p,
+                at: delivered_at,
+            });
+        }
+        self.outcomes.push(MacOutcome::Vacated(t));
+    }
+
+    /// A Beacon sent at `at` left the air (alone or in a collision): a new backoff, the
+    /// next frame.
+    pub(super) fn broadcast_done(&mut self, t: u32, collided: bool, at: Time) {
+        let e = &mut self.entities[t as usize];
+        e.backoff.on_success(e.params.cw_min);
+        e.queue.pop().expect("a beacon was queued");
+        if self.trace {
+            let node = e.node;
+            self.outcomes
+                .push(MacOutcome::Beacon { node, at, collided });
+        }
+        self.new_head(t);
+    }
+
+    /// When entity `t`, whose exchange in a TXOP that began at `txop_start` succeeded at
+    /// `now`, sends its next frame: SIFS later if it has one and the whole next exchange
+    /// (with its ACK) still fits in the TXOP limit (9.19.2.4). No burst follows an
+    /// exchange captured out of a collision.
+    pub(super) fn txop_next(
+        &self,
+        t: u32,
+        now: Time,
+        txop_start: Time,
+        captured: bool,
+    ) -> Option<Time> {
+        let e = &self.entities[t as usize];
+        if !e.has_frame() || captured {
+            return None;
+        }
+        let start = now + self.phy.sifs;
+        let span = self.head_exchange(t).end;
+        (start + span - txop_start <= e.params.txop_limit).then_some(start)
+    }
+}
