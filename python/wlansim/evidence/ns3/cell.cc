@@ -107,6 +107,14 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
     }
 }
 
+// --vhtBlockAck=0: a station drops its VhtConfiguration once associated, when both sides
+// have recorded the other's VHT capabilities (the channel width its frames use).
+void
+DropVhtConfiguration(Ptr<WifiNetDevice> dev, Mac48Address)
+{
+    Simulator::ScheduleNow(&WifiNetDevice::SetVhtConfiguration, dev, Ptr<VhtConfiguration>());
+}
+
 void
 StartMeasuring()
 {
@@ -185,8 +193,9 @@ main(int argc, char* argv[])
                  "802.11ac: the stations set up a Block Ack agreement with the AP (ns-3.37's "
                  "default: HtFrameExchangeManager::NeedSetupBlockAck is true for any VHT "
                  "device, A-MPDU or not; after a failed frame its retransmission is followed "
-                 "by a BlockAckReq); 0: the stations' devices hold no VhtConfiguration, which "
-                 "is all that test reads (their PPDUs stay VHT S-MPDUs)",
+                 "by a BlockAckReq); 0: each station's device drops its VhtConfiguration, "
+                 "which is all that test reads, once associated (its PPDUs stay VHT S-MPDUs "
+                 "of the channel's width)",
                  vhtBlockAck);
     cmd.AddValue("nistErrors",
                  "decode with ns-3's NistErrorRateModel (the curves of wlansim's sinr "
@@ -253,9 +262,11 @@ main(int argc, char* argv[])
 
     if (!vhtBlockAck)
     {
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < staDevs.GetN(); ++i)
         {
-            DynamicCast<WifiNetDevice>(staDevs.Get(i))->SetVhtConfiguration(nullptr);
+            Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(staDevs.Get(i));
+            dev->GetMac()->TraceConnectWithoutContext("Assoc",
+                                                      MakeBoundCallback(&DropVhtConfiguration, dev));
         }
     }
     const bool ht = standard.rfind("11n", 0) == 0 || standard == "11ac";
