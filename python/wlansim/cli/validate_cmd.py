@@ -240,7 +240,8 @@ def register(subparsers) -> None:
         "cells (802.11b 11 Mb/s, 802.11g/a 54 Mb/s, 802.11n MCS 7 at 20/40 MHz, 802.11ac "
         "MCS 8 at 20 MHz and MCS 9 at 40/80 MHz, no aggregation; n = 1, 5, 10, 20; basic "
         "access and RTS/CTS), decide the agreement statements and measure what ns-3's "
-        "defaults the matched runs turn off change (preamble detection, beacons). Needs g++ "
+        "defaults the matched runs turn off change (preamble detection, beacons, the "
+        "802.11ac stations' Block Ack agreement). Needs g++ "
         "and libns3-dev (`make ns3`); without them, says how to install them and exits.",
     )
     m.add_argument(

@@ -3,17 +3,22 @@
 // command-line argument, so one compiled binary runs every case: the standard, the data
 // and control modes, channel width, guard interval, spatial streams, RTS/CTS, A-MPDU and
 // A-MSDU sizes, the stations and the load, and the ns-3 defaults wlansim models otherwise
-// (preamble detection, beacons). The nodes stand on a circle of 0.5 m radius around the
-// AP's point: every two of them are at most 1 m apart, the log-distance model's reference
-// distance, within which it gives its reference loss, so every frame arrives at every
-// node with the same power (two frames that overlap destroy each other everywhere, as in
-// wlansim's reception model "none").
+// (preamble detection, beacons, the Block Ack agreement of VHT stations, the error
+// model). The nodes stand on a circle of 0.5 m radius around the AP's point: every two of
+// them are at most 1 m apart, the log-distance model's reference distance, within which
+// it gives its reference loss, so every frame arrives at every node with the same power
+// (16.02 dBm sent, 46.68 dB lost: -30.66 dBm), and two frames that overlap reach every
+// receiver at SINR 0 dB.
 //
 // Saturated UDP uplink: each station's OnOffApplication offers more than the cell carries;
 // the AP's PacketSink counts the bytes received between the warm-up and the end, and the
 // program prints `rx_bytes N`, `window_s W`, and per station `sta I rx_bytes N` lines;
 // with --counters=1 also the frames put on the air after the warm-up by kind
-// (`tx_data`, `tx_ack`, `tx_rts`, `tx_cts`, `tx_other`: a trace, so off by default).
+// (`tx_data`, `tx_ack`, `tx_rts`, `tx_cts`, `tx_other`), those of them that started
+// together with another frame (`tx_collisions` such groups, `tx_data_collided`,
+// `tx_rts_collided`... their frames) and the CTS frames sent after RTS frames that
+// collided (`tx_cts_after_collision`: the AP decoded one of them): a trace, so off by
+// default.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -25,6 +30,8 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -47,6 +54,27 @@ Received(Ptr<const Packet> p, const Address& from)
     g_rx[b[3]] += p->GetSize();
 }
 
+// The frames that started together (within 1 µs: one slot boundary, every node within
+// 3.3 ns of every other) so far, by kind, and when the first of them started.
+std::vector<std::string> g_group;
+Time g_groupStart = Seconds(-1);
+
+// Close the group of frames that started together: a group of two or more is a collision
+// (`tx_collisions`), each of its frames counts as collided (`tx_rts_collided`...).
+void
+CloseGroup()
+{
+    if (g_group.size() > 1)
+    {
+        g_tx["tx_collisions"] += 1;
+        for (const auto& kind : g_group)
+        {
+            g_tx[kind + "_collided"] += 1;
+        }
+    }
+    g_group.clear();
+}
+
 void
 Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
 {
@@ -54,6 +82,7 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
     {
         return;
     }
+    const Time now = Simulator::Now();
     for (const auto& [id, psdu] : psdus)
     {
         const WifiMacHeader& h = psdu->GetHeader(0);
@@ -63,7 +92,27 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
                            : h.IsCts() ? "tx_cts"
                                        : "tx_other";
         g_tx[kind] += 1;
+        if (now - g_groupStart >= MicroSeconds(1))
+        {
+            // A CTS answering RTS frames that collided: the AP got one of them anyway
+            // (captured at its SINR), `tx_cts_after_collision`.
+            if (h.IsCts() && g_group.size() > 1)
+            {
+                g_tx["tx_cts_after_collision"] += 1;
+            }
+            CloseGroup();
+            g_groupStart = now;
+        }
+        g_group.emplace_back(kind);
     }
+}
+
+// --vhtBlockAck=0: a station drops its VhtConfiguration once associated, when both sides
+// have recorded the other's VHT capabilities (the channel width its frames use).
+void
+DropVhtConfiguration(Ptr<WifiNetDevice> dev, Mac48Address)
+{
+    Simulator::ScheduleNow(&WifiNetDevice::SetVhtConfiguration, dev, Ptr<VhtConfiguration>());
 }
 
 void
@@ -111,6 +160,8 @@ main(int argc, char* argv[])
     bool preambleDetection = true;
     bool beacons = true;
     bool counters = false;
+    bool vhtBlockAck = true;
+    bool nistErrors = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("standard", "11b, 11a, 11g, 11n-2.4, 11n-5 or 11ac", standard);
@@ -138,6 +189,18 @@ main(int argc, char* argv[])
                  "the AP's beacons every 102.4 ms (ns-3's default: 1); 0: none, the stations "
                  "associate by active probing",
                  beacons);
+    cmd.AddValue("vhtBlockAck",
+                 "802.11ac: the stations set up a Block Ack agreement with the AP (ns-3.37's "
+                 "default: HtFrameExchangeManager::NeedSetupBlockAck is true for any VHT "
+                 "device, A-MPDU or not; after a failed frame its retransmission is followed "
+                 "by a BlockAckReq); 0: each station's device drops its VhtConfiguration, "
+                 "which is all that test reads, once associated (its PPDUs stay VHT S-MPDUs "
+                 "of the channel's width)",
+                 vhtBlockAck);
+    cmd.AddValue("nistErrors",
+                 "decode with ns-3's NistErrorRateModel (the curves of wlansim's sinr "
+                 "reception) instead of its default TableBasedErrorRateModel",
+                 nistErrors);
     cmd.AddValue("counters", "count the frames on the air by kind (a trace)", counters);
     cmd.Parse(argc, argv);
 
@@ -159,6 +222,10 @@ main(int argc, char* argv[])
     phy.Set("Antennas", UintegerValue(nss));
     phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(nss));
     phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(nss));
+    if (nistErrors)
+    {
+        phy.SetErrorRateModel("ns3::NistErrorRateModel");
+    }
     if (!preambleDetection)
     {
         phy.DisablePreambleDetectionModel();
@@ -193,6 +260,15 @@ main(int argc, char* argv[])
     mac.SetType("ns3::ApWifiMac", "Ssid", SsidValue(ssid), "BeaconGeneration", BooleanValue(beacons));
     NetDeviceContainer apDev = wifi.Install(phy, mac, ap);
 
+    if (!vhtBlockAck)
+    {
+        for (uint32_t i = 0; i < staDevs.GetN(); ++i)
+        {
+            Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(staDevs.Get(i));
+            dev->GetMac()->TraceConnectWithoutContext("Assoc",
+                                                      MakeBoundCallback(&DropVhtConfiguration, dev));
+        }
+    }
     const bool ht = standard.rfind("11n", 0) == 0 || standard == "11ac";
     if (ht)
     {
@@ -258,6 +334,7 @@ main(int argc, char* argv[])
     Simulator::Schedule(Seconds(warmup), &StartMeasuring);
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
+    CloseGroup();
     uint64_t total = 0;
     for (const auto& [sta, bytes] : g_rx)
     {

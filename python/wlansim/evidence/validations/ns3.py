@@ -28,6 +28,13 @@ each with its switch):
 - propagation: ns-3 places the nodes within 1 m of each other (1.7-3.3 ns); wlansim's
   one delay for every pair is set to 2 ns (its default, the standard's 1 µs, would add
   2 µs to every exchange);
+- reception: ns-3 decodes every frame at its SINR (all nodes within 1 m, every frame
+  arrives at -30.66 dBm, two that overlap at SINR 0 dB; without preamble detection a
+  receiver locks onto the first of them to arrive). wlansim's default reception model
+  "none" loses every frame of a collision; matched: its "sinr" model at ns-3's received
+  power (:data:`RX_POWER_DBM`), which locks onto one of frames that start together and
+  decodes it on its curves: a 1 Mb/s DBPSK RTS survives 0 dB there as in ns-3 (both use
+  the DSSS curves of ns-3's ``DsssErrorRateModel``), no OFDM frame does (see below);
 - preamble detection (``cell.cc --preambleDetection``): ns-3's default threshold model
   detects no frame of a collision at equal power (SNR about 0 dB under its 4 dB
   threshold), so no station receives it in error and none defers EIFS after it;
@@ -36,15 +43,26 @@ each with its switch):
 - beacons (``cell.cc --beacons``): ns-3's AP sends one every 102.4 ms (at 2.4 GHz at
   1 Mb/s DSSS); wlansim's APs send none unless ``beacon_interval`` is set. Matched:
   ns-3 without beacons (its stations associate by probing);
+- Block Ack (``cell.cc --vhtBlockAck``): ns-3.37's VHT stations set up a Block Ack
+  agreement with the AP even without A-MPDU (``HtFrameExchangeManager::
+  NeedSetupBlockAck`` is true for any VHT device), and then follow each retransmission
+  of a failed frame with a BlockAckReq and the AP's BlockAck (counted: one BlockAckReq per
+  retransmitted frame). wlansim sets up no agreement without aggregation, and neither
+  does ns-3 for its 802.11n stations. Matched: ns-3's stations without an agreement;
 - ARP: ns-3's neighbour caches are filled before the run; wlansim has no ARP;
 - the load: ns-3's stations offer 1.5 times the mean share wlansim measured for the
   case (saturated, with the queue of 500 packets never empty after the warm-up, without
   making packets ns-3 would mostly drop); wlansim's sources are saturated.
 
-Differences no switch removes (:data:`TIMING_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
+Differences no switch removes (:data:`NAMED_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
 (4 µs) out of a VHT SU PPDU's preamble (``VhtPhy::GetSigBDuration``: 0 for SU), and counts
-400 ns guard-interval symbols in 3.6 µs without the standard's rounding to 4 µs. They
-are named with their size beside the cases they touch.
+400 ns guard-interval symbols in 3.6 µs without the standard's rounding to 4 µs; with
+RTS/CTS on the OFDM PHYs, ns-3's default error model (``TableBasedErrorRateModel``)
+decodes a 6 Mb/s RTS at SINR 0 dB, so most RTS collisions still end in a CTS, where the
+NIST curves of wlansim's sinr model lose both frames (and ns-3 with its
+``NistErrorRateModel``, ``cell.cc --nistErrors``, loses the L-SIG too and then defers
+DIFS, not EIFS, after the collision: ``PhyEntity::EndReceiveField`` aborts without a
+PHY-RXEND error). They are named beside the cases they touch.
 """
 
 from __future__ import annotations
@@ -64,6 +82,9 @@ WARMUP_S = 2.0
 LOAD_FACTOR = 1.5
 #: The propagation delay of wlansim's matched cells (ns-3's nodes 0.5-1 m apart).
 PROPAGATION_DELAY = "2 ns"
+#: ns-3's received power at every node, dBm: its default transmit power (16.0206 dBm)
+#: less its log-distance model's reference loss (46.6777 dB), which holds within 1 m.
+RX_POWER_DBM = -30.66
 #: Agreement asked of every matched point (issue 40).
 TOLERANCE = 0.02
 
@@ -112,26 +133,34 @@ PHYS = {p.key: p for p in (
     _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
 )}  # fmt: skip
 
-#: What differs in the PHY's timing and has no switch: (PHYs it touches, text).
-TIMING_DIFFERENCES = (
-    (("11ac-20", "11ac-40", "11ac-80"),
+#: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
+NAMED_DIFFERENCES = (
+    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"),
      "ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU (VhtPhy::GetSigBDuration returns 0 "
      "unless MU): its VHT data frames are 4 µs shorter than 802.11-2020 21.4.3's, which "
      "wlansim follows"),
+    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",),
+     "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
+     "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
+     "where the NIST curves of wlansim's sinr reception lose both frames"),
 )  # fmt: skip
 
-#: ns-3's defaults the matched runs turn off (cell.cc switch, what it does), measured by
-#: running ns-3 with each back on (:func:`compare_defaults`).
+#: ns-3's defaults the matched runs turn off (cell.cc switch, the PHY groups it touches or
+#: None for all, what it does), measured by running ns-3 with each back on
+#: (:func:`compare_defaults`).
 NS3_DEFAULTS = (
-    ("preambleDetection",
+    ("preambleDetection", None,
      "ns-3's threshold preamble detection (4 dB): at equal power no frame of a collision "
      "is detected, nobody defers EIFS after it"),
-    ("beacons",
+    ("beacons", None,
      "ns-3's beacons every 102.4 ms (2.4 GHz: at 1 Mb/s DSSS); wlansim sends none unless "
      "[[aps]] beacon_interval is set"),
+    ("vhtBlockAck", ("802.11ac",),
+     "ns-3's VHT stations set up a Block Ack agreement without A-MPDU and follow each "
+     "retransmission with a BlockAckReq; wlansim sets up none without aggregation"),
 )  # fmt: skip
 #: The matched ns-3 runs: every default of :data:`NS3_DEFAULTS` off.
-MATCHED = {key: False for key, _ in NS3_DEFAULTS}
+MATCHED = {key: False for key, _, _ in NS3_DEFAULTS}
 
 
 @dataclass(frozen=True)
@@ -167,6 +196,7 @@ def scenario(case: Case, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
         "duration": seconds_text(duration_s),
         "warmup": seconds_text(warmup_s),
         "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
+        "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
         "mac": {"rts_threshold": 0 if case.rts else "off"},
         "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
         "stations": [{"name": "sta", "count": case.n}],
@@ -201,12 +231,14 @@ def ns3_args(
 
 
 def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
-    """One wlansim run of `case`: Mb/s of UDP payload, data frames sent and acknowledged."""
+    """One wlansim run of `case`: Mb/s of UDP payload, data frames sent and acknowledged,
+    exchanges captured out of a collision."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
     return {
         "mbps": r.metrics["throughput_bps"] / 1e6,
         "data_frames": int(r.nodes["attempts"].sum()),
         "acked": int(r.nodes["successes"].sum()),
+        "captures": int(r.nodes["captures"].sum()),
         "cpu_s": r.meta["wall_s"],
     }
 
@@ -214,7 +246,7 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
 def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float,
             **switches: bool) -> dict:  # fmt: skip
     """One ns-3 run of `case` (:func:`ns3_args`); the same columns as :func:`wlansim_run`
-    (data frames and ACKs counted on the air)."""
+    (data frames, ACKs, and CTS frames after collided RTS frames counted on the air)."""
     from wlansim.evidence.ns3.run import run_cell
 
     args = ns3_args(case, duration_s, seed, offered_bps, counters=True, **switches)
@@ -223,6 +255,7 @@ def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float
         "mbps": r.throughput_bps / 1e6,
         "data_frames": r.frames.get("tx_data", 0),
         "acked": r.frames.get("tx_ack", 0),
+        "captures": r.frames.get("tx_cts_after_collision", 0),
         "cpu_s": r.cpu_s,
     }
 
@@ -261,7 +294,8 @@ def _columns(c: Case) -> dict:
 
 def summary(runs: list[dict]) -> list[dict]:
     """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
-    difference (%), and the share of data frames acknowledged in each."""
+    difference (%), the share of data frames acknowledged in each and the exchanges
+    captured out of a collision per run."""
     import pandas as pd
 
     table = pd.DataFrame(runs)
@@ -273,9 +307,11 @@ def summary(runs: list[dict]) -> list[dict]:
             m, h = mean_half_width(list(s["mbps"]))
             row[f"{sim}_mbps"], row[f"{sim}_ci95"] = m, h
             row[f"{sim}_acked_pct"] = 100 * s["acked"].sum() / max(s["data_frames"].sum(), 1)
+            row[f"{sim}_captures"] = s["captures"].mean()
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
-        notes = [text for phys, text in TIMING_DIFFERENCES if g.iloc[0]["phy"] in
-                 [PHYS[k].label for k in phys]]  # fmt: skip
+        notes = [text for phys, access, text in NAMED_DIFFERENCES
+                 if g.iloc[0]["phy"] in [PHYS[k].label for k in phys]
+                 and g.iloc[0]["access"] in access]  # fmt: skip
         row["named_difference"] = "; ".join(notes)
         out.append({"cell": cell, **row})
     return out
@@ -291,11 +327,13 @@ def defaults_cases(quick: bool) -> list[Case]:
 
 def compare_defaults(binary, runs: list[dict], cases_: list[Case], seeds: list[int],
                      duration_s: float, jobs: int = 1) -> list[dict]:  # fmt: skip
-    """Per case of `cases_` and default of :data:`NS3_DEFAULTS`: ns-3 with that default
-    back on (the others off) beside the matched ns-3 runs in `runs`; one row per run."""
+    """Per case of `cases_` and default of :data:`NS3_DEFAULTS` that touches its PHY: ns-3
+    with that default back on (the others off) beside the matched ns-3 runs in `runs`;
+    one row per run."""
     from wlansim.evidence.ns2.run import pmap
 
-    work = [(c, key, s) for c in cases_ for key, _ in NS3_DEFAULTS for s in seeds]
+    work = [(c, key, s) for c in cases_ for key, groups, _ in NS3_DEFAULTS
+            if groups is None or PHYS[c.phy].group in groups for s in seeds]  # fmt: skip
 
     def one(item):
         c, key, seed = item
@@ -309,7 +347,7 @@ def compare_defaults(binary, runs: list[dict], cases_: list[Case], seeds: list[i
 def defaults_summary(runs: list[dict], default_runs: list[dict]) -> list[dict]:
     """Per case and ns-3 default: ns-3's Mb/s with it on, matched, and the change (%)."""
     out = []
-    what = dict(NS3_DEFAULTS)
+    what = {key: text for key, _, text in NS3_DEFAULTS}
     for cell in dict.fromkeys(r["cell"] for r in default_runs):
         base = [r["mbps"] for r in runs if r["cell"] == cell and r["sim"] == "ns3"]
         for key in what:
@@ -341,7 +379,7 @@ def ns3_claims() -> list:
 
     def note(group):
         def explain(t, outcome) -> str:
-            named = [text for phys, text in TIMING_DIFFERENCES
+            named = [text for phys, _, text in NAMED_DIFFERENCES
                      if any(PHYS[k].group == group for k in phys)]  # fmt: skip
             return ("Named difference: " + "; ".join(named) + ".") if named else ""
 
@@ -431,22 +469,23 @@ def show(tables: dict, plan: Plan) -> list[str]:
                     if build.compile_wall_s else "from the cache")  # fmt: skip
     fmt = lambda v: f"{v:.2f}"  # noqa: E731
     cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
-            "ns3_acked_pct", "wlansim_acked_pct"]  # fmt: skip
+            "ns3_acked_pct", "wlansim_acked_pct", "ns3_captures", "wlansim_captures"]  # fmt: skip
     lines = [
         f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
         "",
         f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {seconds_text(plan.duration)} per run "
         f"({seconds_text(WARMUP_S)} warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 "
-        "matched "
-        "(no preamble detection, no beacons)",
+        "matched (no preamble detection, no beacons, no Block Ack agreement; wlansim's sinr "
+        "reception); captures: exchanges captured out of a collision per run",
         tables["udp"][cols].to_string(index=False, float_format=fmt),
     ]
     if len(tables["defaults"]):
         cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
         lines += ["", "What ns-3's defaults change (ns-3 with one back on, beside ns-3 matched):",
                   tables["defaults"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
-    for phys, text in TIMING_DIFFERENCES:
-        lines += ["", f"Named difference ({', '.join(PHYS[k].label for k in phys)}): {text}."]
+    for phys, access, text in NAMED_DIFFERENCES:
+        where = f"{', '.join(PHYS[k].label for k in phys)}; {', '.join(access)}"
+        lines += ["", f"Named difference ({where}): {text}."]
     runs = tables["runs"]
     ns3_cpu = runs.loc[runs["sim"] == "ns3", "cpu_s"].sum()
     ours = runs.loc[runs["sim"] == "wlansim", "cpu_s"].sum()
