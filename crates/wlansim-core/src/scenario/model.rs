@@ -373,8 +373,8 @@ impl<'s> Model<'s> {
     }
 
     /// A node's queue and entities: one DCF entity with the PHY's DIFS and CW bounds, or
-    /// the four EDCA access categories with the node's parameters (`scenario/qos.rs`);
-    /// retry limits from the node's `mac` settings.
+    /// the four EDCA access categories with the node's parameters; retry limits from the
+    /// node's `mac` settings (both: `scenario/qos.rs` `access_params`).
     fn access(
         &self,
         queue: u32,
@@ -383,25 +383,15 @@ impl<'s> Model<'s> {
         edca: Option<&EdcaConfig>,
         mac: &MacConfig,
     ) -> Access {
-        let phy = &self.phy;
-        let entities = if qos_node {
-            AccessCategory::ALL
-                .iter()
-                .map(|&ac| (Some(ac), qos::access_params(edca, ac, phy, mac)))
-                .collect()
+        let acs = if qos_node {
+            AccessCategory::ALL.map(Some).to_vec()
         } else {
-            vec![(
-                None,
-                AccessParams {
-                    aifs: phy.difs,
-                    cw_min: phy.cw_min,
-                    cw_max: phy.cw_max,
-                    short_retry_limit: mac.short_retry_limit.0,
-                    long_retry_limit: mac.long_retry_limit.0,
-                    txop_limit: 0,
-                },
-            )]
+            vec![None]
         };
+        let entities = acs
+            .into_iter()
+            .map(|ac| (ac, qos::access_params(edca, ac, &self.phy, mac)))
+            .collect();
         Access {
             queue,
             ack_queue,

@@ -175,20 +175,27 @@ pub fn edca_params(edca: Option<&EdcaConfig>, ac: AccessCategory, phy: &Phy) -> 
     }
 }
 
-/// The channel-access parameters of the entity of `ac` (retry limits: the AC's, else
-/// `[mac]`'s).
+/// The channel-access parameters of a node's entity: the DCF's (`ac` None: the PHY's DIFS
+/// and CW bounds, no TXOP) or the EDCAF's of `ac`; retry limits: the AC's, else `[mac]`'s.
+/// The one place where retry limits become access parameters.
 pub fn access_params(
     edca: Option<&EdcaConfig>,
-    ac: AccessCategory,
+    ac: Option<AccessCategory>,
     phy: &Phy,
     mac: &MacConfig,
 ) -> AccessParams {
-    let p = edca_params(edca, ac, phy);
-    let c = edca.and_then(|e| e.get(ac));
+    let (aifs, cw_min, cw_max, txop_limit) = match ac {
+        Some(ac) => {
+            let p = edca_params(edca, ac, phy);
+            (p.aifs(phy), p.cw_min, p.cw_max, p.txop_limit)
+        }
+        None => (phy.difs, phy.cw_min, phy.cw_max, 0),
+    };
+    let c = ac.and_then(|ac| edca.and_then(|e| e.get(ac)));
     AccessParams {
-        aifs: p.aifs(phy),
-        cw_min: p.cw_min,
-        cw_max: p.cw_max,
+        aifs,
+        cw_min,
+        cw_max,
         short_retry_limit: c
             .and_then(|c| c.short_retry_limit)
             .unwrap_or(mac.short_retry_limit)
@@ -197,7 +204,7 @@ pub fn access_params(
             .and_then(|c| c.long_retry_limit)
             .unwrap_or(mac.long_retry_limit)
             .0,
-        txop_limit: p.txop_limit,
+        txop_limit,
     }
 }
 
