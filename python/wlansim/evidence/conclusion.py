@@ -115,6 +115,15 @@ def _anchor(mine: Verdict, theirs: Verdict | None, evidence: Evidence) -> str:
     return ""
 
 
+def _apart(differ: Sequence[Conclusion], differences: Mapping[str, str]) -> str:
+    """The statements on which the two simulators are apart, grouped by what the study
+    names as the reason (each reason printed once, after the ids it explains)."""
+    groups: dict[str, list[str]] = {}
+    for x in differ:
+        groups.setdefault(differences.get(x.id) or "not yet explained", []).append(x.id)
+    return "; ".join(", ".join(ids) + ": " + why for why, ids in groups.items())
+
+
 def _ours(v: Verdict) -> str:
     r = v.row()
     return r["ours"] + (f" ({r['ci95']})" if r["ci95"] else "")
@@ -301,12 +310,7 @@ def bottom_line(
             f"statements on the same scenarios: the same verdict as wlansim on {same}, "
             f"estimates within each other's 95 % intervals on {agree}"
             + (
-                f", apart on {len(differ)} ("
-                + "; ".join(
-                    f"{x.id}: " + (evidence.differences.get(x.id) or "not yet explained")
-                    for x in differ
-                )
-                + ")"
+                f", apart on {len(differ)} (" + _apart(differ, evidence.differences) + ")"
                 if differ
                 else ""
             )
