@@ -297,7 +297,9 @@ def bottom_line(
         lines += ["The paper's headline:", ""]
         for cid in headline:
             x = concl[cid]
-            lines.append(f"- **{_short(by_id[cid])}** ({cid}): **{x.category}**. {x.reason}")
+            lines.append(
+                f"- **{_short(by_id[cid])}** ({cid}): **{x.category}**. {_sentence(x.reason)}"
+            )
         lines.append("")
     if evidence.ns2 is not None:
         ns2 = evidence.by_id(evidence.ns2)
@@ -305,9 +307,12 @@ def bottom_line(
         same = sum(ns2[x.id].verdict == by_id[x.id].verdict for x in ran)
         agree = sum(x.agreement == "agree" for x in ran)
         differ = [x for x in ran if x.agreement == "differ"]
+        apart = sum(x.category in APART for x in conclusions)
         lines += [
             f"The paper's own simulator, ns-2.35, ran {len(ran)} of the {len(conclusions)} "
-            f"statements on the same scenarios: the same verdict as wlansim on {same}, "
+            "statements"
+            + (f" (the {apart} counted apart included)" if apart else "")
+            + f" on the same scenarios: the same verdict as wlansim on {same}, "
             f"estimates within each other's 95 % intervals on {agree}"
             + (
                 f", apart on {len(differ)} (" + _apart(differ, evidence.differences) + ")"
