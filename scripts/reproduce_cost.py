@@ -5,9 +5,10 @@
 
 runs ``wlansim reproduce ARGS...`` in this process, then prints its wall time, the CPU
 time (user + system) of this process (planning, the store, tables, claims, figures,
-report) and of its worker processes (the runs), and, from the campaign stores under the
-output directory (ns-2.35's apart), the runs and simulated events of wlansim's runs under
-the study's profile and the other one, with the workers' CPU time per event. Run it
+report) and of its child processes (the runs' workers; with ``all``, each study's report
+process too), and, from the campaign stores under the output directory (ns-2.35's
+apart), the runs and simulated events of wlansim's runs under the study's profile and the
+other one, with the children's CPU time per event (of one study: the runs' cost). Run it
 into a fresh output directory: runs already stored are reused, not timed, but counted.
 """
 
@@ -59,10 +60,10 @@ def main(argv: list[str]) -> int:
     runs = sum(p[0] for p in parts.values())
     events = sum(p[1] for p in parts.values())
     print(
-        f"wall {wall:.1f} s; CPU: this process {own:.1f} s, workers {workers:.1f} s; "
+        f"wall {wall:.1f} s; CPU: this process {own:.1f} s, its children {workers:.1f} s; "
         f"stored wlansim runs {runs} ({parts['main'][0]} under the study's profile, "
         f"{parts['other'][0]} under the other), {events / 1e6:.1f} M events"
-        + (f", workers {workers / events * 1e9:.0f} ns per event" if events else "")
+        + (f", children {workers / events * 1e9:.0f} ns per event" if events else "")
     )
     return status or 0
 
