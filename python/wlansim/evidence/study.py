@@ -107,17 +107,7 @@ class Ran:
     wall_ns2: float
 
 
-def run_study(
-    module: ModuleType,
-    out,
-    quick: bool = False,
-    jobs: int | None = None,
-    progress: bool = False,
-    profile: str | None = None,
-    seed_base: int = 1,
-    other: bool | None = None,
-    against: str | None = None,
-):
+def run_study(module: ModuleType, out, *args, **kwargs):
     """Run study `module` under `profile` (default: the study's own), decide its claims,
     and, unless `quick` (or ``other=False``), run it again under the other profile and
     decide them there too. With ``against="ns2"`` run the paper's own simulator on the
@@ -126,10 +116,9 @@ def run_study(
     ``readings``), conclude (:func:`wlansim.evidence.conclusion.conclude`), and write every
     table as CSV, ``claims.csv``, ``sweeps.csv``, the figures, ``report.md`` (opening with
     the computed bottom line) and ``summary.json`` into `out`; returns the report's path.
-    The two halves, :func:`run_runs` and :func:`conclude_runs`."""
-    return conclude_runs(
-        run_runs(module, out, quick, jobs, progress, profile, seed_base, other, against)
-    )
+    The arguments are :func:`run_runs`'; the two halves, :func:`run_runs` and
+    :func:`conclude_runs`."""
+    return conclude_runs(run_runs(module, out, *args, **kwargs))
 
 
 def run_runs(
@@ -143,7 +132,10 @@ def run_runs(
     other: bool | None = None,
     against: str | None = None,
 ) -> Ran:
-    """The runs of :func:`run_study` (its arguments), none of its decisions."""
+    """The runs of :func:`run_study`, none of its decisions: study `module`'s experiments
+    into `out` under `profile` (default: the study's own) with `jobs` worker processes
+    (progress bars when `progress`), seeds from `seed_base`; unless `quick` (or
+    ``other=False``) under the other profile too; ns-2.35's with ``against="ns2"``."""
     import time
 
     name = module.__name__.rsplit(".", 1)[-1]
