@@ -539,10 +539,10 @@ def _tables(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     runs["window"] = [ALL_READINGS[k].window for k in runs["reading"]]
     runs["phy"] = [ALL_READINGS[k].phy for k in runs["reading"]]
     runs["rts"] = [int(ALL_READINGS[k].rts) for k in runs["reading"]]
-    metrics = [m for m in METRICS if m in runs.columns]
+    # every metric, NaN where the simulator does not count it (ns-2.35: retry_drops)
     cols = ["reading", "n1_bs", "window", "phy", "rts", "case", "distance", "variant", "ifq",
-            "attempts", "ran_ifq", "ran_attempts", "seed", *metrics]  # fmt: skip
-    runs = runs[cols].round(4)
+            "attempts", "ran_ifq", "ran_attempts", "seed", *METRICS]  # fmt: skip
+    runs = runs.reindex(columns=cols).round(4)
     runs.attrs = {}  # pandas deep-copies attrs on every operation: the claims make many
     full = runs["reading"].isin([r.key for r in READINGS])
     main = runs["reading"] == MAIN.key
