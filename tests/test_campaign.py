@@ -8,6 +8,7 @@ import json
 import math
 import random
 import sqlite3
+import sys
 
 try:
     import tomllib
@@ -340,6 +341,21 @@ def test_store_is_plain_sqlite_without_duplicates(tmp_path):
     assert c.series(key)["queue_length"]["ap"].tolist() == [0, 2, 4]
     runs2 = load_runs(tmp_path / "s")
     assert runs2.attrs["params"] == ["stations.sta.count"] and len(runs2) == 9
+    # pandas deep-copies attrs into every derived frame: the names copy as one list
+    calls = []
+
+    def count(frame, event, _arg):
+        if event == "call" and frame.f_code is copy.deepcopy.__code__:
+            calls.append(1)
+
+    sys.setprofile(count)
+    try:
+        attrs = copy.deepcopy(runs2.attrs)
+    finally:
+        sys.setprofile(None)
+    assert attrs == runs2.attrs and len(runs2.attrs["metrics"]) == 2
+    assert len(calls) == 1 + 2 * len(attrs), calls  # the dict, each key and value
+    assert runs2[runs2["rep"] == 0].attrs == runs2.attrs
     with Store(tmp_path / "s", readonly=True) as store:
         det = store.run_details(key)
     assert det["status"] == "ok" and det["meta"]["events"] == 200 and len(det["flows"]) == 1

@@ -113,6 +113,51 @@ def test_a_queue_that_never_overflows_changes_nothing():
     assert a["metrics"] == b["metrics"] and a["flows"] == b["flows"]
 
 
+def test_run_grid_runs_a_larger_attempt_limit_only_where_a_frame_reached_it():
+    calls = []
+
+    def run(points, tag):
+        calls.append((tag, sorted({p["attempts"] for p in points}), len(points)))
+        rows = []
+        for p in points:
+            for seed in (1, 2):
+                # Vegas drops a frame at its limit below 3 attempts, and overflows IFQ 25
+                retry = 1 if (p["variant"] == "vegas" and p["attempts"] < 3) else 0
+                queue = 5 if (p["variant"] == "vegas" and p["ifq"] == 25) else 0
+                rows.append({**p, "seed": seed, "queue_drops": queue, "retry_drops": retry,
+                             "x": p["ifq"] * 10 + p["attempts"]})  # fmt: skip
+        return pd.DataFrame(rows)
+
+    points = [{"reading": "r", "case": "static", "distance": 50, "variant": v, "ifq": q,
+               "attempts": a} for v in ("tahoe", "vegas") for q in j.IFQS
+              for a in j.ATTEMPTS]  # fmt: skip
+    df = j.run_grid(points, run)
+    # Tahoe: every IFQ and limit from its (25, 1) runs; Vegas: limits 1-3 at IFQ 25 (it
+    # dropped at its limit below 3) and again at IFQ 50 (it overflowed IFQ 25)
+    assert calls == [("ifq25", [1], 2), ("ifq25", [2], 1), ("ifq25", [3], 1),
+                     ("ifq50", [1], 1), ("ifq50", [2], 1), ("ifq50", [3], 1)]  # fmt: skip
+    assert len(df) == 2 * 2 * len(j.IFQS) * len(j.ATTEMPTS)
+    tahoe = df[df["variant"] == "tahoe"]
+    assert (tahoe["ran_ifq"] == 25).all() and (tahoe["ran_attempts"] == 1).all()
+    assert (tahoe["x"] == 251).all()
+    vegas = df[df["variant"] == "vegas"].set_index(["ifq", "attempts"]).sort_index()
+    assert vegas.loc[(25, 4), "ran_attempts"].tolist() == [3, 3]
+    assert vegas.loc[(100, 4), ["ran_ifq", "ran_attempts"]].values.tolist() == [[50, 3]] * 2
+    assert vegas.loc[(100, 2), ["ran_ifq", "ran_attempts"]].values.tolist() == [[50, 2]] * 2
+    # settled by the IFQ alone (ns-2.35's runs): every limit of an IFQ runs at once
+    calls.clear()
+    j.run_grid(points, run, j.SETTLES[:1])
+    assert calls == [("ifq25", [1, 2, 3, 4], 8), ("ifq50", [1, 2, 3, 4], 4)]
+
+
+def test_a_frame_that_never_reaches_its_limit_changes_nothing():
+    """What the attempt-limit shortcut rests on: the same case and seed with 2 and 4
+    attempts, at 50 m where no frame uses all its attempts, give the same results."""
+    a, b = (j.run_case(j.scenario("newreno", 25, n, 50.0), 7) for n in (2, 4))
+    assert a["metrics"]["retry_drops"] == 0
+    assert a["metrics"] == b["metrics"] and a["flows"] == b["flows"]
+
+
 def test_table4_and_the_sizing_rule(out):
     """The game waits behind the FTP's exchanges at BS1 whose RTS, CTS and ACK go at ns-2's
     1 Mb/s: 1-3 ms above every Table 4 cell. The sizing rule (RTT x 20 Mb/s) gives about

@@ -56,7 +56,7 @@ from .executors import (
 )
 from .progress import Progress
 from .space import Space
-from .store import Store
+from .store import Names, Store
 from .tomlout import dumps as _toml_dumps
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -475,8 +475,8 @@ class Campaign:
         df = pd.DataFrame.from_records(records, columns=columns)
         for col in metrics:
             df[col] = pd.to_numeric(df[col], errors="coerce")
-        df.attrs["params"] = params
-        df.attrs["metrics"] = metrics
+        df.attrs["params"] = Names(params)
+        df.attrs["metrics"] = Names(metrics)
         return df
 
     def summary(

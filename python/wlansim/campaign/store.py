@@ -654,6 +654,17 @@ def _records(
     return records, list(param_keys), list(metric_names.values())
 
 
+class Names(list):
+    """The column names a runs table lists in its ``attrs`` (``params``, ``metrics``).
+    pandas deep-copies a frame's ``attrs`` into every frame derived from it, and a study
+    derives tens of thousands (each claim selects, groups and averages runs): a copy of
+    these names shares the (immutable) strings, one list copy instead of a deep copy
+    per name."""
+
+    def __deepcopy__(self, memo: dict) -> Names:
+        return Names(self)
+
+
 def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
     import pandas as pd
 
@@ -663,8 +674,8 @@ def _frame(conn: sqlite3.Connection, keys: list[str] | None) -> pd.DataFrame:
     df = pd.DataFrame.from_records(records, columns=cols)
     for col in metrics:
         df[col] = pd.to_numeric(df[col], errors="coerce")
-    df.attrs["params"] = params
-    df.attrs["metrics"] = metrics
+    df.attrs["params"] = Names(params)
+    df.attrs["metrics"] = Names(metrics)
     return df
 
 

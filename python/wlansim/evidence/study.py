@@ -7,7 +7,11 @@ does the rest, the same for every study.
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from wlansim.evidence.studies import NAMES, study
 
@@ -83,7 +87,41 @@ def other_profile(profile: str) -> str:
     return next(p for p in PROFILES if p != profile)
 
 
-def run_study(
+@dataclasses.dataclass
+class Ran:
+    """A study's runs, made (:func:`run_runs`) and not yet decided (:func:`conclude_runs`):
+    its tables under its profile, under the other one (``None`` when not run) and
+    ns-2.35's (``None`` without ``--against ns2``), and how they were asked for."""
+
+    module: ModuleType
+    out: Path
+    quick: bool
+    profile: str
+    seed_base: int
+    against: str | None
+    plan: Any
+    tables: dict
+    other_tables: dict | None
+    ns2_tables: dict | None
+    start: float
+    wall_ns2: float
+
+
+def run_study(module: ModuleType, out, *args, **kwargs):
+    """Run study `module` under `profile` (default: the study's own), decide its claims,
+    and, unless `quick` (or ``other=False``), run it again under the other profile and
+    decide them there too. With ``against="ns2"`` run the paper's own simulator on the
+    scenarios it can express (the study's ``run_ns2``) and decide the claims on its runs.
+    Decide them again under each swept setting of the open parameters (the study's
+    ``readings``), conclude (:func:`wlansim.evidence.conclusion.conclude`), and write every
+    table as CSV, ``claims.csv``, ``sweeps.csv``, the figures, ``report.md`` (opening with
+    the computed bottom line) and ``summary.json`` into `out`; returns the report's path.
+    The arguments are :func:`run_runs`'; the two halves, :func:`run_runs` and
+    :func:`conclude_runs`."""
+    return conclude_runs(run_runs(module, out, *args, **kwargs))
+
+
+def run_runs(
     module: ModuleType,
     out,
     quick: bool = False,
@@ -93,27 +131,12 @@ def run_study(
     seed_base: int = 1,
     other: bool | None = None,
     against: str | None = None,
-):
-    """Run study `module` under `profile` (default: the study's own), decide its claims,
-    and, unless `quick` (or ``other=False``), run it again under the other profile and
-    decide them there too. With ``against="ns2"`` run the paper's own simulator on the
-    scenarios it can express (the study's ``run_ns2``) and decide the claims on its runs.
-    Decide them again under each swept setting of the open parameters (the study's
-    ``readings``), conclude (:func:`wlansim.evidence.conclusion.conclude`), and write every
-    table as CSV, ``claims.csv``, ``sweeps.csv``, the figures, ``report.md`` (opening with
-    the computed bottom line) and ``summary.json`` into `out`; returns the report's path."""
-    import json
+) -> Ran:
+    """The runs of :func:`run_study`, none of its decisions: study `module`'s experiments
+    into `out` under `profile` (default: the study's own) with `jobs` worker processes
+    (progress bars when `progress`), seeds from `seed_base`; unless `quick` (or
+    ``other=False``) under the other profile too; ns-2.35's with ``against="ns2"``."""
     import time
-    from pathlib import Path
-
-    from wlansim.evidence import claims as cl
-    from wlansim.evidence.conclusion import Evidence, bottom_line, conclude
-    from wlansim.evidence.report import (
-        claims_markdown,
-        counts,
-        parameters_table,
-        write_claims_csv,
-    )
 
     name = module.__name__.rsplit(".", 1)[-1]
     profile = profile or module.PROFILE
@@ -129,28 +152,55 @@ def run_study(
     start = time.perf_counter()
     plan = module.Plan.of(quick, profile, seed_base, True)
     tables = module.run_experiments(out, plan, jobs, progress)
-    verdicts = cl.decide_all(module.CLAIMS, tables)
-    second = other_profile(profile)
-    other_verdicts = None
+    other_tables = None
     if other:
+        second = other_profile(profile)
         plan2 = module.Plan.of(quick, second, seed_base, False)
-        tables2 = module.run_experiments(
+        other_tables = module.run_experiments(
             out / OTHER_DIR.format(profile=second), plan2, jobs, progress
         )
-        other_verdicts = cl.decide_all(module.CLAIMS, tables2)
     wall_ns2 = 0.0
+    ns2_tables = None
+    if against == "ns2":
+        t0 = time.perf_counter()
+        ns2_tables = module.run_ns2(out / NS2_DIR, plan, jobs, progress)
+        wall_ns2 = time.perf_counter() - t0
+    return Ran(module, out, quick, profile, seed_base, against, plan, tables, other_tables,
+               ns2_tables, start, wall_ns2)  # fmt: skip
+
+
+def conclude_runs(ran: Ran):
+    """The rest of :func:`run_study` on its runs `ran`: decide, conclude, write; returns
+    the report's path."""
+    import json
+    import time
+
+    from wlansim.evidence import claims as cl
+    from wlansim.evidence.conclusion import Evidence, bottom_line, conclude
+    from wlansim.evidence.report import (
+        claims_markdown,
+        counts,
+        parameters_table,
+        write_claims_csv,
+    )
+
+    module, out, plan, tables = ran.module, ran.out, ran.plan, ran.tables
+    quick, profile, seed_base, against = ran.quick, ran.profile, ran.seed_base, ran.against
+    name = module.__name__.rsplit(".", 1)[-1]
+    start, wall_ns2 = ran.start, ran.wall_ns2
+    other = ran.other_tables is not None
+    second = other_profile(profile)
+    verdicts = cl.decide_all(module.CLAIMS, tables)
+    other_verdicts = cl.decide_all(module.CLAIMS, ran.other_tables) if other else None
     ns2_verdicts = None
     # what the figures and the study's sections show: its tables and ns-2.35's, named as
     # their CSV files (ns2_KEY)
     shown = dict(tables)
-    if against == "ns2":
-        t0 = time.perf_counter()
-        ns2_tables = module.run_ns2(out / NS2_DIR, plan, jobs, progress)
-        ns2_verdicts = decide_ns2(module.CLAIMS, ns2_tables)
-        for key, t in ns2_tables.items():
+    if ran.ns2_tables is not None:
+        ns2_verdicts = decide_ns2(module.CLAIMS, ran.ns2_tables)
+        for key, t in ran.ns2_tables.items():
             t.to_csv(out / f"ns2_{key}.csv", index=False)
             shown[f"ns2_{key}"] = t
-        wall_ns2 = time.perf_counter() - t0
     readings = getattr(module, "readings", None)
     sweeps = {
         label: cl.decide_all(module.CLAIMS, t)
@@ -343,24 +393,52 @@ def study_reproduce(module_name: str):
 def reproduce_all(out, quick=False, jobs=None, progress=False, seed_base=1, against=None):
     """Run the five studies into ``out/NAME`` (``against="ns2"``: beside ns-2.35 those made
     with it) and write ``out/index.md`` from their claims files
-    (:func:`wlansim.evidence.report.write_index`); return its path."""
+    (:func:`wlansim.evidence.report.write_index`); return its path.
+
+    One study's runs at a time; its decisions, figures and report (:func:`conclude_runs`,
+    work for one core) are made in a process of their own (a fork, which holds the runs)
+    while the next study's runs go on."""
     import json
+    import multiprocessing
     import os
     import time
-    from pathlib import Path
 
+    from wlansim.errors import WlansimError
     from wlansim.evidence.report import RUN_FILE, write_index
     from wlansim.machine import cpu_seconds
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     start, cpu0, load0 = time.perf_counter(), cpu_seconds(own=True), os.getloadavg()[0]
-    for name in NAMES:
-        module = study(name)
-        module.reproduce(
-            out / name, quick=quick, jobs=jobs, progress=progress, seed_base=seed_base,
-            against=against if hasattr(module, "run_ns2") else None,
-        )  # fmt: skip
+    fork = multiprocessing.get_context("fork")
+    reports = []
+    try:
+        for name in NAMES:
+            module = study(name)
+            ran = run_runs(
+                module, out / name, quick=quick, jobs=jobs, progress=progress,
+                seed_base=seed_base, against=against if hasattr(module, "run_ns2") else None,
+            )  # fmt: skip
+            report = fork.Process(target=_conclude_exit, args=(ran,), name=f"{name} report")
+            report.start()
+            reports.append((name, report))
+            del ran
+        failed = []
+        for name, report in reports:
+            report.join()
+            if report.exitcode != 0:
+                failed.append(name)
+    finally:
+        for _name, report in reports:
+            if report.is_alive():  # an error or Ctrl-C above: stop the reports
+                report.kill()
+                report.join()
+    if failed:
+        raise WlansimError(
+            f"reproduce all: the report of {', '.join(failed)} failed (its error is above); "
+            "run `wlansim reproduce NAME` with the same options to see it again (the runs "
+            "are stored and reused)"
+        )
     run = {
         "wall_s": time.perf_counter() - start,
         "cpu_s": cpu_seconds(own=True) - cpu0,
@@ -370,3 +448,20 @@ def reproduce_all(out, quick=False, jobs=None, progress=False, seed_base=1, agai
     }
     (out / RUN_FILE).write_text(json.dumps(run, indent=2))
     return write_index(out, {n: out / n for n in NAMES})
+
+
+def _conclude_exit(ran: Ran) -> None:
+    """:func:`conclude_runs` in a report process of :func:`reproduce_all`: exit status 0,
+    or 1 after printing the error."""
+    import sys
+    import traceback
+
+    try:
+        conclude_runs(ran)
+    except BaseException:
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

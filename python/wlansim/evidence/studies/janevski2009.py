@@ -27,9 +27,12 @@ ns-2's scripts are written from the same scenarios
 
 A run whose queues never overflowed gives the same results with a larger interface queue
 (the simulators are deterministic, and a drop-tail queue that never fills does nothing
-else): the runs of each case are made at the smallest IFQ first, and a larger IFQ is run
-only where some run of the smaller one dropped a packet from a full queue at some node
-(:func:`run_grid`; the per-run tables say at which IFQ each row ran, ``ran_ifq``).
+else), and one in which no frame used all its attempts the same results with a larger
+attempt limit (the limit is read only when a frame reaches it): the runs of each case are
+made at the smallest IFQ and attempt limit first, and a larger one is run only where some
+run of the smaller one dropped a packet from a full queue, or a frame at its limit, at
+some node (:func:`run_grid`; the per-run tables say at which IFQ and attempt limit each
+row ran, ``ran_ifq`` and ``ran_attempts``).
 
 Its runs are campaigns stored under ``OUT/campaigns``, so a second call reuses them.
 """
@@ -276,9 +279,10 @@ def run_case(scenario: dict, seed: int) -> dict:
     one-way delay A1 -> n1 and back), ``game_kbps`` and ``game_received`` (A1 -> n1 over
     10-110 s) and its drops; BS1's attempts, channel failures, retry and queue drops;
     ``queue_drops`` (packets a full queue dropped at any node: none means a larger IFQ
-    changes nothing); for a moving n3 the share of the FTP it stood at BS0
-    (``n3_parked_share``) and from when; ``spatial_medium``: 1 when the run used the
-    spatial medium (``meta.medium``), else 0."""
+    changes nothing) and ``retry_drops`` (frames dropped at their attempt limit at any
+    node: none means a larger limit changes nothing); for a moving n3 the share of the
+    FTP it stood at BS0 (``n3_parked_share``) and from when; ``spatial_medium``: 1 when
+    the run used the spatial medium (``meta.medium``), else 0."""
     out = run_scenario(scenario, seed)
     flows = {f["name"]: f for f in out["flows"]}
     nodes = {n["name"]: n for n in out["nodes"]}
@@ -307,6 +311,7 @@ def run_case(scenario: dict, seed: int) -> dict:
         "bs1_queue_drops": bs1["queue_drops"],
         "bs0_queue_drops": nodes["bs0"]["queue_drops"],
         "queue_drops": sum(n["queue_drops"] for n in out["nodes"]),
+        "retry_drops": sum(n["retry_drops"] for n in out["nodes"]),
         "n3_parked_share": share,
         "n3_parked_from_s": since,
         "spatial_medium": float(out["meta"]["medium"] == "spatial"),
@@ -322,7 +327,8 @@ METRICS = ("ftp_mbps", "ftp_rtt_ms", "ftp_timeouts", "ftp_fast_retransmits",
            "game_up_delay_ms", "game_kbps", "game_received", "game_offered",
            "game_queue_drops", "game_retry_drops", "bs1_attempts", "bs1_successes",
            "bs1_frame_errors", "bs1_retry_drops", "bs1_queue_drops", "bs0_queue_drops",
-           "queue_drops", "n3_parked_share", "n3_parked_from_s", "spatial_medium")  # fmt: skip
+           "queue_drops", "retry_drops", "n3_parked_share", "n3_parked_from_s",
+           "spatial_medium")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- the plan
@@ -454,33 +460,61 @@ def _scenario_of(p: dict, profile: str) -> dict:
                     p["case"] == "mobile", ALL_READINGS[p["reading"]], profile)  # fmt: skip
 
 
-#: the columns that tell a case apart, but for its IFQ
-CASE = ("reading", "case", "distance", "variant", "attempts")
+#: the parameters whose larger values change a run only where the run reached the
+#: smaller one, each with the counter that says it did: a drop-tail interface queue only
+#: where it overflowed (``queue_drops``), the MAC's attempt limit only where a frame used
+#: every attempt (``retry_drops``; the core reads the retry limits nowhere but there,
+#: ``Entity::on_failure`` in mac/entity.rs)
+SETTLES = (("ifq", "queue_drops"), ("attempts", "retry_drops"))
+#: the columns that tell a point apart
+POINT = ("reading", "case", "distance", "variant", "ifq", "attempts")
 
 
-def run_grid(points: list[dict], run: Callable[[list[dict], str], pd.DataFrame]) -> pd.DataFrame:
-    """The runs of `points`, smallest IFQ first: ``run(points, tag)`` runs a set of points
-    (every seed) and returns their rows (with ``queue_drops``, packets a full queue dropped
-    at any node). A case (the point but for its IFQ) whose runs at an IFQ dropped nothing
-    from a full queue, in any run, gives the same runs at every larger IFQ (nothing else
-    depends on a drop-tail queue's size): those rows are that IFQ's, with ``ifq`` set to
-    the larger one; ``ran_ifq`` says at which IFQ each row ran."""
-    frames, settled = [], {}
-    for q in sorted({p["ifq"] for p in points}):
-        todo = [p for p in points if p["ifq"] == q and tuple(p[k] for k in CASE) not in settled]
+def _source(ran: list[tuple[dict, pd.DataFrame]], p: dict, settles) -> pd.DataFrame | None:
+    """The runs (of `ran`: the values of `settles` they ran at, their rows) that point `p`
+    would repeat: made at values no larger than `p`'s, and where a value is smaller, its
+    counter is 0 in every run (the simulators are deterministic)."""
+    for at, g in ran:
+        if at != {k: p[k] for k, _ in settles} and all(
+            at[k] == p[k] or (at[k] < p[k] and (g[counter] == 0).all()) for k, counter in settles
+        ):
+            return g
+    return None
+
+
+def run_grid(
+    points: list[dict], run: Callable[[list[dict], str], pd.DataFrame], settles=SETTLES
+) -> pd.DataFrame:
+    """The runs of `points`, smallest IFQ and attempt limit first: ``run(points, tag)`` runs
+    a set of points (every seed) and returns their rows (with the counters of `settles`:
+    ``queue_drops``, packets a full queue dropped at any node; ``retry_drops``, frames
+    dropped at their attempt limit). A case (the point but for the parameters of
+    `settles`) whose runs dropped nothing from a full queue gives the same runs at every
+    larger IFQ, and one whose runs dropped no frame at its attempt limit the same runs at
+    every larger limit (:data:`SETTLES`): those rows are reused, with ``ifq`` and
+    ``attempts`` set to the point's; ``ran_ifq`` and ``ran_attempts`` say where each row
+    ran. The points of one value of each parameter of `settles` run together."""
+    names = [k for k, _ in settles]
+    case = [k for k in POINT if k not in names]
+    frames = []
+    ran: dict[tuple, list[tuple[dict, pd.DataFrame]]] = {}
+    reused: list[tuple[dict, pd.DataFrame]] = []
+    for at in sorted({tuple(p[k] for k in names) for p in points}):
+        todo = []
+        for p in (p for p in points if tuple(p[k] for k in names) == at):
+            g = _source(ran.get(tuple(p[k] for k in case), []), p, settles)
+            if g is None:
+                todo.append(p)
+            else:
+                reused.append((p, g))
         if not todo:
             continue
-        df = run(todo, f"ifq{q}")
-        df["ran_ifq"] = q
+        df = run(todo, f"ifq{todo[0]['ifq']}")
+        df["ran_ifq"], df["ran_attempts"] = df["ifq"], df["attempts"]
         frames.append(df)
-        for key, g in df.groupby(list(CASE), sort=False):
-            if (g["queue_drops"] == 0).all():
-                settled[key] = g
-    for p in points:
-        key = tuple(p[k] for k in CASE)
-        g = settled.get(key)
-        if g is not None and p["ifq"] > g["ran_ifq"].iloc[0]:
-            frames.append(g.assign(ifq=p["ifq"]))
+        for key, g in df.groupby(case, sort=False):
+            ran.setdefault(key, []).append((dict(zip(names, at)), g))
+    frames += [g.assign(ifq=p["ifq"], attempts=p["attempts"]) for p, g in reused]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -505,10 +539,10 @@ def _tables(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     runs["window"] = [ALL_READINGS[k].window for k in runs["reading"]]
     runs["phy"] = [ALL_READINGS[k].phy for k in runs["reading"]]
     runs["rts"] = [int(ALL_READINGS[k].rts) for k in runs["reading"]]
-    metrics = [m for m in METRICS if m in runs.columns]
+    # every metric, NaN where the simulator does not count it (ns-2.35: retry_drops)
     cols = ["reading", "n1_bs", "window", "phy", "rts", "case", "distance", "variant", "ifq",
-            "attempts", "ran_ifq", "seed", *metrics]  # fmt: skip
-    runs = runs[cols].round(4)
+            "attempts", "ran_ifq", "ran_attempts", "seed", *METRICS]  # fmt: skip
+    runs = runs.reindex(columns=cols).round(4)
     runs.attrs = {}  # pandas deep-copies attrs on every operation: the claims make many
     full = runs["reading"].isin([r.key for r in READINGS])
     main = runs["reading"] == MAIN.key
@@ -565,10 +599,12 @@ def run_ns2(
     frames = []
     for name, points, reps in (("near", near, plan.reps_near), ("far", far, plan.reps_far)):
         if points:
+            # ns-2's runs count no frames dropped at their limit: the IFQ alone settles
             frames.append(run_grid(points, lambda pts, tag, name=name, reps=reps: _campaign(
                 pts, reps, Path(out) / f"{name}-{tag}", plan, ns2.run, resolve,
                 {"name": "janevski2009-ns2"}, jobs, progress,
-                f"janevski2009 ns-2.35 {name} {tag} runs", load_fn=dict)))  # fmt: skip
+                f"janevski2009 ns-2.35 {name} {tag} runs", load_fn=dict),
+                SETTLES[:1]))  # fmt: skip
     tables = _tables(pd.concat(frames, ignore_index=True))
     tables["ftp_summary"] = ftp_summary(tables)
     tables["table4"] = table4(tables)
@@ -1945,8 +1981,9 @@ def sections(tables: dict[str, pd.DataFrame], plan: Plan, verdicts) -> list[str]
         "Pooled quantities are the mean per seed over the cases a statement leaves open, so "
         "every comparison is paired by seed (the same seeds run every variant, IFQ, attempt "
         "limit and reading). A case whose queues never overflowed at an IFQ is not run again "
-        "at a larger one: its runs would be the same (`run_grid`; the per-run tables' "
-        "`ran_ifq` says where each row ran" + _reused(tables) + ").",
+        "at a larger one, nor one that dropped no frame at its attempt limit at a larger "
+        "limit: its runs would be the same (`run_grid`; the per-run tables' `ran_ifq` and "
+        "`ran_attempts` say where each row ran" + _reused(tables) + ").",
         "",
     ]
     lines += ns2_section(tables, plan)
@@ -1965,7 +2002,9 @@ def sections(tables: dict[str, pd.DataFrame], plan: Plan, verdicts) -> list[str]
 def _reused(tables) -> str:
     runs = [t for k, t in tables.items() if "ran_ifq" in t.columns]
     total = sum(len(t) for t in runs)
-    reused = sum(int((t["ran_ifq"] != t["ifq"]).sum()) for t in runs)
+    reused = sum(
+        int(((t["ran_ifq"] != t["ifq"]) | (t["ran_attempts"] != t["attempts"])).sum()) for t in runs
+    )
     return f"; {reused} of this run's {total} rows are such" if total else ""
 
 
