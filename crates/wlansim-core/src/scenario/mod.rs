@@ -471,10 +471,9 @@ pub struct MacConfig {
     /// compressed BlockAck. At most 65535 (HT) or 1048575 (VHT); 0 (default): no
     /// aggregation, one MPDU per exchange with its ACK.
     #[serde(default, skip_serializing_if = "is_zero")]
-    #[schemars(range(max = 1048575))]
     pub ampdu_max_bytes: u32,
-    /// Block Ack window in MPDUs (1-64, default 64): how far an A-MPDU's sequence numbers
-    /// may run ahead of the oldest MPDU not yet acknowledged (802.11-2020 10.25.6); with
+    /// Block Ack window in MPDUs (1-64): how far an A-MPDU's sequence numbers may run
+    /// ahead of the oldest MPDU not yet acknowledged (802.11-2020 10.25.6); with
     /// `ampdu_max_bytes` only.
     #[serde(
         default = "default_ba_window",
