@@ -19,7 +19,9 @@ PhyLike = Union[str, Mapping[str, Any], None]
 UDP_PAYLOAD_BYTES = 1472
 
 
-def timing(phy: PhyLike = "802.11b", payload_bytes: int = UDP_PAYLOAD_BYTES) -> dict:
+def timing(
+    phy: PhyLike = "802.11b", payload_bytes: int = UDP_PAYLOAD_BYTES, mac: dict | None = None
+) -> dict:
     """Timing of a PHY preset name ("802.11b", "802.11a", "802.11g", "802.11n",
     "802.11ac") or a `[phy]` table (e.g. ``{"standard": "802.11ac", "channel_width": 40}``).
 
@@ -30,6 +32,10 @@ def timing(phy: PhyLike = "802.11b", payload_bytes: int = UDP_PAYLOAD_BYTES) -> 
     of a BSS with the default rate keys: control frames at `control_rate` (802.11a/b/g),
     or by the standard's response rule with the mandatory basic rates 6, 12 and 24 Mb/s
     (802.11n/ac: e.g. the ACK of an MCS 7 frame at 24 Mb/s).
+
+    `mac`: a `[mac]` table; with `ampdu_max_bytes` (and `ba_window`) the result also holds
+    the saturated A-MPDU of such packets (no TXOP limit): ampdu_mpdus, ampdu_frame_s (its
+    PPDU) and block_ack_s (the compressed BlockAck).
     """
     from wlansim import _core
 
@@ -37,4 +43,6 @@ def timing(phy: PhyLike = "802.11b", payload_bytes: int = UDP_PAYLOAD_BYTES) -> 
     if not isinstance(payload_bytes, int) or payload_bytes < 1:
         raise ScenarioError(f"payload_bytes {payload_bytes!r}: a positive integer is required")
     wrapper = {"duration": "1 s", "phy": table, "stations": [{"name": "sta"}]}
+    if mac is not None:
+        wrapper["mac"] = dict(mac)
     return call_core(_core.phy_timing, wrapper, payload_bytes)

@@ -10,6 +10,11 @@ window starts at W and doubles on each collision up to 2^m W; retries are unlimi
 - eq. 13: S = Ps Ptr E[P] / [(1-Ptr) sigma + Ptr Ps Ts + Ptr (1-Ps) Tc]
 - eqs. 14-15 (basic access) and 16 (RTS/CTS) for Ts and Tc.
 
+With ``aggregate=True`` each transmission is an A-MPDU of k MPDUs acknowledged by one
+compressed BlockAck (a ``timing`` of a scenario with ``mac.ampdu_max_bytes``): Ts and Tc
+take the A-MPDU's PPDU and the BlockAck for DATA and ACK, and a success carries k
+payloads.
+
 Times are in seconds throughout.
 """
 
@@ -106,8 +111,26 @@ def slot_throughput(
     return p_success * payload_time / mean_slot
 
 
+def _frames(timing: Mapping, aggregate: bool) -> tuple[float, float, int]:
+    """(data PPDU, its acknowledgement, payloads per success) of ``timing``: one MPDU
+    and its ACK, or (``aggregate``) the saturated A-MPDU and its BlockAck."""
+    if not aggregate:
+        return timing["data_frame_s"], timing["ack_s"], 1
+    if "ampdu_mpdus" not in timing:
+        raise ValueError(
+            "aggregate=True needs the timing of a scenario with mac.ampdu_max_bytes > 0 "
+            "(wlansim.phy.timing of a scenario's [phy] and [mac]); this timing has no A-MPDU"
+        )
+    return timing["ampdu_frame_s"], timing["block_ack_s"], timing["ampdu_mpdus"]
+
+
 def exchange_times(
-    timing: dict, *, access: str = "basic", collision: str = "standard", aifs: float | None = None
+    timing: dict,
+    *,
+    access: str = "basic",
+    collision: str = "standard",
+    aifs: float | None = None,
+    aggregate: bool = False,
 ) -> tuple[float, float]:
     """Return ``(Ts, Tc)`` in seconds for a PHY ``timing`` dict (``wlansim.phy.timing``).
 
@@ -123,15 +146,17 @@ def exchange_times(
     Bianchi's Tc = F + DIFS + delta; ``collision="standard"`` (default) uses
     Tc = F + delta + EIFS, which is what a station that did not transmit waits under
     802.11 (an errored frame is followed by EIFS) and hence what the simulator does.
+    ``aggregate``: DATA is the A-MPDU and ACK the BlockAck (see the module).
     """
     _checks.choice("access", access, ACCESS_MODES)
     _checks.choice("collision", collision, COLLISION_MODELS)
     delta = timing["propagation_delay_s"]
     sifs = timing["sifs_s"]
     difs = timing["difs_s"] if aifs is None else _checks.real("aifs", aifs, minimum=0.0)
-    tail = timing["data_frame_s"] + sifs + delta + timing["ack_s"] + difs + delta
+    data, ack, _ = _frames(timing, aggregate)
+    tail = data + sifs + delta + ack + difs + delta
     if access == "basic":
-        Ts, collided = tail, timing["data_frame_s"]
+        Ts, collided = tail, data
     else:
         handshake = timing["rts_s"] + sifs + delta + timing["cts_s"] + sifs + delta
         Ts, collided = handshake + tail, timing["rts_s"]
@@ -164,6 +189,7 @@ def saturation(
     access: str = "basic",
     collision: str = "standard",
     aifs: float | None = None,
+    aggregate: bool = False,
 ) -> dict:
     """Bianchi saturation model for ``n`` stations on the PHY described by ``timing``
     (the dict returned by ``wlansim.phy.timing``; times in seconds), with DIFS or an
@@ -172,11 +198,14 @@ def saturation(
 
     Returns a dict with ``tau``, ``p``, ``S`` (normalised throughput: fraction of time
     carrying the UDP payload), ``throughput_bps`` (S times the data rate, in bit/s), and the
-    ``Ts``, ``Tc`` used (seconds, see :func:`exchange_times`).
+    ``Ts``, ``Tc`` used (seconds, see :func:`exchange_times`). ``aggregate``: A-MPDUs
+    with BlockAck (the module's last paragraph).
     """
     W, m = backoff_parameters(timing["cw_min"], timing["cw_max"])
-    Ts, Tc = exchange_times(timing, access=access, collision=collision, aifs=aifs)
-    payload_time = timing["payload_bits"] / timing["data_rate_bps"]
+    Ts, Tc = exchange_times(
+        timing, access=access, collision=collision, aifs=aifs, aggregate=aggregate
+    )
+    payload_time = _frames(timing, aggregate)[2] * timing["payload_bits"] / timing["data_rate_bps"]
     tau, p = tau_p(n, W, m)
     S = _throughput(int(n), tau, timing["slot_s"], Ts, Tc, payload_time)
     return result(tau, p, S, timing, Ts, Tc)

@@ -48,3 +48,107 @@ pub fn exchange_times(
         end,
     }
 }
+
+/// aPPDUMaxTime: the longest HT-mixed or VHT PPDU, the L-SIG's limit (802.11-2020
+/// 19.4.3, 21.3.8.2.4).
+pub const PPDU_MAX_TIME: Time = 5_484_000;
+
+/// The PSDU of an A-MPDU (802.11-2020 10.12): each MPDU in a subframe with a 4-byte
+/// delimiter, every subframe but the last padded to a multiple of 4 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ampdu {
+    /// PSDU bytes of the subframes so far (the last unpadded).
+    pub bytes: u32,
+    pub mpdus: u32,
+}
+
+impl Ampdu {
+    /// The A-MPDU with one more MPDU carrying a network-layer packet of `ip_bytes`.
+    #[inline]
+    pub fn with(self, phy: &Phy, ip_bytes: u32) -> Ampdu {
+        use crate::phy::frame::AMPDU_DELIMITER;
+        Ampdu {
+            bytes: self.bytes.next_multiple_of(4) + AMPDU_DELIMITER + mpdu_bytes(phy, ip_bytes),
+            mpdus: self.mpdus + 1,
+        }
+    }
+}
+
+/// Bytes of the MPDU (without a delimiter) that carries a network-layer packet of
+/// `ip_bytes`: a VHT PHY's data framing already counts the delimiter of its single MPDU.
+#[inline]
+fn mpdu_bytes(phy: &Phy, ip_bytes: u32) -> u32 {
+    use crate::phy::{frame::AMPDU_DELIMITER, ht::Format};
+    let delimiter = match phy.ht.map(|m| m.format) {
+        Some(Format::Vht) => AMPDU_DELIMITER,
+        _ => 0,
+    };
+    phy.data_mpdu_bytes(ip_bytes) - delimiter
+}
+
+/// The exchange of an A-MPDU of `psdu_bytes` on `link`: RTS/CTS when the PSDU is longer
+/// than dot11RTSThreshold, the A-MPDU, and an immediate compressed BlockAck SIFS after it.
+#[inline]
+pub fn ampdu_times(
+    phy: &Phy,
+    link: &LinkTimes,
+    rts_threshold: Option<u32>,
+    psdu_bytes: u32,
+) -> ExchangeTimes {
+    let uses_rts = uses_rts(rts_threshold, psdu_bytes);
+    let delta = phy.propagation_delay;
+    let protection = if uses_rts {
+        link.rts + delta + phy.sifs + link.cts + delta + phy.sifs
+    } else {
+        0
+    };
+    let data = link.data(phy, psdu_bytes);
+    let data_end = protection + data + delta;
+    ExchangeTimes {
+        rts: uses_rts,
+        first_frame: if uses_rts { link.rts } else { data },
+        data_end,
+        end: data_end + phy.sifs + link.block_ack + delta,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phy::{Preamble, Standard};
+
+    #[test]
+    fn ampdu_subframes_are_delimited_and_padded_but_the_last() {
+        let n = Standard::Ieee80211n.preset(Preamble::Long);
+        let ac = Standard::Ieee80211ac.preset(Preamble::Long);
+        // HT: MPDU = 26 + 4 + 8 + 1 = 39 bytes; VHT's data framing holds the delimiter.
+        let one = Ampdu::default().with(&n, 1);
+        assert_eq!(one.bytes, 4 + n.data_mpdu_bytes(1));
+        assert_eq!(Ampdu::default().with(&ac, 1).bytes, ac.data_mpdu_bytes(1));
+        let two = one.with(&n, 1);
+        assert_eq!(two.bytes, one.bytes.next_multiple_of(4) + one.bytes);
+        assert_eq!(two.mpdus, 2);
+    }
+
+    #[test]
+    fn a_window_of_1500_byte_packets_on_80211ac_mcs_9_by_hand() {
+        use crate::sim::time::US;
+        let phy = Standard::Ieee80211ac.preset(Preamble::Long); // MCS 9, 80 MHz, 1 stream
+        let link = phy.fixed_link();
+        let mut a = Ampdu::default();
+        for _ in 0..64 {
+            a = a.with(&phy, 1500);
+        }
+        // MPDU 26 + 8 + 1500 + 4 = 1538 B; subframe 1542, padded 1544 but the last.
+        assert_eq!(a.bytes, 63 * 1544 + 1542);
+        // 16 + 8·98814 + 6 bits in 1560-bit symbols: 507 symbols after a 40 µs preamble.
+        assert_eq!(link.data(&phy, a.bytes), (40 + 507 * 4) * US);
+        // The BlockAck at the ACK's 6 Mb/s of the fixed link: 278 bits, 12 symbols.
+        let t = ampdu_times(&phy, &link, None, a.bytes);
+        let delta = phy.propagation_delay;
+        assert_eq!(t.data_end, 2068 * US + delta);
+        assert_eq!(t.end, (2068 + 16 + 20 + 48) * US + 2 * delta);
+        assert!(!t.rts);
+        assert!(ampdu_times(&phy, &link, Some(2346), a.bytes).rts);
+    }
+}

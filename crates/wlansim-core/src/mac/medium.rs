@@ -15,6 +15,7 @@
 //!   [`Mac::spatial_settle`]: the spatial medium's;
 //! - [`MacEvent::Received`] → [`Mac::received`], only under rules that pass a decoded
 //!   data frame up before its exchange ends (ns-2's, [`super::MacRules::delivery_delay`]).
+use super::aggregate::{Aggregation, AggregationConfig};
 use super::event::{MacEvent, MacOutcome};
 use super::shared::Shared;
 use super::spatial::Spatial;
@@ -63,6 +64,18 @@ impl Mac {
     pub fn use_spatial(&mut self, nodes: usize, rule: Rule, beacon_ppdu: Vec<Option<Ppdu>>) {
         let spatial = Spatial::new(&self.store, nodes, rule, beacon_ppdu);
         self.spatial = Some(Box::new(spatial));
+    }
+
+    /// Send A-MPDUs with Block Ack (`mac/aggregate.rs`; the shared medium only).
+    pub fn aggregate(&mut self, config: AggregationConfig) {
+        let n = self.store.entities.len();
+        self.store.aggregation = Some(Aggregation::new(config, n));
+    }
+
+    /// The packets in the Block Ack windows: sent and not yet received, or received and
+    /// held by the reordering buffer (none without aggregation).
+    pub fn in_windows(&self) -> impl Iterator<Item = &Packet> {
+        self.store.aggregation.iter().flat_map(|a| a.in_flight())
     }
 
     /// Which medium runs: "shared" or "spatial".

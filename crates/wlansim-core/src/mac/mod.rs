@@ -1,5 +1,6 @@
 //! The 802.11 MAC: channel-access entities (one per node under DCF, one per access
 //! category under EDCA), the EDCA parameters and the classifier that picks an AC.
+pub mod aggregate;
 pub mod backoff;
 pub mod beacon;
 mod capture;

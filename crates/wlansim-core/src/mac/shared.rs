@@ -54,6 +54,9 @@ pub(crate) struct Exchange {
     pub tail: bool,
     /// A later exchange of a TXOP (no medium access, no attempt counted).
     pub burst: bool,
+    /// An A-MPDU's exchange: the MPDUs its receiver decoded (bit i: the i-th subframe;
+    /// `mac/aggregate.rs`).
+    pub received: u64,
 }
 
 /// The shared medium: one collision domain.
@@ -228,6 +231,9 @@ impl Shared {
         self.select_transmitters(store, now, short);
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
         self.busy = true;
+        if store.aggregation.is_some() {
+            self.form_aggregates(store);
+        }
         if self.transmitters.len() > 1 {
             self.resolve_internal_collisions(store, now);
             self.rejoin_losers(store);
@@ -354,6 +360,9 @@ impl Shared {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
+        if store.aggregates(t) {
+            return self.aggregate_exchange(store, t, start, txop_start, channel);
+        }
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
@@ -443,6 +452,18 @@ impl Shared {
         (ChannelLoss::None, times.end)
     }
 
+    /// The transmitters of a grant form their A-MPDUs (before internal collisions: an
+    /// outranked EDCAF's MPDUs count the failure), each within its TXOP limit.
+    #[inline(never)]
+    fn form_aggregates(&self, store: &mut Store) {
+        for &t in &self.transmitters {
+            if store.aggregates(t) {
+                let limit = store.entities[t as usize].params.txop_limit;
+                store.form_aggregate(t, (limit > 0).then_some(limit));
+            }
+        }
+    }
+
     /// The transmitters of the grant at `now` that lost an internal collision
     /// ([`Store::internal_collisions`]) leave them for `losers`.
     fn resolve_internal_collisions(&mut self, store: &mut Store, now: Time) {
@@ -474,6 +495,9 @@ impl Shared {
             }
         }
         self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
+        if ex.received != 0 {
+            store.aggregate_received(self.transmitters[0], ex.received, ex.data_end);
+        }
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a
             // collision); a TXOP holder's next step waits for `exchange_done`.
@@ -520,8 +544,9 @@ impl Shared {
             };
             e.backoff.countdown_start = after_timeout.max(after_medium);
             let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
-            // The receiver got the data frame of an exchange whose ACK was lost.
-            let received = (loss == ChannelLoss::Ack).then_some(ex.data_end);
+            // The receiver got the data frame of an exchange whose ACK was lost (an
+            // A-MPDU's decoded MPDUs reached it above).
+            let received = (loss == ChannelLoss::Ack && ex.received == 0).then_some(ex.data_end);
             store.attempt_failed(t, ex.start, loss, false, received, long_frame);
         }
     }
@@ -540,7 +565,13 @@ impl Shared {
         let ex = self.exchange;
         let t = self.transmitters[0];
         let e = &store.entities[t as usize];
-        if ex.success && e.params.txop_limit > 0 {
+        let (limit, has_frame) = (e.params.txop_limit, e.has_frame());
+        if ex.success && limit > 0 {
+            if store.aggregates(t) && has_frame && !ex.captured {
+                // The next A-MPDU fits in what is left of the TXOP.
+                let elapsed = now + store.phy.sifs - ex.txop_start;
+                store.form_aggregate(t, Some(limit.saturating_sub(elapsed)));
+            }
             if let Some(start) = store.txop_next(t, now, ex.txop_start, ex.captured) {
                 if store.trace {
                     store.trace_attempt(t, start);

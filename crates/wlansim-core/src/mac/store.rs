@@ -5,6 +5,7 @@
 //! back to the world. The shared medium (`mac/shared.rs`) and the spatial medium
 //! (`mac/spatial.rs`) decide *when* entities transmit and *what* became of their frames,
 //! and call these rules; neither knows the other.
+use super::aggregate::Aggregation;
 use super::entity::{AfterFailure, HeadFrame};
 use super::event::MacOutcome;
 use super::exchange::{exchange_times, ExchangeTimes};
@@ -32,11 +33,13 @@ pub struct Store {
     /// Per node: the rates of a station's link with its AP (None at an AP).
     links: Vec<Option<LinkTimes>>,
     /// dot11RTSThreshold in MPDU bytes; None: RTS/CTS never used.
-    rts_threshold: Option<u32>,
+    pub(super) rts_threshold: Option<u32>,
     pub entities: Vec<Entity>,
     /// Standard or ns-2 rules where they differ (`mac/ns2.rs`).
     pub(super) rules: MacRules,
-    outcomes: Vec<MacOutcome>,
+    pub(super) outcomes: Vec<MacOutcome>,
+    /// The Block Ack sessions when the run sends A-MPDUs (`mac/aggregate.rs`).
+    pub(super) aggregation: Option<Aggregation>,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
     /// Report what each node receives too (`MacOutcome::Heard`; the spatial medium's
@@ -66,6 +69,7 @@ impl Store {
             entities,
             rules,
             outcomes: Vec::with_capacity(2 * n),
+            aggregation: None,
             trace: false,
             trace_heard: false,
         }
@@ -97,6 +101,9 @@ impl Store {
         let e = &self.entities[t as usize];
         if e.beacon.is_some() {
             return; // beacons are not packets of the network layer
+        }
+        if self.aggregates(t) {
+            return self.trace_aggregate(t, at, None);
         }
         let packet = *e.queue.head().expect("has frame");
         let (node, retry) = (e.node, e.is_retry());
@@ -144,6 +151,10 @@ impl Store {
     /// Entity `t`'s head-of-line frame changed (a frame reached an empty queue, or the
     /// head left): note its receiver and work out its exchange.
     pub(super) fn new_head(&mut self, t: u32) {
+        if self.aggregates(t) {
+            self.entities[t as usize].head = self.aggregate_head(t);
+            return;
+        }
         let e = &self.entities[t as usize];
         let head = e.queue.head().map(|p| match e.beacon {
             Some(times) => HeadFrame {
@@ -218,7 +229,9 @@ impl Store {
             self.deliver_received(t, at);
         }
         let e = &self.entities[t as usize];
-        if self.trace && e.beacon.is_none() {
+        if self.trace && self.aggregates(t) {
+            self.trace_aggregate(t, start, Some(loss != ChannelLoss::None));
+        } else if self.trace && e.beacon.is_none() {
             self.outcomes.push(MacOutcome::Failed {
                 node: e.node,
                 packet: *e.queue.head().expect("has frame"),
@@ -262,11 +275,14 @@ impl Store {
     /// A failed attempt of entity `t` (9.3.4.4) in the exchange that began at `start`:
     /// counted against the retry limit; at the limit the frame is discarded.
     fn fail(&mut self, t: u32, start: Time, long_frame: bool) {
-        let e = &mut self.entities[t as usize];
-        if e.beacon.is_some() {
+        if self.entities[t as usize].beacon.is_some() {
             // Its sender cannot tell a collided broadcast frame: done, not retried.
             return self.broadcast_done(t, true, start);
         }
+        if self.aggregation.is_some() {
+            return self.aggregate_failed(t, start, long_frame);
+        }
+        let e = &mut self.entities[t as usize];
         if e.on_failure(long_frame) == AfterFailure::Drop {
             let delivered = e.head.is_some_and(|h| h.delivered);
             let packet = e.queue.pop().expect("a dropped frame was queued");
@@ -295,6 +311,10 @@ impl Store {
         } else {
             e.backoff.reset(e.params.cw_min);
         }
+        if self.aggregation.is_some() {
+            return self.aggregate_acked(t, start);
+        }
+        let e = &mut self.entities[t as usize];
         let duplicate = e.head.is_some_and(|h| h.delivered);
         let p = e.queue.pop().expect("a delivered frame was queued");
         e.stats.count_frame(&p);

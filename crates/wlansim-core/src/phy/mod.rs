@@ -27,6 +27,9 @@ pub mod frame {
     /// An A-MPDU subframe's delimiter (10.12.2): a VHT PSDU carrying one MPDU has it.
     pub const AMPDU_DELIMITER: u32 = 4;
     pub const ACK: u32 = 14;
+    /// A compressed BlockAck (9.3.1.8: 16-byte header, BA control, starting sequence
+    /// control, 8-byte bitmap, FCS).
+    pub const BLOCK_ACK: u32 = 32;
     pub const CTS: u32 = 14;
     pub const RTS: u32 = 20;
     pub const IP_HEADER: u32 = 20;
@@ -232,6 +235,15 @@ pub struct Timing {
     pub data_rate_bps: f64,
     pub control_rate_bps: f64,
     pub payload_bits: f64,
+    /// With `mac.ampdu_max_bytes`: the MPDUs of a saturated sender's A-MPDU (no TXOP
+    /// limit; at most its queue, which a saturated source keeps full), its PPDU and the
+    /// compressed BlockAck.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ampdu_mpdus: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ampdu_frame_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_ack_s: Option<f64>,
 }
 
 impl Phy {
@@ -260,6 +272,9 @@ impl Phy {
                 .map_or(link.rates.data as f64, |m| m.rate_bps()),
             control_rate_bps: link.rates.rts as f64,
             payload_bits: 8.0 * udp_payload_bytes as f64,
+            ampdu_mpdus: None,
+            ampdu_frame_s: None,
+            block_ack_s: None,
         }
     }
 }

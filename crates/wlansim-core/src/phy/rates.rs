@@ -79,6 +79,9 @@ pub struct LinkTimes {
     pub rts: Time,
     pub cts: Time,
     pub ack: Time,
+    /// A compressed BlockAck at the ACK's rate (the control-response rate of the
+    /// eliciting A-MPDU, 10.6.6.5.2).
+    pub block_ack: Time,
 }
 
 impl LinkTimes {
@@ -89,6 +92,7 @@ impl LinkTimes {
             rts: time(super::frame::RTS, rates.rts),
             cts: time(super::frame::CTS, rates.cts),
             ack: time(super::frame::ACK, rates.ack),
+            block_ack: time(super::frame::BLOCK_ACK, rates.ack),
         }
     }
 

@@ -466,6 +466,36 @@ pub struct MacConfig {
     /// `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
+    /// Largest A-MPDU in bytes (802.11n/ac only; 802.11-2020 10.12): each channel access
+    /// sends up to `ba_window` MPDUs to one receiver in one PPDU, acknowledged by one
+    /// compressed BlockAck. At most 65535 (HT) or 1048575 (VHT); 0 (default): no
+    /// aggregation, one MPDU per exchange with its ACK.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ampdu_max_bytes: u32,
+    /// Block Ack window in MPDUs (1-64): how far an A-MPDU's sequence numbers may run
+    /// ahead of the oldest MPDU not yet acknowledged (802.11-2020 10.25.6); with
+    /// `ampdu_max_bytes` only.
+    #[serde(
+        default = "default_ba_window",
+        skip_serializing_if = "is_default_ba_window"
+    )]
+    #[schemars(range(min = 1, max = 64))]
+    pub ba_window: u32,
+}
+
+/// The Block Ack window of a compressed BlockAck's bitmap.
+pub const DEFAULT_BA_WINDOW: u32 = 64;
+
+fn default_ba_window() -> u32 {
+    DEFAULT_BA_WINDOW
+}
+
+fn is_default_ba_window(w: &u32) -> bool {
+    *w == DEFAULT_BA_WINDOW
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for MacConfig {
@@ -476,6 +506,8 @@ impl Default for MacConfig {
             long_retry_limit: RetryLimit::long_default(),
             queue: default_queue(),
             profile: None,
+            ampdu_max_bytes: 0,
+            ba_window: DEFAULT_BA_WINDOW,
         }
     }
 }

@@ -73,7 +73,24 @@ impl Scenario {
     pub fn timing(&self, udp_payload_bytes: u32) -> crate::phy::Timing {
         let phy = self.phy();
         let link = crate::phy::LinkTimes::new(&phy, self.link_rates(&phy, &self.stations[0]));
-        phy.timing(&link, udp_payload_bytes)
+        let mut timing = phy.timing(&link, udp_payload_bytes);
+        if self.mac.ampdu_max_bytes > 0 {
+            use crate::phy::frame::{IP_HEADER, UDP_HEADER};
+            use crate::sim::time::to_secs;
+            let config = crate::mac::aggregate::AggregationConfig {
+                max_bytes: self.mac.ampdu_max_bytes,
+                window: self.mac.ba_window,
+            };
+            let ip_bytes = IP_HEADER + UDP_HEADER + udp_payload_bytes;
+            let rts = self.mac.rts_threshold.bytes();
+            // A saturated source keeps its queue full: an A-MPDU takes at most the queue.
+            let queue = self.stations[0].queue.unwrap_or(self.mac.queue);
+            let a = config.saturated(&phy, &link, rts, None, (ip_bytes, queue));
+            timing.ampdu_mpdus = Some(a.mpdus);
+            timing.ampdu_frame_s = Some(to_secs(link.data(&phy, a.bytes)));
+            timing.block_ack_s = Some(to_secs(link.block_ack));
+        }
+        timing
     }
 
     /// The rates of the frames between the stations of `g` and their AP.

@@ -31,6 +31,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if s.mac.queue == 0 {
         return err("mac.queue", "0: a queue holds at least 1 packet");
     }
+    aggregation(s)?;
     let mut names = HashSet::new();
     aps(s, &mut names)?;
     stations(s, &mut names)?;
@@ -295,6 +296,56 @@ fn ht(s: &Scenario) -> Result<(), ScenarioError> {
             format!(
                 "\"ns2\" with {}: ns-2.35 has no HT/VHT PHY; use the standard MAC rules",
                 standard.name()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// `mac.ampdu_max_bytes` and `mac.ba_window`: A-MPDU on HT/VHT PHYs, within the PHY's
+/// limit (802.11-2020 Table 9-163 / 9-272: 65535 B HT, 1048575 B VHT).
+fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
+    let (bytes, window) = (s.mac.ampdu_max_bytes, s.mac.ba_window);
+    if !(1..=64).contains(&window) {
+        return err(
+            "mac.ba_window",
+            format!("{window}: a compressed BlockAck's bitmap holds 1 to 64 MPDUs"),
+        );
+    }
+    if bytes == 0 {
+        if window != super::DEFAULT_BA_WINDOW {
+            return err(
+                "mac.ba_window",
+                format!("{window}: a Block Ack window needs A-MPDUs: set mac.ampdu_max_bytes"),
+            );
+        }
+        return Ok(());
+    }
+    let standard = s.phy.standard;
+    let Some(format) = standard.ht_format() else {
+        return err(
+            "mac.ampdu_max_bytes",
+            format!(
+                "{bytes}: {} has no A-MPDU; aggregation needs phy.standard \"802.11n\" or \"802.11ac\"",
+                standard.name()
+            ),
+        );
+    };
+    let limit = crate::mac::aggregate::max_ampdu_bytes(format);
+    if bytes > limit {
+        return err(
+            "mac.ampdu_max_bytes",
+            format!(
+                "{bytes}: an {} A-MPDU holds at most {limit} bytes",
+                standard.name()
+            ),
+        );
+    }
+    if s.output.pcap.is_some() {
+        return err(
+            "output.pcap",
+            format!(
+                "a capture with mac.ampdu_max_bytes = {bytes}: captures of A-MPDUs and BlockAcks are not written yet; set mac.ampdu_max_bytes = 0 or drop output.pcap"
             ),
         );
     }

@@ -380,6 +380,12 @@ impl World {
         let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
         mac.store.trace = trace.is_some();
         mac.store.trace_heard = trace_heard;
+        if s.mac.ampdu_max_bytes > 0 {
+            mac.aggregate(crate::mac::aggregate::AggregationConfig {
+                max_bytes: s.mac.ampdu_max_bytes,
+                window: s.mac.ba_window,
+            });
+        }
         let n_entities = mac.store.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
         let bursts = bursty.then(|| {
@@ -437,6 +443,15 @@ impl World {
                     }
             }
         };
+        if spatial && s.mac.ampdu_max_bytes > 0 {
+            return Err(ScenarioError::new(
+                "mac.ampdu_max_bytes",
+                format!(
+                    "{}: this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other or a frame can be captured), which has no A-MPDU yet; A-MPDUs need the shared medium",
+                    s.mac.ampdu_max_bytes
+                ),
+            ));
+        }
         if spatial {
             let beacon_ppdu = mac
                 .store

@@ -26,7 +26,12 @@ impl World {
             .iter()
             .flatten()
             .flat_map(|d| d.held.iter().map(|(_, p)| p));
-        for p in queued.chain(self.wires.in_flight()).chain(held) {
+        let windows = self.mac.in_windows();
+        for p in queued
+            .chain(windows)
+            .chain(self.wires.in_flight())
+            .chain(held)
+        {
             in_flight[p.flow as usize][p.reverse as usize] += 1;
         }
         // A head-of-line frame whose ACK was lost is delivered already: its copy in the

@@ -1,0 +1,117 @@
+//! A-MPDU with Block Ack (`mac.ampdu_max_bytes`, `mac.ba_window`): the keys' errors, and
+//! whole runs whose packet accounting (checked at every run's end) covers the Block Ack
+//! windows and the reordering buffers.
+use wlansim_core::results::Results;
+use wlansim_core::{simulate, Scenario};
+
+/// `n` saturated uplink stations on `phy` with `mac` lines and extra top-level TOML.
+fn cell(n: u32, phy: &str, mac: &str, top: &str) -> Result<Scenario, String> {
+    cell_with(n, phy, mac, top, "")
+}
+
+/// [`cell`] with extra lines `sta` in the station group's table.
+fn cell_with(n: u32, phy: &str, mac: &str, top: &str, sta: &str) -> Result<Scenario, String> {
+    Scenario::from_toml(&format!(
+        r#"
+duration = "3 s"
+warmup = "0.5 s"
+{top}
+[phy]
+{phy}
+[mac]
+{mac}
+[[stations]]
+name = "sta"
+count = {n}
+{sta}
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "sta"
+traffic = "saturated"
+packet_size = "1472 B"
+"#
+    ))
+    .map_err(|e| e.to_string())
+}
+
+const AC: &str = "standard = \"802.11ac\"\nmcs = 9";
+
+fn run(s: &Scenario, seed: u64) -> Results {
+    simulate(s, Some(seed)).expect("run succeeds (packet accounting included)")
+}
+
+#[test]
+fn keys_outside_their_range_or_phy_are_refused_by_name() {
+    let refused = |phy: &str, mac: &str, top: &str| cell(1, phy, mac, top).expect_err("refused");
+    let e = refused("standard = \"802.11g\"", "ampdu_max_bytes = 8000", "");
+    assert!(
+        e.contains("mac.ampdu_max_bytes") && e.contains("802.11n"),
+        "{e}"
+    );
+    let e = refused("standard = \"802.11n\"", "ampdu_max_bytes = 65536", "");
+    assert!(
+        e.contains("mac.ampdu_max_bytes") && e.contains("65535"),
+        "{e}"
+    );
+    assert!(cell(1, AC, "ampdu_max_bytes = 1048575", "").is_ok());
+    let e = refused(AC, "ampdu_max_bytes = 1048576", "");
+    assert!(e.contains("1048575"), "{e}");
+    for w in [0, 65] {
+        let e = refused(AC, &format!("ampdu_max_bytes = 8000\nba_window = {w}"), "");
+        assert!(e.contains("mac.ba_window") && e.contains("1 to 64"), "{e}");
+    }
+    let e = refused(AC, "ba_window = 32", "");
+    assert!(
+        e.contains("mac.ba_window") && e.contains("ampdu_max_bytes"),
+        "{e}"
+    );
+    let e = refused(AC, "ampdu_max_bytes = 8000", "[output]\npcap = \"/tmp\"");
+    assert!(e.contains("output.pcap"), "{e}");
+}
+
+#[test]
+fn the_spatial_medium_is_refused_with_aggregation() {
+    let s = cell(
+        2,
+        AC,
+        "ampdu_max_bytes = 8000",
+        "[channel]\nmedium = \"spatial\"",
+    )
+    .expect("valid keys");
+    let e = simulate(&s, Some(1)).expect_err("refused").to_string();
+    assert!(
+        e.contains("mac.ampdu_max_bytes") && e.contains("spatial"),
+        "{e}"
+    );
+}
+
+#[test]
+fn aggregation_carries_more_and_is_deterministic() {
+    let single = cell(5, AC, "", "").unwrap();
+    let agg = cell(5, AC, "ampdu_max_bytes = 65535", "").unwrap();
+    let (a, b) = (run(&agg, 3), run(&agg, 3));
+    assert_eq!(
+        serde_json::to_value(&a.flows).unwrap(),
+        serde_json::to_value(&b.flows).unwrap()
+    );
+    let s = run(&single, 3);
+    let thr = |r: &Results| r.flows[0].throughput_bps;
+    // 42 MPDUs per access instead of one: several times the throughput.
+    assert!(thr(&a) > 3.0 * thr(&s), "{} vs {}", thr(&a), thr(&s));
+}
+
+#[test]
+fn mpdus_lost_at_the_retry_limit_leave_the_window_and_accounting_holds() {
+    // Each MPDU is lost with probability 0.5: a quarter reach the 2-attempt limit.
+    let mac = "ampdu_max_bytes = 65535\nshort_retry_limit = 2";
+    let s = cell_with(3, AC, mac, "", "fer = 0.5").unwrap();
+    let r = run(&s, 2);
+    let drops: u64 = r.nodes.iter().map(|n| n.mac.retry_drops).sum();
+    let retries: u64 = r.nodes.iter().map(|n| n.mac.retries).sum();
+    assert!(
+        drops > 100 && retries > 100,
+        "{drops} drops, {retries} retries"
+    );
+    assert!(r.flows[0].throughput_bps > 0.0);
+}

@@ -1,0 +1,126 @@
+"""A-MPDU with Block Ack (`mac.ampdu_max_bytes`): one saturated station against its
+exchange computed by hand, Bianchi's model with the A-MPDU's success and collision times
+against saturated 802.11n/ac cells (issue 40: within 3 %), and TCP over a lossy link,
+whose deliveries the reordering buffer keeps in order. Fixed seeds throughout."""
+
+from __future__ import annotations
+
+import pytest
+
+import wlansim
+from wlansim.models import bianchi
+from wlansim.phy import timing
+
+US = 1e-6
+AC = {"standard": "802.11ac", "channel_width": 80, "mcs": 9}
+N = {"standard": "802.11n", "channel_width": 20, "mcs": 7}
+MAX = {"802.11ac": 1048575, "802.11n": 65535}
+
+
+def cell(n: int, phy: dict, mac: dict, duration: str = "10 s") -> dict:
+    """`n` saturated uplink stations, no retry limit, the A-MPDUs and queue of `mac`."""
+    return {
+        "duration": duration,
+        "warmup": "1 s",
+        "phy": phy,
+        "mac": {"rts_threshold": "off", "short_retry_limit": "unlimited",
+                "long_retry_limit": "unlimited", **mac},
+        "stations": [{"name": "sta", "count": n}],
+        "flows": [{"name": "up", "direction": "uplink", "stations": "sta",
+                   "traffic": "saturated", "packet_size": 1472}],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("phy", "mpdus", "ppdu_us"),
+    [
+        # 64 subframes of 1542 bytes (26-byte QoS header, LLC/SNAP, 1500 IP bytes, FCS,
+        # delimiter), padded to 1544 but the last: 98814 bytes, 16 + 8 * 98814 + 6 bits
+        # in 1560-bit symbols = 507 symbols after the 40 µs VHT preamble.
+        (AC, 64, 40 + 507 * 4),
+        # HT MCS 7 (260 bits per symbol): aPPDUMaxTime (5.484 ms) holds 28 subframes
+        # (43230 bytes, 1331 symbols after the 36 µs HT-mixed preamble); 29 would need
+        # 1370 symbols.
+        (N, 28, 36 + 1331 * 4),
+    ],
+)
+def test_one_station_sends_an_ampdu_per_aifs_backoff_ampdu_sifs_blockack(phy, mpdus, ppdu_us):
+    # AC_BE: AIFS = 16 + 3 * 9 µs, then CWmin / 2 = 7.5 slots on average; the BlockAck
+    # (32 bytes) at 24 Mb/s: 278 bits in 3 symbols after the 20 µs preamble.
+    delay = timing(phy)["propagation_delay_s"]
+    exchange = (43 + 7.5 * 9 + ppdu_us + 16 + 32) * US + 2 * delay
+    mac = {"ampdu_max_bytes": MAX[phy["standard"]], "queue": 100}
+    r = wlansim.run(cell(1, phy, mac), seed=3)
+    assert r.metrics["throughput_bps"] == pytest.approx(mpdus * 1472 * 8 / exchange, rel=0.005)
+
+
+def test_the_window_the_queue_and_the_byte_limit_bound_the_ampdu():
+    t = timing(AC, mac={"ampdu_max_bytes": 1048575, "ba_window": 8})
+    assert t["ampdu_mpdus"] == 8
+    assert timing(AC, mac={"ampdu_max_bytes": 1048575})["ampdu_mpdus"] == 50  # mac.queue
+    # 6 subframes: 5 * 1544 + 1542 = 9262 bytes; a 7th would make 10806.
+    assert timing(AC, mac={"ampdu_max_bytes": 10000})["ampdu_mpdus"] == 6
+    assert "ampdu_mpdus" not in timing(AC)
+
+
+@pytest.mark.parametrize("phy", [N, AC], ids=["11n-mcs7", "11ac-mcs9"])
+@pytest.mark.parametrize("n", [1, 5, 10, 20])
+def test_a_saturated_cell_with_ampdus_within_3_percent_of_bianchi(phy, n):
+    # Queues of 100 packets: a saturated sender's A-MPDU takes at most what its queue
+    # holds, and the model's A-MPDU (`timing`) is the same.
+    mac = {"ampdu_max_bytes": MAX[phy["standard"]], "queue": 100}
+    t = timing(phy, mac=mac)
+    aifs = t["sifs_s"] + 3 * t["slot_s"]
+    model = bianchi.saturation(n, t, aifs=aifs, aggregate=True)
+    r = wlansim.run(cell(n, phy, mac), seed=11)
+    assert r.metrics["throughput_bps"] == pytest.approx(model["throughput_bps"], rel=0.03)
+
+
+def test_the_single_mpdu_model_misses_an_aggregating_cell():
+    # The check above can fail: the model of one MPDU per access is far below the cell.
+    mac = {"ampdu_max_bytes": MAX["802.11ac"], "queue": 100}
+    t = timing(AC, mac=mac)
+    aifs = t["sifs_s"] + 3 * t["slot_s"]
+    r = wlansim.run(cell(5, AC, mac, duration="4 s"), seed=11)
+    single = bianchi.saturation(5, t, aifs=aifs)["throughput_bps"]
+    assert r.metrics["throughput_bps"] > 3 * single
+    with pytest.raises(ValueError, match="ampdu_max_bytes"):
+        bianchi.saturation(5, timing(AC), aggregate=True)
+
+
+def test_tcp_over_a_lossy_link_sees_in_order_delivery():
+    # Every MPDU is lost with probability 0.2 and retried without limit, and the queues
+    # hold both windows: nothing is lost for good, so a TCP sender that saw a reordered
+    # delivery (duplicate ACKs, a fast retransmit) would show it here.
+    s = {
+        "duration": "10 s",
+        "warmup": "1 s",
+        "phy": AC,
+        "mac": {"ampdu_max_bytes": 65535, "short_retry_limit": "unlimited",
+                "long_retry_limit": "unlimited", "queue": 1000},
+        "ap": {"queue": 1000},
+        "tcp": {"mss": 1448, "rwnd": 64},
+        "stations": [{"name": "up", "fer": 0.2}, {"name": "down", "fer": 0.2}],
+        "servers": [{"name": "srv", "rate": "1 Gb/s", "delay": "1 ms"}],
+        "flows": [
+            {"name": "upload", "protocol": "tcp", "direction": "uplink", "stations": "up",
+             "server": "srv"},
+            {"name": "download", "protocol": "tcp", "direction": "downlink",
+             "stations": "down", "server": "srv"},
+        ],
+    }  # fmt: skip
+    r = wlansim.run(s, seed=4)
+    assert int(r.nodes["retries"].sum()) > 1000  # MPDUs were lost and resent
+    assert int(r.nodes["queue_drops"].sum()) == 0
+    flows = r.flows.set_index("name")
+    for name in ("upload-0", "download-0"):
+        assert flows.loc[name, "goodput_bps"] > 10e6
+        assert flows.loc[name, "fast_retransmits"] == 0
+        assert flows.loc[name, "retransmissions"] == 0
+
+
+def test_same_seed_same_results():
+    s = cell(3, N, {"ampdu_max_bytes": 20000}, duration="3 s")
+    a, b = wlansim.run(s, seed=9), wlansim.run(s, seed=9)
+    assert a.flows.equals(b.flows)
+    assert a.nodes.equals(b.nodes)
