@@ -40,6 +40,9 @@ pub struct Store {
     pub(super) outcomes: Vec<MacOutcome>,
     /// The Block Ack sessions when the run sends A-MPDUs (`mac/aggregate.rs`).
     pub(super) aggregation: Option<Aggregation>,
+    /// Some node has more than one entity (EDCA, or a beacon entity beside its data
+    /// one): internal collisions are possible.
+    shares_nodes: bool,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
     /// Report what each node receives too (`MacOutcome::Heard`; the spatial medium's
@@ -62,6 +65,8 @@ impl Store {
             .map(|l| l.map(|l| LinkTimes::new(&phy, l)))
             .collect();
         let n = entities.len();
+        // A node's entities are contiguous (`world/build.rs`).
+        let shares_nodes = entities.windows(2).any(|w| w[0].node == w[1].node);
         Store {
             phy,
             links,
@@ -70,6 +75,7 @@ impl Store {
             rules,
             outcomes: Vec::with_capacity(2 * n),
             aggregation: None,
+            shares_nodes,
             trace: false,
             trace_heard: false,
         }
@@ -253,6 +259,9 @@ impl Store {
         losers: &mut Vec<u32>,
         now: Time,
     ) {
+        if !self.shares_nodes {
+            return; // one entity per node: nothing to outrank (and nothing to look up)
+        }
         let mut kept = 0;
         for i in 0..transmitters.len() {
             let t = transmitters[i];

@@ -1,12 +1,26 @@
 //! Drop-tail FIFOs of bounded capacity (in packets). Storage grows with what a queue holds,
 //! up to its capacity (a few reallocations in a run, none once grown), so that a run of
 //! many stations whose queues stay short uses little memory.
+//!
+//! Packets that differ only in their sequence numbers (consecutive) can be queued as one
+//! entry, a *run* ([`DropTail::push_run`]): a saturated source's first fill, 50 packets
+//! created at once, costs one entry, and each packet of it is built when it comes out.
 use super::Packet;
 use std::collections::VecDeque;
 
+/// A queued packet and how many more follow it that differ only in their sequence
+/// numbers (`packet.seq + 1`, `+ 2`, …).
+#[derive(Clone, Copy)]
+struct Entry {
+    packet: Packet,
+    more: u32,
+}
+
 #[derive(Clone)]
 pub struct DropTail {
-    buf: VecDeque<Packet>,
+    buf: VecDeque<Entry>,
+    /// Packets queued (the entries and the packets their runs stand for).
+    len: usize,
     capacity: usize,
 }
 
@@ -14,6 +28,7 @@ impl DropTail {
     pub fn new(capacity: u32) -> Self {
         DropTail {
             buf: VecDeque::new(),
+            len: 0,
             capacity: capacity as usize,
         }
     }
@@ -21,40 +36,79 @@ impl DropTail {
     /// Append `p`, or give it back if the queue is full (the caller counts the drop).
     #[inline]
     pub fn push(&mut self, p: Packet) -> Result<(), Packet> {
-        if self.buf.len() >= self.capacity {
+        if self.len >= self.capacity {
             return Err(p);
         }
-        self.buf.push_back(p);
+        self.buf.push_back(Entry { packet: p, more: 0 });
+        self.len += 1;
         Ok(())
+    }
+
+    /// Append `n` packets, `first` and copies of it with the next `n − 1` sequence
+    /// numbers, as one entry. They must fit.
+    pub fn push_run(&mut self, first: Packet, n: u32) {
+        assert!(
+            n >= 1 && self.len + n as usize <= self.capacity,
+            "a run fits in the queue"
+        );
+        self.buf.push_back(Entry {
+            packet: first,
+            more: n - 1,
+        });
+        self.len += n as usize;
     }
 
     #[inline]
     pub fn head(&self) -> Option<&Packet> {
-        self.buf.front()
+        self.buf.front().map(|e| &e.packet)
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<Packet> {
-        self.buf.pop_front()
+        let front = self.buf.front_mut()?;
+        self.len -= 1;
+        if front.more == 0 {
+            return self.buf.pop_front().map(|e| e.packet);
+        }
+        let p = front.packet;
+        front.packet.seq += 1;
+        front.more -= 1;
+        Some(p)
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.buf.len()
+        self.len
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
+        self.len == 0
     }
 
     #[inline]
     pub fn is_full(&self) -> bool {
-        self.buf.len() >= self.capacity
+        self.len >= self.capacity
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.buf.iter()
+    /// Packets that still fit.
+    #[inline]
+    pub fn room(&self) -> usize {
+        self.capacity - self.len
+    }
+
+    /// The last packet queued.
+    pub fn back(&self) -> Option<Packet> {
+        self.buf.back().map(|e| Packet {
+            seq: e.packet.seq + e.more,
+            ..e.packet
+        })
+    }
+
+    /// The queued packets, head first, by entry: the first packet of each and how many
+    /// packets it stands for (1, or a run's length).
+    pub fn entries(&self) -> impl Iterator<Item = (&Packet, u32)> {
+        self.buf.iter().map(|e| (&e.packet, e.more + 1))
     }
 }
 
@@ -154,10 +208,31 @@ impl TxQueue {
         self.data.is_full()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+    /// The queued packets by entry ([`DropTail::entries`]): the data FIFO's, head first,
+    /// then the ACK FIFO's.
+    pub fn entries(&self) -> impl Iterator<Item = (&Packet, u32)> {
         self.data
-            .iter()
-            .chain(self.acks.iter().flat_map(DropTail::iter))
+            .entries()
+            .chain(self.acks.iter().flat_map(DropTail::entries))
+    }
+
+    /// The data FIFO: packets that still fit, and the last one queued.
+    pub fn data_room(&self) -> usize {
+        self.data.room()
+    }
+
+    pub fn data_back(&self) -> Option<Packet> {
+        self.data.back()
+    }
+
+    /// Append `n` packets of a saturated source to the data FIFO as one entry
+    /// ([`DropTail::push_run`]).
+    pub fn push_run(&mut self, first: Packet, n: u32) {
+        let was_empty = self.is_empty();
+        self.data.push_run(first, n);
+        if was_empty {
+            self.serving_acks = false;
+        }
     }
 }
 
@@ -176,6 +251,42 @@ mod tests {
             payload_bytes: 0,
             ..pkt(flow)
         }
+    }
+
+    #[test]
+    fn a_run_is_the_packets_it_stands_for() {
+        let seq = |p: Packet| (p.flow, p.seq);
+        let mut q = DropTail::new(6);
+        q.push(pkt(1)).unwrap();
+        q.push_run(Packet { seq: 7, ..pkt(2) }, 3);
+        q.push(pkt(3)).unwrap();
+        assert_eq!(q.len(), 5);
+        let entries = q.entries().map(|(p, n)| (seq(*p), n));
+        assert_eq!(
+            entries.collect::<Vec<_>>(),
+            [((1, 0), 1), ((2, 7), 3), ((3, 0), 1)]
+        );
+        q.push(pkt(4)).unwrap();
+        assert!(q.is_full());
+        assert_eq!(q.push(pkt(5)).unwrap_err().flow, 5);
+        let mut out = vec![];
+        while let Some(head) = q.head().copied() {
+            let p = q.pop().unwrap();
+            assert_eq!(seq(head), seq(p), "the head is what pops");
+            out.push(seq(p));
+        }
+        assert_eq!(out, [(1, 0), (2, 7), (2, 8), (2, 9), (3, 0), (4, 0)]);
+        assert!(q.is_empty() && q.entries().next().is_none());
+        q.push_run(pkt(6), 2);
+        assert_eq!((q.room(), q.back().map(seq)), (4, Some((6, 1))));
+    }
+
+    #[test]
+    #[should_panic(expected = "a run fits in the queue")]
+    fn a_run_that_does_not_fit_is_refused() {
+        let mut q = DropTail::new(3);
+        q.push(pkt(1)).unwrap();
+        q.push_run(pkt(2), 3);
     }
 
     #[test]

@@ -470,6 +470,15 @@ impl World {
     /// Report `event` to the trace hook's consumers, if any.
     #[inline]
     fn trace(&mut self, t: Time, event: TraceEvent, p: &Packet) {
+        if self.trace.is_some() {
+            self.emit_trace(t, event, p);
+        }
+    }
+
+    /// [`World::trace`] when the hook listens (out of line: most runs trace nothing, and
+    /// every packet passes here more than once).
+    #[inline(never)]
+    fn emit_trace(&mut self, t: Time, event: TraceEvent, p: &Packet) {
         if let Some(trace) = &mut self.trace {
             let real = self.edge.as_ref().and_then(|e| e.bytes(p));
             trace.emit(t, event, p, real);

@@ -20,19 +20,20 @@ impl World {
             .entities
             .iter()
             .filter(|e| e.beacon.is_none())
-            .flat_map(|e| e.queue.iter());
+            .flat_map(|e| e.queue.entries());
         let held = self
             .delay_injection
             .iter()
             .flatten()
             .flat_map(|d| d.held.iter().map(|(_, p)| p));
-        let windows = self.mac.in_windows();
-        for p in queued
-            .chain(windows)
+        let elsewhere = self
+            .mac
+            .in_windows()
             .chain(self.wires.in_flight())
             .chain(held)
-        {
-            in_flight[p.flow as usize][p.reverse as usize] += 1;
+            .map(|p| (p, 1));
+        for (p, n) in queued.chain(elsewhere) {
+            in_flight[p.flow as usize][p.reverse as usize] += n as u64;
         }
         // A head-of-line frame whose ACK was lost is delivered already: its copy in the
         // queue is not in flight.

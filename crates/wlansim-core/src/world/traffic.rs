@@ -21,13 +21,49 @@ impl World {
             None => {
                 let entity = f.entity;
                 self.saturated[entity as usize].0.push(flow);
-                while !self.mac.store.entities[entity as usize].queue.is_full() {
-                    if !self.refill(now, entity) {
-                        break;
-                    }
-                }
+                self.fill(now, entity);
             }
         }
+    }
+
+    /// Fill `entity`'s queue from its saturated flows at `now`. When one flow fills it
+    /// and nothing looks at its packets one by one as they are made (no trace hook, no
+    /// scripted losses), the packets after the first go in as one entry
+    /// (`TxQueue::push_run`): the same packets and counts as one by one, at the cost of
+    /// one packet, so that a run of many saturated stations does not pay for 50 packets
+    /// a station before its first event.
+    fn fill(&mut self, now: Time, entity: u32) {
+        let (flows, _) = &self.saturated[entity as usize];
+        let as_run = flows.len() == 1 && self.trace.is_none() && self.drops.is_none();
+        while !self.mac.store.entities[entity as usize].queue.is_full() {
+            if !self.refill(now, entity) {
+                break;
+            }
+            if as_run {
+                return self.fill_run(entity);
+            }
+        }
+    }
+
+    /// [`World::fill`] after its first packet: the room left, as one run of copies of
+    /// that packet with the flow's next sequence numbers.
+    fn fill_run(&mut self, entity: u32) {
+        let queue = &self.mac.store.entities[entity as usize].queue;
+        let n = queue.data_room() as u32;
+        let last = queue.data_back().expect("the packet just queued");
+        if n == 0 {
+            return;
+        }
+        let f = &mut self.flows[last.flow as usize];
+        let first = f.on_generated(false, last.payload_bytes);
+        for _ in 1..n {
+            f.on_generated(false, last.payload_bytes);
+        }
+        debug_assert_eq!(first, last.seq + 1);
+        let run = Packet { seq: first, ..last };
+        self.mac.store.entities[entity as usize]
+            .queue
+            .push_run(run, n);
     }
 
     /// A message of a CBR, Poisson, game or trace source comes: sent as packets of the
