@@ -21,17 +21,22 @@ CAMPAIGNS_DIR = "campaigns"
 PROFILES = ("standard", "ns2")
 
 
-def with_profile(scenario: dict, profile: str) -> dict:
+def with_profile(scenario: dict, profile: str, ns2_propagation_delay: str | None = None) -> dict:
     """`scenario` as a study built it (the paper's TCP parameters, i.e. ns-2's where the
     paper ran ns-2: ``[tcp] profile = "ns2-compat"``) under `profile`: ``standard`` keeps it
     (the standard's MAC, the RFCs' timer and recovery rules); ``ns2`` runs ns-2.35's MAC
     and TCP rules as well (top-level ``profile = "ns2"``, and ``ns2-compat`` becomes
-    ``ns2``, which is ``ns2-compat`` plus ns-2's rules; README "ns-2 compatibility")."""
+    ``ns2``, which is ``ns2-compat`` plus ns-2's rules; README "ns-2 compatibility"), and
+    with `ns2_propagation_delay` (e.g. "33 ns") as ``phy.propagation_delay``: what ns-2.35
+    works out from the geometry of the study's ns-2 scripts, in place of the standard's
+    1 µs."""
     if profile not in PROFILES:
         raise ValueError(f"profile {profile!r}: one of {', '.join(PROFILES)}")
     if profile == "standard":
         return scenario
     s = {**scenario, "profile": "ns2"}
+    if ns2_propagation_delay is not None:
+        s["phy"] = {**s.get("phy", {}), "propagation_delay": ns2_propagation_delay}
     if s.get("tcp", {}).get("profile") == "ns2-compat":
         s["tcp"] = {**s["tcp"], "profile": "ns2"}
     return s

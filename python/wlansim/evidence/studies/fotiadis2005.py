@@ -361,9 +361,7 @@ def build(point: dict, profile: str) -> dict:
     users, delay = CASES[point["case"]]
     s = scenario(users, delay, int(point["per"]), point["method"], DURATION,
                  VARIANTS[point["variant"]])  # fmt: skip
-    if profile == "ns2":
-        s["phy"]["propagation_delay"] = NS2_PROPAGATION_DELAY
-    return with_profile(s, profile)
+    return with_profile(s, profile, NS2_PROPAGATION_DELAY)
 
 
 # --------------------------------------------------------------------------- plan

@@ -566,12 +566,7 @@ def profiled(scenario: dict, profile: str) -> dict:
     """`scenario` under `profile` (:func:`with_profile`); under ``ns2`` with the propagation
     delay ns-2.35 works out for ``run_ns2``'s stations, 10 m from the AP, in place of the
     standard's 1 µs (the PARAMETERS row "radio propagation delay")."""
-    if profile == "ns2":
-        scenario = {
-            **scenario,
-            "phy": {**scenario["phy"], "propagation_delay": NS2_PROPAGATION_DELAY},
-        }
-    return with_profile(scenario, profile)
+    return with_profile(scenario, profile, NS2_PROPAGATION_DELAY)
 
 
 def run_experiments(out: Path, plan: Plan, jobs: int | None = None, progress: bool = False):

@@ -46,6 +46,7 @@ from wlansim.evidence.claims import (
 )
 from wlansim.evidence.report import markdown_table
 from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, with_profile
+from wlansim.evidence.validations.ns2 import NS2_PROPAGATION_DELAY
 from wlansim.models.pilosof import computed_ratio, n_flow_ratio, naive_ratio
 
 TITLE = (
@@ -98,6 +99,10 @@ FIX_PAPER = 1.007
 PARAMETERS = [
     ("TCP receiver window", "42 packets", "42 segments", "stated (§III.A)"),
     ("data packet size", "1024 bytes", "1024-byte segments", "stated (§III.A)"),
+    ("radio propagation delay", "not stated", f"the ns2 profile: {NS2_PROPAGATION_DELAY}, "
+     "what ns-2.35 works out for its stations, 10 m from the AP (distance / c); "
+     "`standard`: 1 µs (the standard's aAirPropagationTime)", "the paper's simulator "
+     "(ns-2.35's scripts place the stations on a 10 m arc, `evidence/ns2/pilosof2003.py`)"),
     ("ACKs per data packet α", "1", "1 (no delayed ACK)", "stated (§III.A)"),
     ("runs per point", "5 × 100 s", "5 × 100 s (Figs 2, 6, Table I); 10 × 100 s (Figs 7, "
      "11)", "stated; Figs 7 and 11 need 10 for their intervals (starved downloads); the "
@@ -354,7 +359,9 @@ def _experiments(
     """The four sweeps of §III (Figs 2-5: B; Fig 6: 1 up + n down; Figs 7 and 11: n up
     + n down without and with the window rewritten) under PHY/TCP `setting`, on `grid`
     (``buffers``, ``downs``, ``pairs``): one row per run each."""
-    cell = with_profile(scenario(1, 1, duration=plan.duration, **setting), plan.profile)
+    cell = with_profile(
+        scenario(1, 1, duration=plan.duration, **setting), plan.profile, NS2_PROPAGATION_DELAY
+    )
     pairs = Space.zip({"stations.up.count": grid["pairs"], "stations.down.count": grid["pairs"]})
     specs = {
         "fig2": (Space.grid({"ap.queue": grid["buffers"]}), plan.reps, {}),
