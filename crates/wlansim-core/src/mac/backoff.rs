@@ -186,15 +186,18 @@ impl Backoff {
                 self.draw();
             }
             false
-        } else if self.pending && self.expiry(slot) <= now {
+        } else if self.pending && self.expiry(slot) <= now && rules.immediate_access() {
             // The post-backoff ran out while the medium stayed idle: send at once.
             self.counter = 0;
             self.countdown_start = now;
             true
-        } else if self.pending {
+        } else if self.pending && self.expiry(slot) > now {
             false
-        } else if now >= self.countdown_start && !rules.immediate_access() {
-            // ns-2: DIFS/AIFS from now, then a backoff.
+        } else if !rules.immediate_access() && now + aifs >= self.countdown_start {
+            // ns-2: no backoff running (none, or a post-backoff that ran out: its timer
+            // has stopped, `mhBackoff_.busy() == 0`) and the medium idle (`is_idle()`,
+            // also inside the DIFS after a busy period; an EIFS is ns-2's NAV, so busy):
+            // DIFS/AIFS from now, then a backoff (`mhDefer_.start(DIFS + rTime)`).
             self.countdown_start = now + aifs;
             self.draw();
             true
@@ -314,5 +317,51 @@ mod tests {
             max = max.max(b.counter);
         }
         assert_eq!(max, 63, "the draw covers [0, CW] inclusive");
+    }
+
+    const DIFS: Time = 50 * US;
+
+    /// A frame reaches the empty queue at 2000 µs, long after a post-backoff of 3 slots
+    /// drawn at 1000 µs ran out on an idle medium: the standard sends at once (9.3.4.2),
+    /// ns-2 waits DIFS and a fresh backoff from the arrival (`Mac802_11::send`: its
+    /// backoff timer has stopped, `mhDefer_.start(DIFS + rTime)`).
+    #[test]
+    fn after_a_post_backoff_ran_out_ns2_waits_difs_and_a_backoff() {
+        for (rules, immediate) in [(MacRules::Standard, true), (MacRules::Ns2, false)] {
+            let mut b = backoff();
+            b.rules = rules;
+            b.pending = true;
+            b.counter = 3;
+            b.countdown_start = 1000 * US;
+            assert!(b.on_frame_arrival(2000 * US, false, DIFS, SLOT, rules));
+            if immediate {
+                assert_eq!((b.counter, b.countdown_start), (0, 2000 * US));
+            } else {
+                assert_eq!(b.countdown_start, 2000 * US + DIFS);
+                assert!(b.pending && b.counter < 31);
+            }
+        }
+    }
+
+    /// A frame that arrives 20 µs into the DIFS after a busy period (countdown start at
+    /// 1050 µs): the standard backs off counting from the end of that DIFS; ns-2, whose
+    /// medium is idle then, defers DIFS from the arrival (1070 µs) before its backoff.
+    #[test]
+    fn inside_the_difs_ns2_defers_difs_from_the_arrival() {
+        let mut b = backoff();
+        b.countdown_start = 1050 * US;
+        assert!(!b.on_frame_arrival(1020 * US, false, DIFS, SLOT, MacRules::Standard));
+        assert_eq!(b.countdown_start, 1050 * US);
+        let mut b = backoff();
+        b.rules = MacRules::Ns2;
+        b.countdown_start = 1050 * US;
+        assert!(b.on_frame_arrival(1020 * US, false, DIFS, SLOT, MacRules::Ns2));
+        assert_eq!(b.countdown_start, 1070 * US);
+        // Still inside an EIFS (ns-2's NAV): the backoff counts from where it ends.
+        let mut b = backoff();
+        b.rules = MacRules::Ns2;
+        b.countdown_start = 1500 * US;
+        assert!(!b.on_frame_arrival(1020 * US, false, DIFS, SLOT, MacRules::Ns2));
+        assert_eq!(b.countdown_start, 1500 * US);
     }
 }
