@@ -45,7 +45,7 @@ from wlansim.evidence.claims import (
     Within,
 )
 from wlansim.evidence.report import markdown_table
-from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, with_profile
+from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, verdict_grid, with_profile
 from wlansim.evidence.validations.ns2 import NS2_PROPAGATION_DELAY
 from wlansim.models.pilosof import computed_ratio, n_flow_ratio, naive_ratio
 
@@ -845,17 +845,7 @@ def _growth(runs: pd.DataFrame) -> dict[int, tuple[Sample, Sample]]:
 def _sensitivity_grid(tables: dict[str, pd.DataFrame], plan: Plan) -> pd.DataFrame | None:
     """statement × setting: "verdict (ours)", the main setting first and then each of
     :func:`readings`; None without the sweep."""
-    settings = readings(tables, plan)
-    if not settings:
-        return None
-    columns = {}
-    for label, t in {MAIN_LABEL: tables, **settings}.items():
-        cells = {}
-        for v in cl.decide_all(CLAIMS, t):
-            ours = v.row()["ours"]
-            cells[v.claim.id] = f"{v.verdict} ({ours})" if ours else v.verdict
-        columns[label] = cells
-    return pd.DataFrame(columns).loc[[c.id for c in CLAIMS]]
+    return verdict_grid(CLAIMS, MAIN_LABEL, tables, readings(tables, plan))
 
 
 # --------------------------------------------------------------------------- figures
