@@ -136,6 +136,14 @@ def markdown_table(t, digits: int = 2) -> list[str]:
     return out
 
 
+def grid_markdown(grid) -> list[str]:
+    """A statement × setting grid (:func:`wlansim.evidence.study.verdict_grid`) as a
+    Markdown table."""
+    out = ["| claim | " + " | ".join(grid.columns) + " |", "|---|" + "---|" * len(grid.columns)]
+    out += [f"| {i} | " + " | ".join(row) + " |" for i, row in zip(grid.index, grid.to_numpy())]
+    return out
+
+
 def parameters_table(rows) -> list[str]:
     """The report's table of open parameters: what the paper says, what we use, why."""
     out = ["| parameter | the paper says | we use | why |", "|---|---|---|---|"]
@@ -217,7 +225,8 @@ def index_markdown(folders: dict[str, Path], out: Path) -> list[str]:
             "",
             f"{', '.join(extensions)}: {'an extension' if len(extensions) == 1 else 'extensions'}"
             ", not a reproduction: a paper's statements asked of a setup the paper did not "
-            "run; its reproduced column counts the statements that hold there.",
+            "run; its reproduced and not reproduced columns count the statements that hold "
+            "there and that do not.",
         ]
     lines += ["", "## Each study's bottom line", ""]
     for name, m in meta.items():

@@ -27,7 +27,7 @@ import pandas as pd
 from wlansim.campaign import Space
 from wlansim.campaign.executors import run_scenario
 from wlansim.evidence.claims import Claim, Compare, Every, NotRun, Sample, Test, Trend, Within
-from wlansim.evidence.report import markdown_table
+from wlansim.evidence.report import grid_markdown, markdown_table
 from wlansim.evidence.studies import pilosof2003 as p3
 from wlansim.evidence.study import study_reproduce, verdict_grid
 from wlansim.models.pilosof import computed_ratio
@@ -249,12 +249,12 @@ def run_experiments(out: Path, plan: Plan, jobs=None, progress=False) -> dict[st
     t = _experiments(out, plan, "", MAIN, grid, jobs, progress)
     t.update(summaries(t))
     if plan.sensitivity:
-        parts = []
-        for i, (label, setting) in enumerate(SENSITIVITY.items()):
-            tables = _experiments(out, plan, f"s{i}-", setting, plan.sensitivity, jobs, progress)
-            for name in p3.FIGURES:
-                parts.append(tables[f"{name}_runs"].assign(setting=label, figure=name))
-        t["sensitivity_runs"] = pd.concat(parts, ignore_index=True)
+        t["sensitivity_runs"] = p3.sweep_runs(
+            SENSITIVITY,
+            lambda i, setting: _experiments(
+                out, plan, f"s{i}-", setting, plan.sensitivity, jobs, progress
+            ),
+        )
     return t
 
 
@@ -262,14 +262,7 @@ def readings(tables: dict[str, pd.DataFrame], plan: Plan) -> dict[str, dict[str,
     """The tables as if each other value swept (:data:`SENSITIVITY`) were the main one."""
     if "sensitivity_runs" not in tables:
         return {}
-    sens = tables["sensitivity_runs"]
-    out = {}
-    for label in SENSITIVITY:
-        mine = sens[sens["setting"] == label]
-        out[label] = {f"{name}_runs": mine[mine["figure"] == name]
-                      .drop(columns=["setting", "figure"]).dropna(axis=1, how="all")
-                      for name in p3.FIGURES}  # fmt: skip
-    return out
+    return p3.sweep_tables(tables["sensitivity_runs"], SENSITIVITY)
 
 
 # --------------------------------------------------------------------------- claims
@@ -337,6 +330,18 @@ def _fix_aggregates(t) -> str:
             f"rewritten, {off:.1f} without.")  # fmt: skip
 
 
+def _model_claim(cid: str, region: str, eqs: str, lo: int, hi: int, paper: str) -> Claim:
+    """Fig 8's model beside the simulation over the buffers lo ≤ B ≤ hi run."""
+    return Claim(
+        cid, "§IV.A, Fig 8",
+        f"{region}: the model's ratio ({eqs}) is within 25 % of the simulated one at every B",
+        Every(Within("the simulated ratio", eqs, tol=0.25), "B"),
+        lambda t: _model_points(t, lo, hi), kind="model vs simulation",
+        paper=f"{paper} (802.11b)",
+        explain=lambda t, _o: _aggregates(t, "fig2", "over the buffers run"),
+    )  # fmt: skip
+
+
 CLAIMS = [
     Claim(
         "fig2.unfair-below-w", "§III.A, Fig 2; abstract",
@@ -402,23 +407,9 @@ CLAIMS = [
         paper="maintained (802.11b)",
         explain=lambda t, _o: _fix_aggregates(t),
     ),
-    Claim(
-        "fig8.model-below-w", "§IV.A, Fig 8",
-        "B ≤ αw: the model's ratio (eqs 3-5) is within 25 % of the simulated one at every B",
-        Every(Within("the simulated ratio", "eqs 3-5", tol=0.25), "B"),
-        lambda t: _model_points(t, 7, RWND), kind="model vs simulation",
-        paper="close (802.11b)",
-        explain=lambda t, _o: _aggregates(t, "fig2", "over the buffers run"),
-    ),
-    Claim(
-        "fig8.model-above-w", "§IV.A, Fig 8",
-        "αw < B < (1 + α)w: the model's ratio (eq 6) is within 25 % of the simulated one at "
-        "every B",
-        Every(Within("the simulated ratio", "eq 6", tol=0.25), "B"),
-        lambda t: _model_points(t, RWND + 1, 2 * RWND - 1), kind="model vs simulation",
-        paper="very accurately (802.11b)",
-        explain=lambda t, _o: _aggregates(t, "fig2", "over the buffers run"),
-    ),
+    _model_claim("fig8.model-below-w", "B ≤ αw", "eqs 3-5", 7, RWND, "close"),
+    _model_claim("fig8.model-above-w", "αw < B < (1 + α)w", "eq 6", RWND + 1, 2 * RWND - 1,
+                 "very accurately"),
     Claim(
         "fig10.model-n", "§IV.C, Figs 9-10",
         "1 up + n down, B = 100: the model's ratio (eqs 7-9) is within 25 % of the "
@@ -520,9 +511,7 @@ def sections(tables: dict[str, pd.DataFrame], plan: Plan, verdicts) -> list[str]
         lines += [
             "## Every statement under every value tried of the open parameters",
             "",
-            "| claim | " + " | ".join(g.columns) + " |",
-            "|---|" + "---|" * len(g.columns),
-            *[f"| {i} | " + " | ".join(row) + " |" for i, row in zip(g.index, g.to_numpy())],
+            *grid_markdown(g),
             "",
         ]
     return lines
