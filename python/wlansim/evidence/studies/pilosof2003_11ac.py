@@ -95,10 +95,10 @@ PARAMETERS = [
     ("stations' interface queues", "not stated (ns-2: 50)", "50 packets", "wlansim's "
      "default, ns-2's too"),
     ("wired link to the server", "not stated", "1 Gb/s, 1 ms", "fast enough not to matter: "
-     "the cell carries up to about 220 Mb/s, above a 100 Mb/s link's"),
+     "the cell carries up to about 210 Mb/s, above a 100 Mb/s link's"),
     ("runs per point", "5 × 100 s", "5 × 30 s, measured whole from the flows' start",
-     "cost; a 30 s run here carries 2·10^5 to 8·10^5 segments in all (47-210 Mb/s of "
-     "goodput), the paper's 100 s at 1 Mb/s about 1,200 (its Fig 5: about 600 each way)"),
+     "cost; a 30 s run here carries 1.7·10^5 to 7.7·10^5 segments in all (47-210 Mb/s "
+     "of goodput), the paper's 100 s at 1 Mb/s about 1,200 (its Fig 5: about 600 each way)"),
     ("the fix (§V)", "the window set to ⌊B/n⌋", "the AP rewrites the ACKs' window to "
      "min(rwnd, ⌊B/n⌋) segments, n the flows it sees (both directions)", "as pilosof2003's "
      "reproduction runs it (`ap.rwnd_clamp`)"),
