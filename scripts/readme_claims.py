@@ -11,6 +11,7 @@ are relative to the page it is on.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -41,12 +42,19 @@ def block(name: str, page: Path) -> str:
         f"Full run under `{profile}` ([report]({folder}/report.md), "
         f"[claims.csv]({folder}/claims.csv)): "
         + ", ".join(f"{counts[v]} {WORDS[v]}" for v in cl.VERDICTS if counts[v])
-        + f" of {len(rows)} claims; under `{other}`, {moved} verdicts differ.",
+        + f" of {len(rows)} claims"
+        + (f"; under `{other}`, {moved} verdicts differ." if other else " (one profile only)."),
         "",
     ]
     failed = [r for r in rows if r["verdict"] == "does not hold"]
+    summary = ROOT / "docs" / "reproductions" / name / "summary.json"
+    extension = json.loads(summary.read_text()).get("subject") == "extension"
     if failed:
-        lines.append("Where ours differs from the paper (does not hold):")
+        lines.append(
+            "Where the paper's statement does not carry over to this cell (does not hold):"
+            if extension
+            else "Where ours differs from the paper (does not hold):"
+        )
         lines.append("")
         lines += [f"- {r['claim']} ({r['ref']}; ours: {r['ours']})" for r in failed]
     return "\n".join(lines)

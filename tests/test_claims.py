@@ -259,6 +259,24 @@ def test_a_failed_premise_fails_the_statement_and_a_blind_setup_cannot_show():
     assert blind.verdict == "cannot show" and "no segment was lost" in blind.sentence
 
 
+def test_an_extension_says_holds_and_does_not_hold_where_a_paper_says_reproduced():
+    good, bad = Compare("A", "B").examples()
+    mine = [_claim("held", good).decide(None), _claim("failed", bad).decide(None)]
+    for subject, held, failed in (
+        ("paper", "**reproduced**. Holds", "**not reproduced**. "),
+        ("extension", "**holds**: ", "**does not hold**: "),
+    ):
+        evidence = Evidence(mine, "standard", ns2_absent="no ns-2.35", subject=subject)
+        out = conclude(evidence)
+        # claims.csv and the index keep the category either way
+        assert [c.category for c in out] == ["reproduced", "not reproduced"]
+        top = "\n".join(bottom_line(evidence, out, headline=("held", "failed")))
+        assert held in top and failed in top, top
+        table = "\n".join(claims_markdown(evidence, out))
+        assert ("| holds |" in table) == (subject == "extension")
+    assert "Of the extension's 2 checks, **1 holds** and **1 does not**" in top
+
+
 def test_conclusions_name_the_reason_of_each_statement_that_fails():
     good, bad = Compare("A", "B").examples()
     claims = {

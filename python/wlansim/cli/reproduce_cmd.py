@@ -18,9 +18,12 @@ def register(subparsers) -> None:
         "paper's claims over replications (holds / does not hold / undecided / not run), "
         "and write CSVs, claims.csv, PNGs and OUT/report.md. A full run also runs every "
         "case under the other profile and reports its verdicts beside. 'all' runs the five "
-        "studies into OUT/NAME and writes OUT/index.md.",
+        "studies and pilosof2003_11ac (an extension: pilosof2003's statements on 802.11ac "
+        "with A-MPDU) into OUT/NAME and writes OUT/index.md.",
     )
-    p.add_argument("study", choices=[*sorted(NAMES), "all"], help="the paper, or all five")
+    p.add_argument(
+        "study", choices=[*sorted(NAMES), "all"], help="the paper (or the extension), or all"
+    )
     p.add_argument(
         "--quick",
         action="store_true",

@@ -50,6 +50,18 @@ CATEGORIES = (
 FAILED = (UNSTATED, SIMULATOR, NOT_REPRODUCED)
 #: Categories that are not counted as reproduction either way.
 APART = (MODEL, CONSISTENCY)
+#: The subject of a study that asks a paper's statements of a setup the paper did not run:
+#: there is nothing to reproduce, so its reports say "holds" and "does not hold".
+EXTENSION = "extension"
+
+
+def shown(category: str, subject: str) -> str:
+    """A statement's category as a report shows it: as is, but for an
+    :data:`EXTENSION`'s statements "holds" for reproduced and "does not hold" for not
+    reproduced (claims.csv and the index keep the category)."""
+    if subject != EXTENSION:
+        return category
+    return {REPRODUCED: "holds", NOT_REPRODUCED: "does not hold"}.get(category, category)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -297,9 +309,11 @@ def bottom_line(
         lines += ["The paper's headline:", ""]
         for cid in headline:
             x = concl[cid]
-            lines.append(
-                f"- **{_short(by_id[cid])}** ({cid}): **{x.category}**. {_sentence(x.reason)}"
+            word = shown(x.category, evidence.subject)
+            said = (  # a reason that opens with the verdict's word says it once
+                x.reason[len(word) :] if x.reason.startswith(word) else f". {_sentence(x.reason)}"
             )
+            lines.append(f"- **{_short(by_id[cid])}** ({cid}): **{word}**{said}")
         lines.append("")
     if evidence.ns2 is not None:
         ns2 = evidence.by_id(evidence.ns2)
@@ -336,7 +350,8 @@ def bottom_line(
             continue
         lines += [f"{title}:", ""]
         for x in rows:
-            tag = f"**{x.category}**: " if len(cats) > 1 else ""
+            word = shown(x.category, evidence.subject)
+            tag = f"**{word}**: " if len(cats) > 1 and not x.reason.startswith(word) else ""
             lines.append(f"- {x.id} ({_short(by_id[x.id])}): {tag}{x.reason}")
         lines.append("")
     held = [x.id for x in conclusions if x.category == REPRODUCED and x.id not in headline]

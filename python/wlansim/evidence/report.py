@@ -1,7 +1,8 @@
 """What the evidence writes: claims.csv (one row per statement: its verdict under the study's
 profile, the other profile and ns-2.35, its outcome and computed reason), the claims table
 and sentences of a report, the tables every report shares (open parameters, profile), and
-the index of the five studies, generated from their claims files alone."""
+the index of the studies (the five reproductions and the extension), generated from their
+claims files alone."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from wlansim.evidence.claims import VERDICTS, Verdict, read_csv
 from wlansim.evidence.conclusion import (
     APART,
     CATEGORIES,
+    EXTENSION,
     FAILED,
     Conclusion,
     Evidence,
     conclude,
+    shown,
 )
 
 CSV_COLUMNS = (
@@ -105,7 +108,7 @@ def claims_markdown(
         if evidence.other is not None:
             o = other.get(v.claim.id)
             cells.append(o.verdict if o else "not run")
-        cells.append(concl[v.claim.id].category)
+        cells.append(shown(concl[v.claim.id].category, evidence.subject))
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     lines += ["", "Each verdict, as computed from the runs:", ""]
     lines += [
@@ -130,6 +133,14 @@ def markdown_table(t, digits: int = 2) -> list[str]:
     for _, r in t.iterrows():
         cells = (f"{v:.{digits}f}" if isinstance(v, float) else str(v) for v in r)
         out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def grid_markdown(grid) -> list[str]:
+    """A statement × setting grid (:func:`wlansim.evidence.study.verdict_grid`) as a
+    Markdown table."""
+    out = ["| claim | " + " | ".join(grid.columns) + " |", "|---|" + "---|" * len(grid.columns)]
+    out += [f"| {i} | " + " | ".join(row) + " |" for i, row in zip(grid.index, grid.to_numpy())]
     return out
 
 
@@ -169,7 +180,12 @@ def index_markdown(folders: dict[str, Path], out: Path) -> list[str]:
         + ("" if every or not beside else f"; `--against ns2` for {', '.join(beside)} only")
     )
     lines = [
-        "# wlansim: the five studies, reproduced",
+        "# wlansim: the five studies, reproduced"
+        + (
+            ", and an extension"
+            if any(m.get("subject") == EXTENSION for m in meta.values())
+            else ""
+        ),
         "",
         f"{'Quick' if quick else 'Full'} run ({command}). Every number below is counted "
         "from the studies' `claims.csv` files (`wlansim.evidence.report.index_markdown`): "
@@ -203,6 +219,15 @@ def index_markdown(folders: dict[str, Path], out: Path) -> list[str]:
             + f" | {c['undecided']} | {c['cannot show']} | {c['not run']} | {apart} | {ns2} | "
             f"{m['wall_s']:.0f} s | [report]({report}) |"
         )
+    extensions = [n for n, m in meta.items() if m.get("subject") == EXTENSION]
+    if extensions:
+        lines += [
+            "",
+            f"{', '.join(extensions)}: {'an extension' if len(extensions) == 1 else 'extensions'}"
+            ", not a reproduction: a paper's statements asked of a setup the paper did not "
+            "run; its reproduced and not reproduced columns count the statements that hold "
+            "there and that do not.",
+        ]
     lines += ["", "## Each study's bottom line", ""]
     for name, m in meta.items():
         first = m.get("bottom_line", "")

@@ -82,6 +82,11 @@ def profile_section(profile: str, study_choice: str, why: str) -> list[str]:
 #                `--against ns2`, `tables` also holds run_ns2's tables as "ns2_KEY")
 #   sections(tables, plan, verdicts) -> [markdown lines]: the study's own tables, sweeps
 #                and explanations (explanations cite counters of the runs)
+# and may declare
+#   SUBJECT      whose statements these are (default "paper"): "extension" for a study
+#                that asks a paper's statements of a setup the paper did not run (no
+#                paper values to reproduce); the report counts checks that hold or not
+#   ONE_PROFILE  why the study runs under its own PROFILE only (no run under the other)
 # and ends with ``reproduce = study_reproduce(__name__)``.
 
 #: the runs under the other profile go here, under a study's output directory
@@ -143,6 +148,8 @@ def run_runs(
     ``other=False``) under the other profile too; ns-2.35's with ``against="ns2"``."""
     import time
 
+    from wlansim.errors import WlansimError
+
     name = module.__name__.rsplit(".", 1)[-1]
     profile = profile or module.PROFILE
     if profile not in PROFILES:
@@ -151,7 +158,12 @@ def run_runs(
         raise ValueError(f"against {against!r}: the only simulator to run beside is ns2")
     if against == "ns2":
         _check_ns2(module, name)
-    other = (not quick) if other is None else other
+    one = getattr(module, "ONE_PROFILE", "")
+    if one and profile != module.PROFILE:
+        raise WlansimError(
+            f"--profile {profile}: {name} runs under `{module.PROFILE}` only ({one})"
+        )
+    other = (not quick and not one) if other is None else other
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -220,6 +232,7 @@ def conclude_runs(ran: Ran):
         sweeps,
         getattr(module, "DIFFERENCES", {}),
         ns2_absent=_ns2_absent(module, against),
+        subject=getattr(module, "SUBJECT", "paper"),
     )
     conclusions = conclude(evidence)
     wall = time.perf_counter() - start
@@ -230,7 +243,8 @@ def conclude_runs(ran: Ran):
     figures = module.plot(shown, out, plan)
     skips = list(plan.skips())
     if not other:
-        skips.append(f"the run under the other profile (`{second}`): its verdicts are not run")
+        why = getattr(module, "ONE_PROFILE", "") or "its verdicts are not run"
+        skips.append(f"the run under the other profile (`{second}`): {why}")
     if against != "ns2" and hasattr(module, "run_ns2"):
         skips.append("ns-2.35 beside wlansim (`--against ns2`): its column is not run")
     tried = [row[0] for row in module.PARAMETERS if _swept(row)]
@@ -302,6 +316,7 @@ def conclude_runs(ran: Ran):
         json.dumps(
             {
                 "study": name,
+                "subject": evidence.subject,
                 "title": module.TITLE,
                 "profile": profile,
                 "other_profile": second if other else None,
@@ -371,6 +386,26 @@ def _write_sweeps(path, sweeps) -> None:
                 w.writerow([label, r["id"], r["verdict"], r["ours"], r["ci95"], r["sentence"]])
 
 
+def verdict_grid(claims, main_label: str, tables: dict, settings: dict):
+    """statement × setting: "verdict (ours)" of each of `claims` on `tables` (column
+    `main_label`) and on each of `settings` (a study's ``readings``: label → tables);
+    None without settings."""
+    import pandas as pd
+
+    from wlansim.evidence import claims as cl
+
+    if not settings:
+        return None
+    columns = {}
+    for label, t in {main_label: tables, **settings}.items():
+        cells = {}
+        for v in cl.decide_all(claims, t):
+            ours = v.row()["ours"]
+            cells[v.claim.id] = f"{v.verdict} ({ours})" if ours else v.verdict
+        columns[label] = cells
+    return pd.DataFrame(columns).loc[[c.id for c in claims]]
+
+
 def study_reproduce(module_name: str):
     """The ``reproduce(out, quick=False, jobs=None, progress=False, profile=None,
     seed_base=1, other=None, against=None)`` function of study module `module_name`
@@ -396,9 +431,9 @@ def study_reproduce(module_name: str):
 
 
 def reproduce_all(out, quick=False, jobs=None, progress=False, seed_base=1, against=None):
-    """Run the five studies into ``out/NAME`` (``against="ns2"``: beside ns-2.35 those made
-    with it) and write ``out/index.md`` from their claims files
-    (:func:`wlansim.evidence.report.write_index`); return its path.
+    """Run every study (the five reproductions and the extension) into ``out/NAME``
+    (``against="ns2"``: beside ns-2.35 those made with it) and write ``out/index.md`` from
+    their claims files (:func:`wlansim.evidence.report.write_index`); return its path.
 
     One study's runs at a time; its decisions, figures and report (:func:`conclude_runs`,
     work for one core) are made in a process of their own (a fork, which holds the runs)

@@ -1,5 +1,7 @@
-"""The five studies: one module per paper (``wlansim reproduce NAME``), each declaring its
-claims and open parameters as data (:mod:`wlansim.evidence.study` runs them).
+"""The studies: one module per paper (``wlansim reproduce NAME``), each declaring its
+claims and open parameters as data (:mod:`wlansim.evidence.study` runs them); the five
+reproductions and ``pilosof2003_11ac``, an extension (pilosof2003's statements asked of an
+802.11ac cell with A-MPDU).
 
 A study's module is imported when it is used (it needs pandas and matplotlib).
 """
@@ -10,8 +12,15 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-#: the studies, by the name the command line takes
-NAMES = ("fotiadis2005", "janevski2009", "miorandi2004", "ng2005", "pilosof2003")
+#: the studies, by the name the command line takes (the extension last)
+NAMES = (
+    "fotiadis2005",
+    "janevski2009",
+    "miorandi2004",
+    "ng2005",
+    "pilosof2003",
+    "pilosof2003_11ac",
+)
 
 
 def study(name: str) -> ModuleType:

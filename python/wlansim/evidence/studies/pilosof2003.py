@@ -44,8 +44,8 @@ from wlansim.evidence.claims import (
     Trend,
     Within,
 )
-from wlansim.evidence.report import markdown_table
-from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, with_profile
+from wlansim.evidence.report import grid_markdown, markdown_table
+from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, verdict_grid, with_profile
 from wlansim.evidence.validations.ns2 import NS2_PROPAGATION_DELAY
 from wlansim.models.pilosof import computed_ratio, n_flow_ratio, naive_ratio
 
@@ -407,13 +407,37 @@ def run_experiments(out: Path, plan: Plan, jobs=None, progress=False) -> dict[st
     t["table1_runs"] = _table1(out, plan, jobs, progress)
     t.update(summaries(t))
     if plan.sensitivity:
-        parts = []
-        for i, (label, setting) in enumerate(SENSITIVITY.items()):
-            tables = _experiments(out, plan, f"s{i}-", setting, plan.sensitivity, jobs, progress)
-            for name in FIGURES:
-                parts.append(tables[f"{name}_runs"].assign(setting=label, figure=name))
-        t["sensitivity_runs"] = pd.concat(parts, ignore_index=True)
+        t["sensitivity_runs"] = sweep_runs(
+            SENSITIVITY,
+            lambda i, setting: _experiments(
+                out, plan, f"s{i}-", setting, plan.sensitivity, jobs, progress
+            ),
+        )
     return t
+
+
+def sweep_runs(settings: dict, run) -> pd.DataFrame:
+    """The four sweeps of §III under each of `settings` (label → setting; ``run(i,
+    setting)`` gives their per-run tables), as one frame with columns ``setting`` and
+    ``figure`` (:func:`sweep_tables` splits it again)."""
+    parts = []
+    for i, (label, setting) in enumerate(settings.items()):
+        tables = run(i, setting)
+        for name in FIGURES:
+            parts.append(tables[f"{name}_runs"].assign(setting=label, figure=name))
+    return pd.concat(parts, ignore_index=True)
+
+
+def sweep_tables(runs: pd.DataFrame, labels) -> dict[str, dict[str, pd.DataFrame]]:
+    """Per label of `labels`: the per-run tables of the four sweeps in `runs`
+    (:func:`sweep_runs`), as if that setting were the main one."""
+    out = {}
+    for label in labels:
+        mine = runs[runs["setting"] == label]
+        out[label] = {f"{name}_runs": mine[mine["figure"] == name]
+                      .drop(columns=["setting", "figure"]).dropna(axis=1, how="all")
+                      for name in FIGURES}  # fmt: skip
+    return out
 
 
 def readings(tables: dict[str, pd.DataFrame], plan: Plan) -> dict[str, dict[str, pd.DataFrame]]:
@@ -422,14 +446,9 @@ def readings(tables: dict[str, pd.DataFrame], plan: Plan) -> dict[str, dict[str,
     test-bed's own PHY)."""
     if "sensitivity_runs" not in tables:
         return {}
-    sens = tables["sensitivity_runs"]
-    out = {}
-    for label in SENSITIVITY:
-        mine = sens[sens["setting"] == label]
-        t = {f"{name}_runs": mine[mine["figure"] == name].drop(columns=["setting", "figure"])
-             .dropna(axis=1, how="all") for name in FIGURES}  # fmt: skip
+    out = sweep_tables(tables["sensitivity_runs"], SENSITIVITY)
+    for t in out.values():
         t["table1_runs"] = tables["table1_runs"]
-        out[label] = t
     return out
 
 
@@ -845,17 +864,7 @@ def _growth(runs: pd.DataFrame) -> dict[int, tuple[Sample, Sample]]:
 def _sensitivity_grid(tables: dict[str, pd.DataFrame], plan: Plan) -> pd.DataFrame | None:
     """statement × setting: "verdict (ours)", the main setting first and then each of
     :func:`readings`; None without the sweep."""
-    settings = readings(tables, plan)
-    if not settings:
-        return None
-    columns = {}
-    for label, t in {MAIN_LABEL: tables, **settings}.items():
-        cells = {}
-        for v in cl.decide_all(CLAIMS, t):
-            ours = v.row()["ours"]
-            cells[v.claim.id] = f"{v.verdict} ({ours})" if ours else v.verdict
-        columns[label] = cells
-    return pd.DataFrame(columns).loc[[c.id for c in CLAIMS]]
+    return verdict_grid(CLAIMS, MAIN_LABEL, tables, readings(tables, plan))
 
 
 # --------------------------------------------------------------------------- figures
@@ -1064,9 +1073,7 @@ def sections(tables: dict[str, pd.DataFrame], plan: Plan, verdicts) -> list[str]
             + ") with the PHY and TCP settings the paper leaves open; the main setting "
             "(first column) is ns-2.35's default, whatever the verdicts below.",
             "",
-            "| claim | " + " | ".join(g.columns) + " |",
-            "|---|" + "---|" * len(g.columns),
-            *[f"| {i} | " + " | ".join(row) + " |" for i, row in zip(g.index, g.to_numpy())],
+            *grid_markdown(g),
             "",
         ]
     return lines
