@@ -9,6 +9,7 @@ use super::Draw;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 
+#[derive(Clone, Debug)]
 pub struct GameSource {
     /// Payload bytes per message.
     size: Draw,

@@ -4,20 +4,32 @@
 //! radio link (frame error rates, burst models, rates), the wired links between node ids,
 //! and each `[[flows]]` entry expanded per station into flows between two node ids with
 //! their TCP configuration. Checks that need the whole topology (a flow to itself, a
-//! saturated source on a wired node) are made here. `world/build.rs` turns a [`Model`]
-//! into components; it resolves no name and applies no default of its own.
+//! saturated source on a wired node) are made here, and so is everything else the world
+//! is built from: each flow's source (file sizes, game draws, trace frames read once per
+//! entry), the scripted drops between flow and node ids, the channel's models, the
+//! output's recorders. `world/build.rs` turns a [`Model`] into components; it never sees
+//! the [`Scenario`], resolves no name and applies no default of its own.
+use super::channel::Medium;
+use super::propagation::PropagationConfig;
 use super::reception::ReceptionModel;
-use super::Power;
-use super::{qos, Direction, FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
-use super::{EdcaConfig, MacConfig, StationGroup};
+use super::{qos, Direction, Protocol, Scenario, ScenarioError, Traffic};
+use super::{EdcaConfig, MacConfig, PcapPer, SeriesKind, StationGroup, TraceStart};
+use super::{FlowConfig, Power};
+use crate::ap::delay_injection::Params as DelayParams;
+use crate::app::trace_source::Frame;
+use crate::app::{Draw, FileSizes, GameSource};
 use crate::channel::power::watts;
+use crate::channel::receiver::Rule;
+use crate::channel::reception::ReceptionParams;
 use crate::channel::{BurstSpec, Radio, Trajectory};
-use crate::mac::{AccessCategory, AccessParams, MacRules};
+use crate::mac::aggregate::AggregationConfig;
+use crate::mac::{AccessCategory, AccessParams, Classifier, MacRules};
 use crate::net::{Kind, NodeId};
 use crate::phy::{cca, channels, frame, LinkRates, Phy};
-use crate::sim::time::Time;
+use crate::sim::time::{Time, SECOND};
 use crate::tcp::{header_bytes, TcpConfig};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Largest number of wired nodes (APs, routers, servers): the route table holds one entry
 /// per pair of them.
@@ -94,12 +106,23 @@ pub struct LinkSpec {
 
 /// One flow: a `[[flows]]` entry for one station of its group.
 #[derive(Clone, Debug)]
-pub struct FlowSpec<'s> {
+pub struct FlowSpec {
     /// `<entry>-<i>` for the entry's i-th station.
     pub name: String,
     /// Index of the `[[flows]]` entry.
     pub spec: u32,
-    pub config: &'s FlowConfig,
+    pub direction: Direction,
+    pub dscp: Option<u8>,
+    /// When the source starts.
+    pub start: Time,
+    /// TCP: payload bytes to transfer; None: persistent (bulk), or `files`.
+    pub bytes: Option<u64>,
+    /// TCP: the files sent one after another.
+    pub files: Option<FilesSpec>,
+    /// A UDP flow's source.
+    pub udp: Option<UdpSpec>,
+    /// Its packets are recorded one by one (`output.packets`).
+    pub packets: bool,
     /// Source and destination of the data.
     pub src: NodeId,
     pub dst: NodeId,
@@ -112,33 +135,162 @@ pub struct FlowSpec<'s> {
     pub origin_header: [u32; 2],
 }
 
+/// A TCP flow's files (`flows[i].files`), checked.
+#[derive(Clone, Debug)]
+pub struct FilesSpec {
+    pub sizes: FileSizes,
+    /// Time from one file's completion to the next request, ns.
+    pub think: Draw,
+    pub new_connection: bool,
+    pub think_first: bool,
+    /// Bytes written per file are rounded up to a multiple of this; 1: no padding.
+    pub pad_to: u64,
+}
+
+/// A UDP flow's source.
+#[derive(Clone, Debug)]
+pub struct UdpSpec {
+    /// Payload bytes per packet.
+    pub payload: u32,
+    pub offered: Offered,
+    /// No packet is created from this time on.
+    pub stop: Time,
+}
+
+/// How a UDP source sends (`traffic`), its draws checked and its trace read.
+#[derive(Clone, Debug)]
+pub enum Offered {
+    Saturated,
+    /// A packet every `interval` ns.
+    Cbr {
+        interval: f64,
+    },
+    /// Exponential gaps of mean `mean` ns.
+    Poisson {
+        mean: f64,
+    },
+    Game(GameSource),
+    Trace {
+        frames: Arc<[Frame]>,
+        start: TraceStart,
+    },
+}
+
+/// An AP's BSS name and the mechanisms it runs.
+#[derive(Clone, Debug)]
+pub struct ApSpec {
+    pub ssid: String,
+    /// `rwnd_clamp`: the AP's whole buffer B in packets and `flow_idle_timeout`.
+    pub rwnd_clamp: Option<(u32, Time)>,
+    pub delay_injection: Option<DelayParams>,
+}
+
+/// A `[[drops]]` entry between ids.
+#[derive(Clone, Debug)]
+pub struct DropSpec {
+    /// The flows (indices into [`Model::flows`]) it applies to.
+    pub flows: Vec<u32>,
+    /// The node whose outgoing packets are dropped.
+    pub at: NodeId,
+    /// A window [from, to) in which every packet of the flows is dropped (else segments).
+    pub window: Option<(Time, Time)>,
+    pub transmission: u32,
+    pub segments: Vec<u32>,
+}
+
+/// What the run records beside its results (`[output]`).
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub series: Vec<SeriesKind>,
+    pub series_interval: Time,
+    /// Packets are recorded one by one (those of the flows whose `packets` is set).
+    pub packets: bool,
+    pub pcap: Option<PcapSpec>,
+}
+
+/// pcap captures (`output.pcap`, `pcap_per`, `pcap_snaplen`).
+#[derive(Clone, Debug)]
+pub struct PcapSpec {
+    pub dir: String,
+    /// One capture of the air per BSS (else per node).
+    pub per_bss: bool,
+    pub snaplen: u32,
+}
+
 /// A validated scenario, resolved.
-pub struct Model<'s> {
-    pub scenario: &'s Scenario,
+pub struct Model {
     /// The PHY with the preset, the profile and every override applied.
     pub phy: Phy,
     pub rules: MacRules,
     /// dot11RTSThreshold in MPDU bytes; None: off.
     pub rts_threshold: Option<u32>,
+    /// A-MPDUs (`mac.ampdu_max_bytes` above 0); None: off.
+    pub aggregation: Option<AggregationConfig>,
     pub nodes: Vec<NodeSpec>,
+    /// Per AP, in node order.
+    pub aps: Vec<ApSpec>,
     /// Each server's link to its AP or router, then the `[[links]]`.
     pub links: Vec<LinkSpec>,
-    pub flows: Vec<FlowSpec<'s>>,
+    pub flows: Vec<FlowSpec>,
+    /// The access category of each packet (`[qos]`).
+    pub classifier: Classifier,
+    pub drops: Vec<DropSpec>,
+    /// The propagation model the run uses ([`Scenario::propagation`]).
+    pub propagation: Option<PropagationConfig>,
+    /// Received power without a propagation model, dBm.
+    pub rx_power_dbm: f64,
+    /// SINR reception's parameters (every link's rates have error curves); None: off.
+    pub reception: Option<ReceptionParams>,
+    /// How receivers decide ([`Scenario::reception_rule`]).
+    pub reception_rule: Rule,
+    pub medium: Medium,
+    /// End of the warm-up and of the run.
+    pub warmup: Time,
+    pub end: Time,
+    pub output: Output,
     by_name: HashMap<String, NodeId>,
 }
 
-impl<'s> Model<'s> {
-    pub fn resolve(s: &'s Scenario) -> Result<Model<'s>, ScenarioError> {
+impl Model {
+    pub fn resolve(s: &Scenario) -> Result<Model, ScenarioError> {
         let phy = s.phy();
         let rules = s.mac_rules();
+        let o = &s.output;
         let mut m = Model {
-            scenario: s,
             phy,
             rules,
             rts_threshold: s.mac.rts_threshold.bytes(),
+            aggregation: (s.mac.ampdu_max_bytes > 0).then_some(AggregationConfig {
+                max_bytes: s.mac.ampdu_max_bytes,
+                window: s.mac.ba_window,
+            }),
             nodes: Vec::new(),
+            aps: s.aps.iter().map(ApSpec::of).collect(),
             links: Vec::new(),
             flows: Vec::new(),
+            classifier: s.qos.classifier(&s.flows),
+            drops: Vec::new(),
+            propagation: s.propagation(),
+            rx_power_dbm: s
+                .channel
+                .reception
+                .as_ref()
+                .map_or(super::reception::DEFAULT_RX_POWER_DBM, |r| r.rx_power_dbm),
+            reception: None,
+            reception_rule: s.reception_rule(),
+            medium: s.channel.medium,
+            warmup: s.warmup.0,
+            end: s.duration.0,
+            output: Output {
+                series: o.series.clone(),
+                series_interval: o.series_interval.0,
+                packets: !o.packets.is_off(),
+                pcap: o.pcap.as_ref().map(|dir| PcapSpec {
+                    dir: dir.clone(),
+                    per_bss: o.pcap_per == PcapPer::Bss,
+                    snaplen: o.pcap_snaplen,
+                }),
+            },
             by_name: HashMap::new(),
         };
         let wired = |name: String, role| NodeSpec {
@@ -174,7 +326,7 @@ impl<'s> Model<'s> {
                 access: Some(access),
                 trajectory: ap.position.map(Trajectory::fixed),
                 antenna_gain_db: ap.antenna_gain_db.unwrap_or(0.0),
-                radio: m.radio(channel, ap.rx_threshold, ap.cs_threshold),
+                radio: m.radio(s, channel, ap.rx_threshold, ap.cs_threshold),
                 beacon: s.beacons(&m.phy, ap),
                 ..wired(ap.name.clone(), Role::AccessPoint)
             });
@@ -197,7 +349,7 @@ impl<'s> Model<'s> {
             }
             let ap = m.id(s.ap_of(g));
             let channel = m.nodes[ap as usize].radio.channel.expect("an AP's channel");
-            let radio = m.radio(channel, g.rx_threshold, g.cs_threshold);
+            let radio = m.radio(s, channel, g.rx_threshold, g.cs_threshold);
             let rates = s.link_rates(&m.phy, g);
             let ids: Vec<NodeId> = (0..g.count)
                 .map(|i| {
@@ -279,6 +431,15 @@ impl<'s> Model<'s> {
                 Some(cfg) => cfg.mss + header_bytes(cfg),
                 None => f.udp_payload().0 as u32 + frame::IP_HEADER + frame::UDP_HEADER,
             };
+            let files = match (&f.files, &tcp) {
+                (Some(files), Some(cfg)) => Some(files_spec(files, cfg, fi)?),
+                _ => None,
+            };
+            let udp = match tcp {
+                Some(_) => None,
+                None => Some(udp_spec(f, ip_bytes, fi)?),
+            };
+            let packets = o.packets.selects(&f.name);
             for (i, &sta) in stations.iter().enumerate() {
                 // Station i's peer: member i mod count of the peer group, or its AP.
                 let peer = match peers {
@@ -320,7 +481,13 @@ impl<'s> Model<'s> {
                 m.flows.push(FlowSpec {
                     name,
                     spec: fi as u32,
-                    config: f,
+                    direction: f.direction,
+                    dscp: f.dscp,
+                    start: f.start.0,
+                    bytes: f.bytes.map(|b| b.0),
+                    files: files.clone(),
+                    udp: udp.clone(),
+                    packets,
                     src,
                     dst,
                     tcp: tcp.clone(),
@@ -329,15 +496,47 @@ impl<'s> Model<'s> {
                 });
             }
         }
+        m.drops = s
+            .drops
+            .iter()
+            .map(|d| {
+                let (entry, _) =
+                    super::drops::flow_target(s, &d.flow).expect("validated: the flow exists");
+                let flows = m.flows.iter().enumerate().filter(|(_, f)| {
+                    f.spec as usize == entry && (d.flow == s.flows[entry].name || d.flow == f.name)
+                });
+                DropSpec {
+                    flows: flows.map(|(i, _)| i as u32).collect(),
+                    at: m.id(&d.at),
+                    window: d.from.zip(d.to).map(|(from, to)| (from.0, to.0)),
+                    transmission: d.transmission,
+                    segments: d.segments.clone(),
+                }
+            })
+            .collect();
+        m.reception = m.sinr_reception(s)?;
         Ok(m)
+    }
+
+    /// SINR reception when the scenario asks for it: every link's rates need error curves.
+    fn sinr_reception(&self, s: &Scenario) -> Result<Option<ReceptionParams>, ScenarioError> {
+        let Some(params) = s.channel.reception.as_ref().and_then(|r| r.params()) else {
+            return Ok(None);
+        };
+        let fixed = LinkRates::fixed(&self.phy);
+        super::reception::check_rates(
+            self.phy.modulation,
+            self.nodes.iter().filter_map(|x| x.rates).chain([fixed]),
+        )?;
+        Ok(Some(params))
     }
 
     /// A wireless node's radio on `channel`: its thresholds (W) as given, else
     /// `[channel.propagation]`'s (ns-2's `RXThresh_`, `CSThresh_`), else (receive) the SINR
     /// model's sensitivity, else the standard's CCA levels (`phy/cca.rs`).
-    fn radio(&self, channel: u16, rx: Option<Power>, cs: Option<Power>) -> Radio {
-        let c = &self.scenario.channel;
-        let propagation = self.scenario.propagation();
+    fn radio(&self, s: &Scenario, channel: u16, rx: Option<Power>, cs: Option<Power>) -> Radio {
+        let c = &s.channel;
+        let propagation = &self.propagation;
         let tx_power = propagation.as_ref().map_or(0.281_838_15, |p| p.tx_power_w);
         let (rx_dbm, cs_dbm) = cca::thresholds_dbm(self.phy.modulation, tx_power);
         let sinr = c
@@ -398,6 +597,67 @@ impl<'s> Model<'s> {
             entities,
         }
     }
+}
+
+impl ApSpec {
+    fn of(ap: &super::ApConfig) -> ApSpec {
+        ApSpec {
+            ssid: ap.ssid.clone().unwrap_or_else(|| ap.name.clone()),
+            rwnd_clamp: ap.rwnd_clamp.then(|| (ap.buffer(), ap.flow_idle_timeout.0)),
+            delay_injection: ap.delay_injection.as_ref().map(|c| c.params()),
+        }
+    }
+}
+
+/// The files of TCP flow entry `fi`, checked.
+fn files_spec(
+    files: &super::FilesConfig,
+    cfg: &TcpConfig,
+    fi: usize,
+) -> Result<FilesSpec, ScenarioError> {
+    let (sizes, think) = files.sequence(&format!("flows[{fi}].files"))?;
+    Ok(FilesSpec {
+        sizes,
+        think,
+        new_connection: files.new_connection,
+        think_first: files.think_first,
+        pad_to: if files.pad_last_segment {
+            cfg.mss as u64
+        } else {
+            1
+        },
+    })
+}
+
+/// The source of UDP flow entry `fi` whose packets are `ip_bytes` long; the offered rate
+/// counts IP bytes, as a CBR source over UDP/IP would.
+fn udp_spec(f: &FlowConfig, ip_bytes: u32, fi: usize) -> Result<UdpSpec, ScenarioError> {
+    let interval = f
+        .rate
+        .map_or(0.0, |r| ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64);
+    let offered = match f.traffic {
+        Traffic::Saturated => Offered::Saturated,
+        Traffic::Cbr => Offered::Cbr { interval },
+        Traffic::Poisson => Offered::Poisson { mean: interval },
+        Traffic::Game => Offered::Game(
+            f.game
+                .clone()
+                .unwrap_or_default()
+                .source(f.direction, &format!("flows[{fi}].game"))?,
+        ),
+        Traffic::Trace => {
+            let t = f.trace.as_ref().expect("validated: a trace flow has one");
+            Offered::Trace {
+                frames: t.frames(&format!("flows[{fi}].trace"))?,
+                start: t.start,
+            }
+        }
+    };
+    Ok(UdpSpec {
+        payload: f.udp_payload().0 as u32,
+        offered,
+        stop: f.stop.map_or(u64::MAX, |d| d.0),
+    })
 }
 
 #[cfg(test)]

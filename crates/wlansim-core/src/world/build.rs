@@ -8,8 +8,7 @@ use super::series::Recorder;
 use super::tcp_flows::TcpConn;
 use super::{Event, Flow, FlowStats, Node, Role, World};
 use crate::ap::{DelayInjection, RwndClamp};
-use crate::app::trace_source::Frame;
-use crate::app::{FileSequence, Pattern, TraceSource, Traffic, UdpSource};
+use crate::app::{FileSequence, Pattern, TraceSource, UdpSource};
 use crate::channel::receiver::Rule;
 use crate::channel::{BurstLinks, Channel, Hearing, IidLoss, LinkBudget, Positions};
 use crate::channel::{Ppdu, Radio, Reception, Shadowing};
@@ -18,18 +17,16 @@ use crate::mac::{AccessParams, Backoff, Entity, Mac, MacRules, MacStats, PacketI
 use crate::net::{Edge, Link, NodeId, Routes, TxQueue, Wires};
 use crate::phy::Phy;
 use crate::scenario::channel::Medium;
-use crate::scenario::model::NodeSpec;
-use crate::scenario::{Model, PcapPer, Scenario, ScenarioError, TraceStart};
+use crate::scenario::model::{NodeSpec, Offered};
+use crate::scenario::{Model, ScenarioError, TraceStart};
 use crate::sim::event::EventQueue;
 use crate::sim::rng::{Rng, StreamKind};
 use crate::sim::time::Time;
-use crate::sim::time::SECOND;
 use crate::tcp::{header_bytes, TcpReceiver, TcpSender};
 use crate::trace::pcap::{
     window_scale, CaptureBeacon, CaptureConfig, CaptureNode, CaptureTcp, PcapRecorder,
 };
 use crate::trace::{PacketRecorder, Trace};
-use std::sync::Arc;
 
 /// Nodes and their channel-access entities as they are built from the model.
 struct Nodes {
@@ -116,8 +113,8 @@ impl Nodes {
 }
 
 impl World {
-    pub fn new(s: &Scenario, seed: u64) -> Result<World, ScenarioError> {
-        let m = Model::resolve(s)?;
+    /// The world of a resolved scenario, its random streams under `seed`.
+    pub fn from_model(m: &Model, seed: u64) -> Result<World, ScenarioError> {
         let (phy, rules) = (m.phy.clone(), m.rules);
         let mut n = Nodes {
             nodes: Vec::with_capacity(m.nodes.len()),
@@ -155,13 +152,11 @@ impl World {
         let routes = Routes::compute(&ap_of, &edges);
         let link_to: Vec<NodeId> = edges.iter().map(|e| e.to).collect();
 
-        let classifier = s.qos.classifier(&s.flows);
+        let classifier = m.classifier.clone();
         let mut flows = Vec::with_capacity(m.flows.len());
         let mut conns = Vec::new();
-        // Per `[[flows]]` entry: its trace's frames, read once for all its flows.
-        let mut traces: Vec<Option<Arc<[Frame]>>> = vec![None; s.flows.len()];
         for x in &m.flows {
-            let (fi, f, name) = (x.spec as usize, x.config, &x.name);
+            let (fi, name) = (x.spec as usize, &x.name);
             for (a, b) in [(x.src, x.dst), (x.dst, x.src)] {
                 if routes.path(a, b, &link_to).is_none() {
                     return Err(ScenarioError::new(
@@ -178,28 +173,19 @@ impl World {
             let packet = PacketInfo {
                 flow: x.spec,
                 ip_bytes: x.ip_bytes,
-                dscp: f.dscp,
+                dscp: x.dscp,
                 tcp_ack: false,
             };
             let entity = entity_for(&n.nodes[x.src as usize], &classifier, &packet);
-            let files = match (&f.files, &x.tcp) {
-                (Some(files), Some(cfg)) => {
-                    let (sizes, think) = files.sequence(&format!("flows[{fi}].files"))?;
-                    let pad = if files.pad_last_segment {
-                        cfg.mss as u64
-                    } else {
-                        1
-                    };
-                    let fresh = files.new_connection;
-                    let mut seq = FileSequence::new(sizes, think, fresh, pad, seed, name);
-                    seq.think_first = files.think_first;
-                    Some(seq)
-                }
-                _ => None,
-            };
+            let files = x.files.clone().map(|f| {
+                let fresh = f.new_connection;
+                let mut seq = FileSequence::new(f.sizes, f.think, fresh, f.pad_to, seed, name);
+                seq.think_first = f.think_first;
+                seq
+            });
             let tcp = x.tcp.as_ref().map(|cfg| {
                 conns.push(TcpConn {
-                    sender: TcpSender::new(cfg, f.bytes.map(|b| b.0)),
+                    sender: TcpSender::new(cfg, x.bytes),
                     receiver: TcpReceiver::new(cfg),
                     cfg: cfg.clone(),
                     mss: cfg.mss,
@@ -213,62 +199,36 @@ impl World {
                 });
                 conns.len() as u32 - 1
             });
-            // The offered rate counts IP bytes, as a CBR source over UDP/IP would.
-            let interval = f.rate.map_or(0.0, |r| {
-                x.ip_bytes as f64 * 8.0 / r.0 as f64 * SECOND as f64
+            let udp = x.udp.as_ref().map(|u| {
+                let mut rng = Rng::named(seed, StreamKind::Traffic, name);
+                let pattern = match &u.offered {
+                    Offered::Saturated => Pattern::Saturated,
+                    &Offered::Cbr { interval } => Pattern::Cbr { interval },
+                    &Offered::Poisson { mean } => Pattern::Poisson { mean },
+                    Offered::Game(game) => Pattern::Game(game.clone()),
+                    Offered::Trace { frames, start } => {
+                        let first = match start {
+                            TraceStart::First => 0,
+                            TraceStart::Random => {
+                                rng.uniform_inclusive(frames.len() as u32 - 1) as usize
+                            }
+                        };
+                        Pattern::Trace(TraceSource::new(frames.clone(), first))
+                    }
+                };
+                UdpSource::new(u.payload, pattern, u.stop, rng)
             });
-            let udp = match x.tcp {
-                Some(_) => None,
-                None => {
-                    let mut rng = Rng::named(seed, StreamKind::Traffic, name);
-                    let pattern = match f.traffic {
-                        Traffic::Saturated => Pattern::Saturated,
-                        Traffic::Cbr => Pattern::Cbr { interval },
-                        Traffic::Poisson => Pattern::Poisson { mean: interval },
-                        Traffic::Game => Pattern::Game(
-                            f.game
-                                .clone()
-                                .unwrap_or_default()
-                                .source(f.direction, &format!("flows[{fi}].game"))?,
-                        ),
-                        Traffic::Trace => {
-                            let t = f.trace.as_ref().expect("validated: a trace flow has one");
-                            let frames = match &traces[fi] {
-                                Some(frames) => Arc::clone(frames),
-                                None => {
-                                    let frames = t.frames(&format!("flows[{fi}].trace"))?;
-                                    traces[fi] = Some(Arc::clone(&frames));
-                                    frames
-                                }
-                            };
-                            let first = match t.start {
-                                TraceStart::First => 0,
-                                TraceStart::Random => {
-                                    rng.uniform_inclusive(frames.len() as u32 - 1) as usize
-                                }
-                            };
-                            Pattern::Trace(TraceSource::new(frames, first))
-                        }
-                    };
-                    Some(UdpSource::new(
-                        f.udp_payload().0 as u32,
-                        pattern,
-                        f.stop.map_or(u64::MAX, |d| d.0),
-                        rng,
-                    ))
-                }
-            };
             flows.push(Flow {
                 name: name.clone(),
-                direction: f.direction,
+                direction: x.direction,
                 src: x.src,
                 dst: x.dst,
                 spec: x.spec,
-                dscp: f.dscp,
+                dscp: x.dscp,
                 entity,
                 tcp,
                 udp,
-                start: f.start.0,
+                start: x.start,
                 origin_header: x.origin_header,
                 acct: Default::default(),
                 stats: FlowStats::default(),
@@ -276,62 +236,57 @@ impl World {
             });
         }
 
-        let drops = scripted_drops(&m, &n.nodes, &flows, &conns, &routes, &link_to)?;
+        let drops = scripted_drops(m, &n.nodes, &flows, &conns, &routes, &link_to)?;
         let mut events = EventQueue::new();
         for (i, f) in flows.iter().enumerate() {
             events.schedule(f.start, Event::SourceStart(i as u32));
         }
-        if s.warmup.0 > 0 {
-            events.schedule(s.warmup.0, Event::WarmupEnd);
+        if m.warmup > 0 {
+            events.schedule(m.warmup, Event::WarmupEnd);
         }
         // The first TBTT of every AP at 0.
         for i in 0..n.beacons.len() {
             events.schedule(0, Event::Beacon(i as u32));
         }
-        let interval = s.output.series_interval.0;
-        let samples = ((s.duration.0 - s.warmup.0) / interval) as usize;
+        let interval = m.output.series_interval;
+        let samples = ((m.end - m.warmup) / interval) as usize;
         let series = Recorder::new(
-            &s.output.series,
+            &m.output.series,
             interval,
             samples,
             flows.len(),
             n.nodes.len(),
         );
         if !series.is_empty() {
-            events.schedule(s.warmup.0 + interval, Event::Sample);
+            events.schedule(m.warmup + interval, Event::Sample);
         }
-        let rwnd_clamp = s
+        let rwnd_clamp = m
             .aps
             .iter()
             .map(|ap| {
                 ap.rwnd_clamp
-                    .then(|| RwndClamp::new(ap.buffer(), ap.flow_idle_timeout.0, flows.len()))
+                    .map(|(buffer, idle)| RwndClamp::new(buffer, idle, flows.len()))
             })
             .collect();
-        let delay_injection = s
+        let delay_injection = m
             .aps
             .iter()
             .map(|ap| {
-                let c = ap.delay_injection.as_ref();
-                c.map(|c| DelayInjection::new(c.params(), flows.len()))
+                ap.delay_injection
+                    .map(|p| DelayInjection::new(p, flows.len()))
             })
             .collect();
-        let packets = &s.output.packets;
-        let recorder = (!packets.is_off()).then(|| {
-            PacketRecorder::new(
-                flows
-                    .iter()
-                    .map(|f| packets.selects(&s.flows[f.spec as usize].name))
-                    .collect(),
-            )
-        });
-        let capture = match &s.output.pcap {
+        let recorder = m
+            .output
+            .packets
+            .then(|| PacketRecorder::new(m.flows.iter().map(|f| f.packets).collect()));
+        let capture = match &m.output.pcap {
             None => None,
-            Some(dir) => Some(
+            Some(pcap) => Some(
                 PcapRecorder::create(CaptureConfig {
-                    dir: std::path::Path::new(dir),
-                    per_bss: s.output.pcap_per == PcapPer::Bss,
-                    snaplen: s.output.pcap_snaplen,
+                    dir: std::path::Path::new(&pcap.dir),
+                    per_bss: pcap.per_bss,
+                    snaplen: pcap.snaplen,
                     nodes: n
                         .nodes
                         .iter()
@@ -371,7 +326,7 @@ impl World {
             ),
         };
         // Per-node captures on the spatial medium hold what each node heard.
-        let trace_heard = capture.is_some() && s.output.pcap_per != PcapPer::Bss;
+        let trace_heard = m.output.pcap.as_ref().is_some_and(|p| !p.per_bss);
         let trace = (recorder.is_some() || capture.is_some()).then_some(Trace {
             packets: recorder,
             pcap: capture,
@@ -380,11 +335,8 @@ impl World {
         let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
         mac.store.trace = trace.is_some();
         mac.store.trace_heard = trace_heard;
-        if s.mac.ampdu_max_bytes > 0 {
-            mac.aggregate(crate::mac::aggregate::AggregationConfig {
-                max_bytes: s.mac.ampdu_max_bytes,
-                window: s.mac.ba_window,
-            });
+        if let Some(config) = m.aggregation {
+            mac.aggregate(config);
         }
         let n_entities = mac.store.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
@@ -395,15 +347,10 @@ impl World {
                 nodes.map(|x| (x.name.as_str(), x.bursts.0.as_ref(), x.bursts.1.as_ref())),
             )
         });
-        let propagation = s.propagation();
+        let propagation = &m.propagation;
         let budget = LinkBudget::new(
             propagation.as_ref().map(|p| p.path_loss()),
-            s.channel
-                .reception
-                .as_ref()
-                .map_or(crate::scenario::reception::DEFAULT_RX_POWER_DBM, |r| {
-                    r.rx_power_dbm
-                }),
+            m.rx_power_dbm,
             m.nodes.iter().map(|x| x.antenna_gain_db),
         );
         let mut channel = Channel::new(
@@ -415,7 +362,10 @@ impl World {
                 Some((Shadowing::new(seed, params, nodes), p.control_frames))
             }),
             Positions::new(m.nodes.iter().map(|x| x.trajectory.clone()).collect()),
-            reception(seed, s, &m)?,
+            m.reception.map(|params| {
+                let nodes = m.nodes.iter().map(|x| x.name.as_str());
+                Reception::new(seed, params, m.phy.modulation, nodes)
+            }),
             budget,
         );
         // The medium (ARCHITECTURE.md): shared where every node hears every other on one
@@ -424,8 +374,8 @@ impl World {
         let radios: Vec<Radio> = m.nodes.iter().map(|x| x.radio).collect();
         let reach = channel.reach_factor();
         let hearing = Hearing::new(radios, &channel.budget, &channel.positions, reach);
-        let rule = s.reception_rule();
-        let spatial = match s.channel.medium {
+        let rule = m.reception_rule;
+        let spatial = match m.medium {
             Medium::Spatial => true,
             Medium::Auto => {
                 let (budget, positions) = (&channel.budget, &channel.positions);
@@ -443,12 +393,12 @@ impl World {
                     }
             }
         };
-        if spatial && s.mac.ampdu_max_bytes > 0 {
+        if let Some(config) = m.aggregation.filter(|_| spatial) {
             return Err(ScenarioError::new(
                 "mac.ampdu_max_bytes",
                 format!(
                     "{}: this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other or a frame can be captured), which has no A-MPDU yet; A-MPDUs need the shared medium",
-                    s.mac.ampdu_max_bytes
+                    config.max_bytes
                 ),
             ));
         }
@@ -481,11 +431,7 @@ impl World {
                 .iter()
                 .map(|x| x.radio.channel.unwrap_or(0))
                 .collect(),
-            ssids: s
-                .aps
-                .iter()
-                .map(|ap| ap.ssid.clone().unwrap_or_else(|| ap.name.clone()))
-                .collect(),
+            ssids: m.aps.iter().map(|ap| ap.ssid.clone()).collect(),
             wires,
             routes,
             conns,
@@ -498,8 +444,8 @@ impl World {
             trace,
             drops,
             series,
-            warmup: s.warmup.0,
-            end: s.duration.0,
+            warmup: m.warmup,
+            end: m.end,
             seed,
             edge: None,
         })
@@ -517,26 +463,20 @@ fn scripted_drops(
     routes: &Routes,
     link_to: &[NodeId],
 ) -> Result<Option<ScriptedDrops>, ScenarioError> {
-    let s = m.scenario;
-    if s.drops.is_empty() {
+    if m.drops.is_empty() {
         return Ok(None);
     }
     let mut drops = ScriptedDrops::new(flows.len());
-    for (i, d) in s.drops.iter().enumerate() {
-        let (entry, _) =
-            crate::scenario::drops::flow_target(s, &d.flow).expect("validated: the flow exists");
-        let node = m.id(&d.at);
-        let window = d.from.zip(d.to);
-        for (fi, f) in flows.iter().enumerate() {
-            if f.spec as usize != entry || (d.flow != s.flows[entry].name && d.flow != f.name) {
-                continue;
-            }
+    for (i, d) in m.drops.iter().enumerate() {
+        let node = d.at;
+        for &fi in &d.flows {
+            let f = &flows[fi as usize];
             // The nodes that send this flow's packets: the data's source and the nodes
             // before its destination; with a window also the ACKs' (TCP).
             let mut senders = vec![f.src];
             let path = routes.path(f.src, f.dst, link_to).expect("routes checked");
             senders.extend(&path[..path.len() - 1]);
-            if window.is_some() && f.tcp.is_some() {
+            if d.window.is_some() && f.tcp.is_some() {
                 senders.push(f.dst);
                 let back = routes.path(f.dst, f.src, link_to).expect("routes checked");
                 senders.extend(&back[..back.len() - 1]);
@@ -552,43 +492,20 @@ fn scripted_drops(
                     format!("drops[{i}].at"),
                     format!(
                         "\"{}\" sends no packet of flow {}; the nodes that do: {}",
-                        d.at,
+                        nodes[node as usize].name,
                         f.name,
                         names.join(", ")
                     ),
                 ));
             }
-            match (window, f.tcp) {
-                (Some((from, to)), _) => drops.add_window(fi as u32, node, from.0, to.0),
-                (None, Some(c)) => drops.add_segments(
-                    fi as u32,
-                    node,
-                    conns[c as usize].mss,
-                    d.transmission,
-                    &d.segments,
-                ),
+            match (d.window, f.tcp) {
+                (Some((from, to)), _) => drops.add_window(fi, node, from, to),
+                (None, Some(c)) => {
+                    drops.add_segments(fi, node, conns[c as usize].mss, d.transmission, &d.segments)
+                }
                 (None, None) => unreachable!("validated: segments need a TCP flow"),
             }
         }
     }
     Ok(Some(drops))
-}
-
-/// SINR reception when the scenario asks for it: every link's rates need error curves.
-fn reception(seed: u64, s: &Scenario, m: &Model) -> Result<Option<Reception>, ScenarioError> {
-    let Some(params) = s.channel.reception.as_ref().and_then(|r| r.params()) else {
-        return Ok(None);
-    };
-    let modulation = m.phy.modulation;
-    let fixed = crate::phy::LinkRates::fixed(&m.phy);
-    crate::scenario::reception::check_rates(
-        modulation,
-        m.nodes.iter().filter_map(|x| x.rates).chain([fixed]),
-    )?;
-    Ok(Some(Reception::new(
-        seed,
-        params,
-        modulation,
-        m.nodes.iter().map(|x| x.name.as_str()),
-    )))
 }

@@ -23,7 +23,7 @@ use crate::channel::Channel;
 use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
 use crate::net::{NodeId, Packet, Routes, WireEvent, Wires};
 use crate::results::{FlowCounts, Results};
-use crate::scenario::{Direction, Scenario, ScenarioError};
+use crate::scenario::{Direction, Model, Scenario, ScenarioError};
 use crate::sim::event::{EventQueue, Slotted};
 use crate::sim::time::Time;
 use crate::stats::{Histogram, Jitter};
@@ -496,6 +496,13 @@ impl World {
             retry: false,
         };
         self.trace(now, event, p);
+    }
+}
+
+impl World {
+    /// The world of scenario `s` ([`Model::resolve`], then [`World::from_model`]).
+    pub fn new(s: &Scenario, seed: u64) -> Result<World, ScenarioError> {
+        World::from_model(&Model::resolve(s)?, seed)
     }
 }
 
