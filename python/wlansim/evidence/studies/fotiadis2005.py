@@ -1231,12 +1231,7 @@ RWND_LIMITED = (
 #: Where wlansim and ns-2.35 disagree on a statement ns-2.35 decides (the bottom line
 #: names it): the statement on inf-RL against 802.11 whose intervals :data:`RWND_LIMITED`
 #: puts apart (10 seeds each side; the other baseline statements agree).
-DIFFERENCES: dict[str, str] = {
-    cid: RWND_LIMITED
-    for cid in (
-        "table1.per5.baselines",
-    )
-}
+DIFFERENCES: dict[str, str] = {"table1.per5.baselines": RWND_LIMITED}
 
 
 # --------------------------------------------------------------------------- sensitivity
