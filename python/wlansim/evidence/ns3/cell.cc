@@ -14,7 +14,8 @@
 // the AP's PacketSink counts the bytes received between the warm-up and the end, and the
 // program prints `rx_bytes N`, `window_s W`, and per station `sta I rx_bytes N` lines;
 // with --counters=1 also the frames put on the air after the warm-up by kind
-// (`tx_data`, `tx_ack`, `tx_rts`, `tx_cts`, `tx_other`), those of them that started
+// (`tx_data` PSDUs, carrying `tx_data_mpdus` MPDUs in `tx_data_bytes` bytes, `tx_ack`,
+// `tx_rts`, `tx_cts`, `tx_block_ack`, `tx_bar`, `tx_mgt` (ADDBA among them), `tx_other`), those of them that started
 // together with another frame (`tx_collisions` such groups, `tx_data_collided`,
 // `tx_rts_collided`... their frames) and the CTS frames sent after RTS frames that
 // collided (`tx_cts_after_collision`: the AP decoded one of them): a trace, so off by
@@ -86,12 +87,21 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
     for (const auto& [id, psdu] : psdus)
     {
         const WifiMacHeader& h = psdu->GetHeader(0);
-        const char* kind = h.IsData() ? "tx_data"
-                           : h.IsAck() ? "tx_ack"
-                           : h.IsRts() ? "tx_rts"
-                           : h.IsCts() ? "tx_cts"
-                                       : "tx_other";
+        const char* kind = h.IsData()           ? "tx_data"
+                           : h.IsAck()          ? "tx_ack"
+                           : h.IsRts()          ? "tx_rts"
+                           : h.IsCts()          ? "tx_cts"
+                           : h.IsBlockAck()     ? "tx_block_ack"
+                           : h.IsBlockAckReq()  ? "tx_bar"
+                           : h.IsMgt()          ? "tx_mgt"
+                                                : "tx_other";
         g_tx[kind] += 1;
+        if (h.IsData())
+        {
+            // MPDUs carried (an A-MPDU carries several) and their bytes with delimiters.
+            g_tx["tx_data_mpdus"] += psdu->GetNMpdus();
+            g_tx["tx_data_bytes"] += psdu->GetSize();
+        }
         if (now - g_groupStart >= MicroSeconds(1))
         {
             // A CTS answering RTS frames that collided: the AP got one of them anyway

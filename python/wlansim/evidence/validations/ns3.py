@@ -87,6 +87,16 @@ PROPAGATION_DELAY = "2 ns"
 RX_POWER_DBM = -30.66
 #: Agreement asked of every matched point (issue 40).
 TOLERANCE = 0.02
+#: The largest A-MPDU of the A-MPDU cases, bytes: wlansim's ``mac.ampdu_max_bytes``, ns-3's
+#: ``BE_MaxAmpduSize`` (the HT limit, 65,535: 42 MPDUs of 1472-byte UDP packets).
+AMPDU_BYTES = 65_535
+#: The MAC queue (packets) of every node in the A-MPDU cases, both simulators: deep enough
+#: for the largest A-MPDU (wlansim's default of 50 would bound it otherwise).
+AMPDU_QUEUE = 100
+#: ns-3's RtsCtsThreshold for basic access: above any PSDU. ns-3 compares the threshold
+#: with the PSDU's size, an A-MPDU's whole size: at its default 65,535 a 64-MPDU VHT A-MPDU
+#: (98,560 B) goes behind RTS/CTS.
+NS3_RTS_NEVER = 4_692_480
 
 
 @dataclass(frozen=True)
@@ -133,17 +143,32 @@ PHYS = {p.key: p for p in (
     _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
 )}  # fmt: skip
 
-#: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
+#: What differs and has no switch: (PHYs it touches, the accesses it touches, whether it
+#: touches the A-MPDU cases only, text).
 NAMED_DIFFERENCES = (
-    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"),
+    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"), False,
      "ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU (VhtPhy::GetSigBDuration returns 0 "
      "unless MU): its VHT data frames are 4 µs shorter than 802.11-2020 21.4.3's, which "
      "wlansim follows"),
-    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",),
+    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",), False,
      "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
      "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
      "where the NIST curves of wlansim's sinr reception lose both frames"),
+    (("11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("basic",), True,
+     "after a lost BlockAck ns-3.37 sends a BlockAckReq in a channel access of its own "
+     "(AIFS, backoff, BlockAckReq, BlockAck: counted, about one per collided A-MPDU, and "
+     "they collide too), then the MPDUs the BlockAck reports missing; wlansim has no "
+     "BlockAckReq yet and resends the A-MPDU in its next access: each collision costs ns-3 "
+     "one access more, the more so the shorter the A-MPDU (the wider the channel)"),
 )  # fmt: skip
+
+
+def named(case: Case) -> list[str]:
+    """The named differences that touch `case`."""
+    return [text for phys, access, ampdu_only, text in NAMED_DIFFERENCES
+            if case.phy in phys and case.access in access
+            and (case.ampdu or not ampdu_only)]  # fmt: skip
+
 
 #: ns-3's defaults the matched runs turn off (cell.cc switch, the PHY groups it touches or
 #: None for all, what it does), measured by running ns-3 with each back on
@@ -165,39 +190,63 @@ MATCHED = {key: False for key, _, _ in NS3_DEFAULTS}
 
 @dataclass(frozen=True)
 class Case:
-    """One matched point: `n` saturated stations on PHY `phy` (a key of :data:`PHYS`)."""
+    """One matched point: `n` saturated stations on PHY `phy` (a key of :data:`PHYS`),
+    A-MPDUs of at most `ampdu` bytes (0: single MPDUs)."""
 
     phy: str
     n: int
     rts: bool
+    ampdu: int = 0
 
     @property
     def access(self) -> str:
         return "rts" if self.rts else "basic"
 
     @property
+    def aggregation(self) -> str:
+        return f"A-MPDU {self.ampdu} B" if self.ampdu else "single MPDUs"
+
+    @property
+    def group(self) -> str:
+        """The claim it belongs to: the PHY's group, apart with A-MPDU."""
+        return PHYS[self.phy].group + (" A-MPDU" if self.ampdu else "")
+
+    @property
     def label(self) -> str:
-        return f"{PHYS[self.phy].label} n={self.n} {self.access}"
+        agg = f" A-MPDU {self.ampdu}" if self.ampdu else ""
+        return f"{PHYS[self.phy].label} n={self.n} {self.access}{agg}"
+
+
+#: The PHYs of the A-MPDU cases (802.11n and 802.11ac: A-MPDU needs HT or VHT).
+AMPDU_PHYS = tuple(k for k, p in PHYS.items() if p.group in ("802.11n", "802.11ac"))
 
 
 def cases(quick: bool) -> list[Case]:
-    """Every PHY at n = 1, 5, 10, 20, basic access and RTS/CTS (quick: 802.11b and
-    802.11ac 80 MHz at n = 5, basic access)."""
+    """Every PHY at n = 1, 5, 10, 20, basic access and RTS/CTS, single MPDUs; and every
+    802.11n/ac PHY the same with A-MPDUs of :data:`AMPDU_BYTES` (quick: 802.11b and
+    802.11ac 80 MHz at n = 5, basic access, and 802.11n MCS 7 20 MHz with A-MPDU)."""
     if quick:
-        return [Case("11b", 5, False), Case("11ac-80", 5, False)]
-    return [Case(p, n, rts) for p in PHYS for rts in (False, True) for n in (1, 5, 10, 20)]
+        return [Case("11b", 5, False), Case("11ac-80", 5, False),
+                Case("11n-20", 5, False, AMPDU_BYTES)]  # fmt: skip
+    single = [Case(p, n, rts) for p in PHYS for rts in (False, True) for n in (1, 5, 10, 20)]
+    return single + [Case(p, n, rts, AMPDU_BYTES) for p in AMPDU_PHYS for rts in (False, True)
+                     for n in (1, 5, 10, 20)]  # fmt: skip
 
 
 def scenario(case: Case, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
     """The wlansim side of `case`."""
     p = PHYS[case.phy]
+    mac = {"rts_threshold": 0 if case.rts else "off"}
+    if case.ampdu:
+        mac |= {"ampdu_max_bytes": case.ampdu, "queue": AMPDU_QUEUE}
+    agg = f"-ampdu{case.ampdu}" if case.ampdu else ""
     return {
-        "name": f"ns3-match-{case.phy}-{case.n}-{case.access}",
+        "name": f"ns3-match-{case.phy}-{case.n}-{case.access}{agg}",
         "duration": seconds_text(duration_s),
         "warmup": seconds_text(warmup_s),
         "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
         "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
-        "mac": {"rts_threshold": 0 if case.rts else "off"},
+        "mac": mac,
         "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
         "stations": [{"name": "sta", "count": case.n}],
         "flows": [
@@ -212,13 +261,15 @@ def ns3_args(
     **switches: bool,
 ) -> dict:  # fmt: skip
     """The ns-3 side of `case`: the cell's arguments (:data:`MATCHED` unless `switches`
-    say otherwise; ``counters`` counts the frames on the air)."""
+    say otherwise; ``counters`` counts the frames on the air). With A-MPDU the Block Ack
+    agreement is ns-3's and wlansim's both, so ``vhtBlockAck`` stays on."""
     p = PHYS[case.phy]
+    agg = {"queue": AMPDU_QUEUE, "vhtBlockAck": True} if case.ampdu else {}
     return {
         **p.ns3,
         "n": case.n,
-        "rts": 0 if case.rts else 65535,
-        "ampdu": 0,
+        "rts": 0 if case.rts else NS3_RTS_NEVER,
+        "ampdu": case.ampdu,
         "amsdu": 0,
         "payload": PAYLOAD,
         "duration": duration_s,
@@ -226,18 +277,22 @@ def ns3_args(
         "seed": seed,
         "offered": round(offered_bps),
         **MATCHED,
+        **agg,
         **switches,
     }
 
 
 def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
-    """One wlansim run of `case`: Mb/s of UDP payload, data frames sent and acknowledged,
-    exchanges captured out of a collision."""
+    """One wlansim run of `case`: Mb/s of UDP payload, data frames (an A-MPDU is one) sent,
+    collided and acknowledged, BlockAckReq frames (none: after a lost BlockAck wlansim
+    resends the A-MPDU), exchanges captured out of a collision."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
     return {
         "mbps": r.metrics["throughput_bps"] / 1e6,
         "data_frames": int(r.nodes["attempts"].sum()),
+        "collided": int(r.nodes["collisions"].sum()),
         "acked": int(r.nodes["successes"].sum()),
+        "bars": 0,
         "captures": int(r.nodes["captures"].sum()),
         "cpu_s": r.meta["wall_s"],
     }
@@ -246,7 +301,9 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
 def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float,
             **switches: bool) -> dict:  # fmt: skip
     """One ns-3 run of `case` (:func:`ns3_args`); the same columns as :func:`wlansim_run`
-    (data frames, ACKs, and CTS frames after collided RTS frames counted on the air)."""
+    (data frames, those that started together with another, ACKs and BlockAcks (those
+    answering BlockAckReqs too), BlockAckReqs, and CTS frames after collided RTS frames,
+    counted on the air), and the MPDUs the data frames carried."""
     from wlansim.evidence.ns3.run import run_cell
 
     args = ns3_args(case, duration_s, seed, offered_bps, counters=True, **switches)
@@ -254,7 +311,10 @@ def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float
     return {
         "mbps": r.throughput_bps / 1e6,
         "data_frames": r.frames.get("tx_data", 0),
-        "acked": r.frames.get("tx_ack", 0),
+        "collided": r.frames.get("tx_data_collided", 0),
+        "acked": r.frames.get("tx_ack", 0) + r.frames.get("tx_block_ack", 0),
+        "mpdus": r.frames.get("tx_data_mpdus", 0),
+        "bars": r.frames.get("tx_bar", 0),
         "captures": r.frames.get("tx_cts_after_collision", 0),
         "cpu_s": r.cpu_s,
     }
@@ -288,31 +348,34 @@ def compare(binary, cases_: list[Case], seeds: list[int], duration_s: float,
 
 
 def _columns(c: Case) -> dict:
-    p = PHYS[c.phy]
-    return {"cell": c.label, "phy": p.label, "group": p.group, "n": c.n, "access": c.access}
+    return {"cell": c.label, "phy": PHYS[c.phy].label, "group": c.group, "n": c.n,
+            "access": c.access, "aggregation": c.aggregation}  # fmt: skip
 
 
 def summary(runs: list[dict]) -> list[dict]:
     """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
-    difference (%), the share of data frames acknowledged in each and the exchanges
-    captured out of a collision per run."""
+    difference (%), the shares of data frames acknowledged and collided in each, the
+    MPDUs per data frame in ns-3, the BlockAckReq frames and the exchanges captured out
+    of a collision per run."""
     import pandas as pd
 
     table = pd.DataFrame(runs)
+    by_label = {c.label: c for c in cases(quick=False)}
     out = []
     for cell, g in table.groupby("cell", sort=False):
-        row = {k: g.iloc[0][k] for k in ("phy", "n", "access")}
+        row = {k: g.iloc[0][k] for k in ("phy", "n", "access", "aggregation")}
         for sim in ("ns3", "wlansim"):
             s = g[g["sim"] == sim]
             m, h = mean_half_width(list(s["mbps"]))
             row[f"{sim}_mbps"], row[f"{sim}_ci95"] = m, h
             row[f"{sim}_acked_pct"] = 100 * s["acked"].sum() / max(s["data_frames"].sum(), 1)
+            row[f"{sim}_collided_pct"] = 100 * s["collided"].sum() / max(s["data_frames"].sum(), 1)
+            row[f"{sim}_bars"] = s["bars"].mean()
             row[f"{sim}_captures"] = s["captures"].mean()
+        ns3 = g[g["sim"] == "ns3"]
+        row["ns3_mpdus_per_frame"] = ns3["mpdus"].sum() / max(ns3["data_frames"].sum(), 1)
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
-        notes = [text for phys, access, text in NAMED_DIFFERENCES
-                 if g.iloc[0]["phy"] in [PHYS[k].label for k in phys]
-                 and g.iloc[0]["access"] in access]  # fmt: skip
-        row["named_difference"] = "; ".join(notes)
+        row["named_difference"] = "; ".join(named(by_label[cell]))
         out.append({"cell": cell, **row})
     return out
 
@@ -364,8 +427,9 @@ def defaults_summary(runs: list[dict], default_runs: list[dict]) -> list[dict]:
 
 def ns3_claims() -> list:
     """The agreement statements of `wlansim validate ns3`, as claim records for the
-    verdict engine: per PHY group, wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at
-    every matched case; decided on the table ``runs`` (every run, :func:`compare`)."""
+    verdict engine: per PHY group (802.11n and 802.11ac with single MPDUs and, apart, with
+    A-MPDU), wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every matched case;
+    decided on the table ``runs`` (every run, :func:`compare`)."""
     from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
 
     def per_cell(t, group):
@@ -379,18 +443,20 @@ def ns3_claims() -> list:
 
     def note(group):
         def explain(t, outcome) -> str:
-            named = [text for phys, _, text in NAMED_DIFFERENCES
-                     if any(PHYS[k].group == group for k in phys)]  # fmt: skip
-            return ("Named difference: " + "; ".join(named) + ".") if named else ""
+            texts = dict.fromkeys(text for c in cases(quick=False) if c.group == group
+                                  for text in named(c))  # fmt: skip
+            return ("Named difference: " + "; ".join(texts) + ".") if texts else ""
 
         return explain
 
-    groups = dict.fromkeys(p.group for p in PHYS.values())
+    groups = dict.fromkeys(c.group for c in cases(quick=False))
     return [
-        Claim(f"ns3.udp-{group.replace('/', '').replace('.', '')}", "issue 40: acceptance",
-              f"saturated UDP uplink, {group}: wlansim's throughput within "
-              f"{100 * TOLERANCE:g} % of ns-3.37's in every matched case (n = 1, 5, 10, 20; "
-              "basic access and RTS/CTS)",
+        Claim(f"ns3.udp-{group.replace('/', '').replace('.', '').replace(' A-MPDU', '-ampdu')}",
+              "issue 40: acceptance",
+              f"saturated UDP uplink, {group}"
+              + (f" ({AMPDU_BYTES:,} B)" if group.endswith("A-MPDU") else "")
+              + f": wlansim's throughput within {100 * TOLERANCE:g} % of ns-3.37's in every "
+              "matched case (n = 1, 5, 10, 20; basic access and RTS/CTS)",
               Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
               lambda t, g=group: per_cell(t, g), explain=note(group))
         for group in groups
@@ -469,22 +535,26 @@ def show(tables: dict, plan: Plan) -> list[str]:
                     if build.compile_wall_s else "from the cache")  # fmt: skip
     fmt = lambda v: f"{v:.2f}"  # noqa: E731
     cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
-            "ns3_acked_pct", "wlansim_acked_pct", "ns3_captures", "wlansim_captures"]  # fmt: skip
+            "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "ns3_mpdus_per_frame",
+            "ns3_captures", "wlansim_captures"]  # fmt: skip
     lines = [
         f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
         "",
         f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {seconds_text(plan.duration)} per run "
         f"({seconds_text(WARMUP_S)} warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 "
-        "matched (no preamble detection, no beacons, no Block Ack agreement; wlansim's sinr "
-        "reception); captures: exchanges captured out of a collision per run",
+        "matched (no preamble detection, no beacons, no Block Ack agreement without A-MPDU; "
+        f"wlansim's sinr reception; A-MPDU: queues of {AMPDU_QUEUE}); collided: data frames "
+        "(an A-MPDU is one) that started with another; bars: BlockAckReq frames per run; "
+        "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run",
         tables["udp"][cols].to_string(index=False, float_format=fmt),
     ]
     if len(tables["defaults"]):
         cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
         lines += ["", "What ns-3's defaults change (ns-3 with one back on, beside ns-3 matched):",
                   tables["defaults"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
-    for phys, access, text in NAMED_DIFFERENCES:
+    for phys, access, ampdu_only, text in NAMED_DIFFERENCES:
         where = f"{', '.join(PHYS[k].label for k in phys)}; {', '.join(access)}"
+        where += "; A-MPDU" if ampdu_only else ""
         lines += ["", f"Named difference ({where}): {text}."]
     runs = tables["runs"]
     ns3_cpu = runs.loc[runs["sim"] == "ns3", "cpu_s"].sum()
