@@ -82,7 +82,9 @@ def test_what_the_cell_prints_is_read():
     out = (
         "sta 2 rx_bytes 1000\nsta 3 rx_bytes 500\ntx_ack 9\ntx_data 12\nrx_bytes 1500\nwindow_s 2\n"
     )
-    assert ns3.parse(out) == (1500, 2.0, {2: 1000, 3: 500}, {"tx_ack": 9, "tx_data": 12})
+    assert ns3.parse(out) == (1500, 2.0, {2: 1000, 3: 500}, {"tx_ack": 9, "tx_data": 12}, {})
+    tcp = "flow down0 rx_bytes 700\nflow up0 rx_bytes 300\nrx_bytes 1000\nwindow_s 2\n"
+    assert ns3.parse(tcp)[4] == {"down0": 700, "up0": 300}
     with pytest.raises(RuntimeError, match="no byte count"):
         ns3.parse("Segmentation fault")
 
@@ -103,7 +105,52 @@ def test_quick_run_agrees_within_3_percent_and_writes_its_claims(tmp_path):
     claims = {r["id"]: r["verdict"] for r in csv.DictReader(open(tmp_path / "claims.csv"))}
     assert set(claims) == {"ns3.udp-80211b", "ns3.udp-80211ag", "ns3.udp-80211n",
                            "ns3.udp-80211ac", "ns3.udp-80211n-ampdu",
-                           "ns3.udp-80211ac-ampdu"}  # fmt: skip
+                           "ns3.udp-80211ac-ampdu", "ns3.tcp-total", "ns3.tcp-ratio"}  # fmt: skip
+    assert claims["ns3.tcp-total"] == "not run"  # no TCP case in --quick
     assert "does not hold" not in claims.values()
     defaults = list(csv.DictReader(open(tmp_path / "ns3-defaults.csv")))
     assert {r["default"] for r in defaults} == {"preambleDetection", "beacons"}
+
+
+def test_the_tcp_cases_match_on_both_sides():
+    import wlansim
+
+    cases = validation.tcp_cases(quick=False)
+    assert validation.tcp_cases(quick=True) == []
+    assert {(c.phy, c.k) for c in cases} == {
+        (p, k) for p in ("11n-20", "11ac-80") for k in (1, 2, 5)
+    }
+    case = validation.TcpCase("11n-20", 2)
+    s = validation.tcp_scenario(case, 3.0)
+    resolved = resolve(s)
+    args = validation.tcp_args(case, 3.0, seed=4)
+    # the AP's buffer, A-MPDU and the TCP settings on both sides
+    assert resolved["ap"]["queue"] == args["apQueue"] == 100
+    assert resolved["mac"]["ampdu_max_bytes"] == args["ampdu"] == validation.AMPDU_BYTES
+    assert args["ns3::TcpSocket::SegmentSize"] == 1460 and s["tcp"]["mss"] == "1460 B"
+    assert args["ns3::TcpSocket::RcvBufSize"] == 131072 and s["tcp"]["rwnd"] == "131072 B"
+    assert args["tcp"] == 2 and args["seed"] == 4 and args["rts"] == validation.NS3_RTS_NEVER
+    # both directions carry traffic in a short wlansim run, and the ratio is up/down
+    r = validation.tcp_wlansim_run(case, 3.0, seed=1)
+    assert r["up_mbps"] > 1 and r["down_mbps"] > 0.1
+    assert r["ratio"] == pytest.approx(r["up_mbps"] / r["down_mbps"])
+    assert r == validation.tcp_wlansim_run(case, 3.0, seed=1) | {"cpu_s": r["cpu_s"]}
+    assert wlansim.run(s, seed=1).metrics["events"] > 0
+
+
+def test_a_starved_direction_takes_a_case_out_of_the_ratio_claim_only():
+    import pandas as pd
+
+    rows = []
+    for sim, up, down in (("ns3", 40.0, 10.0), ("wlansim", 45.0, 3.0)):
+        rows += [{"cell": "c", "k": 2, "buffer": 100, "sim": sim, "seed": s, "up_mbps": up + s,
+                  "down_mbps": down, "total_mbps": up + s + down, "ratio": (up + s) / down,
+                  "retransmissions": 0, "cpu_s": 0.0} for s in (1, 2, 3)]  # fmt: skip
+    tables = {"tcp-runs": pd.DataFrame(rows)}
+    total, ratio = [c for c in validation.CLAIMS if c.id.startswith("ns3.tcp")]
+    assert validation.tcp_summary(rows)[0]["starved"]  # 3 of 48 Mb/s: under 10 %
+    assert set(total.measure(tables)) == {"c"}
+    from wlansim.evidence.claims import NotRun
+
+    with pytest.raises(NotRun, match="starves"):
+        ratio.measure(tables)
