@@ -699,6 +699,103 @@ def _tcp_claims() -> list:
     ]  # fmt: skip
 
 
+#: ns-3's offered load in ``--speed``, in multiples of a station's share of wlansim's
+#: throughput: just above it, so that the queues stay full (the same throughput as the
+#: matched runs' :data:`LOAD_FACTOR`) without ns-3 making packets its queues drop.
+SPEED_LOAD_FACTOR = 1.2
+#: What ``--speed`` times: the A-MPDU cases of ``wlansim bench``.
+SPEED_CASES = (Case("11ac-80", 20, False, AMPDU_BYTES), TcpCase("11ac-80", 5))
+#: Simulated seconds of each ``--speed`` run (ns-3 takes seconds of CPU per simulated
+#: second of these cells).
+SPEED_DURATION_S = 10.0
+
+
+def _speed_sides(case: Case | TcpCase, duration_s: float):
+    """`case`'s wlansim scenario, ns-3 arguments at their cheapest (no counters, the UDP
+    load :data:`SPEED_LOAD_FACTOR` times a station's share), and how to read the Mb/s of
+    each side's result."""
+    if isinstance(case, TcpCase):
+        return (tcp_scenario(case, duration_s), tcp_args(case, duration_s, 1),
+                lambda m: (m["uplink_goodput_bps"] + m["downlink_goodput_bps"]) / 1e6)  # fmt: skip
+    s = scenario(case, duration_s)
+    share = wlansim.run(s, seed=1).metrics["throughput_bps"] / case.n
+    return (
+        s,
+        ns3_args(case, duration_s, 1, SPEED_LOAD_FACTOR * share),
+        (lambda m: m["throughput_bps"] / 1e6),
+    )
+
+
+def speed(runs: int = 3, duration_s: float = SPEED_DURATION_S) -> list[dict]:
+    """Time both simulators on each case of :data:`SPEED_CASES`, `duration_s` simulated,
+    seed 1, `runs` rounds each running ns-3 (a whole process, no trace, no pcap, no
+    counters) then wlansim in-process (``wlansim.run``: building, running, reporting):
+    per case the Mb/s each delivered after the warm-up (the same result), the medians of
+    the wall-clock and CPU seconds (ns-3's from the child's resource usage, wlansim's the
+    process's CPU time), their ratios, and the load average before and after."""
+    import time
+
+    from wlansim.evidence.ns3.run import compiled, run_cell
+    from wlansim.machine import load_average
+
+    binary = compiled().path
+    rows = []
+    for case in SPEED_CASES:
+        s, args, mbps = _speed_sides(case, duration_s)
+        times: dict[str, list[float]] = {}
+        load_before = load_average()
+        for _ in range(runs):
+            r = run_cell(binary, args)
+            cpu0, t0 = time.process_time(), time.perf_counter()
+            ours = wlansim.run(s, seed=1)
+            for key, value in (("ns3_wall_s", r.wall_s), ("ns3_cpu_s", r.cpu_s),
+                               ("wlansim_wall_s", time.perf_counter() - t0),
+                               ("wlansim_cpu_s", time.process_time() - cpu0)):  # fmt: skip
+                times.setdefault(key, []).append(value)
+        row = {"case": case.label, "duration_s": duration_s, "runs": runs,
+               "ns3_mbps": r.throughput_bps / 1e6, "wlansim_mbps": mbps(ours.metrics),
+               "wlansim_events": ours.meta["events"]}  # fmt: skip
+        row |= {key: statistics.median(xs) for key, xs in times.items()}
+        row |= {"wall_ratio": row["ns3_wall_s"] / row["wlansim_wall_s"],
+                "cpu_ratio": row["ns3_cpu_s"] / row["wlansim_cpu_s"],
+                "load_before": load_before, "load_after": load_average()}  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+def speed_lines(rows: list[dict]) -> list[str]:
+    """:func:`speed`'s measurements as ``wlansim validate ns3 --speed`` prints them."""
+    lines = [
+        f"ns-3.37 and wlansim, seed 1, {rows[0]['duration_s']:g} s simulated per run, median "
+        f"of {rows[0]['runs']} alternating runs; ns-3 without traces, pcap or counters, its "
+        f"UDP stations offering {SPEED_LOAD_FACTOR:g}x their share",
+        f"{'case':58}{'Mb/s ns-3':>10}{'wlansim':>9}{'wall s ns-3':>12}{'wlansim':>9}"
+        f"{'CPU s ns-3':>11}{'wlansim':>9}{'wall x':>8}{'CPU x':>8}",
+    ]
+    for r in rows:
+        lines.append(
+            f"{r['case']:58}{r['ns3_mbps']:10.2f}{r['wlansim_mbps']:9.2f}{r['ns3_wall_s']:12.2f}"
+            f"{r['wlansim_wall_s']:9.3f}{r['ns3_cpu_s']:11.2f}{r['wlansim_cpu_s']:9.3f}"
+            f"{r['wall_ratio']:8.0f}{r['cpu_ratio']:8.0f}"
+        )
+    lines += [f"load average (1, 5, 15 min) around {r['case']}: {r['load_before']} before, "
+              f"{r['load_after']} after" for r in rows]  # fmt: skip
+    return lines
+
+
+def speed_report(runs: int):
+    """``wlansim validate ns3 --speed``: :func:`speed` over `runs` rounds, printed by
+    :func:`speed_lines` (the measurements themselves with ``--json``)."""
+    from wlansim.evidence.validation import Result
+
+    why = unavailable()
+    if why:
+        return Result(why)
+    at_least("--speed-runs", runs)
+    rows = speed(runs=runs)
+    return Result("\n".join(speed_lines(rows)), rows)
+
+
 TITLE = "wlansim beside ns-3.37 on matched saturated cells"
 PROFILE = "standard"
 NO_NS2 = "ns-3.37, not ns-2.35, is the other side of every check here"
