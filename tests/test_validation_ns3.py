@@ -154,3 +154,24 @@ def test_a_starved_direction_takes_a_case_out_of_the_ratio_claim_only():
 
     with pytest.raises(NotRun, match="starves"):
         ratio.measure(tables)
+
+
+def test_speed_runs_ns3_at_its_cheapest_on_the_bench_cases():
+    from wlansim.bench import cases as bench_cases
+
+    saturated, tcp = validation.SPEED_CASES
+    bench = bench_cases()
+    assert bench["ampdu-11ac-20sta-saturated-100s"] == validation.scenario(saturated, 100.0)
+    assert bench["ampdu-11ac-tcp-5up-5down-100s"] == validation.tcp_scenario(tcp, 100.0)
+    s, args, mbps = validation._speed_sides(saturated, 3.0)
+    assert "counters" not in args and args["ampdu"] == validation.AMPDU_BYTES
+    share = mbps({"throughput_bps": 8.0 * 1e6 * saturated.n}) / saturated.n  # 8 Mb/s each
+    assert share == pytest.approx(8.0)
+    ours = validation.wlansim.run(s, seed=1).metrics["throughput_bps"] / saturated.n
+    assert args["offered"] == round(validation.SPEED_LOAD_FACTOR * ours)
+    row = {"case": saturated.label, "duration_s": 3.0, "runs": 1, "ns3_mbps": 230.0,
+           "wlansim_mbps": 231.0, "ns3_wall_s": 9.0, "wlansim_wall_s": 0.03, "ns3_cpu_s": 8.0,
+           "wlansim_cpu_s": 0.02, "wall_ratio": 300.0, "cpu_ratio": 400.0,
+           "load_before": (1.0, 1.0, 1.0), "load_after": (1.0, 1.0, 1.0)}  # fmt: skip
+    lines = validation.speed_lines([row])
+    assert "1.2x their share" in lines[0] and "400" in lines[2] and "load average" in lines[3]

@@ -447,6 +447,15 @@ main(int argc, char* argv[])
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
     CloseGroup();
+    if (counters)
+    {
+        // The interframe times a station's PHY ended the run with (EIFS = SIFS + this ACK
+        // time + DIFS: ns-3's ChannelAccessManager).
+        Ptr<WifiPhy> p = DynamicCast<WifiNetDevice>(staDevs.Get(0))->GetPhy();
+        std::cout << "phy_sifs_ns " << p->GetSifs().GetNanoSeconds() << "\n"
+                  << "phy_slot_ns " << p->GetSlot().GetNanoSeconds() << "\n"
+                  << "phy_ack_tx_ns " << p->GetAckTxTime().GetNanoSeconds() << "\n";
+    }
     uint64_t total = 0;
     for (const auto& [sta, bytes] : g_rx)
     {

@@ -171,7 +171,7 @@ def parse(out: str) -> tuple[int, float, dict[int, int], dict[str, int], dict[st
     if total is None or window is None:
         raise RuntimeError(f"ns-3's cell printed no byte count:\n{out}")
     stations = {int(a): int(b) for a, b in re.findall(r"^sta (\d+) rx_bytes (\d+)$", out, re.M)}
-    frames = {k: int(v) for k, v in re.findall(r"^(tx_\w+) (\d+)$", out, re.MULTILINE)}
+    frames = {k: int(v) for k, v in re.findall(r"^((?:tx|phy)_\w+) (\d+)$", out, re.MULTILINE)}
     flows = {k: int(v) for k, v in re.findall(r"^flow (\w+) rx_bytes (\d+)$", out, re.M)}
     return int(total.group(1)), float(window.group(1)), stations, frames, flows
 
