@@ -175,3 +175,12 @@ def test_speed_runs_ns3_at_its_cheapest_on_the_bench_cases():
            "load_before": (1.0, 1.0, 1.0), "load_after": (1.0, 1.0, 1.0)}  # fmt: skip
     lines = validation.speed_lines([row])
     assert "1.2x their share" in lines[0] and "400" in lines[2] and "load average" in lines[3]
+
+
+@pytest.mark.skipif(ns3.missing() is not None, reason=str(ns3.missing()))
+def test_speed_refuses_no_rounds():
+    from wlansim.errors import ScenarioError
+    from wlansim.evidence.validation import speed_report
+
+    with pytest.raises(ScenarioError, match="--speed-runs 0: at least 1"):
+        speed_report("ns3", 0)

@@ -293,9 +293,9 @@ def run_validation(args, ignore: tuple[str, ...] = ()) -> int:
 def run_ns2(args) -> int:
     """``validate ns2``: the validation, or --speed's timing, or a --probe."""
     if args.speed:
-        from wlansim.evidence.validations.ns2 import speed_report
+        from wlansim.evidence.validation import speed_report
 
-        return _print(speed_report(args.speed_runs), args.json)
+        return _print(speed_report("ns2", args.speed_runs), args.json)
     if args.probe:
         from wlansim.evidence.validations.ns2_probes import probe
 
@@ -308,9 +308,9 @@ def run_ns2(args) -> int:
 def run_ns3(args) -> int:
     """``validate ns3``: the validation, or --speed's timing."""
     if args.speed:
-        from wlansim.evidence.validations.ns3 import speed_report
+        from wlansim.evidence.validation import speed_report
 
-        return _print(speed_report(args.speed_runs), args.json)
+        return _print(speed_report("ns3", args.speed_runs), args.json)
     return run_validation(args, ignore=("speed", "speed_runs"))
 
 

@@ -789,19 +789,6 @@ def speed_lines(rows: list[dict]) -> list[str]:
     return lines
 
 
-def speed_report(runs: int):
-    """``wlansim validate ns3 --speed``: :func:`speed` over `runs` rounds, printed by
-    :func:`speed_lines` (the measurements themselves with ``--json``)."""
-    from wlansim.evidence.validation import Result
-
-    why = unavailable()
-    if why:
-        return Result(why)
-    at_least("--speed-runs", runs)
-    rows = speed(runs=runs)
-    return Result("\n".join(speed_lines(rows)), rows)
-
-
 TITLE = "wlansim beside ns-3.37 on matched saturated cells"
 PROFILE = "standard"
 NO_NS2 = "ns-3.37, not ns-2.35, is the other side of every check here"
