@@ -18,14 +18,15 @@
 // holding --apQueue packets (no queue disc in front of the Wi-Fi devices: the MAC queues
 // are the buffers); each receiver's PacketSink counts the payload after the warm-up, printed
 // as `flow upI rx_bytes N` and `flow downI rx_bytes N` lines (and `rx_bytes`, their sum);
-// with --counters=1 also the frames put on the air after the warm-up by kind
-// (`tx_data` PSDUs, carrying `tx_data_mpdus` MPDUs in `tx_data_bytes` bytes; the AP's
-// `tx_ap_data` carrying `tx_ap_data_mpdus`; `tx_ack`,
-// `tx_rts`, `tx_cts`, `tx_block_ack`, `tx_bar`, `tx_mgt` (ADDBA among them), `tx_other`), those of them that started
-// together with another frame (`tx_collisions` such groups, `tx_data_collided`,
-// `tx_rts_collided`... their frames) and the CTS frames sent after RTS frames that
-// collided (`tx_cts_after_collision`: the AP decoded one of them): a trace, so off by
-// default.
+// With --counters=1 also the frames put on the air after the warm-up by kind (`tx_data`
+// PSDUs, carrying `tx_data_mpdus` MPDUs in `tx_data_bytes` bytes, the AP's `tx_ap_data`
+// carrying `tx_ap_data_mpdus`; `tx_ack`, `tx_rts`, `tx_cts`, `tx_block_ack`, `tx_bar`,
+// `tx_mgt` (ADDBA among them), `tx_other`), those of them that started together with
+// another frame (`tx_collisions` such groups, `tx_data_collided`, `tx_rts_collided`...
+// their frames), the CTS frames sent after RTS frames that collided
+// (`tx_cts_after_collision`: the AP decoded one of them), and a station's SIFS, slot and
+// EIFS ACK time at the end (`phy_sifs_ns`, `phy_slot_ns`, `phy_ack_tx_ns`): a trace, so
+// off by default.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
