@@ -148,6 +148,7 @@ def test_a_starved_direction_takes_a_case_out_of_the_ratio_claim_only():
                   "retransmissions": 0, "cpu_s": 0.0} for s in (1, 2, 3)]  # fmt: skip
     tables = {"tcp-runs": pd.DataFrame(rows)}
     total, ratio = [c for c in validation.CLAIMS if c.id.startswith("ns3.tcp")]
+    assert validation.tcp_summary([]) == []  # --quick runs no TCP case
     assert validation.tcp_summary(rows)[0]["starved"]  # 3 of 48 Mb/s: under 10 %
     assert set(total.measure(tables)) == {"c"}
     from wlansim.evidence.claims import NotRun

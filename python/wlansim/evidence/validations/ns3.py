@@ -606,6 +606,8 @@ def tcp_summary(runs: list[dict]) -> list[dict]:
     import pandas as pd
 
     out = []
+    if not runs:
+        return out
     for cell, g in pd.DataFrame(runs).groupby("cell", sort=False):
         row = {"cell": cell, "k": g.iloc[0]["k"], "buffer": g.iloc[0]["buffer"]}
         for sim in ("ns3", "wlansim"):
