@@ -99,6 +99,7 @@ def test_bench_json():
         "dcf-rts-20sta-sinr-100s",
         "edca-udp-20sta-100s",
         "http-20sta-pareto-100s",
+        "ampdu-11ac-20sta-saturated-100s",
     }
     http = next(c for c in cases if c["name"].startswith("http"))
     assert http["sessions_per_wall_s"] > 0

@@ -50,6 +50,10 @@ def cases() -> dict[str, dict]:
     from wlansim.evidence.studies.fotiadis2005 import scenario as fotiadis_scenario
     from wlansim.evidence.studies.miorandi2004 import scenario as http_scenario
     from wlansim.evidence.studies.ng2005_tcp import scenario as ng2005_scenario
+    from wlansim.evidence.validations.ns3 import SPEED_CASES, tcp_scenario
+    from wlansim.evidence.validations.ns3 import scenario as ns3_scenario
+
+    saturated_ampdu, tcp_ampdu = SPEED_CASES
 
     return {
         "dcf-saturated-20sta-100s": saturated_cell(20, "basic", duration="100 s"),
@@ -95,6 +99,13 @@ def cases() -> dict[str, dict]:
         # One collision domain of 10,000 saturated stations: the cost per event against the
         # 20-station cell's (`bench --scale` draws the curve between them).
         "dcf-saturated-10000sta-20s": saturated_cell(10_000, "basic", duration="20 s"),
+        # 802.11ac MCS 9 80 MHz with A-MPDUs of 65,535 B (42 MPDUs of 1472-byte UDP
+        # payloads), SINR reception: `wlansim validate ns3`'s matched cells, which
+        # `validate ns3 --speed` runs in ns-3 too. 20 saturated stations; 5 TCP uploads and
+        # 5 downloads through the AP (B = 100). An event carries a whole A-MPDU: its cost
+        # grows with the MPDUs in it.
+        "ampdu-11ac-20sta-saturated-100s": ns3_scenario(saturated_ampdu, 100.0),
+        "ampdu-11ac-tcp-5up-5down-100s": tcp_scenario(tcp_ampdu, 100.0),
     }
 
 

@@ -238,16 +238,20 @@ def register(subparsers) -> None:
         description="Compile the ns-3 cell (python/wlansim/evidence/ns3/cell.cc) once "
         "into a cache, run it and wlansim with the same seeds on matched saturated UDP "
         "cells (802.11b 11 Mb/s, 802.11g/a 54 Mb/s, 802.11n MCS 7 at 20/40 MHz, 802.11ac "
-        "MCS 8 at 20 MHz and MCS 9 at 40/80 MHz, no aggregation; n = 1, 5, 10, 20; basic "
-        "access and RTS/CTS), decide the agreement statements and measure what ns-3's "
-        "defaults the matched runs turn off change (preamble detection, beacons, the "
-        "802.11ac stations' Block Ack agreement). Needs g++ "
+        "MCS 8 at 20 MHz and MCS 9 at 40/80 MHz, single MPDUs; the 802.11n/ac ones again "
+        "with A-MPDUs of 65,535 B; n = 1, 5, 10, 20; basic access and RTS/CTS) and on TCP "
+        "through the AP with A-MPDU (802.11n 20 MHz and 802.11ac 80 MHz, k = 1, 2, 5 "
+        "uploads and as many downloads, AP buffer 100), decide the agreement statements "
+        "and measure what ns-3's defaults the matched runs turn off change (preamble "
+        "detection, beacons, the 802.11ac stations' Block Ack agreement). --speed instead "
+        "times both simulators (ns-3 at its cheapest). Needs g++ "
         "and libns3-dev (`make ns3`); without them, says how to install them and exits.",
     )
     m.add_argument(
         "--quick",
         action="store_true",
-        help="802.11b and 802.11ac 80 MHz at n = 5, basic access, 2 seeds, 4 s per run",
+        help="802.11b and 802.11ac 80 MHz at n = 5, basic access, and 802.11n MCS 7 20 MHz "
+        "with A-MPDU; no TCP case; 2 seeds, 4 s per run",
     )
     m.add_argument("--reps", type=int, default=3, metavar="N", help="runs per case (default 3)")
     m.add_argument(
@@ -257,9 +261,17 @@ def register(subparsers) -> None:
         help="time per run (default 12 s, 2 s not measured)",
     )
     m.add_argument("--jobs", type=int, default=1, help="ns-3 runs at a time (default 1)")
+    m.add_argument(
+        "--speed",
+        action="store_true",
+        help="only time ns-3 and wlansim on the bench's A-MPDU cells (802.11ac 80 MHz: 20 "
+        "saturated stations; 5 TCP uploads + 5 downloads), 10 s each (alternating runs, "
+        "with the machine's load)",
+    )
+    m.add_argument("--speed-runs", type=int, default=3, help="rounds of --speed (default 3)")
     m.add_argument("--out", default="out/validate-ns3", help=OUT_HELP)
     m.add_argument("--json", action="store_true", help="print the tables as JSON")
-    m.set_defaults(func=run_validation)
+    m.set_defaults(func=run_ns3)
 
 
 def run_validation(args, ignore: tuple[str, ...] = ()) -> int:
@@ -281,9 +293,9 @@ def run_validation(args, ignore: tuple[str, ...] = ()) -> int:
 def run_ns2(args) -> int:
     """``validate ns2``: the validation, or --speed's timing, or a --probe."""
     if args.speed:
-        from wlansim.evidence.validations.ns2 import speed_report
+        from wlansim.evidence.validation import speed_report
 
-        return _print(speed_report(args.speed_runs), args.json)
+        return _print(speed_report("ns2", args.speed_runs), args.json)
     if args.probe:
         from wlansim.evidence.validations.ns2_probes import probe
 
@@ -291,6 +303,15 @@ def run_ns2(args) -> int:
                        args.out)  # fmt: skip
         return _print(result, args.json)
     return run_validation(args, ignore=("speed", "speed_runs", "probe", "k", "buffer", "layout"))
+
+
+def run_ns3(args) -> int:
+    """``validate ns3``: the validation, or --speed's timing."""
+    if args.speed:
+        from wlansim.evidence.validation import speed_report
+
+        return _print(speed_report("ns3", args.speed_runs), args.json)
+    return run_validation(args, ignore=("speed", "speed_runs"))
 
 
 def _print(result, as_json: bool) -> int:

@@ -135,6 +135,19 @@ def at_least(flag: str, value: int, least: int = 1, why: str = "") -> int:
     return value
 
 
+def speed_report(name: str, runs: int) -> Result:
+    """``wlansim validate NAME --speed``: validation `name`'s ``speed(runs=...)`` over
+    `runs` rounds, printed by its ``speed_lines`` (the measurements themselves with
+    ``--json``), or why the other simulator cannot run here."""
+    module = validation(name)
+    why = module.unavailable()
+    if why:
+        return Result(why)
+    at_least("--speed-runs", runs)
+    measured = module.speed(runs=runs)
+    return Result("\n".join(module.speed_lines(measured)), measured)
+
+
 def checks_lines(verdicts) -> list[str]:
     """The checks as the command prints them: each claim's verdict and sentence, then the
     counts."""

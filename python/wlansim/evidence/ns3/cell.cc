@@ -12,18 +12,28 @@
 //
 // Saturated UDP uplink: each station's OnOffApplication offers more than the cell carries;
 // the AP's PacketSink counts the bytes received between the warm-up and the end, and the
-// program prints `rx_bytes N`, `window_s W`, and per station `sta I rx_bytes N` lines;
-// with --counters=1 also the frames put on the air after the warm-up by kind
-// (`tx_data`, `tx_ack`, `tx_rts`, `tx_cts`, `tx_other`), those of them that started
-// together with another frame (`tx_collisions` such groups, `tx_data_collided`,
-// `tx_rts_collided`... their frames) and the CTS frames sent after RTS frames that
-// collided (`tx_cts_after_collision`: the AP decoded one of them): a trace, so off by
-// default.
+// program prints `rx_bytes N`, `window_s W`, and per station `sta I rx_bytes N` lines.
+// TCP (--tcp=K): K stations upload and K download, each one bulk TCP transfer with a host
+// behind the AP (a point-to-point link, --hostRate, --hostDelay), the AP's MAC queue
+// holding --apQueue packets (no queue disc in front of the Wi-Fi devices: the MAC queues
+// are the buffers); each receiver's PacketSink counts the payload after the warm-up, printed
+// as `flow upI rx_bytes N` and `flow downI rx_bytes N` lines (and `rx_bytes`, their sum);
+// With --counters=1 also the frames put on the air after the warm-up by kind (`tx_data`
+// PSDUs, carrying `tx_data_mpdus` MPDUs in `tx_data_bytes` bytes, the AP's `tx_ap_data`
+// carrying `tx_ap_data_mpdus`; `tx_ack`, `tx_rts`, `tx_cts`, `tx_block_ack`, `tx_bar`,
+// `tx_mgt` (ADDBA among them), `tx_other`), those of them that started together with
+// another frame (`tx_collisions` such groups, `tx_data_collided`, `tx_rts_collided`...
+// their frames), the CTS frames sent after RTS frames that collided
+// (`tx_cts_after_collision`: the AP decoded one of them), and a station's SIFS, slot and
+// EIFS ACK time at the end (`phy_sifs_ns`, `phy_slot_ns`, `phy_ack_tx_ns`): a trace, so
+// off by default.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/mobility-module.h"
 #include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
 #include "ns3/wifi-module.h"
 
 #include <cmath>
@@ -40,6 +50,7 @@ namespace
 std::map<uint32_t, uint64_t> g_rx;  // bytes per sending station, after the warm-up
 std::map<std::string, uint64_t> g_tx; // frames on the air after the warm-up, by kind
 bool g_measuring = false;
+Mac48Address g_apAddress; // the AP's: its data frames are counted apart (`tx_ap_data`...)
 
 void
 Received(Ptr<const Packet> p, const Address& from)
@@ -86,12 +97,26 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
     for (const auto& [id, psdu] : psdus)
     {
         const WifiMacHeader& h = psdu->GetHeader(0);
-        const char* kind = h.IsData() ? "tx_data"
-                           : h.IsAck() ? "tx_ack"
-                           : h.IsRts() ? "tx_rts"
-                           : h.IsCts() ? "tx_cts"
-                                       : "tx_other";
+        const char* kind = h.IsData()           ? "tx_data"
+                           : h.IsAck()          ? "tx_ack"
+                           : h.IsRts()          ? "tx_rts"
+                           : h.IsCts()          ? "tx_cts"
+                           : h.IsBlockAck()     ? "tx_block_ack"
+                           : h.IsBlockAckReq()  ? "tx_bar"
+                           : h.IsMgt()          ? "tx_mgt"
+                                                : "tx_other";
         g_tx[kind] += 1;
+        if (h.IsData())
+        {
+            // MPDUs carried (an A-MPDU carries several) and their bytes with delimiters.
+            g_tx["tx_data_mpdus"] += psdu->GetNMpdus();
+            g_tx["tx_data_bytes"] += psdu->GetSize();
+            if (h.GetAddr2() == g_apAddress)
+            {
+                g_tx["tx_ap_data"] += 1;
+                g_tx["tx_ap_data_mpdus"] += psdu->GetNMpdus();
+            }
+        }
         if (now - g_groupStart >= MicroSeconds(1))
         {
             // A CTS answering RTS frames that collided: the AP got one of them anyway
@@ -113,6 +138,17 @@ void
 DropVhtConfiguration(Ptr<WifiNetDevice> dev, Mac48Address)
 {
     Simulator::ScheduleNow(&WifiNetDevice::SetVhtConfiguration, dev, Ptr<VhtConfiguration>());
+}
+
+std::map<std::string, uint64_t> g_flowRx; // TCP payload bytes per flow, after the warm-up
+
+void
+FlowReceived(std::string flow, Ptr<const Packet> p, const Address&)
+{
+    if (g_measuring)
+    {
+        g_flowRx[flow] += p->GetSize();
+    }
 }
 
 void
@@ -162,6 +198,10 @@ main(int argc, char* argv[])
     bool counters = false;
     bool vhtBlockAck = true;
     bool nistErrors = false;
+    uint32_t tcp = 0;
+    uint32_t apQueue = 0;
+    std::string hostRate = "10Gbps";
+    std::string hostDelay = "1us";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("standard", "11b, 11a, 11g, 11n-2.4, 11n-5 or 11ac", standard);
@@ -202,7 +242,27 @@ main(int argc, char* argv[])
                  "reception) instead of its default TableBasedErrorRateModel",
                  nistErrors);
     cmd.AddValue("counters", "count the frames on the air by kind (a trace)", counters);
+    cmd.AddValue("tcp",
+                 "K > 0: K TCP uploads and K TCP downloads between 2K stations and a host "
+                 "behind the AP (--n is ignored); 0: saturated UDP uplink",
+                 tcp);
+    cmd.AddValue("apQueue", "packets the AP's MAC queue holds (0: --queue)", apQueue);
+    cmd.AddValue("hostRate", "rate of the AP-host link", hostRate);
+    cmd.AddValue("hostDelay", "delay of the AP-host link", hostDelay);
+    // TCP as wlansim models it: NewReno with classic recovery (RFC 6582), no SACK, no
+    // timestamps. Set before the command line is read, so `--ns3::TcpSocketBase::Sack=1`
+    // and the like override them; the segment size, window and initial window are ns-3's
+    // attributes on the command line too (`--ns3::TcpSocket::SegmentSize=1460`...).
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TcpClassicRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     cmd.Parse(argc, argv);
+    if (tcp > 0)
+    {
+        n = 2 * tcp;
+    }
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
@@ -259,6 +319,14 @@ main(int argc, char* argv[])
     NetDeviceContainer staDevs = wifi.Install(phy, mac, stas);
     mac.SetType("ns3::ApWifiMac", "Ssid", SsidValue(ssid), "BeaconGeneration", BooleanValue(beacons));
     NetDeviceContainer apDev = wifi.Install(phy, mac, ap);
+    g_apAddress = Mac48Address::ConvertFrom(apDev.Get(0)->GetAddress());
+    if (apQueue > 0)
+    {
+        DynamicCast<WifiNetDevice>(apDev.Get(0))
+            ->GetMac()
+            ->GetTxopQueue(AC_BE)
+            ->SetMaxSize(QueueSize(std::to_string(apQueue) + "p"));
+    }
 
     if (!vhtBlockAck)
     {
@@ -294,17 +362,62 @@ main(int argc, char* argv[])
     mobility.Install(ap);
     mobility.Install(stas);
 
+    NodeContainer host;
+    NetDeviceContainer hostLink;
+    if (tcp > 0)
+    {
+        host.Create(1);
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", StringValue(hostRate));
+        p2p.SetChannelAttribute("Delay", StringValue(hostDelay));
+        hostLink = p2p.Install(ap.Get(0), host.Get(0));
+    }
     InternetStackHelper stack;
     stack.Install(ap);
     stack.Install(stas);
+    stack.Install(host);
     Ipv4AddressHelper address;
     address.SetBase("10.1.0.0", "255.255.0.0");
     Ipv4InterfaceContainer apIf = address.Assign(apDev);
-    address.Assign(staDevs);
+    Ipv4InterfaceContainer staIf = address.Assign(staDevs);
+    Ipv4InterfaceContainer hostIf;
+    if (tcp > 0)
+    {
+        address.SetBase("10.2.0.0", "255.255.255.0");
+        hostIf = address.Assign(hostLink);
+        // The MAC queues are the buffers (wlansim's): no queue disc before the Wi-Fi devices.
+        TrafficControlHelper tch;
+        tch.Uninstall(apDev);
+        tch.Uninstall(staDevs);
+    }
     // No ARP exchange in the measured window: every entry is known from the start.
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     NeighborCacheHelper neighbors;
     neighbors.PopulateNeighborCache();
+
+    for (uint32_t i = 0; tcp > 0 && i < tcp; ++i)
+    {
+        // Upload i: station i to the host; download i: the host to station tcp + i; each
+        // starts at its own time, uploads first.
+        const uint16_t up = 1000 + i;
+        const uint16_t down = 2000 + i;
+        PacketSinkHelper upSink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), up));
+        ApplicationContainer s = upSink.Install(host.Get(0));
+        s.Get(0)->TraceConnectWithoutContext(
+            "Rx", MakeBoundCallback(&FlowReceived, "up" + std::to_string(i)));
+        PacketSinkHelper downSink("ns3::TcpSocketFactory",
+                                  InetSocketAddress(Ipv4Address::GetAny(), down));
+        s = downSink.Install(stas.Get(tcp + i));
+        s.Get(0)->TraceConnectWithoutContext(
+            "Rx", MakeBoundCallback(&FlowReceived, "down" + std::to_string(i)));
+        BulkSendHelper upSend("ns3::TcpSocketFactory", InetSocketAddress(hostIf.GetAddress(1), up));
+
+        upSend.Install(stas.Get(i)).Start(Seconds(0.5 + 0.01 * i));
+        BulkSendHelper downSend("ns3::TcpSocketFactory",
+                                InetSocketAddress(staIf.GetAddress(tcp + i), down));
+
+        downSend.Install(host.Get(0)).Start(Seconds(0.5 + 0.01 * (tcp + i)));
+    }
 
     uint16_t port = 9;
     PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
@@ -319,7 +432,7 @@ main(int argc, char* argv[])
     onoff.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
     onoff.SetAttribute("PacketSize", UintegerValue(payload));
     onoff.SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(offered))));
-    for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t i = 0; tcp == 0 && i < n; ++i)
     {
         ApplicationContainer app = onoff.Install(stas.Get(i));
         app.Start(Seconds(0.5 + 0.001 * i));
@@ -335,11 +448,25 @@ main(int argc, char* argv[])
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
     CloseGroup();
+    if (counters)
+    {
+        // The interframe times a station's PHY ended the run with (EIFS = SIFS + this ACK
+        // time + DIFS: ns-3's ChannelAccessManager).
+        Ptr<WifiPhy> p = DynamicCast<WifiNetDevice>(staDevs.Get(0))->GetPhy();
+        std::cout << "phy_sifs_ns " << p->GetSifs().GetNanoSeconds() << "\n"
+                  << "phy_slot_ns " << p->GetSlot().GetNanoSeconds() << "\n"
+                  << "phy_ack_tx_ns " << p->GetAckTxTime().GetNanoSeconds() << "\n";
+    }
     uint64_t total = 0;
     for (const auto& [sta, bytes] : g_rx)
     {
         total += bytes;
         std::cout << "sta " << sta << " rx_bytes " << bytes << "\n";
+    }
+    for (const auto& [flow, bytes] : g_flowRx)
+    {
+        total += bytes;
+        std::cout << "flow " << flow << " rx_bytes " << bytes << "\n";
     }
     for (const auto& [kind, count] : g_tx)
     {

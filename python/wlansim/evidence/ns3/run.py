@@ -33,6 +33,8 @@ MODULES = (
     "ns3-applications",
     "ns3-mobility",
     "ns3-network",
+    "ns3-point-to-point",
+    "ns3-traffic-control",
     "ns3-core",
 )
 #: Compiler flags besides ns-3's own.
@@ -143,15 +145,16 @@ def compiled() -> Compiled:
 
 @dataclass(frozen=True)
 class Ns3Run:
-    """What one run of the cell printed: UDP payload bytes the AP received after the
-    warm-up (in all and per station, by the last byte of its address), the measured
-    window, the frames on the air by kind (with ``counters``), and its wall-clock and CPU
-    seconds."""
+    """What one run of the cell printed: payload bytes received after the warm-up (in
+    all; UDP per station, by the last byte of its address; TCP per flow, ``up0``,
+    ``down0``...), the measured window, the frames on the air by kind (with
+    ``counters``), and its wall-clock and CPU seconds."""
 
     rx_bytes: int
     window_s: float
     per_station: dict[int, int]
     frames: dict[str, int] = field(default_factory=dict)
+    flows: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
     cpu_s: float = 0.0
 
@@ -160,15 +163,17 @@ class Ns3Run:
         return 8.0 * self.rx_bytes / self.window_s
 
 
-def parse(out: str) -> tuple[int, float, dict[int, int], dict[str, int]]:
-    """(rx_bytes, window_s, per station, frames by kind) from the cell's output."""
+def parse(out: str) -> tuple[int, float, dict[int, int], dict[str, int], dict[str, int]]:
+    """(rx_bytes, window_s, per station, frames by kind, per flow) from the cell's
+    output."""
     total = re.search(r"^rx_bytes (\d+)$", out, re.MULTILINE)
     window = re.search(r"^window_s (\S+)$", out, re.MULTILINE)
     if total is None or window is None:
         raise RuntimeError(f"ns-3's cell printed no byte count:\n{out}")
     stations = {int(a): int(b) for a, b in re.findall(r"^sta (\d+) rx_bytes (\d+)$", out, re.M)}
-    frames = {k: int(v) for k, v in re.findall(r"^(tx_\w+) (\d+)$", out, re.MULTILINE)}
-    return int(total.group(1)), float(window.group(1)), stations, frames
+    frames = {k: int(v) for k, v in re.findall(r"^((?:tx|phy)_\w+) (\d+)$", out, re.MULTILINE)}
+    flows = {k: int(v) for k, v in re.findall(r"^flow (\w+) rx_bytes (\d+)$", out, re.M)}
+    return int(total.group(1)), float(window.group(1)), stations, frames, flows
 
 
 def run_cell(binary: Path, args: dict) -> Ns3Run:
@@ -180,5 +185,4 @@ def run_cell(binary: Path, args: dict) -> Ns3Run:
     out, wall, cpu = timed_run(argv, capture_output=True, text=True, timeout=7200)
     if out.returncode != 0:
         raise RuntimeError(f"ns-3 failed ({' '.join(argv)}):\n{out.stdout}\n{out.stderr}")
-    total, window, stations, frames = parse(out.stdout)
-    return Ns3Run(total, window, stations, frames, wall, cpu)
+    return Ns3Run(*parse(out.stdout), wall_s=wall, cpu_s=cpu)

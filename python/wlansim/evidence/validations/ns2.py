@@ -89,7 +89,7 @@ from wlansim.evidence.ns2.tcl import (
     tcp_transfer,
 )
 from wlansim.evidence.stats import mean_half_width
-from wlansim.evidence.validation import Result, at_least, in_seconds, past_warmup, seconds_text
+from wlansim.evidence.validation import at_least, in_seconds, past_warmup, seconds_text
 from wlansim.machine import load_average, timed_run
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1459,14 +1459,3 @@ def speed_lines(s: dict) -> list[str]:
         )
     lines.append(f"load average (1, 5, 15 min): {s['load_before']} before, {s['load_after']} after")
     return lines
-
-
-def speed_report(runs: int) -> Result:
-    """``wlansim validate ns2 --speed``: :func:`speed` over `runs` rounds, printed by
-    :func:`speed_lines` (the measurements themselves with ``--json``)."""
-    why = unavailable()
-    if why:
-        return Result(why)
-    at_least("--speed-runs", runs)
-    s = speed(runs=runs)
-    return Result("\n".join(speed_lines(s)), s)

@@ -87,6 +87,18 @@ PROPAGATION_DELAY = "2 ns"
 RX_POWER_DBM = -30.66
 #: Agreement asked of every matched point (issue 40).
 TOLERANCE = 0.02
+#: Agreement asked of the TCP cases' upload/download ratios (issue 40).
+TCP_RATIO_TOLERANCE = 0.10
+#: The largest A-MPDU of the A-MPDU cases, bytes: wlansim's ``mac.ampdu_max_bytes``, ns-3's
+#: ``BE_MaxAmpduSize`` (the HT limit, 65,535: 42 MPDUs of 1472-byte UDP packets).
+AMPDU_BYTES = 65_535
+#: The MAC queue (packets) of every node in the A-MPDU cases, both simulators: deep enough
+#: for the largest A-MPDU (wlansim's default of 50 would bound it otherwise).
+AMPDU_QUEUE = 100
+#: ns-3's RtsCtsThreshold for basic access: above any PSDU. ns-3 compares the threshold
+#: with the PSDU's size, an A-MPDU's whole size: at its default 65,535 a 64-MPDU VHT A-MPDU
+#: (98,560 B) goes behind RTS/CTS.
+NS3_RTS_NEVER = 4_692_480
 
 
 @dataclass(frozen=True)
@@ -133,17 +145,38 @@ PHYS = {p.key: p for p in (
     _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
 )}  # fmt: skip
 
-#: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
+#: What differs and has no switch: (PHYs it touches, the accesses it touches, whether it
+#: touches the A-MPDU cases only, text).
 NAMED_DIFFERENCES = (
-    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"),
+    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"), False,
      "ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU (VhtPhy::GetSigBDuration returns 0 "
      "unless MU): its VHT data frames are 4 µs shorter than 802.11-2020 21.4.3's, which "
      "wlansim follows"),
-    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",),
+    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",), False,
      "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
      "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
      "where the NIST curves of wlansim's sinr reception lose both frames"),
+    (("11g",), ("basic", "rts"), False,
+     "ns-3.37's 802.11g PHY times EIFS's ACK at 1 Mb/s DSSS with the long preamble (EIFS "
+     "= 10 + 304 + 28 = 342 us, printed by cell.cc --counters: phy_ack_tx_ns 304000), the "
+     "ERP PHY's lowest mandatory rate (802.11-2020 10.3.2.3.7); wlansim's 802.11g preset, "
+     "a BSS of ERP-OFDM stations only, times it at 6 Mb/s (EIFS 88 us): stations that "
+     "received a collision in error defer 254 us less in wlansim"),
+    (("11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("basic",), True,
+     "after a lost BlockAck ns-3.37 sends a BlockAckReq in a channel access of its own "
+     "(AIFS, backoff, BlockAckReq, BlockAck: counted, about one per collided A-MPDU, and "
+     "they collide too), then the MPDUs the BlockAck reports missing; wlansim has no "
+     "BlockAckReq yet and resends the A-MPDU in its next access: each collision costs ns-3 "
+     "one access more, the more so the shorter the A-MPDU (the wider the channel)"),
 )  # fmt: skip
+
+
+def named(case: Case) -> list[str]:
+    """The named differences that touch `case`."""
+    return [text for phys, access, ampdu_only, text in NAMED_DIFFERENCES
+            if case.phy in phys and case.access in access
+            and (case.ampdu or not ampdu_only)]  # fmt: skip
+
 
 #: ns-3's defaults the matched runs turn off (cell.cc switch, the PHY groups it touches or
 #: None for all, what it does), measured by running ns-3 with each back on
@@ -165,40 +198,90 @@ MATCHED = {key: False for key, _, _ in NS3_DEFAULTS}
 
 @dataclass(frozen=True)
 class Case:
-    """One matched point: `n` saturated stations on PHY `phy` (a key of :data:`PHYS`)."""
+    """One matched point: `n` saturated stations on PHY `phy` (a key of :data:`PHYS`),
+    A-MPDUs of at most `ampdu` bytes (0: single MPDUs)."""
 
     phy: str
     n: int
     rts: bool
+    ampdu: int = 0
 
     @property
     def access(self) -> str:
         return "rts" if self.rts else "basic"
 
     @property
+    def aggregation(self) -> str:
+        return f"A-MPDU {self.ampdu} B" if self.ampdu else "single MPDUs"
+
+    @property
+    def group(self) -> str:
+        """The claim it belongs to: the PHY's group, apart with A-MPDU."""
+        return PHYS[self.phy].group + (" A-MPDU" if self.ampdu else "")
+
+    @property
     def label(self) -> str:
-        return f"{PHYS[self.phy].label} n={self.n} {self.access}"
+        agg = f" A-MPDU {self.ampdu}" if self.ampdu else ""
+        return f"{PHYS[self.phy].label} n={self.n} {self.access}{agg}"
+
+
+#: The PHYs of the A-MPDU cases (802.11n and 802.11ac: A-MPDU needs HT or VHT).
+AMPDU_PHYS = tuple(k for k, p in PHYS.items() if p.group in ("802.11n", "802.11ac"))
 
 
 def cases(quick: bool) -> list[Case]:
-    """Every PHY at n = 1, 5, 10, 20, basic access and RTS/CTS (quick: 802.11b and
-    802.11ac 80 MHz at n = 5, basic access)."""
+    """Every PHY at n = 1, 5, 10, 20, basic access and RTS/CTS, single MPDUs; and every
+    802.11n/ac PHY the same with A-MPDUs of :data:`AMPDU_BYTES` (quick: 802.11b and
+    802.11ac 80 MHz at n = 5, basic access, and 802.11n MCS 7 20 MHz with A-MPDU)."""
     if quick:
-        return [Case("11b", 5, False), Case("11ac-80", 5, False)]
-    return [Case(p, n, rts) for p in PHYS for rts in (False, True) for n in (1, 5, 10, 20)]
+        return [Case("11b", 5, False), Case("11ac-80", 5, False),
+                Case("11n-20", 5, False, AMPDU_BYTES)]  # fmt: skip
+    single = [Case(p, n, rts) for p in PHYS for rts in (False, True) for n in (1, 5, 10, 20)]
+    return single + [Case(p, n, rts, AMPDU_BYTES) for p in AMPDU_PHYS for rts in (False, True)
+                     for n in (1, 5, 10, 20)]  # fmt: skip
+
+
+def _wlansim_cell(phy: str, rts: bool, ampdu: int) -> dict:
+    """What every matched wlansim scenario on `phy` sets: PHY, reception, MAC, the AP's
+    rates."""
+    p = PHYS[phy]
+    mac = {"rts_threshold": 0 if rts else "off"}
+    if ampdu:
+        mac |= {"ampdu_max_bytes": ampdu, "queue": AMPDU_QUEUE}
+    return {
+        "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
+        "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
+        "mac": mac,
+        "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
+    }
+
+
+def _ns3_cell(phy: str, rts: bool, ampdu: int, duration_s: float, seed: int,
+              warmup_s: float) -> dict:  # fmt: skip
+    """What every matched ns-3 run on `phy` sets (:data:`MATCHED`). With A-MPDU the Block
+    Ack agreement is ns-3's and wlansim's both, so ``vhtBlockAck`` stays on."""
+    agg = {"queue": AMPDU_QUEUE, "vhtBlockAck": True} if ampdu else {}
+    return {
+        **PHYS[phy].ns3,
+        "rts": 0 if rts else NS3_RTS_NEVER,
+        "ampdu": ampdu,
+        "amsdu": 0,
+        "duration": duration_s,
+        "warmup": warmup_s,
+        "seed": seed,
+        **MATCHED,
+        **agg,
+    }
 
 
 def scenario(case: Case, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
     """The wlansim side of `case`."""
-    p = PHYS[case.phy]
+    agg = f"-ampdu{case.ampdu}" if case.ampdu else ""
     return {
-        "name": f"ns3-match-{case.phy}-{case.n}-{case.access}",
+        "name": f"ns3-match-{case.phy}-{case.n}-{case.access}{agg}",
         "duration": seconds_text(duration_s),
         "warmup": seconds_text(warmup_s),
-        "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
-        "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
-        "mac": {"rts_threshold": 0 if case.rts else "off"},
-        "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
+        **_wlansim_cell(case.phy, case.rts, case.ampdu),
         "stations": [{"name": "sta", "count": case.n}],
         "flows": [
             {"name": "up", "direction": "uplink", "stations": "sta", "traffic": "saturated",
@@ -211,33 +294,28 @@ def ns3_args(
     case: Case, duration_s: float, seed: int, offered_bps: float, warmup_s: float = WARMUP_S,
     **switches: bool,
 ) -> dict:  # fmt: skip
-    """The ns-3 side of `case`: the cell's arguments (:data:`MATCHED` unless `switches`
+    """The ns-3 side of `case`: the cell's arguments (:func:`_ns3_cell` unless `switches`
     say otherwise; ``counters`` counts the frames on the air)."""
-    p = PHYS[case.phy]
     return {
-        **p.ns3,
+        **_ns3_cell(case.phy, case.rts, case.ampdu, duration_s, seed, warmup_s),
         "n": case.n,
-        "rts": 0 if case.rts else 65535,
-        "ampdu": 0,
-        "amsdu": 0,
         "payload": PAYLOAD,
-        "duration": duration_s,
-        "warmup": warmup_s,
-        "seed": seed,
         "offered": round(offered_bps),
-        **MATCHED,
         **switches,
     }
 
 
 def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
-    """One wlansim run of `case`: Mb/s of UDP payload, data frames sent and acknowledged,
-    exchanges captured out of a collision."""
+    """One wlansim run of `case`: Mb/s of UDP payload, data frames (an A-MPDU is one) sent,
+    collided and acknowledged, BlockAckReq frames (none: after a lost BlockAck wlansim
+    resends the A-MPDU), exchanges captured out of a collision."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
     return {
         "mbps": r.metrics["throughput_bps"] / 1e6,
         "data_frames": int(r.nodes["attempts"].sum()),
+        "collided": int(r.nodes["collisions"].sum()),
         "acked": int(r.nodes["successes"].sum()),
+        "bars": 0,
         "captures": int(r.nodes["captures"].sum()),
         "cpu_s": r.meta["wall_s"],
     }
@@ -246,7 +324,9 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
 def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float,
             **switches: bool) -> dict:  # fmt: skip
     """One ns-3 run of `case` (:func:`ns3_args`); the same columns as :func:`wlansim_run`
-    (data frames, ACKs, and CTS frames after collided RTS frames counted on the air)."""
+    (data frames, those that started together with another, ACKs and BlockAcks (those
+    answering BlockAckReqs too), BlockAckReqs, and CTS frames after collided RTS frames,
+    counted on the air), and the MPDUs the data frames carried."""
     from wlansim.evidence.ns3.run import run_cell
 
     args = ns3_args(case, duration_s, seed, offered_bps, counters=True, **switches)
@@ -254,7 +334,10 @@ def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float
     return {
         "mbps": r.throughput_bps / 1e6,
         "data_frames": r.frames.get("tx_data", 0),
-        "acked": r.frames.get("tx_ack", 0),
+        "collided": r.frames.get("tx_data_collided", 0),
+        "acked": r.frames.get("tx_ack", 0) + r.frames.get("tx_block_ack", 0),
+        "mpdus": r.frames.get("tx_data_mpdus", 0),
+        "bars": r.frames.get("tx_bar", 0),
         "captures": r.frames.get("tx_cts_after_collision", 0),
         "cpu_s": r.cpu_s,
     }
@@ -288,31 +371,34 @@ def compare(binary, cases_: list[Case], seeds: list[int], duration_s: float,
 
 
 def _columns(c: Case) -> dict:
-    p = PHYS[c.phy]
-    return {"cell": c.label, "phy": p.label, "group": p.group, "n": c.n, "access": c.access}
+    return {"cell": c.label, "phy": PHYS[c.phy].label, "group": c.group, "n": c.n,
+            "access": c.access, "aggregation": c.aggregation}  # fmt: skip
 
 
 def summary(runs: list[dict]) -> list[dict]:
     """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
-    difference (%), the share of data frames acknowledged in each and the exchanges
-    captured out of a collision per run."""
+    difference (%), the shares of data frames acknowledged and collided in each, the
+    MPDUs per data frame in ns-3, the BlockAckReq frames and the exchanges captured out
+    of a collision per run."""
     import pandas as pd
 
     table = pd.DataFrame(runs)
+    by_label = {c.label: c for c in cases(quick=False)}
     out = []
     for cell, g in table.groupby("cell", sort=False):
-        row = {k: g.iloc[0][k] for k in ("phy", "n", "access")}
+        row = {k: g.iloc[0][k] for k in ("phy", "n", "access", "aggregation")}
         for sim in ("ns3", "wlansim"):
             s = g[g["sim"] == sim]
             m, h = mean_half_width(list(s["mbps"]))
             row[f"{sim}_mbps"], row[f"{sim}_ci95"] = m, h
             row[f"{sim}_acked_pct"] = 100 * s["acked"].sum() / max(s["data_frames"].sum(), 1)
+            row[f"{sim}_collided_pct"] = 100 * s["collided"].sum() / max(s["data_frames"].sum(), 1)
+            row[f"{sim}_bars"] = s["bars"].mean()
             row[f"{sim}_captures"] = s["captures"].mean()
+        ns3 = g[g["sim"] == "ns3"]
+        row["ns3_mpdus_per_frame"] = ns3["mpdus"].sum() / max(ns3["data_frames"].sum(), 1)
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
-        notes = [text for phys, access, text in NAMED_DIFFERENCES
-                 if g.iloc[0]["phy"] in [PHYS[k].label for k in phys]
-                 and g.iloc[0]["access"] in access]  # fmt: skip
-        row["named_difference"] = "; ".join(notes)
+        row["named_difference"] = "; ".join(named(by_label[cell]))
         out.append({"cell": cell, **row})
     return out
 
@@ -362,10 +448,194 @@ def defaults_summary(runs: list[dict], default_runs: list[dict]) -> list[dict]:
     return out
 
 
+#: The TCP cases: these PHYs with A-MPDU, k uploads and k downloads for each k, the AP's
+#: buffer of :data:`TCP_BUFFER` packets.
+TCP_PHYS = ("11n-20", "11ac-80")
+TCP_K = (1, 2, 5)
+TCP_BUFFER = 100
+#: The TCP of both sides: wlansim's "standard" profile (NewReno, 1460-byte segments, an
+#: ACK every 2 segments or 200 ms, RFC 3390's initial window of 4380 B = 3 segments, min
+#: RTO 1 s, no SACK or timestamps) with ns-3's window, 131,072 B (window scaling on);
+#: ns-3's cell set to the same (NewReno, classic recovery, no SACK or timestamps in
+#: cell.cc; the rest as ns-3 attributes, :func:`tcp_args`; its delayed ACK, RTO and limited
+#: transmit defaults are these already). Not wlansim's default window of 65,535 B:
+#: ns-3.37 crashes with it once a segment is lost (``TcpRateLinux::SkbSent`` from
+#: ``TcpSocketBase::SendDataPacket``, k = 2, B = 100, with or without window scaling,
+#: whatever the SACK, recovery, timestamps, segment size or initial window), and with
+#: 131,072 B without window scaling.
+TCP_MSS = 1460
+TCP_RWND = 131_072
+TCP_INITIAL_CWND = 3
+#: The host behind the AP (wlansim's server, ns-3's point-to-point link).
+HOST_RATE, HOST_DELAY = "10 Gb/s", "1 us"
+#: What differs in the TCP cases and has no switch (printed beside them, in the claims).
+TCP_DIFFERENCES = (
+    "wlansim fills an A-MPDU only while the head of the queue goes to the same receiver "
+    "(mac/aggregate.rs), ns-3 with every queued MPDU for the receiver and TID: the AP, "
+    "whose queue interleaves download segments and the uploads' TCP ACKs, sends shorter "
+    "A-MPDUs in wlansim (802.11n 20 MHz, k = 1: 18.7 MPDUs against ns-3's 23.9), so its "
+    "downloads get less",
+    "ns-3 keeps the MPDUs in flight in the AP's queue of B packets; wlansim's window of up "
+    "to 64 MPDUs per receiver comes on top of its queue of B",
+)
+#: A direction starves when it gets less than this share of the cell's total: its ratio
+#: is then not compared (the issue's "where nothing starves").
+STARVED = 0.1
+
+
+@dataclass(frozen=True)
+class TcpCase:
+    """`k` bulk TCP uploads and `k` downloads (one per station) between the stations and a
+    host behind the AP on PHY `phy`, A-MPDU of :data:`AMPDU_BYTES`, the AP's buffer
+    `buffer` packets, basic access."""
+
+    phy: str
+    k: int
+    buffer: int = TCP_BUFFER
+
+    @property
+    def label(self) -> str:
+        return f"{PHYS[self.phy].label} TCP {self.k} up + {self.k} down B={self.buffer}"
+
+
+def tcp_cases(quick: bool) -> list[TcpCase]:
+    """Every PHY of :data:`TCP_PHYS` with every k of :data:`TCP_K` (quick: none)."""
+    return [] if quick else [TcpCase(p, k) for p in TCP_PHYS for k in TCP_K]
+
+
+def _tcp_start(i: int) -> float:
+    """When transfer `i` starts, seconds: uploads 0..k-1, then downloads k..2k-1, 10 ms
+    apart from 0.5 s (the stations have associated)."""
+    return 0.5 + 0.01 * i
+
+
+def tcp_scenario(case: TcpCase, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
+    """The wlansim side of `case`: stations ``u0``.. upload, ``d0``.. download."""
+    cell = _wlansim_cell(case.phy, False, AMPDU_BYTES)
+    k = case.k
+    flows = [
+        {
+            "name": f"up{i}",
+            "protocol": "tcp",
+            "direction": "uplink",
+            "stations": f"u{i}",
+            "server": "h",
+            "start": seconds_text(_tcp_start(i)),
+        }
+        for i in range(k)
+    ]
+    flows += [{"name": f"down{i}", "protocol": "tcp", "direction": "downlink",
+               "stations": f"d{i}", "server": "h", "start": seconds_text(_tcp_start(k + i))}
+              for i in range(k)]  # fmt: skip
+    return {
+        "name": f"ns3-match-tcp-{case.phy}-{k}up-{k}down-b{case.buffer}",
+        "duration": seconds_text(duration_s),
+        "warmup": seconds_text(warmup_s),
+        **cell,
+        "ap": {**cell["ap"], "queue": case.buffer},
+        "tcp": {"variant": "newreno", "mss": f"{TCP_MSS} B", "rwnd": f"{TCP_RWND} B"},
+        "stations": [{"name": f"u{i}"} for i in range(k)] + [{"name": f"d{i}"} for i in range(k)],
+        "servers": [{"name": "h", "rate": HOST_RATE, "delay": HOST_DELAY}],
+        "flows": flows,
+    }  # fmt: skip
+
+
+def tcp_args(case: TcpCase, duration_s: float, seed: int, warmup_s: float = WARMUP_S,
+             **switches: bool) -> dict:  # fmt: skip
+    """The ns-3 side of `case`: the cell's arguments (``--tcp``)."""
+    return {
+        **_ns3_cell(case.phy, False, AMPDU_BYTES, duration_s, seed, warmup_s),
+        "tcp": case.k,
+        "apQueue": case.buffer,
+        "ns3::TcpSocket::SegmentSize": TCP_MSS,
+        "ns3::TcpSocket::RcvBufSize": TCP_RWND,
+        "ns3::TcpSocketBase::WindowScaling": True,
+        "ns3::TcpSocket::InitialCwnd": TCP_INITIAL_CWND,
+        "hostRate": HOST_RATE.replace(" Gb/s", "Gbps"),
+        "hostDelay": HOST_DELAY.replace(" ", ""),
+        **switches,
+    }
+
+
+def _directions(up_bps: float, down_bps: float) -> dict:
+    """Mb/s up, down and in all, and the ratio up/down."""
+    return {"up_mbps": up_bps / 1e6, "down_mbps": down_bps / 1e6,
+            "total_mbps": (up_bps + down_bps) / 1e6,
+            "ratio": up_bps / down_bps if down_bps else float("inf")}  # fmt: skip
+
+
+def tcp_wlansim_run(case: TcpCase, duration_s: float, seed: int) -> dict:
+    """One wlansim run of `case`: goodput up, down, in all, the ratio, the AP's drops."""
+    r = wlansim.run(tcp_scenario(case, duration_s), seed=seed)
+    m = r.metrics
+    return {**_directions(m["uplink_goodput_bps"], m["downlink_goodput_bps"]),
+            "retransmissions": int(m["retransmissions"]),
+            "cpu_s": r.meta["wall_s"]}  # fmt: skip
+
+
+def tcp_ns3_run(binary, case: TcpCase, duration_s: float, seed: int) -> dict:
+    """One ns-3 run of `case`: the same columns as :func:`tcp_wlansim_run` (the sinks'
+    payload after the warm-up; retransmissions not counted: -1)."""
+    from wlansim.evidence.ns3.run import run_cell
+
+    r = run_cell(binary, tcp_args(case, duration_s, seed))
+    per_s = {d: 8.0 * sum(b for f, b in r.flows.items() if f.startswith(d)) / r.window_s
+             for d in ("up", "down")}  # fmt: skip
+    return {**_directions(per_s["up"], per_s["down"]), "retransmissions": -1,
+            "cpu_s": r.cpu_s}  # fmt: skip
+
+
+def compare_tcp(binary, cases_: list[TcpCase], seeds: list[int], duration_s: float,
+                jobs: int = 1) -> list[dict]:  # fmt: skip
+    """Every run of the TCP `cases_` with `seeds`: one row per (case, simulator, seed)."""
+    from wlansim.evidence.ns2.run import pmap
+
+    work = [(c, s) for c in cases_ for s in seeds]
+    theirs = pmap(lambda cs: tcp_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
+    rows = [{"cell": c.label, "k": c.k, "buffer": c.buffer, "sim": "ns3", "seed": s, **r}
+            for (c, s), r in zip(work, theirs)]  # fmt: skip
+    rows += [{"cell": c.label, "k": c.k, "buffer": c.buffer, "sim": "wlansim", "seed": s,
+              **tcp_wlansim_run(c, duration_s, s)} for c, s in work]  # fmt: skip
+    return rows
+
+
+def tcp_summary(runs: list[dict]) -> list[dict]:
+    """Per TCP case: both simulators' mean Mb/s up, down and in all (95 % half-widths of
+    the totals), the ratio up/down, wlansim's differences (%), and whether a direction
+    starves in either (:data:`STARVED`)."""
+    import pandas as pd
+
+    out = []
+    if not runs:
+        return out
+    for cell, g in pd.DataFrame(runs).groupby("cell", sort=False):
+        row = {"cell": cell, "k": g.iloc[0]["k"], "buffer": g.iloc[0]["buffer"]}
+        for sim in ("ns3", "wlansim"):
+            s = g[g["sim"] == sim]
+            row[f"{sim}_total_mbps"], row[f"{sim}_total_ci95"] = mean_half_width(
+                list(s["total_mbps"])
+            )
+            for col in ("up_mbps", "down_mbps", "ratio"):
+                row[f"{sim}_{col}"] = s[col].mean()
+        row["total_diff_pct"] = 100 * (row["wlansim_total_mbps"] / row["ns3_total_mbps"] - 1)
+        row["ratio_diff_pct"] = 100 * (row["wlansim_ratio"] / row["ns3_ratio"] - 1)
+        row["starved"] = _starved(g)
+        out.append(row)
+    return out
+
+
+def _starved(g) -> bool:
+    """Whether a direction gets less than :data:`STARVED` of the total in either
+    simulator (means over the runs)."""
+    return any(min(s["up_mbps"].mean(), s["down_mbps"].mean()) < STARVED * s["total_mbps"].mean()
+               for _, s in g.groupby("sim"))  # fmt: skip
+
+
 def ns3_claims() -> list:
     """The agreement statements of `wlansim validate ns3`, as claim records for the
-    verdict engine: per PHY group, wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at
-    every matched case; decided on the table ``runs`` (every run, :func:`compare`)."""
+    verdict engine: per PHY group (802.11n and 802.11ac with single MPDUs and, apart, with
+    A-MPDU), wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every matched case;
+    decided on the table ``runs`` (every run, :func:`compare`)."""
     from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
 
     def per_cell(t, group):
@@ -379,22 +649,146 @@ def ns3_claims() -> list:
 
     def note(group):
         def explain(t, outcome) -> str:
-            named = [text for phys, _, text in NAMED_DIFFERENCES
-                     if any(PHYS[k].group == group for k in phys)]  # fmt: skip
-            return ("Named difference: " + "; ".join(named) + ".") if named else ""
+            texts = dict.fromkeys(text for c in cases(quick=False) if c.group == group
+                                  for text in named(c))  # fmt: skip
+            return ("Named difference: " + "; ".join(texts) + ".") if texts else ""
 
         return explain
 
-    groups = dict.fromkeys(p.group for p in PHYS.values())
+    groups = dict.fromkeys(c.group for c in cases(quick=False))
     return [
-        Claim(f"ns3.udp-{group.replace('/', '').replace('.', '')}", "issue 40: acceptance",
-              f"saturated UDP uplink, {group}: wlansim's throughput within "
-              f"{100 * TOLERANCE:g} % of ns-3.37's in every matched case (n = 1, 5, 10, 20; "
-              "basic access and RTS/CTS)",
+        Claim(f"ns3.udp-{group.replace('/', '').replace('.', '').replace(' A-MPDU', '-ampdu')}",
+              "issue 40: acceptance",
+              f"saturated UDP uplink, {group}"
+              + (f" ({AMPDU_BYTES:,} B)" if group.endswith("A-MPDU") else "")
+              + f": wlansim's throughput within {100 * TOLERANCE:g} % of ns-3.37's in every "
+              "matched case (n = 1, 5, 10, 20; basic access and RTS/CTS)",
               Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
               lambda t, g=group: per_cell(t, g), explain=note(group))
         for group in groups
+    ] + _tcp_claims()  # fmt: skip
+
+
+def _tcp_claims() -> list:
+    """The TCP statements: totals within :data:`TOLERANCE`, ratios within
+    :data:`TCP_RATIO_TOLERANCE` where no direction starves; on the table ``tcp-runs``."""
+    from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
+
+    def per_cell(t, column, skip_starved):
+        g = t["tcp-runs"]
+        if len(g) == 0:
+            raise NotRun("no TCP case was run")
+        cells = {cell: x for cell, x in g.groupby("cell", sort=False)
+                 if not (skip_starved and _starved(x))}  # fmt: skip
+        if not cells:
+            raise NotRun(f"a direction starves (under {100 * STARVED:g} % of the total) "
+                         "in every TCP case")  # fmt: skip
+        return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, column]))
+                            for sim in ("wlansim", "ns3"))
+                for cell, x in cells.items()}  # fmt: skip
+
+    def explain(t, outcome) -> str:
+        return "Named differences: " + "; ".join(TCP_DIFFERENCES) + "."
+
+    where = (f"k uploads and k downloads through the AP with A-MPDU ({AMPDU_BYTES:,} B), "
+             f"k = {', '.join(map(str, TCP_K))}, AP buffer {TCP_BUFFER}")  # fmt: skip
+    return [
+        Claim("ns3.tcp-total", "issue 40: acceptance",
+              f"TCP, {where}: wlansim's total goodput within {100 * TOLERANCE:g} % of "
+              "ns-3.37's in every matched case",
+              Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
+              lambda t: per_cell(t, "total_mbps", False), explain=explain),
+        Claim("ns3.tcp-ratio", "issue 40: acceptance",
+              f"TCP, {where}: wlansim's upload/download ratio within "
+              f"{100 * TCP_RATIO_TOLERANCE:g} % of ns-3.37's in every matched case where no "
+              f"direction starves (gets under {100 * STARVED:g} % of the total)",
+              Every(Within("wlansim's ratio", "ns-3's", tol=TCP_RATIO_TOLERANCE), "cell"),
+              lambda t: per_cell(t, "ratio", True), explain=explain),
     ]  # fmt: skip
+
+
+#: ns-3's offered load in ``--speed``, in multiples of a station's share of wlansim's
+#: throughput: just above it, so that the queues stay full (the same throughput as the
+#: matched runs' :data:`LOAD_FACTOR`) without ns-3 making packets its queues drop.
+SPEED_LOAD_FACTOR = 1.2
+#: What ``--speed`` times: the A-MPDU cases of ``wlansim bench``.
+SPEED_CASES = (Case("11ac-80", 20, False, AMPDU_BYTES), TcpCase("11ac-80", 5))
+#: Simulated seconds of each ``--speed`` run (ns-3 takes seconds of CPU per simulated
+#: second of these cells).
+SPEED_DURATION_S = 10.0
+
+
+def _speed_sides(case: Case | TcpCase, duration_s: float):
+    """`case`'s wlansim scenario, ns-3 arguments at their cheapest (no counters, the UDP
+    load :data:`SPEED_LOAD_FACTOR` times a station's share), and how to read the Mb/s of
+    each side's result."""
+    if isinstance(case, TcpCase):
+        return (tcp_scenario(case, duration_s), tcp_args(case, duration_s, 1),
+                lambda m: (m["uplink_goodput_bps"] + m["downlink_goodput_bps"]) / 1e6)  # fmt: skip
+    s = scenario(case, duration_s)
+    share = wlansim.run(s, seed=1).metrics["throughput_bps"] / case.n
+    return (
+        s,
+        ns3_args(case, duration_s, 1, SPEED_LOAD_FACTOR * share),
+        (lambda m: m["throughput_bps"] / 1e6),
+    )
+
+
+def speed(runs: int = 3, duration_s: float = SPEED_DURATION_S) -> list[dict]:
+    """Time both simulators on each case of :data:`SPEED_CASES`, `duration_s` simulated,
+    seed 1, `runs` rounds each running ns-3 (a whole process, no trace, no pcap, no
+    counters) then wlansim in-process (``wlansim.run``: building, running, reporting):
+    per case the Mb/s each delivered after the warm-up (the same result), the medians of
+    the wall-clock and CPU seconds (ns-3's from the child's resource usage, wlansim's the
+    process's CPU time), their ratios, and the load average before and after."""
+    import time
+
+    from wlansim.evidence.ns3.run import compiled, run_cell
+    from wlansim.machine import load_average
+
+    binary = compiled().path
+    rows = []
+    for case in SPEED_CASES:
+        s, args, mbps = _speed_sides(case, duration_s)
+        times: dict[str, list[float]] = {}
+        load_before = load_average()
+        for _ in range(runs):
+            r = run_cell(binary, args)
+            cpu0, t0 = time.process_time(), time.perf_counter()
+            ours = wlansim.run(s, seed=1)
+            for key, value in (("ns3_wall_s", r.wall_s), ("ns3_cpu_s", r.cpu_s),
+                               ("wlansim_wall_s", time.perf_counter() - t0),
+                               ("wlansim_cpu_s", time.process_time() - cpu0)):  # fmt: skip
+                times.setdefault(key, []).append(value)
+        row = {"case": case.label, "duration_s": duration_s, "runs": runs,
+               "ns3_mbps": r.throughput_bps / 1e6, "wlansim_mbps": mbps(ours.metrics),
+               "wlansim_events": ours.meta["events"]}  # fmt: skip
+        row |= {key: statistics.median(xs) for key, xs in times.items()}
+        row |= {"wall_ratio": row["ns3_wall_s"] / row["wlansim_wall_s"],
+                "cpu_ratio": row["ns3_cpu_s"] / row["wlansim_cpu_s"],
+                "load_before": load_before, "load_after": load_average()}  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+def speed_lines(rows: list[dict]) -> list[str]:
+    """:func:`speed`'s measurements as ``wlansim validate ns3 --speed`` prints them."""
+    lines = [
+        f"ns-3.37 and wlansim, seed 1, {rows[0]['duration_s']:g} s simulated per run, median "
+        f"of {rows[0]['runs']} alternating runs; ns-3 without traces, pcap or counters, its "
+        f"UDP stations offering {SPEED_LOAD_FACTOR:g}x their share",
+        f"{'case':58}{'Mb/s ns-3':>10}{'wlansim':>9}{'wall s ns-3':>12}{'wlansim':>9}"
+        f"{'CPU s ns-3':>11}{'wlansim':>9}{'wall x':>8}{'CPU x':>8}",
+    ]
+    for r in rows:
+        lines.append(
+            f"{r['case']:58}{r['ns3_mbps']:10.2f}{r['wlansim_mbps']:9.2f}{r['ns3_wall_s']:12.2f}"
+            f"{r['wlansim_wall_s']:9.3f}{r['ns3_cpu_s']:11.2f}{r['wlansim_cpu_s']:9.3f}"
+            f"{r['wall_ratio']:8.0f}{r['cpu_ratio']:8.0f}"
+        )
+    lines += [f"load average (1, 5, 15 min) around {r['case']}: {r['load_before']} before, "
+              f"{r['load_after']} after" for r in rows]  # fmt: skip
+    return lines
 
 
 TITLE = "wlansim beside ns-3.37 on matched saturated cells"
@@ -434,13 +828,15 @@ class Plan:
         if not self.quick:
             return []
         cells = ", ".join(c.label for c in cases(True))
-        return [f"quick: {cells} only, {self.reps} seeds of {seconds_text(self.duration)}"]
+        return [f"quick: {cells} only, no TCP case, {self.reps} seeds of "
+                f"{seconds_text(self.duration)}"]  # fmt: skip
 
 
 def run(plan: Plan) -> dict:
     """The tables ``udp`` (per case: both simulators' means), ``runs`` (one row per case,
     simulator and seed: what the claims read), ``defaults`` and ``default-runs`` (what
-    ns-3's defaults change) and ``build`` (the binary and what compiling it cost)."""
+    ns-3's defaults change), ``tcp`` and ``tcp-runs`` (the TCP cases: per case, and one row
+    per case, simulator and seed) and ``build`` (the binary and what compiling it cost)."""
     import pandas as pd
 
     from wlansim.evidence.ns3.run import cache_dir, compiled
@@ -450,6 +846,7 @@ def run(plan: Plan) -> dict:
     runs = compare(binary.path, cases(plan.quick), seeds, plan.duration, plan.jobs)
     default_runs = compare_defaults(binary.path, runs, defaults_cases(plan.quick), seeds,
                                     plan.duration, plan.jobs)  # fmt: skip
+    tcp_runs = compare_tcp(binary.path, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
     build = {"binary": str(binary.path), "cache": str(cache_dir()),
              "compile_wall_s": binary.compile_wall_s,
              "compile_cpu_s": binary.compile_cpu_s}  # fmt: skip
@@ -458,6 +855,8 @@ def run(plan: Plan) -> dict:
         "runs": pd.DataFrame(runs),
         "defaults": pd.DataFrame(defaults_summary(runs, default_runs)),
         "default-runs": pd.DataFrame(default_runs),
+        "tcp": pd.DataFrame(tcp_summary(tcp_runs)),
+        "tcp-runs": pd.DataFrame(tcp_runs),
         "build": pd.DataFrame([build]),
     }
 
@@ -469,26 +868,43 @@ def show(tables: dict, plan: Plan) -> list[str]:
                     if build.compile_wall_s else "from the cache")  # fmt: skip
     fmt = lambda v: f"{v:.2f}"  # noqa: E731
     cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
-            "ns3_acked_pct", "wlansim_acked_pct", "ns3_captures", "wlansim_captures"]  # fmt: skip
+            "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "ns3_mpdus_per_frame",
+            "ns3_captures", "wlansim_captures"]  # fmt: skip
     lines = [
         f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
         "",
         f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {seconds_text(plan.duration)} per run "
         f"({seconds_text(WARMUP_S)} warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 "
-        "matched (no preamble detection, no beacons, no Block Ack agreement; wlansim's sinr "
-        "reception); captures: exchanges captured out of a collision per run",
+        "matched (no preamble detection, no beacons, no Block Ack agreement without A-MPDU; "
+        f"wlansim's sinr reception; A-MPDU: queues of {AMPDU_QUEUE}); collided: data frames "
+        "(an A-MPDU is one) that started with another; bars: BlockAckReq frames per run; "
+        "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run",
         tables["udp"][cols].to_string(index=False, float_format=fmt),
     ]
     if len(tables["defaults"]):
         cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
         lines += ["", "What ns-3's defaults change (ns-3 with one back on, beside ns-3 matched):",
                   tables["defaults"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
-    for phys, access, text in NAMED_DIFFERENCES:
+    if len(tables["tcp"]):
+        cols = ["cell", "ns3_up_mbps", "ns3_down_mbps", "ns3_total_mbps", "wlansim_up_mbps",
+                "wlansim_down_mbps", "wlansim_total_mbps", "total_diff_pct", "ns3_ratio",
+                "wlansim_ratio", "ratio_diff_pct", "starved"]  # fmt: skip
+        lines += ["", f"TCP through the AP with A-MPDU ({AMPDU_BYTES} B), NewReno, {TCP_MSS}-byte "
+                  f"segments, {TCP_RWND}-byte window: goodput Mb/s up, down and in all, ratio "
+                  "up/down (starved: a direction under "
+                  f"{100 * STARVED:g} % of the total)",
+                  tables["tcp"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
+    for phys, access, ampdu_only, text in NAMED_DIFFERENCES:
         where = f"{', '.join(PHYS[k].label for k in phys)}; {', '.join(access)}"
+        where += "; A-MPDU" if ampdu_only else ""
         lines += ["", f"Named difference ({where}): {text}."]
+    if len(tables["tcp"]):
+        lines += [line for text in TCP_DIFFERENCES
+                  for line in ("", f"Named difference (TCP): {text}.")]  # fmt: skip
     runs = tables["runs"]
-    ns3_cpu = runs.loc[runs["sim"] == "ns3", "cpu_s"].sum()
-    ours = runs.loc[runs["sim"] == "wlansim", "cpu_s"].sum()
+    tcp = tables["tcp-runs"]
+    ns3_cpu = sum(t.loc[t["sim"] == "ns3", "cpu_s"].sum() for t in (runs, tcp) if len(t))
+    ours = sum(t.loc[t["sim"] == "wlansim", "cpu_s"].sum() for t in (runs, tcp) if len(t))
     lines += [
         "",
         f"ns-3: {ns3_cpu:.1f} s CPU in its matched runs; wlansim: {ours:.2f} s in-process",
