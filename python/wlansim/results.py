@@ -37,7 +37,9 @@ class Results:
       terminal),
       collision_probability, channel, cs_busy_s (time its carrier sense was busy, own
       transmissions included), nav_deferrals (frames whose NAV made it defer beyond what
-      it sensed)); a QoS node's row sums its access categories.
+      it sensed), mean_data_rate_bps (with `mac.rate_control`: the mean rate of the
+      attempts it sent on its adapted links; absent or NaN elsewhere)); a QoS node's row
+      sums its access categories.
     - `access_categories`: one row per access category of each QoS node (node, ac and the
       same counters); empty without EDCA.
     - `packets`, `packet_hops`: on request (`[output] packets = true` or a list of flow

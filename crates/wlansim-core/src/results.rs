@@ -94,6 +94,11 @@ pub struct NodeResult {
     /// Frames it decoded, addressed to others, whose Duration made it defer beyond what it
     /// sensed (virtual carrier sense; spatial medium only).
     pub nav_deferrals: u64,
+    /// With rate adaptation (`mac.rate_control`): the mean data rate (b/s) of the
+    /// attempts it sent on its adapted links in the measurement window; None on a node
+    /// without one, or without such attempts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_data_rate_bps: Option<f64>,
 }
 
 /// MAC counters of one access category of a QoS node.

@@ -222,6 +222,7 @@ impl Store {
         let link = self.link(e.node, to);
         let one = Ampdu::default().with(&self.phy, ip_bytes);
         Some(HeadFrame {
+            rate: super::rate::CONFIGURED,
             to,
             times: ampdu_times(&self.phy, link, self.rts_threshold, one.bytes),
             delivered: false,
@@ -288,6 +289,7 @@ impl Store {
         }
         agg.current[t as usize] = (s as u32, a.mpdus);
         e.head = Some(HeadFrame {
+            rate: super::rate::CONFIGURED,
             to,
             times: ampdu_times(phy, &link, *rts_threshold, a.bytes),
             delivered: false,

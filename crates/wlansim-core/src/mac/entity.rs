@@ -139,6 +139,9 @@ pub struct HeadFrame {
     /// `beacon.is_some()`, kept here because every exchange reads it with the head,
     /// and `beacon` sits in the entity's last cache line.
     pub broadcast: bool,
+    /// The rung of the link's rate ladder its current attempt goes at (`mac/rate/`), or
+    /// `rate::CONFIGURED`: the link's configured rates.
+    pub rate: u8,
 }
 
 /// What became of the head-of-line frame after a failed attempt.

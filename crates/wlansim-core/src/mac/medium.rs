@@ -218,6 +218,9 @@ impl Mac {
         for e in &mut self.store.entities {
             e.stats = MacStats::default();
         }
+        if let Some(r) = &mut self.store.rate {
+            r.reset_statistics();
+        }
         let shared = self.shared.reset_statistics(now);
         let in_progress = match &mut self.spatial {
             Some(s) => {

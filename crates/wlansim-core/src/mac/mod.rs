@@ -14,6 +14,7 @@ pub mod exchange;
 pub mod medium;
 pub mod nav;
 pub mod ns2;
+pub mod rate;
 pub(crate) mod shared;
 pub(crate) mod spatial;
 pub mod store;

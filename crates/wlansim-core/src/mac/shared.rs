@@ -406,7 +406,7 @@ impl Shared {
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
-        let link = *store.link(node, to);
+        let link = *store.head_link(t);
         let short_preamble = store.phy.short_preamble(link.rates.plcp);
         let ppdu = |rate, bytes| Ppdu {
             rate,

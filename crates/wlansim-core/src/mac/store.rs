@@ -10,6 +10,7 @@ use super::entity::{AfterFailure, HeadFrame};
 use super::event::MacOutcome;
 use super::exchange::{exchange_times, ExchangeTimes};
 use super::ns2::MacRules;
+use super::rate::{RateControl, CONFIGURED};
 use super::Entity;
 use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
@@ -40,6 +41,8 @@ pub struct Store {
     pub(super) outcomes: Vec<MacOutcome>,
     /// The Block Ack sessions when the run sends A-MPDUs (`mac/aggregate.rs`).
     pub(super) aggregation: Option<Aggregation>,
+    /// The links' rate controllers when some link adapts its rate (`mac/rate/`).
+    pub rate: Option<Box<RateControl>>,
     /// Some node has more than one entity (EDCA, or a beacon entity beside its data
     /// one): internal collisions are possible.
     shares_nodes: bool,
@@ -75,6 +78,7 @@ impl Store {
             rules,
             outcomes: Vec::with_capacity(2 * n),
             aggregation: None,
+            rate: None,
             shares_nodes,
             trace: false,
             trace_heard: false,
@@ -148,6 +152,18 @@ impl Store {
         }
     }
 
+    /// The rates of entity `t`'s head-of-line frame's exchange: its link's, or those of
+    /// the rung its rate controller chose.
+    #[inline]
+    pub(super) fn head_link(&self, t: u32) -> &LinkTimes {
+        let e = &self.entities[t as usize];
+        let head = e.head.as_ref().expect("has frame");
+        match &self.rate {
+            Some(rc) if head.rate != CONFIGURED => rc.times(e.node, head.to, head.rate),
+            _ => self.link(e.node, head.to),
+        }
+    }
+
     /// The exchange timing of entity `t`'s head-of-line frame.
     #[inline]
     pub(super) fn head_exchange(&self, t: u32) -> ExchangeTimes {
@@ -166,6 +182,7 @@ impl Store {
             Some(times) => HeadFrame {
                 delivered: false,
                 broadcast: true,
+                rate: CONFIGURED,
                 to: e.node,
                 times,
             },
@@ -173,6 +190,7 @@ impl Store {
                 delivered: false,
                 broadcast: false,
                 to: p.hop,
+                rate: CONFIGURED,
                 times: exchange_times(
                     &self.phy,
                     self.link(e.node, p.hop),
@@ -182,6 +200,41 @@ impl Store {
             },
         });
         self.entities[t as usize].head = head;
+        if self.rate.is_some() {
+            self.choose_rate(t);
+        }
+    }
+
+    /// Entity `t`'s rate controller picks the rung of its head-of-line frame's next
+    /// attempt (a new frame, or a retry after a failure), and the exchange is timed at it.
+    #[inline(never)]
+    fn choose_rate(&mut self, t: u32) {
+        let rc = self.rate.as_mut().expect("rate control");
+        let e = &self.entities[t as usize];
+        let Some(head) = e.head.filter(|h| !h.broadcast) else {
+            return;
+        };
+        let attempt = e.backoff.short_retries + e.backoff.long_retries;
+        let rung = rc.choose(e.node, head.to, attempt);
+        if rung == CONFIGURED {
+            return;
+        }
+        let ip_bytes = e.queue.head().expect("has frame").ip_bytes();
+        let link = rc.times(e.node, head.to, rung);
+        let times = exchange_times(&self.phy, link, self.rts_threshold, ip_bytes);
+        let head = self.entities[t as usize].head.as_mut().expect("has frame");
+        head.rate = rung;
+        head.times = times;
+    }
+
+    /// Entity `t`'s rate controller learns the fate of the attempt that began at `start`.
+    #[inline(never)]
+    fn report_rate(&mut self, t: u32, success: bool, start: Time) {
+        let rc = self.rate.as_mut().expect("rate control");
+        let e = &self.entities[t as usize];
+        if let Some(head) = e.head.filter(|h| !h.broadcast) {
+            rc.report(e.node, head.to, head.rate, success, start);
+        }
     }
 
     /// [`super::MacEvent::Received`] at `now`: entity `t`'s head-of-line frame, decoded
@@ -233,6 +286,9 @@ impl Store {
         }
         if let Some(at) = received {
             self.deliver_received(t, at);
+        }
+        if self.rate.is_some() {
+            self.report_rate(t, false, start);
         }
         let e = &self.entities[t as usize];
         if self.trace && self.aggregates(t) {
@@ -302,6 +358,8 @@ impl Store {
                 self.outcomes.push(MacOutcome::RetryDrop { node, packet });
             }
             self.outcomes.push(MacOutcome::Vacated(t));
+        } else if self.rate.is_some() {
+            self.choose_rate(t);
         }
     }
 
@@ -310,6 +368,9 @@ impl Store {
     /// (9.3.4.3); inside one, CW resets and the backoff waits for the TXOP's end.
     #[inline(always)]
     pub(super) fn succeed(&mut self, t: u32, start: Time, delivered_at: Time) {
+        if self.rate.is_some() {
+            self.report_rate(t, true, start);
+        }
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;
         if e.beacon.is_some() {

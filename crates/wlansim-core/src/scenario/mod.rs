@@ -44,6 +44,7 @@ pub use units::{Bytes, Duration, Power, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
+use crate::mac::rate::RateAlgorithm;
 use crate::net::RoutingAgent;
 use crate::phy::channels::Band;
 use crate::phy::ht::{GuardInterval, HtMode};
@@ -219,6 +220,9 @@ pub enum SeriesKind {
     /// each interval; NaN in
     /// an interval without such attempts (null in JSON, None in Python).
     FrameErrorRatio,
+    /// Per node of a BSS with rate adaptation (`mac.rate_control`): the mean data rate
+    /// (b/s) of the attempts it sent in each interval; NaN in an interval without any.
+    DataRate,
 }
 
 impl SeriesKind {
@@ -232,6 +236,7 @@ impl SeriesKind {
             SeriesKind::ActiveFlows => "active_flows",
             SeriesKind::Position => "position",
             SeriesKind::FrameErrorRatio => "frame_error_ratio",
+            SeriesKind::DataRate => "data_rate",
         }
     }
 
@@ -242,7 +247,7 @@ impl SeriesKind {
             SeriesKind::FlowThroughput | SeriesKind::Cwnd | SeriesKind::Rto | SeriesKind::Srtt => {
                 flows
             }
-            SeriesKind::QueueLength | SeriesKind::FrameErrorRatio => nodes,
+            SeriesKind::QueueLength | SeriesKind::FrameErrorRatio | SeriesKind::DataRate => nodes,
             SeriesKind::ActiveFlows => ACTIVE_FLOW_COLUMNS.len(),
             SeriesKind::Position => 2 * nodes,
         }
@@ -481,6 +486,17 @@ pub struct MacConfig {
     )]
     #[schemars(range(min = 1, max = 64))]
     pub ba_window: u32,
+    /// Rate adaptation of every station's link, both directions (each station and the AP
+    /// keep their own controller per link; `stations[].rate_control` sets a group's):
+    /// `constant` (default: the configured rate), `ideal`, `arf`, `aarf`, `minstrel`
+    /// (802.11a/b/g), `minstrel_ht` (802.11n/ac). Needs `[channel.reception] model =
+    /// "sinr"`, whose error curves depend on the rate.
+    #[serde(default, skip_serializing_if = "is_constant_rate")]
+    pub rate_control: RateAlgorithm,
+}
+
+fn is_constant_rate(r: &RateAlgorithm) -> bool {
+    *r == RateAlgorithm::Constant
 }
 
 /// The Block Ack window of a compressed BlockAck's bitmap.
@@ -508,6 +524,7 @@ impl Default for MacConfig {
             profile: None,
             ampdu_max_bytes: 0,
             ba_window: DEFAULT_BA_WINDOW,
+            rate_control: RateAlgorithm::Constant,
         }
     }
 }
@@ -746,6 +763,10 @@ pub struct StationGroup {
     /// one of the standard's rates; `phy.data_rate` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_rate: Option<Rate>,
+    /// Rate adaptation of these stations' links (see `mac.rate_control`); that when
+    /// absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_control: Option<RateAlgorithm>,
     /// Where the group's stations stand, [x, y] in metres (each within ±1000 km; all at
     /// one point); needed by `[channel.propagation]`; where they start from when they
     /// move.

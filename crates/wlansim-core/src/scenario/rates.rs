@@ -5,6 +5,8 @@
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
+use crate::mac::rate::RateAlgorithm;
+use crate::phy::ht::HtMode;
 use crate::phy::rates::mandatory_rates;
 use crate::phy::{channels, LinkRates, Phy, Preamble, Standard};
 use crate::sim::time::Time;
@@ -95,19 +97,56 @@ impl Scenario {
 
     /// The rates of the frames between the stations of `g` and their AP.
     pub fn link_rates(&self, phy: &Phy, g: &StationGroup) -> LinkRates {
-        let ap = self.ap_config(g);
         let data = g.data_rate.map_or(phy.data_rate, |r| r.0);
+        self.rates_at(phy, g, (data, phy.ht))
+    }
+
+    /// The rate controller of the links of `g`'s stations (`mac.rate_control`, or the
+    /// group's own).
+    pub fn rate_control(&self, g: &StationGroup) -> RateAlgorithm {
+        g.rate_control.unwrap_or(self.mac.rate_control)
+    }
+
+    /// The rates a controller of `g`'s links chooses from, lowest first (`mac/rate/`):
+    /// every standard rate of the PHY's modulation, or on 802.11n/ac every MCS valid at
+    /// the configured streams, width and guard interval; each with its control frames'
+    /// rates.
+    pub fn rate_ladder(&self, phy: &Phy, g: &StationGroup) -> Vec<LinkRates> {
+        match phy.ht {
+            Some(top) => (0..=top.format.max_mcs())
+                .map(|mcs| HtMode { mcs, ..top })
+                .filter(|m| m.check().is_ok())
+                .map(|m| self.rates_at(phy, g, (m.rate_bps().round() as u64, Some(m))))
+                .collect(),
+            None => phy
+                .standard
+                .rates()
+                .iter()
+                .map(|&r| self.rates_at(phy, g, (r, None)))
+                .collect(),
+        }
+    }
+
+    /// The rates of `g`'s link with data frames at `data` (in HT/VHT mode `ht`).
+    fn rates_at(
+        &self,
+        phy: &Phy,
+        g: &StationGroup,
+        (data, ht): (u64, Option<HtMode>),
+    ) -> LinkRates {
+        let ap = self.ap_config(g);
         let plcp = self.bss_plcp(phy, ap);
         match self.bss_basic_rates(ap) {
             Some(basic) => LinkRates::standard(
                 phy.standard,
                 &basic,
-                (data, phy.ht),
+                (data, ht),
                 ap.rts_rate.map(|r| r.0),
                 plcp,
             ),
             None => LinkRates {
                 data,
+                ht,
                 plcp,
                 ..LinkRates::fixed(phy)
             },
@@ -199,6 +238,80 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
         if short {
             short_preamble_rate(&path, g.data_rate.map_or(phy.data_rate, |r| r.0))?;
         }
+        let key = match g.rate_control {
+            Some(_) => format!("stations[{i}].rate_control"),
+            None => "mac.rate_control".into(),
+        };
+        rate_control(s, g, &key)?;
+    }
+    Ok(())
+}
+
+/// A group's rate controller: one of its PHY, with the rate-dependent reception model,
+/// and with nothing it does not work with yet.
+fn rate_control(s: &Scenario, g: &StationGroup, key: &str) -> Result<(), ScenarioError> {
+    let algorithm = s.rate_control(g);
+    let name = algorithm.name();
+    let standard = s.phy.standard;
+    let refuse = |why: String| err(key.to_string(), format!("\"{name}\": {why}"));
+    match algorithm {
+        RateAlgorithm::Constant => return Ok(()),
+        RateAlgorithm::Minstrel if standard.ht_format().is_some() => {
+            return refuse(format!(
+                "Minstrel chooses among legacy rates; {} data frames go at an MCS: use \"minstrel_ht\"",
+                standard.name()
+            ))
+        }
+        RateAlgorithm::MinstrelHt if standard.ht_format().is_none() => {
+            return refuse(format!(
+                "Minstrel-HT chooses among HT/VHT MCS; {} has none: use \"minstrel\" (or phy.standard \"802.11n\" or \"802.11ac\")",
+                standard.name()
+            ))
+        }
+        _ => {}
+    }
+    let sinr = s
+        .channel
+        .reception
+        .as_ref()
+        .is_some_and(|r| r.model == super::reception::ReceptionModel::Sinr);
+    if !sinr {
+        return refuse(
+            "rate adaptation needs a reception model whose frame errors depend on the rate: set [channel.reception] model = \"sinr\" (the i.i.d. frame error rate is the same at every rate)".into(),
+        );
+    }
+    if g.data_rate.is_some() {
+        return refuse(format!(
+            "the controller chooses the data rate; drop stations[].data_rate of group \"{}\"",
+            g.name
+        ));
+    }
+    if let Some(mcs) = s.phy.mcs {
+        return refuse(format!(
+            "the controller chooses the MCS; drop phy.mcs (it is {mcs})"
+        ));
+    }
+    if s.phy.nonstandard_rate {
+        return refuse(
+            "the controller chooses among the standard's rates; drop phy.nonstandard_rate".into(),
+        );
+    }
+    if s.mac.ampdu_max_bytes > 0 {
+        return refuse(format!(
+            "rate adaptation of A-MPDUs is not modelled yet; set mac.ampdu_max_bytes = 0 (it is {})",
+            s.mac.ampdu_max_bytes
+        ));
+    }
+    if s.output.pcap.is_some() {
+        return refuse(
+            "captures write one rate per run; a frame's adapted rate is not written yet: drop output.pcap".into(),
+        );
+    }
+    if algorithm == RateAlgorithm::Ideal && g.mobility.is_some() {
+        return refuse(format!(
+            "the ideal controller here knows each link's SNR from fixed positions; group \"{}\" moves (mobility)",
+            g.name
+        ));
     }
     Ok(())
 }

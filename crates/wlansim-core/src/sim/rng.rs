@@ -26,6 +26,8 @@ pub enum StreamKind {
     Traffic = 2,
     Channel = 3,
     Tcp = 4,
+    /// A link's rate controller (Minstrel's sampling).
+    Rate = 5,
 }
 
 /// FNV-1a, 64 bits: a fixed, portable hash of a stream's name.

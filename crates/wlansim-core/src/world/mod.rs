@@ -12,6 +12,7 @@ mod drops;
 mod edca;
 mod external;
 mod forward;
+mod rate;
 mod report;
 mod series;
 mod tcp_flows;
@@ -527,6 +528,8 @@ mod contention_tests;
 mod edca_tests;
 #[cfg(test)]
 mod ns2_tests;
+#[cfg(test)]
+mod rate_tests;
 #[cfg(test)]
 mod rates_tests;
 #[cfg(test)]

@@ -120,6 +120,10 @@ impl World {
                     channel: self.channels[id],
                     cs_busy_s: to_secs(busy),
                     nav_deferrals,
+                    mean_data_rate_bps: self.mac.store.rate.as_ref().and_then(|r| {
+                        let t = r.tally[id];
+                        (t.attempts > 0).then(|| t.rate_sum / t.attempts as f64)
+                    }),
                 }
             })
             .collect();

@@ -1,6 +1,7 @@
 //! Time series recorded on request (`[output] series`): sampled by a periodic event
 //! from the end of the warm-up, stored in vectors sized once at the start.
 use super::{Event, World};
+use crate::mac::rate::RateTally;
 use crate::results::SeriesTable;
 use crate::scenario::{Direction, SeriesKind, ACTIVE_FLOW_COLUMNS};
 use crate::sim::time::{to_secs, Time};
@@ -20,6 +21,8 @@ pub struct Recorder {
     /// Per node: its attempts that failed on the channel (data or control frame lost)
     /// and its attempts that did not collide, at the previous sample.
     last_frames: Vec<(u64, u64)>,
+    /// Per node: its adapted attempts and the sum of their rates at the previous sample.
+    last_rates: Vec<RateTally>,
 }
 
 impl Recorder {
@@ -44,6 +47,7 @@ impl Recorder {
             last_bytes: vec![0; flows],
             delta_bytes: vec![0; flows],
             last_frames: vec![(0, 0); nodes],
+            last_rates: vec![RateTally::default(); nodes],
         }
     }
 
@@ -55,6 +59,7 @@ impl Recorder {
     pub fn on_statistics_reset(&mut self) {
         self.last_bytes.iter_mut().for_each(|b| *b = 0);
         self.last_frames.iter_mut().for_each(|f| *f = (0, 0));
+        self.last_rates.fill(RateTally::default());
     }
 }
 
@@ -119,6 +124,20 @@ impl World {
                         *last = (lost, heard);
                     }
                 }
+                SeriesKind::DataRate => {
+                    let tally = self.mac.store.rate.as_ref().map(|r| &r.tally);
+                    for (i, (col, last)) in columns.iter_mut().zip(&mut rec.last_rates).enumerate()
+                    {
+                        let now = tally.map_or(RateTally::default(), |t| t[i]);
+                        let attempts = now.attempts - last.attempts;
+                        col.push(if attempts == 0 {
+                            f64::NAN
+                        } else {
+                            (now.rate_sum - last.rate_sum) / attempts as f64
+                        });
+                        *last = now;
+                    }
+                }
                 SeriesKind::Position => {
                     for (i, xy) in columns.chunks_mut(2).enumerate() {
                         if let Some(p) = self.channel.positions.at(i, now) {
@@ -158,11 +177,12 @@ impl World {
                     .iter()
                     .map(|f| f.tcp.map(|_| f.name.clone()))
                     .collect(),
-                SeriesKind::QueueLength | SeriesKind::FrameErrorRatio => self
-                    .nodes
-                    .iter()
-                    .map(|n| n.bss.map(|_| n.name.clone()))
-                    .collect(),
+                SeriesKind::QueueLength | SeriesKind::FrameErrorRatio | SeriesKind::DataRate => {
+                    self.nodes
+                        .iter()
+                        .map(|n| n.bss.map(|_| n.name.clone()))
+                        .collect()
+                }
                 SeriesKind::ActiveFlows => ACTIVE_FLOW_COLUMNS
                     .iter()
                     .map(|c| Some(c.to_string()))

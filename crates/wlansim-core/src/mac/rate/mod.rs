@@ -1,0 +1,255 @@
+//! Rate adaptation (`mac.rate_control`, per station group `stations[].rate_control`): per
+//! link and direction (a station → its AP, the AP → that station) a controller that picks
+//! the data rate of each attempt from the link's ladder of rates and learns from each
+//! attempt's fate (ACK received or not).
+//!
+//! The ladder of a link holds the standard's data rates of its PHY's modulation (802.11b:
+//! 1-11 Mb/s; OFDM: 6-54 Mb/s) or, on 802.11n/ac, MCS 0 up to the highest MCS valid at
+//! the configured streams, width and guard interval; each rung with its control frames'
+//! rates by the control-response rule (`phy/rates.rs`). The algorithms:
+//! - `constant`: no controller, the link's configured rate (the default);
+//! - `ideal` (`ideal.rs`): the highest rate whose threshold SNR is below the link's SNR;
+//! - `arf`, `aarf` (`arf.rs`): up after a run of successes, down after failures;
+//! - `minstrel`, `minstrel_ht` (`minstrel.rs`): throughput statistics per rate with
+//!   sampling and a retry chain.
+//!
+//! Where the rate is used: the exchange's airtime (data frame and its ACK at the
+//! control-response rate of the chosen data rate) and the data frame's decoding by the
+//! SINR reception model's error curve of that rate. The i.i.d. frame error rate is
+//! rate-blind, so rate adaptation needs `[channel.reception] model = "sinr"`.
+pub mod arf;
+pub mod ideal;
+pub mod minstrel;
+
+use crate::net::NodeId;
+use crate::phy::{LinkTimes, Phy};
+use crate::sim::rng::Rng;
+use crate::sim::time::Time;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The rate controller of a link (`mac.rate_control`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RateAlgorithm {
+    /// The configured rate (`phy.data_rate`, `stations[].data_rate`, `phy.mcs`).
+    #[default]
+    Constant,
+    /// The highest rate whose bit error rate at the link's SNR is at most 1e-6 (ns-3's
+    /// `IdealWifiManager`).
+    Ideal,
+    /// Auto Rate Fallback (Kamerman & Monteban 1997): up after 10 successes (or 15
+    /// attempts), down after 2 failures in a row or 1 just after a step up.
+    Arf,
+    /// Adaptive ARF (Lacage, Manshaei & Turletti 2004): ARF whose success threshold
+    /// doubles (up to 60) each time the attempt after a step up fails.
+    Aarf,
+    /// Minstrel (Linux mac80211, ns-3 `MinstrelWifiManager`) over the legacy rates.
+    Minstrel,
+    /// Minstrel-HT (Linux `minstrel_ht`, ns-3 `MinstrelHtWifiManager`) over the MCS of
+    /// the configured streams, width and guard interval; 802.11n/ac only.
+    MinstrelHt,
+}
+
+impl RateAlgorithm {
+    pub const ALL: [RateAlgorithm; 6] = [
+        RateAlgorithm::Constant,
+        RateAlgorithm::Ideal,
+        RateAlgorithm::Arf,
+        RateAlgorithm::Aarf,
+        RateAlgorithm::Minstrel,
+        RateAlgorithm::MinstrelHt,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RateAlgorithm::Constant => "constant",
+            RateAlgorithm::Ideal => "ideal",
+            RateAlgorithm::Arf => "arf",
+            RateAlgorithm::Aarf => "aarf",
+            RateAlgorithm::Minstrel => "minstrel",
+            RateAlgorithm::MinstrelHt => "minstrel_ht",
+        }
+    }
+}
+
+/// A link's ladder: each rung's rates and frame times, lowest rate first.
+#[derive(Clone, Debug)]
+pub struct Ladder {
+    pub rungs: Vec<LinkTimes>,
+    /// Per rung: the SNR (linear) at which its bit error rate is 1e-6 (`ideal`).
+    pub thresholds: Vec<f64>,
+    /// Per rung: the airtime of one exchange of a 1200-byte MPDU with its ACK (Minstrel's
+    /// throughput estimate divides the success probability by it).
+    pub exchange: Vec<Time>,
+}
+
+impl Ladder {
+    pub fn new(phy: &Phy, rungs: Vec<LinkTimes>) -> Ladder {
+        let thresholds = rungs
+            .iter()
+            .map(|l| ideal::threshold_snr(l, phy.modulation))
+            .collect();
+        let exchange = rungs
+            .iter()
+            .map(|l| l.data(phy, 1200) + phy.sifs + l.ack)
+            .collect();
+        Ladder {
+            rungs,
+            thresholds,
+            exchange,
+        }
+    }
+
+    fn top(&self) -> u8 {
+        (self.rungs.len() - 1) as u8
+    }
+}
+
+/// Which way a link's frames go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+/// One link's controller.
+enum Controller {
+    Ideal(u8),
+    Arf(arf::Arf),
+    Minstrel(Box<minstrel::Minstrel>),
+}
+
+/// What a link was sent at, for the outputs: attempts and the sum of their rates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateTally {
+    pub attempts: u64,
+    pub rate_sum: f64,
+}
+
+struct Link {
+    ladder: usize,
+    controller: Controller,
+}
+
+/// A link's controller as the world builds it: which ladder, which algorithm, the SNR of
+/// the frames from the peer (`ideal`), the name of its random stream (`minstrel`).
+pub struct LinkSpec {
+    /// The station's frames to its AP (`tx` the station), or the AP's to it.
+    pub direction: Direction,
+    pub tx: NodeId,
+    pub rx: NodeId,
+    pub ladder: usize,
+    pub algorithm: RateAlgorithm,
+    pub snr: f64,
+    pub rng: Rng,
+}
+
+/// The controllers of every adapted link and their ladders.
+pub struct RateControl {
+    ladders: Vec<Ladder>,
+    /// Per station: the index in `links` of its link to its AP and of its AP's link to
+    /// it (NONE: not adapted). A frame over the air always has a station at one end.
+    index: Vec<[u32; 2]>,
+    links: Vec<Link>,
+    /// Per transmitting node: the attempts it sent at an adapted rate, and their rates.
+    pub tally: Vec<RateTally>,
+}
+
+/// A head-of-line frame sent at its link's configured rates (no controller).
+pub const CONFIGURED: u8 = u8::MAX;
+const NONE: u32 = u32::MAX;
+
+impl RateControl {
+    pub fn new(nodes: usize, ladders: Vec<Ladder>, specs: Vec<LinkSpec>) -> RateControl {
+        let mut index = vec![[NONE; 2]; nodes];
+        let mut links = Vec::with_capacity(specs.len());
+        for s in specs {
+            let ladder = &ladders[s.ladder];
+            let controller = match s.algorithm {
+                RateAlgorithm::Constant => continue,
+                RateAlgorithm::Ideal => Controller::Ideal(ideal::choose(ladder, s.snr)),
+                RateAlgorithm::Arf => Controller::Arf(arf::Arf::new(false)),
+                RateAlgorithm::Aarf => Controller::Arf(arf::Arf::new(true)),
+                RateAlgorithm::Minstrel | RateAlgorithm::MinstrelHt => {
+                    Controller::Minstrel(Box::new(minstrel::Minstrel::new(
+                        ladder,
+                        s.algorithm == RateAlgorithm::MinstrelHt,
+                        s.rng,
+                    )))
+                }
+            };
+            let slot = match s.direction {
+                Direction::Up => &mut index[s.tx as usize][0],
+                Direction::Down => &mut index[s.rx as usize][1],
+            };
+            *slot = links.len() as u32;
+            links.push(Link {
+                ladder: s.ladder,
+                controller,
+            });
+        }
+        RateControl {
+            ladders,
+            index,
+            links,
+            tally: vec![RateTally::default(); nodes],
+        }
+    }
+
+    #[inline]
+    fn link(&self, tx: NodeId, rx: NodeId) -> Option<usize> {
+        let up = self.index[tx as usize][0];
+        let i = if up != NONE {
+            up
+        } else {
+            self.index[rx as usize][1]
+        };
+        (i != NONE).then_some(i as usize)
+    }
+
+    /// The rung for attempt `attempt` (0: the first) of a frame `tx` → `rx`;
+    /// [`CONFIGURED`] on a link without a controller.
+    pub fn choose(&mut self, tx: NodeId, rx: NodeId, attempt: u32) -> u8 {
+        let Some(i) = self.link(tx, rx) else {
+            return CONFIGURED;
+        };
+        let link = &mut self.links[i];
+        let ladder = &self.ladders[link.ladder];
+        match &mut link.controller {
+            Controller::Ideal(r) => *r,
+            Controller::Arf(a) => a.rate(),
+            Controller::Minstrel(m) => m.choose(ladder, attempt),
+        }
+    }
+
+    /// The attempt `tx` → `rx` at `rung` ended at `now`: acknowledged (`success`) or not.
+    pub fn report(&mut self, tx: NodeId, rx: NodeId, rung: u8, success: bool, now: Time) {
+        if rung == CONFIGURED {
+            return;
+        }
+        let i = self.link(tx, rx).expect("an adapted link");
+        let link = &mut self.links[i];
+        let ladder = &self.ladders[link.ladder];
+        let t = &mut self.tally[tx as usize];
+        t.attempts += 1;
+        t.rate_sum += ladder.rungs[rung as usize].rates.data as f64;
+        match &mut link.controller {
+            Controller::Ideal(_) => {}
+            Controller::Arf(a) => a.report(success, ladder.top()),
+            Controller::Minstrel(m) => m.report(ladder, rung, success, now),
+        }
+    }
+
+    /// The frame times of rung `rung` of the link `tx` → `rx`.
+    #[inline]
+    pub fn times(&self, tx: NodeId, rx: NodeId, rung: u8) -> &LinkTimes {
+        let i = self.link(tx, rx).expect("an adapted link");
+        &self.ladders[self.links[i].ladder].rungs[rung as usize]
+    }
+
+    /// Counters restart at the end of the warm-up.
+    pub fn reset_statistics(&mut self) {
+        self.tally.fill(RateTally::default());
+    }
+}

@@ -1,0 +1,81 @@
+//! The rate controllers of the stations' links (`mac.rate_control`,
+//! `stations[].rate_control`; the controllers: `mac/rate/`), built from the scenario: one
+//! ladder per adapted station group, a controller per station and direction.
+use crate::channel::power::watts;
+use crate::channel::Channel;
+use crate::mac::rate::{Direction, Ladder, LinkSpec, RateAlgorithm, RateControl};
+use crate::phy::LinkTimes;
+use crate::scenario::{Model, ScenarioError};
+use crate::sim::rng::{Rng, StreamKind};
+
+/// The controllers of the run's adapted links; None when every link keeps its rate.
+/// `spatial`: the run's medium is the spatial one, which has no rate adaptation yet.
+pub(super) fn rate_control(
+    m: &Model,
+    channel: &Channel,
+    spatial: bool,
+    seed: u64,
+) -> Result<Option<RateControl>, ScenarioError> {
+    let s = m.scenario;
+    let adapted: Vec<_> = s
+        .stations
+        .iter()
+        .filter(|g| s.rate_control(g) != RateAlgorithm::Constant)
+        .collect();
+    let Some(first) = adapted.first() else {
+        return Ok(None);
+    };
+    if spatial {
+        let key = match first.rate_control {
+            Some(_) => "stations[].rate_control",
+            None => "mac.rate_control",
+        };
+        return Err(ScenarioError::new(
+            key,
+            format!(
+                "\"{}\": this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other), which has no rate adaptation yet; it needs the shared medium",
+                s.rate_control(first).name()
+            ),
+        ));
+    }
+    let noise_dbm = s
+        .channel
+        .reception
+        .as_ref()
+        .expect("validated: sinr")
+        .noise_floor_dbm;
+    let noise = watts(noise_dbm);
+    let mut ladders = Vec::new();
+    let mut specs = Vec::new();
+    for g in adapted {
+        let rungs = s.rate_ladder(&m.phy, g);
+        let rungs = rungs
+            .into_iter()
+            .map(|r| LinkTimes::new(&m.phy, r))
+            .collect();
+        ladders.push(Ladder::new(&m.phy, rungs));
+        let algorithm = s.rate_control(g);
+        let ap = m.id(s.ap_of(g));
+        for i in 0..g.count {
+            let name = format!("{}-{i}", g.name);
+            let sta = m.id(&name);
+            for (direction, tx, rx) in [(Direction::Up, sta, ap), (Direction::Down, ap, sta)] {
+                let stream = format!(
+                    "{}>{}/rate",
+                    m.nodes[tx as usize].name, m.nodes[rx as usize].name
+                );
+                specs.push(LinkSpec {
+                    direction,
+                    tx,
+                    rx,
+                    ladder: ladders.len() - 1,
+                    algorithm,
+                    // What the transmitter hears of its peer (the ACKs).
+                    snr: channel.power_w(rx, tx, 0) / noise,
+                    rng: Rng::named(seed, StreamKind::Rate, &stream),
+                });
+            }
+        }
+    }
+    Ok(Some(RateControl::new(m.nodes.len(), ladders, specs)))
+}
