@@ -23,6 +23,7 @@ use crate::channel::receiver::Rule;
 use crate::channel::reception::ReceptionParams;
 use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::aggregate::AggregationConfig;
+use crate::mac::rate::RateAlgorithm;
 use crate::mac::{AccessCategory, AccessParams, Classifier, MacRules};
 use crate::net::{Kind, NodeId};
 use crate::phy::{cca, channels, frame, LinkRates, Phy};
@@ -248,7 +249,22 @@ pub struct Model {
     pub warmup: Time,
     pub end: Time,
     pub output: Output,
+    /// The station groups whose links adapt their rate; empty: every link keeps its rate.
+    pub rate: Vec<RateGroupSpec>,
     by_name: HashMap<String, NodeId>,
+}
+
+/// A station group whose links adapt their rate (`mac.rate_control`,
+/// `stations[].rate_control`): its algorithm, its ladder of rates and its links' nodes.
+#[derive(Clone, Debug)]
+pub struct RateGroupSpec {
+    /// The key that chose the algorithm (for an error the world raises).
+    pub key: &'static str,
+    pub algorithm: RateAlgorithm,
+    /// The rates the controller may pick, lowest first ([`Scenario::rate_ladder`]).
+    pub rungs: Vec<LinkRates>,
+    pub ap: NodeId,
+    pub stations: Vec<NodeId>,
 }
 
 impl Model {
@@ -291,6 +307,7 @@ impl Model {
                     snaplen: o.pcap_snaplen,
                 }),
             },
+            rate: Vec::new(),
             by_name: HashMap::new(),
         };
         let wired = |name: String, role| NodeSpec {
@@ -515,6 +532,23 @@ impl Model {
             })
             .collect();
         m.reception = m.sinr_reception(s)?;
+        m.rate = s
+            .stations
+            .iter()
+            .filter(|g| s.rate_control(g) != RateAlgorithm::Constant)
+            .map(|g| RateGroupSpec {
+                key: match g.rate_control {
+                    Some(_) => "stations[].rate_control",
+                    None => "mac.rate_control",
+                },
+                algorithm: s.rate_control(g),
+                rungs: s.rate_ladder(&m.phy, g),
+                ap: m.id(s.ap_of(g)),
+                stations: (0..g.count)
+                    .map(|i| m.id(&format!("{}-{i}", g.name)))
+                    .collect(),
+            })
+            .collect();
         Ok(m)
     }
 

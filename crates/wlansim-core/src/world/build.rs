@@ -420,7 +420,7 @@ impl World {
             mac.use_spatial(m.nodes.len(), rule, beacon_ppdu);
             channel.hearing = Some(hearing.with_lists(&channel.budget, &channel.positions));
         }
-        mac.store.rate = super::rate::rate_control(&m, &channel, spatial, seed)?.map(Box::new);
+        mac.store.rate = super::rate::rate_control(m, &channel, spatial, seed)?.map(Box::new);
         Ok(World {
             mac,
             nodes: n.nodes,

@@ -1,9 +1,9 @@
 //! The rate controllers of the stations' links (`mac.rate_control`,
-//! `stations[].rate_control`; the controllers: `mac/rate/`), built from the scenario: one
+//! `stations[].rate_control`; the controllers: `mac/rate/`), built from the resolved model: one
 //! ladder per adapted station group, a controller per station and direction.
 use crate::channel::power::watts;
 use crate::channel::Channel;
-use crate::mac::rate::{Direction, Ladder, LinkSpec, RateAlgorithm, RateControl};
+use crate::mac::rate::{Direction, Ladder, LinkSpec, RateControl};
 use crate::phy::LinkTimes;
 use crate::scenario::{Model, ScenarioError};
 use crate::sim::rng::{Rng, StreamKind};
@@ -16,30 +16,19 @@ pub(super) fn rate_control(
     spatial: bool,
     seed: u64,
 ) -> Result<Option<RateControl>, ScenarioError> {
-    let s = m.scenario;
-    let adapted: Vec<_> = s
-        .stations
-        .iter()
-        .filter(|g| s.rate_control(g) != RateAlgorithm::Constant)
-        .collect();
-    let Some(first) = adapted.first() else {
+    let Some(first) = m.rate.first() else {
         return Ok(None);
     };
     if spatial {
-        let key = match first.rate_control {
-            Some(_) => "stations[].rate_control",
-            None => "mac.rate_control",
-        };
         return Err(ScenarioError::new(
-            key,
+            first.key,
             format!(
                 "\"{}\": this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other), which has no rate adaptation yet; it needs the shared medium",
-                s.rate_control(first).name()
+                first.algorithm.name()
             ),
         ));
     }
-    let noise_dbm = s
-        .channel
+    let noise_dbm = m
         .reception
         .as_ref()
         .expect("validated: sinr")
@@ -47,18 +36,11 @@ pub(super) fn rate_control(
     let noise = watts(noise_dbm);
     let mut ladders = Vec::new();
     let mut specs = Vec::new();
-    for g in adapted {
-        let rungs = s.rate_ladder(&m.phy, g);
-        let rungs = rungs
-            .into_iter()
-            .map(|r| LinkTimes::new(&m.phy, r))
-            .collect();
+    for g in &m.rate {
+        let rungs = g.rungs.iter().map(|&r| LinkTimes::new(&m.phy, r)).collect();
         ladders.push(Ladder::new(&m.phy, rungs));
-        let algorithm = s.rate_control(g);
-        let ap = m.id(s.ap_of(g));
-        for i in 0..g.count {
-            let name = format!("{}-{i}", g.name);
-            let sta = m.id(&name);
+        let ap = g.ap;
+        for &sta in &g.stations {
             for (direction, tx, rx) in [(Direction::Up, sta, ap), (Direction::Down, ap, sta)] {
                 let stream = format!(
                     "{}>{}/rate",
@@ -69,7 +51,7 @@ pub(super) fn rate_control(
                     tx,
                     rx,
                     ladder: ladders.len() - 1,
-                    algorithm,
+                    algorithm: g.algorithm,
                     // What the transmitter hears of its peer (the ACKs).
                     snr: channel.power_w(rx, tx, 0) / noise,
                     rng: Rng::named(seed, StreamKind::Rate, &stream),
