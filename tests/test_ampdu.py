@@ -5,6 +5,9 @@ whose deliveries the reordering buffer keeps in order. Fixed seeds throughout.""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 import wlansim
@@ -119,8 +122,158 @@ def test_tcp_over_a_lossy_link_sees_in_order_delivery():
         assert flows.loc[name, "retransmissions"] == 0
 
 
+@pytest.mark.parametrize(
+    ("phy", "amsdu", "msdus", "ppdu_us"),
+    [
+        # 5 subframes of 14 + 8 + 1500 bytes, padded to 1524 but the last: 7618 bytes in
+        # an MPDU of 7648 (26-byte QoS header, FCS), alone (HT: no delimiter):
+        # 16 + 8 * 7648 + 6 bits in 260-bit symbols = 236 symbols after the 36 µs
+        # HT-mixed preamble; 6 subframes (9142 bytes) would pass 7935.
+        (N, 7935, 5, 36 + 236 * 4),
+        # 7 subframes: 10666 bytes in an MPDU of 10700 with its VHT delimiter:
+        # 16 + 8 * 10700 + 6 bits in 1560-bit symbols = 55 symbols after 40 µs.
+        (AC, 11454, 7, 40 + 55 * 4),
+    ],
+)
+def test_one_station_sends_an_amsdu_per_aifs_backoff_mpdu_sifs_ack(phy, amsdu, msdus, ppdu_us):
+    # As the A-MPDU's exchange above, with an ACK (14 bytes at 24 Mb/s: 20 µs + 2
+    # symbols) instead of the BlockAck.
+    delay = timing(phy)["propagation_delay_s"]
+    exchange = (43 + 7.5 * 9 + ppdu_us + 16 + 28) * US + 2 * delay
+    mac = {"amsdu_max_bytes": amsdu, "queue": 100}
+    t = timing(phy, mac=mac)
+    assert (t["ampdu_mpdus"], t["amsdu_msdus"]) == (1, msdus)
+    assert t["ampdu_frame_s"] == pytest.approx(ppdu_us * US)
+    r = wlansim.run(cell(1, phy, mac), seed=3)
+    assert r.metrics["throughput_bps"] == pytest.approx(msdus * 1472 * 8 / exchange, rel=0.005)
+
+
+TWO_LEVEL = [
+    (N, {"amsdu_max_bytes": 7935, "queue": 100}),
+    (AC, {"amsdu_max_bytes": 11454, "queue": 100}),
+    (N, {"amsdu_max_bytes": 3839, "ampdu_max_bytes": 65535, "queue": 100}),
+    (AC, {"amsdu_max_bytes": 7935, "ampdu_max_bytes": 1048575, "queue": 400}),
+]
+
+
+TWO_LEVEL_IDS = ["11n-amsdu", "11ac-amsdu", "11n-two-level", "11ac-two-level"]
+
+
+@pytest.mark.parametrize(("phy", "mac"), TWO_LEVEL, ids=TWO_LEVEL_IDS)
+@pytest.mark.parametrize("n", [1, 5, 20])
+def test_a_saturated_cell_with_amsdus_within_3_percent_of_bianchi(phy, mac, n):
+    # A-MSDUs alone (each MPDU acknowledged by an ACK) and inside A-MPDUs: the model's
+    # success carries the A-MPDU's MPDUs times each one's MSDUs.
+    t = timing(phy, mac=mac)
+    aifs = t["sifs_s"] + 3 * t["slot_s"]
+    model = bianchi.saturation(n, t, aifs=aifs, aggregate=True)
+    r = wlansim.run(cell(n, phy, mac, duration="5 s"), seed=11)
+    assert r.metrics["throughput_bps"] == pytest.approx(model["throughput_bps"], rel=0.03)
+
+
+def test_tcp_in_two_level_aggregates_over_a_lossy_link_sees_in_order_delivery():
+    # As the A-MPDU case above, with A-MSDUs in the A-MPDUs: an MPDU lost loses its
+    # whole A-MSDU, and the reordering buffer releases its packets in order.
+    s = {
+        "duration": "10 s",
+        "warmup": "1 s",
+        "phy": AC,
+        "mac": {"ampdu_max_bytes": 65535, "amsdu_max_bytes": 7935,
+                "short_retry_limit": "unlimited", "long_retry_limit": "unlimited",
+                "queue": 1000},
+        "ap": {"queue": 1000},
+        "tcp": {"mss": 1448, "rwnd": 64},
+        "stations": [{"name": "up", "fer": 0.2}, {"name": "down", "fer": 0.2}],
+        "servers": [{"name": "srv", "rate": "1 Gb/s", "delay": "1 ms"}],
+        "flows": [
+            {"name": "upload", "protocol": "tcp", "direction": "uplink", "stations": "up",
+             "server": "srv"},
+            {"name": "download", "protocol": "tcp", "direction": "downlink",
+             "stations": "down", "server": "srv"},
+        ],
+    }  # fmt: skip
+    r = wlansim.run(s, seed=4)
+    assert int(r.nodes["retries"].sum()) > 500
+    assert int(r.nodes["queue_drops"].sum()) == 0
+    flows = r.flows.set_index("name")
+    for name in ("upload-0", "download-0"):
+        assert flows.loc[name, "goodput_bps"] > 10e6
+        assert flows.loc[name, "fast_retransmits"] == 0
+        assert flows.loc[name, "retransmissions"] == 0
+    a = wlansim.run(s, seed=4)
+    assert a.flows.equals(r.flows) and a.nodes.equals(r.nodes)
+
+
 def test_same_seed_same_results():
     s = cell(3, N, {"ampdu_max_bytes": 20000}, duration="3 s")
     a, b = wlansim.run(s, seed=9), wlansim.run(s, seed=9)
     assert a.flows.equals(b.flows)
     assert a.nodes.equals(b.nodes)
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+@pytest.mark.parametrize(
+    ("phy", "rate_field"),
+    [(N, "radiotap.mcs.index"), (AC, "radiotap.vht.mcs.0")],
+    ids=["11n", "11ac"],
+)
+def test_captures_of_a_lossy_aggregated_run_show_subframes_and_block_acks(
+    tmp_path, phy, rate_field
+):
+    # Two saturated stations (so some A-MPDUs collide) whose MPDUs are lost with
+    # probability 0.2 each: subframes with and without the bad-FCS flag, BlockAcks.
+    s = cell(2, phy, {"ampdu_max_bytes": 20000}, duration="0.3 s")
+    s["warmup"] = "0 s"
+    s["stations"][0]["fer"] = 0.2
+    s["output"] = {"pcap": str(tmp_path)}
+    res = wlansim.run(s, seed=5)
+
+    def rows(name: str, *names: str, where: str = "") -> list[list[str]]:
+        args = ["tshark", "-r", str(tmp_path / name), "-T", "fields"]
+        args += ["-Y", where] if where else []
+        for f in names:
+            args += ["-e", f]
+        out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True)
+        return [line.split("\t") for line in out.stdout.splitlines()]
+
+    for name in ("sta-0.pcap", "sta-1.pcap", "ap.pcap"):
+        assert (
+            rows(name, "frame.number", where="_ws.malformed || _ws.expert.severity >= error") == []
+        )
+    sub = rows("sta-0.pcap", "radiotap.ampdu.reference", "radiotap.ampdu.flags.last",
+               "radiotap.flags.badfcs", "wlan.seq", rate_field, "wlan.fc.type_subtype")  # fmt: skip
+    assert {(r[4], r[5]) for r in sub} == {(str(phy["mcs"]), "0x0028")}  # QoS Data at the MCS
+    refs: dict[str, list[list[str]]] = {}
+    for r in sub:
+        refs.setdefault(r[0], []).append(r)
+    assert len(refs) > 50
+    # Each A-MPDU's subframes are consecutive, and only its last carries the last flag.
+    assert all(r[1] == "0" for a in refs.values() for r in a[:-1])
+    assert all(a[-1][1] == "1" for a in refs.values())
+    assert sum(len(a) > 1 for a in refs.values()) > 50
+    bad = sum(r[2] == "1" for r in sub)
+    assert 0.1 * len(sub) < bad < 0.5 * len(sub)
+    # The AP's BlockAcks to sta-0: compressed, and every subframe it decoded is in the
+    # bitmap of the BlockAck that answers its A-MPDU.
+    to_sta0 = "wlan.fc.type_subtype == 0x0019 && wlan.ra == 02:00:00:00:00:02"
+    ba = rows("ap.pcap", "frame.time_epoch", "wlan.fixed.ssc.sequence", "wlan.ba.bm",
+              "radiotap.flags.badfcs", where=to_sta0)  # fmt: skip
+    assert len(ba) > 50
+    # sta-0's subframes and the BlockAcks to it in time order: a BlockAck answers the
+    # A-MPDU just before it (an A-MPDU followed by another got none).
+    sent = rows("sta-0.pcap", "frame.time_epoch", "radiotap.ampdu.reference")
+    timeline = sorted(
+        [(float(t), "a", ref) for t, ref in sent] + [(float(b[0]), "b", b) for b in ba]
+    )
+    answered = 0
+    for (_, kind, ref), (_, next_kind, b) in zip(timeline, timeline[1:]):
+        if kind != "a" or next_kind != "b":
+            continue
+        ssn, bitmap = int(b[1]), int.from_bytes(bytes.fromhex(b[2]), "little")
+        for x in refs[ref]:
+            if x[2] == "0":
+                assert bitmap >> ((int(x[3]) - ssn) % 4096) & 1, (ref, x, b)
+        answered += 1
+    assert answered > 50
+    # One A-MPDU per channel access or TXOP exchange.
+    assert res.nodes.set_index("name").loc["sta-0", "attempts"] == len(refs)

@@ -13,7 +13,8 @@ window starts at W and doubles on each collision up to 2^m W; retries are unlimi
 With ``aggregate=True`` each transmission is an A-MPDU of k MPDUs acknowledged by one
 compressed BlockAck (a ``timing`` of a scenario with ``mac.ampdu_max_bytes``): Ts and Tc
 take the A-MPDU's PPDU and the BlockAck for DATA and ACK, and a success carries k
-payloads.
+payloads; with ``mac.amsdu_max_bytes`` too, each MPDU is an A-MSDU of j packets and a
+success carries k j (an A-MSDU without A-MPDU: k = 1, acknowledged by an ACK).
 
 Times are in seconds throughout.
 """
@@ -118,10 +119,12 @@ def _frames(timing: Mapping, aggregate: bool) -> tuple[float, float, int]:
         return timing["data_frame_s"], timing["ack_s"], 1
     if "ampdu_mpdus" not in timing:
         raise ValueError(
-            "aggregate=True needs the timing of a scenario with mac.ampdu_max_bytes > 0 "
+            "aggregate=True needs the timing of a scenario with mac.ampdu_max_bytes or "
+            "mac.amsdu_max_bytes > 0 "
             "(wlansim.phy.timing of a scenario's [phy] and [mac]); this timing has no A-MPDU"
         )
-    return timing["ampdu_frame_s"], timing["block_ack_s"], timing["ampdu_mpdus"]
+    payloads = timing["ampdu_mpdus"] * timing.get("amsdu_msdus", 1)
+    return timing["ampdu_frame_s"], timing["block_ack_s"], payloads
 
 
 def exchange_times(

@@ -235,15 +235,19 @@ pub struct Timing {
     pub data_rate_bps: f64,
     pub control_rate_bps: f64,
     pub payload_bits: f64,
-    /// With `mac.ampdu_max_bytes`: the MPDUs of a saturated sender's A-MPDU (no TXOP
-    /// limit; at most its queue, which a saturated source keeps full), its PPDU and the
-    /// compressed BlockAck.
+    /// With `mac.ampdu_max_bytes` or `mac.amsdu_max_bytes`: the MPDUs of a saturated
+    /// sender's A-MPDU (no TXOP limit; at most its queue, which a saturated source keeps
+    /// full; 1 with A-MSDU alone), its PPDU and the response (the compressed BlockAck; an
+    /// ACK for an MPDU sent alone).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ampdu_mpdus: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ampdu_frame_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_ack_s: Option<f64>,
+    /// With `mac.amsdu_max_bytes`: the MSDUs in each MPDU of that A-MPDU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amsdu_msdus: Option<u32>,
 }
 
 impl Phy {
@@ -274,6 +278,7 @@ impl Phy {
             payload_bits: 8.0 * udp_payload_bytes as f64,
             ampdu_mpdus: None,
             ampdu_frame_s: None,
+            amsdu_msdus: None,
             block_ack_s: None,
         }
     }

@@ -366,6 +366,7 @@ impl World {
                     data_rate: phy.data_rate,
                     ht: phy.ht,
                     nav: phy.sifs + phy.ack_time(),
+                    ampdu: s.mac.ampdu_max_bytes > 0,
                 })
                 .map_err(|e| ScenarioError::new("output.pcap", e))?,
             ),
@@ -380,11 +381,8 @@ impl World {
         let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
         mac.store.trace = trace.is_some();
         mac.store.trace_heard = trace_heard;
-        if s.mac.ampdu_max_bytes > 0 {
-            mac.aggregate(crate::mac::aggregate::AggregationConfig {
-                max_bytes: s.mac.ampdu_max_bytes,
-                window: s.mac.ba_window,
-            });
+        if let Some(config) = s.aggregation() {
+            mac.aggregate(config);
         }
         let n_entities = mac.store.entities.len();
         let bursty = m.nodes.iter().any(|x| x.bursts != (None, None));
@@ -443,12 +441,15 @@ impl World {
                     }
             }
         };
-        if spatial && s.mac.ampdu_max_bytes > 0 {
+        let aggregated = [
+            ("mac.ampdu_max_bytes", s.mac.ampdu_max_bytes, "A-MPDU"),
+            ("mac.amsdu_max_bytes", s.mac.amsdu_max_bytes, "A-MSDU"),
+        ];
+        if let Some((key, bytes, what)) = aggregated.into_iter().find(|a| spatial && a.1 > 0) {
             return Err(ScenarioError::new(
-                "mac.ampdu_max_bytes",
+                key,
                 format!(
-                    "{}: this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other or a frame can be captured), which has no A-MPDU yet; A-MPDUs need the shared medium",
-                    s.mac.ampdu_max_bytes
+                    "{bytes}: this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other or a frame can be captured), which has no {what} yet; {what}s need the shared medium"
                 ),
             ));
         }
