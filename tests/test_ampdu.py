@@ -220,9 +220,10 @@ def test_same_seed_same_results():
 def test_captures_of_a_lossy_aggregated_run_show_subframes_and_block_acks(
     tmp_path, phy, rate_field
 ):
-    # Two saturated stations (so some A-MPDUs collide) whose MPDUs are lost with
-    # probability 0.2 each: subframes with and without the bad-FCS flag, BlockAcks.
-    s = cell(2, phy, {"ampdu_max_bytes": 20000}, duration="0.3 s")
+    # Two saturated stations (so some A-MPDUs collide, and BlockAckReqs follow) whose
+    # MPDUs are lost with probability 0.2 each: subframes with and without the bad-FCS
+    # flag, BlockAckReqs and BlockAcks.
+    s = cell(2, phy, {"ampdu_max_bytes": 20000}, duration="1 s")
     s["warmup"] = "0 s"
     s["stations"][0]["fer"] = 0.2
     s["output"] = {"pcap": str(tmp_path)}
@@ -240,9 +241,11 @@ def test_captures_of_a_lossy_aggregated_run_show_subframes_and_block_acks(
         assert (
             rows(name, "frame.number", where="_ws.malformed || _ws.expert.severity >= error") == []
         )
+    qos_data = "wlan.fc.type_subtype == 0x0028"
     sub = rows("sta-0.pcap", "radiotap.ampdu.reference", "radiotap.ampdu.flags.last",
-               "radiotap.flags.badfcs", "wlan.seq", rate_field, "wlan.fc.type_subtype")  # fmt: skip
-    assert {(r[4], r[5]) for r in sub} == {(str(phy["mcs"]), "0x0028")}  # QoS Data at the MCS
+               "radiotap.flags.badfcs", "wlan.seq", rate_field, "frame.time_epoch",
+               where=qos_data)  # fmt: skip
+    assert {r[4] for r in sub} == {str(phy["mcs"])}  # at the MCS
     refs: dict[str, list[list[str]]] = {}
     for r in sub:
         refs.setdefault(r[0], []).append(r)
@@ -253,27 +256,46 @@ def test_captures_of_a_lossy_aggregated_run_show_subframes_and_block_acks(
     assert sum(len(a) > 1 for a in refs.values()) > 50
     bad = sum(r[2] == "1" for r in sub)
     assert 0.1 * len(sub) < bad < 0.5 * len(sub)
-    # The AP's BlockAcks to sta-0: compressed, and every subframe it decoded is in the
-    # bitmap of the BlockAck that answers its A-MPDU.
-    to_sta0 = "wlan.fc.type_subtype == 0x0019 && wlan.ra == 02:00:00:00:00:02"
+    # sta-0's BlockAckReqs and the AP's compressed BlockAcks to it.
+    bars = rows("sta-0.pcap", "frame.time_epoch", "radiotap.flags.badfcs",
+                where="wlan.fc.type_subtype == 0x0018")  # fmt: skip
+    to_sta0 = (
+        "wlan.fc.type_subtype == 0x0019 && wlan.ra == 02:00:00:00:00:02"
+        " && radiotap.flags.badfcs == 0"
+    )
     ba = rows("ap.pcap", "frame.time_epoch", "wlan.fixed.ssc.sequence", "wlan.ba.bm",
               "radiotap.flags.badfcs", where=to_sta0)  # fmt: skip
-    assert len(ba) > 50
-    # sta-0's subframes and the BlockAcks to it in time order: a BlockAck answers the
-    # A-MPDU just before it (an A-MPDU followed by another got none).
-    sent = rows("sta-0.pcap", "frame.time_epoch", "radiotap.ampdu.reference")
+    assert len(ba) > 50 and len(bars) > 10
+    # In time order: an A-MPDU ("a") or a BlockAckReq ("r") is answered by the BlockAck
+    # ("b") right after it, if any. Every subframe the AP decoded is in the bitmap of the
+    # BlockAck answering its A-MPDU; a BlockAckReq follows a missed BlockAck; the
+    # A-MPDU after a BlockAckReq's BlockAck resends none of the MPDUs that it reports.
+    firsts = {ref: float(a[0][5]) for ref, a in refs.items()}
     timeline = sorted(
-        [(float(t), "a", ref) for t, ref in sent] + [(float(b[0]), "b", b) for b in ba]
+        [(t, "a", ref) for ref, t in firsts.items()]
+        + [(float(r[0]), "r", r) for r in bars]
+        + [(float(b[0]), "b", b) for b in ba]
     )
-    answered = 0
-    for (_, kind, ref), (_, next_kind, b) in zip(timeline, timeline[1:]):
-        if kind != "a" or next_kind != "b":
-            continue
+    kinds = [k for _, k, _ in timeline]
+    assert all(kinds[i - 1] != "b" for i, k in enumerate(kinds) if k == "r" and i > 0)
+
+    def acked(b: list[str], seq: str) -> bool:
         ssn, bitmap = int(b[1]), int.from_bytes(bytes.fromhex(b[2]), "little")
-        for x in refs[ref]:
-            if x[2] == "0":
-                assert bitmap >> ((int(x[3]) - ssn) % 4096) & 1, (ref, x, b)
-        answered += 1
-    assert answered > 50
-    # One A-MPDU per channel access or TXOP exchange.
-    assert res.nodes.set_index("name").loc["sta-0", "attempts"] == len(refs)
+        offset = (int(seq) - ssn) % 4096
+        return offset < 64 and bitmap >> offset & 1 == 1
+
+    answered = resent = 0
+    for i, (_, kind, x) in enumerate(timeline[:-1]):
+        if kind == "a" and kinds[i + 1] == "b":
+            b = timeline[i + 1][2]
+            assert all(acked(b, s[3]) for s in refs[x] if s[2] == "0"), (x, b)
+            answered += 1
+        if kind == "r" and kinds[i + 1] == "b" and i + 2 < len(timeline) and kinds[i + 2] == "a":
+            b = timeline[i + 1][2]
+            assert not any(acked(b, s[3]) for s in refs[timeline[i + 2][2]]), b
+            resent += 1
+    assert answered > 50 and resent > 5
+    # One A-MPDU or BlockAckReq per channel access or TXOP exchange (the one in the air
+    # when the run ends is not written).
+    attempts = res.nodes.set_index("name").loc["sta-0", "attempts"]
+    assert attempts - (len(refs) + len(bars)) in (0, 1)

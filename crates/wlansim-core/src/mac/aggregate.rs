@@ -28,16 +28,21 @@
 //!   missing one of the A-MPDU counts a retry, CW resets) or missed it
 //!   ([`Store::aggregate_failed`]: every MPDU of the A-MPDU counts a retry, CW doubles);
 //!   an MPDU at its retry limit (short or long by the A-MPDU's RTS use) is discarded.
+//! - after a missed BlockAck (lost, collided, or nothing decoded) the sender's next
+//!   channel access, after its backoff, is a BlockAckReq (10.25.6; as ns-3's
+//!   `UseExplicitBarAfterMissedBlockAck`): 24 bytes at the control-response rate, the
+//!   receiver's compressed BlockAck SIFS later with what it holds; the MPDUs it reports
+//!   leave the window and CW resets (no retry counted: the A-MPDU counted them); only
+//!   the others are sent again, in the access after. A BlockAckReq without its BlockAck
+//!   (lost, collided) counts a retry on every MPDU of the window and doubles CW, and the
+//!   next access asks again, until those MPDUs are acknowledged or discarded.
 //!
 //! What is not modelled, and what stands in for it:
 //! - ADDBA: the agreement exists from the first frame (no ADDBA Request/Response
 //!   exchange; ns-3 sends the first MPDU alone and sets the agreement up then).
-//! - BlockAckReq: after a missed BlockAck the sender resends the whole A-MPDU in its next
-//!   access (each MPDU counting a retry), and that A-MPDU's BlockAck reports what the
-//!   receiver holds (its scoreboard): the implicit request of 10.25.6 instead of a
-//!   BlockAckReq frame. When the sender discards an MPDU, the receiver's window moves
-//!   past it at once (the effect of the BlockAckReq the sender would send, without its
-//!   airtime), releasing what it held behind the gap.
+//! - When the sender discards an MPDU, the receiver's window moves past it at once (the
+//!   effect of the BlockAckReq the sender would send, without its airtime), releasing
+//!   what it held behind the gap.
 //! - Sequence numbers are not taken modulo 4096 (the window arithmetic is the same).
 //! - MPDUs leave the interface queue when they first go out: the window (at most
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.
@@ -206,6 +211,9 @@ struct Session {
     /// there on (index: sequence number − `rx_start`; None: not received).
     rx_start: u32,
     held: VecDeque<Option<Carried>>,
+    /// The sender missed the BlockAck of its last A-MPDU: its next exchange on this
+    /// session is a BlockAckReq (and the current one, once formed).
+    bar: bool,
 }
 
 impl Session {
@@ -216,6 +224,7 @@ impl Session {
             unacked: VecDeque::new(),
             rx_start: 0,
             held: VecDeque::new(),
+            bar: false,
         }
     }
 
@@ -346,6 +355,17 @@ impl Store {
             }
         };
         let session = &mut sessions[s];
+        if session.bar {
+            // A BlockAckReq about every MPDU sent and not acknowledged.
+            agg.current[t as usize] = (s as u32, session.unacked.len() as u32);
+            e.head = Some(HeadFrame {
+                to,
+                times: bar_times(phy, &link),
+                delivered: false,
+                broadcast: false,
+            });
+            return;
+        }
         let config = agg.config;
         let fits = |a| config.fits(phy, &link, *rts_threshold, budget, a);
         let mut a = Ampdu::default();
@@ -420,6 +440,20 @@ impl Store {
         let agg = self.aggregation.as_mut().expect("aggregation");
         let ampdu = agg.config.ampdu();
         let (session, count) = agg.current(t);
+        let ssn = session.window_start();
+        let rate = link.rates.ack;
+        if session.bar {
+            self.outcomes.push(MacOutcome::BlockAck {
+                node,
+                to: head.to,
+                at: start,
+                rate,
+                ssn,
+                bitmap: None,
+                lost: block_ack.is_none(),
+            });
+        }
+        let count = if session.bar { 0 } else { count };
         let mpdus = session.unacked.iter().take(count);
         let offsets = subframes(phy, &link, ampdu, mpdus.clone().map(|m| m.body));
         for (index, (m, (offset, _))) in mpdus.zip(offsets).enumerate() {
@@ -438,7 +472,6 @@ impl Store {
         }
         // An MPDU sent alone is acknowledged by an ACK (not captured, as elsewhere).
         if let Some(lost) = block_ack.filter(|_| ampdu) {
-            let ssn = session.window_start();
             let bitmap = session
                 .unacked
                 .iter()
@@ -448,9 +481,9 @@ impl Store {
                 node: head.to,
                 to: node,
                 at: start + head.times.data_end + phy.sifs,
-                rate: link.rates.ack,
+                rate,
                 ssn,
-                bitmap,
+                bitmap: Some(bitmap),
                 lost,
             });
         }
@@ -519,9 +552,13 @@ impl Store {
         };
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
+        let ampdu = agg.config.ampdu();
         let (session, count) = agg.current(t);
+        // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
+        // counted them.
+        let bar = std::mem::take(&mut session.bar);
         for m in session.unacked.iter_mut().take(count) {
-            if !(acked && m.received) {
+            if !(acked && (m.received || bar)) {
                 m.retries += 1;
             }
         }
@@ -550,7 +587,23 @@ impl Store {
         if discarded {
             session.catch_up(at, outcomes);
         }
+        // A missed BlockAck: a BlockAckReq asks what the receiver holds (an MPDU sent
+        // alone is retried on its own).
+        session.bar = ampdu && !acked && !session.unacked.is_empty();
         discarded_all
+    }
+}
+
+/// The exchange of a BlockAckReq on `link`: the request, SIFS, the BlockAck; neither at
+/// risk of a collision beyond the request's length.
+fn bar_times(phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
+    let delta = phy.propagation_delay;
+    let data_end = link.block_ack_req + delta;
+    ExchangeTimes {
+        rts: false,
+        first_frame: link.block_ack_req,
+        data_end,
+        end: data_end + phy.sifs + link.block_ack + delta,
     }
 }
 
@@ -602,7 +655,7 @@ impl Shared {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
-        use crate::phy::frame::{ACK, BLOCK_ACK, CTS, RTS};
+        use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ, CTS, RTS};
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
@@ -652,8 +705,32 @@ impl Shared {
         let agg = store.aggregation.as_ref().expect("aggregation");
         let (s, count) = agg.current[t as usize];
         let session = &agg.sessions[t as usize][s as usize];
-        let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let ampdu = agg.config.ampdu();
+        // The receiver's answer (`bytes`) SIFS after the request or the data, which gave
+        // it the MPDUs of `received`.
+        let answer = |c: &mut Channel, received, bytes| {
+            let frame = control(link.rates.ack, bytes);
+            let ba_at = times.data_end + sifs;
+            let lost = every && lost(c, to, node, ba_at, FrameKind::Control, frame);
+            let loss = if lost {
+                ChannelLoss::Ack
+            } else {
+                ChannelLoss::None
+            };
+            Exchange {
+                success: !lost,
+                received,
+                ..ended(loss, times.end)
+            }
+        };
+        if session.bar {
+            let bar = control(link.rates.ack, BLOCK_ACK_REQ);
+            if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
+                return ended(ChannelLoss::Data, times.data_end);
+            }
+            return answer(channel, 0, BLOCK_ACK);
+        }
+        let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
         for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
             let frame = Ppdu {
@@ -669,19 +746,7 @@ impl Shared {
         if received == 0 {
             return ended(ChannelLoss::Data, times.data_end);
         }
-        let ba_at = times.data_end + sifs;
-        let ba = control(link.rates.ack, if ampdu { BLOCK_ACK } else { ACK });
-        let ba_lost = every && lost(channel, to, node, ba_at, FrameKind::Control, ba);
-        let loss = if ba_lost {
-            ChannelLoss::Ack
-        } else {
-            ChannelLoss::None
-        };
-        Exchange {
-            success: !ba_lost,
-            received,
-            ..ended(loss, times.end)
-        }
+        answer(channel, received, if ampdu { BLOCK_ACK } else { ACK })
     }
 }
 

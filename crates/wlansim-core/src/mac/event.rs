@@ -70,16 +70,17 @@ pub enum MacOutcome {
         last: bool,
         decoded: bool,
     },
-    /// Tracing only: `node` answered an A-MPDU of `to` with a compressed BlockAck at `at`
-    /// (at `rate`, b/s): starting sequence number `ssn`, bit i of `bitmap` for `ssn` + i
-    /// received; `lost`: the channel lost it.
+    /// Tracing only: `node` answered an A-MPDU or a BlockAckReq of `to` with a compressed
+    /// BlockAck at `at` (at `rate`, b/s): starting sequence number `ssn`, bit i of
+    /// `bitmap` for `ssn` + i received; `lost`: the channel lost it. `bitmap` None:
+    /// `node` sent `to` a BlockAckReq from `ssn` (`lost`: lost or collided).
     BlockAck {
         node: NodeId,
         to: NodeId,
         at: Time,
         rate: u64,
         ssn: u32,
-        bitmap: u64,
+        bitmap: Option<u64>,
         lost: bool,
     },
     /// Tracing what each node hears (spatial medium, [`super::store::Store::trace_heard`]):

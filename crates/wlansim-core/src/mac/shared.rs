@@ -554,9 +554,9 @@ impl Shared {
         }
     }
 
-    /// Tracing only: the A-MPDUs of the exchange that ends (the first transmitter's as
-    /// received, with its BlockAck when its receiver decoded any MPDU; the others
-    /// collided).
+    /// Tracing only: the A-MPDUs (or BlockAckReqs) of the exchange that ends (the first
+    /// transmitter's as received, with the BlockAck when its receiver answered; the
+    /// others collided).
     #[inline(never)]
     fn trace_ampdus(&self, store: &mut Store) {
         let ex = &self.exchange;
@@ -565,7 +565,10 @@ impl Shared {
                 continue;
             }
             let received = if k == 0 { ex.received } else { 0 };
-            let block_ack = (received != 0).then_some(ex.loss == ChannelLoss::Ack);
+            // The receiver answered (an A-MPDU of which it decoded an MPDU, or a
+            // BlockAckReq), unless the exchange collided.
+            let answered = k == 0 && (ex.success || ex.loss == ChannelLoss::Ack);
+            let block_ack = answered.then_some(ex.loss == ChannelLoss::Ack);
             store.trace_ampdu(t, ex.start, received, block_ack);
         }
     }

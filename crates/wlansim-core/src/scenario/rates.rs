@@ -87,6 +87,7 @@ impl Scenario {
             timing.ampdu_frame_s = Some(to_secs(link.data(&phy, a.psdu(&phy, ampdu))));
             let response = if ampdu { link.block_ack } else { link.ack };
             timing.block_ack_s = Some(to_secs(response));
+            timing.block_ack_req_s = ampdu.then(|| to_secs(link.block_ack_req));
             timing.amsdu_msdus = (self.mac.amsdu_max_bytes > 0).then_some(body.count);
         }
         timing

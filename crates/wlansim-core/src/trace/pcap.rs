@@ -581,14 +581,16 @@ impl PcapRecorder {
     /// A compressed BlockAck (802.11-2020 9.3.1.8) that `node` sent to `to` at `t` at
     /// `rate` (b/s), into the capture of `node`: BA control with the compressed bitmap
     /// and TID 0, the starting sequence control (`ssn`) and the 64-bit `bitmap`; 28
-    /// bytes written, 32 on the air with its FCS. Bad FCS when the channel lost it.
+    /// bytes written, 32 on the air with its FCS. `bitmap` None: a compressed BlockAckReq
+    /// (9.3.1.7, subtype 8; 20 bytes written, 24 on the air). Bad FCS when the channel
+    /// lost it (or it collided).
     pub fn block_ack(
         &mut self,
         t: Time,
         node: NodeId,
         to: NodeId,
         rate: u64,
-        (ssn, bitmap): (u32, u64),
+        (ssn, bitmap): (u32, Option<u64>),
         lost: bool,
     ) {
         let Some(file) = self.air_file[node as usize] else {
@@ -597,14 +599,18 @@ impl PcapRecorder {
         let b = &mut self.buf;
         b.clear();
         legacy_radiotap(b, rate, lost);
-        // Frame control: control frame (type 1), subtype BlockAck (9); duration 0.
-        b.extend_from_slice(&[0x94, 0, 0, 0]);
+        // Frame control: control frame (type 1), subtype BlockAck (9) or BlockAckReq (8);
+        // duration 0.
+        let subtype = if bitmap.is_some() { 0x94 } else { 0x84 };
+        b.extend_from_slice(&[subtype, 0, 0, 0]);
         b.extend_from_slice(&mac_address(to));
         b.extend_from_slice(&mac_address(node));
-        // BA control: compressed bitmap (bit 2), TID 0.
+        // BA (BAR) control: compressed bitmap (bit 2), TID 0.
         b.extend_from_slice(&0x0004u16.to_le_bytes());
         b.extend_from_slice(&(((ssn & 0x0fff) as u16) << 4).to_le_bytes());
-        b.extend_from_slice(&bitmap.to_le_bytes());
+        if let Some(bitmap) = bitmap {
+            b.extend_from_slice(&bitmap.to_le_bytes());
+        }
         let len = b.len();
         self.write(file, t, len);
     }
