@@ -5,6 +5,9 @@ whose deliveries the reordering buffer keeps in order. Fixed seeds throughout.""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 import wlansim
@@ -88,16 +91,23 @@ def test_the_single_mpdu_model_misses_an_aggregating_cell():
         bianchi.saturation(5, timing(AC), aggregate=True)
 
 
-def test_tcp_over_a_lossy_link_sees_in_order_delivery():
+@pytest.mark.parametrize(
+    ("aggregation", "resent"),
+    [({}, 1000), ({"amsdu_max_bytes": 7935}, 500)],
+    ids=["ampdu", "two-level"],
+)
+def test_tcp_over_a_lossy_link_sees_in_order_delivery(aggregation, resent):
     # Every MPDU is lost with probability 0.2 and retried without limit, and the queues
     # hold both windows: nothing is lost for good, so a TCP sender that saw a reordered
-    # delivery (duplicate ACKs, a fast retransmit) would show it here.
+    # delivery (duplicate ACKs, a fast retransmit) would show it here. With A-MSDUs in
+    # the A-MPDUs an MPDU lost loses its whole A-MSDU, whose packets the reordering
+    # buffer releases in order.
     s = {
         "duration": "10 s",
         "warmup": "1 s",
         "phy": AC,
         "mac": {"ampdu_max_bytes": 65535, "short_retry_limit": "unlimited",
-                "long_retry_limit": "unlimited", "queue": 1000},
+                "long_retry_limit": "unlimited", "queue": 1000, **aggregation},
         "ap": {"queue": 1000},
         "tcp": {"mss": 1448, "rwnd": 64},
         "stations": [{"name": "up", "fer": 0.2}, {"name": "down", "fer": 0.2}],
@@ -110,7 +120,7 @@ def test_tcp_over_a_lossy_link_sees_in_order_delivery():
         ],
     }  # fmt: skip
     r = wlansim.run(s, seed=4)
-    assert int(r.nodes["retries"].sum()) > 1000  # MPDUs were lost and resent
+    assert int(r.nodes["retries"].sum()) > resent  # MPDUs were lost and resent
     assert int(r.nodes["queue_drops"].sum()) == 0
     flows = r.flows.set_index("name")
     for name in ("upload-0", "download-0"):
@@ -119,8 +129,147 @@ def test_tcp_over_a_lossy_link_sees_in_order_delivery():
         assert flows.loc[name, "retransmissions"] == 0
 
 
+@pytest.mark.parametrize(
+    ("phy", "amsdu", "msdus", "ppdu_us"),
+    [
+        # 5 subframes of 14 + 8 + 1500 bytes, padded to 1524 but the last: 7618 bytes in
+        # an MPDU of 7648 (26-byte QoS header, FCS), alone (HT: no delimiter):
+        # 16 + 8 * 7648 + 6 bits in 260-bit symbols = 236 symbols after the 36 µs
+        # HT-mixed preamble; 6 subframes (9142 bytes) would pass 7935.
+        (N, 7935, 5, 36 + 236 * 4),
+        # 7 subframes: 10666 bytes in an MPDU of 10700 with its VHT delimiter:
+        # 16 + 8 * 10700 + 6 bits in 1560-bit symbols = 55 symbols after 40 µs.
+        (AC, 11454, 7, 40 + 55 * 4),
+    ],
+)
+def test_one_station_sends_an_amsdu_per_aifs_backoff_mpdu_sifs_ack(phy, amsdu, msdus, ppdu_us):
+    # As the A-MPDU's exchange above, with an ACK (14 bytes at 24 Mb/s: 20 µs + 2
+    # symbols) instead of the BlockAck.
+    delay = timing(phy)["propagation_delay_s"]
+    exchange = (43 + 7.5 * 9 + ppdu_us + 16 + 28) * US + 2 * delay
+    mac = {"amsdu_max_bytes": amsdu, "queue": 100}
+    t = timing(phy, mac=mac)
+    assert (t["ampdu_mpdus"], t["amsdu_msdus"]) == (1, msdus)
+    assert t["ampdu_frame_s"] == pytest.approx(ppdu_us * US)
+    r = wlansim.run(cell(1, phy, mac), seed=3)
+    assert r.metrics["throughput_bps"] == pytest.approx(msdus * 1472 * 8 / exchange, rel=0.005)
+
+
+TWO_LEVEL = [
+    (N, {"amsdu_max_bytes": 7935, "queue": 100}),
+    (AC, {"amsdu_max_bytes": 11454, "queue": 100}),
+    (N, {"amsdu_max_bytes": 3839, "ampdu_max_bytes": 65535, "queue": 100}),
+    (AC, {"amsdu_max_bytes": 7935, "ampdu_max_bytes": 1048575, "queue": 400}),
+]
+
+
+TWO_LEVEL_IDS = ["11n-amsdu", "11ac-amsdu", "11n-two-level", "11ac-two-level"]
+
+
+@pytest.mark.parametrize(("phy", "mac"), TWO_LEVEL, ids=TWO_LEVEL_IDS)
+@pytest.mark.parametrize("n", [1, 5, 20])
+def test_a_saturated_cell_with_amsdus_within_3_percent_of_bianchi(phy, mac, n):
+    # A-MSDUs alone (each MPDU acknowledged by an ACK) and inside A-MPDUs: the model's
+    # success carries the A-MPDU's MPDUs times each one's MSDUs.
+    t = timing(phy, mac=mac)
+    aifs = t["sifs_s"] + 3 * t["slot_s"]
+    model = bianchi.saturation(n, t, aifs=aifs, aggregate=True)
+    r = wlansim.run(cell(n, phy, mac, duration="5 s"), seed=11)
+    assert r.metrics["throughput_bps"] == pytest.approx(model["throughput_bps"], rel=0.03)
+
+
 def test_same_seed_same_results():
     s = cell(3, N, {"ampdu_max_bytes": 20000}, duration="3 s")
     a, b = wlansim.run(s, seed=9), wlansim.run(s, seed=9)
     assert a.flows.equals(b.flows)
     assert a.nodes.equals(b.nodes)
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+@pytest.mark.parametrize(
+    ("phy", "rate_field"),
+    [(N, "radiotap.mcs.index"), (AC, "radiotap.vht.mcs.0")],
+    ids=["11n", "11ac"],
+)
+def test_captures_of_a_lossy_aggregated_run_show_subframes_and_block_acks(
+    tmp_path, phy, rate_field
+):
+    # Two saturated stations (so some A-MPDUs collide, and BlockAckReqs follow) whose
+    # MPDUs are lost with probability 0.2 each: subframes with and without the bad-FCS
+    # flag, BlockAckReqs and BlockAcks.
+    s = cell(2, phy, {"ampdu_max_bytes": 20000}, duration="1 s")
+    s["warmup"] = "0 s"
+    s["stations"][0]["fer"] = 0.2
+    s["output"] = {"pcap": str(tmp_path)}
+    res = wlansim.run(s, seed=5)
+
+    def rows(name: str, *names: str, where: str = "") -> list[list[str]]:
+        args = ["tshark", "-r", str(tmp_path / name), "-T", "fields"]
+        args += ["-Y", where] if where else []
+        for f in names:
+            args += ["-e", f]
+        out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True)
+        return [line.split("\t") for line in out.stdout.splitlines()]
+
+    for name in ("sta-0.pcap", "sta-1.pcap", "ap.pcap"):
+        assert (
+            rows(name, "frame.number", where="_ws.malformed || _ws.expert.severity >= error") == []
+        )
+    qos_data = "wlan.fc.type_subtype == 0x0028"
+    sub = rows("sta-0.pcap", "radiotap.ampdu.reference", "radiotap.ampdu.flags.last",
+               "radiotap.flags.badfcs", "wlan.seq", rate_field, "frame.time_epoch",
+               where=qos_data)  # fmt: skip
+    assert {r[4] for r in sub} == {str(phy["mcs"])}  # at the MCS
+    refs: dict[str, list[list[str]]] = {}
+    for r in sub:
+        refs.setdefault(r[0], []).append(r)
+    assert len(refs) > 50
+    # Each A-MPDU's subframes are consecutive, and only its last carries the last flag.
+    assert all(r[1] == "0" for a in refs.values() for r in a[:-1])
+    assert all(a[-1][1] == "1" for a in refs.values())
+    assert sum(len(a) > 1 for a in refs.values()) > 50
+    bad = sum(r[2] == "1" for r in sub)
+    assert 0.1 * len(sub) < bad < 0.5 * len(sub)
+    # sta-0's BlockAckReqs and the AP's compressed BlockAcks to it.
+    bars = rows("sta-0.pcap", "frame.time_epoch", "radiotap.flags.badfcs",
+                where="wlan.fc.type_subtype == 0x0018")  # fmt: skip
+    to_sta0 = (
+        "wlan.fc.type_subtype == 0x0019 && wlan.ra == 02:00:00:00:00:02"
+        " && radiotap.flags.badfcs == 0"
+    )
+    ba = rows("ap.pcap", "frame.time_epoch", "wlan.fixed.ssc.sequence", "wlan.ba.bm",
+              "radiotap.flags.badfcs", where=to_sta0)  # fmt: skip
+    assert len(ba) > 50 and len(bars) > 10
+    # In time order: an A-MPDU ("a") or a BlockAckReq ("r") is answered by the BlockAck
+    # ("b") right after it, if any. Every subframe the AP decoded is in the bitmap of the
+    # BlockAck answering its A-MPDU; a BlockAckReq follows a missed BlockAck; the
+    # A-MPDU after a BlockAckReq's BlockAck resends none of the MPDUs that it reports.
+    firsts = {ref: float(a[0][5]) for ref, a in refs.items()}
+    timeline = sorted(
+        [(t, "a", ref) for ref, t in firsts.items()]
+        + [(float(r[0]), "r", r) for r in bars]
+        + [(float(b[0]), "b", b) for b in ba]
+    )
+    kinds = [k for _, k, _ in timeline]
+    assert all(kinds[i - 1] != "b" for i, k in enumerate(kinds) if k == "r" and i > 0)
+
+    def acked(b: list[str], seq: str) -> bool:
+        ssn, bitmap = int(b[1]), int.from_bytes(bytes.fromhex(b[2]), "little")
+        offset = (int(seq) - ssn) % 4096
+        return offset < 64 and bitmap >> offset & 1 == 1
+
+    answered = resent = 0
+    for i, (_, kind, x) in enumerate(timeline[:-1]):
+        if kind == "a" and kinds[i + 1] == "b":
+            b = timeline[i + 1][2]
+            assert all(acked(b, s[3]) for s in refs[x] if s[2] == "0"), (x, b)
+            answered += 1
+        if kind == "r" and kinds[i + 1] == "b" and i + 2 < len(timeline) and kinds[i + 2] == "a":
+            b = timeline[i + 1][2]
+            assert not any(acked(b, s[3]) for s in refs[timeline[i + 2][2]]), b
+            resent += 1
+    assert answered > 50 and resent > 5
+    # One A-MPDU or BlockAckReq per channel access or TXOP exchange (the one in the air
+    # when the run ends is not written).
+    attempts = res.nodes.set_index("name").loc["sta-0", "attempts"]
+    assert attempts - (len(refs) + len(bars)) in (0, 1)

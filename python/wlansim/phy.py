@@ -33,9 +33,11 @@ def timing(
     or by the standard's response rule with the mandatory basic rates 6, 12 and 24 Mb/s
     (802.11n/ac: e.g. the ACK of an MCS 7 frame at 24 Mb/s).
 
-    `mac`: a `[mac]` table; with `ampdu_max_bytes` (and `ba_window`) the result also holds
-    the saturated A-MPDU of such packets (no TXOP limit): ampdu_mpdus, ampdu_frame_s (its
-    PPDU) and block_ack_s (the compressed BlockAck).
+    `mac`: a `[mac]` table; with `ampdu_max_bytes` (and `ba_window`) or `amsdu_max_bytes`
+    the result also holds the saturated A-MPDU of such packets (no TXOP limit):
+    ampdu_mpdus (1 with A-MSDU alone), ampdu_frame_s (its PPDU) and block_ack_s (the
+    compressed BlockAck; the ACK of an MPDU sent alone); with `amsdu_max_bytes`,
+    amsdu_msdus (the packets in each of its MPDUs).
     """
     from wlansim import _core
 

@@ -71,6 +71,64 @@ fn keys_outside_their_range_or_phy_are_refused_by_name() {
 }
 
 #[test]
+fn amsdu_lengths_outside_the_phys_limits_are_refused_by_name() {
+    let refused = |phy: &str, mac: &str, top: &str| cell(1, phy, mac, top).expect_err("refused");
+    let e = refused("standard = \"802.11g\"", "amsdu_max_bytes = 3839", "");
+    assert!(
+        e.contains("mac.amsdu_max_bytes") && e.contains("802.11n"),
+        "{e}"
+    );
+    let n = "standard = \"802.11n\"";
+    assert!(cell(1, n, "amsdu_max_bytes = 7935", "").is_ok());
+    let e = refused(n, "amsdu_max_bytes = 7936", "");
+    assert!(
+        e.contains("mac.amsdu_max_bytes") && e.contains("7935"),
+        "{e}"
+    );
+    // Inside an HT A-MPDU an MPDU is at most 4095 bytes.
+    assert!(cell(1, n, "amsdu_max_bytes = 4065\nampdu_max_bytes = 65535", "").is_ok());
+    let e = refused(n, "amsdu_max_bytes = 4066\nampdu_max_bytes = 65535", "");
+    assert!(
+        e.contains("mac.amsdu_max_bytes") && e.contains("4065"),
+        "{e}"
+    );
+    assert!(cell(
+        1,
+        AC,
+        "amsdu_max_bytes = 11454\nampdu_max_bytes = 65535",
+        ""
+    )
+    .is_ok());
+    let e = refused(AC, "amsdu_max_bytes = 11455", "");
+    assert!(e.contains("11454"), "{e}");
+    let e = refused(AC, "amsdu_max_bytes = 7935", "[output]\npcap = \"/tmp\"");
+    assert!(e.contains("output.pcap") && e.contains("A-MSDU"), "{e}");
+}
+
+#[test]
+fn amsdus_alone_and_inside_ampdus_carry_more_and_account_for_every_packet() {
+    let single = run(&cell(5, AC, "", "").unwrap(), 3);
+    let thr = |r: &Results| r.flows[0].throughput_bps;
+    let amsdu = cell(5, AC, "amsdu_max_bytes = 7935", "").unwrap();
+    let (a, b) = (run(&amsdu, 3), run(&amsdu, 3));
+    assert_eq!(
+        serde_json::to_value(&a.flows).unwrap(),
+        serde_json::to_value(&b.flows).unwrap()
+    );
+    // Five 1500-byte packets per MPDU instead of one.
+    assert!(
+        thr(&a) > 2.5 * thr(&single),
+        "{} vs {}",
+        thr(&a),
+        thr(&single)
+    );
+    let mac = "ampdu_max_bytes = 65535\namsdu_max_bytes = 7935\nshort_retry_limit = 2";
+    let lossy = run(&cell_with(3, AC, mac, "", "fer = 0.5").unwrap(), 2);
+    let drops: u64 = lossy.nodes.iter().map(|n| n.mac.retry_drops).sum();
+    assert!(drops > 100, "{drops} drops");
+}
+
+#[test]
 fn the_spatial_medium_is_refused_with_aggregation() {
     let s = cell(
         2,

@@ -13,7 +13,14 @@ window starts at W and doubles on each collision up to 2^m W; retries are unlimi
 With ``aggregate=True`` each transmission is an A-MPDU of k MPDUs acknowledged by one
 compressed BlockAck (a ``timing`` of a scenario with ``mac.ampdu_max_bytes``): Ts and Tc
 take the A-MPDU's PPDU and the BlockAck for DATA and ACK, and a success carries k
-payloads.
+payloads; with ``mac.amsdu_max_bytes`` too, each MPDU is an A-MSDU of j packets and a
+success carries k j (an A-MSDU without A-MPDU: k = 1, acknowledged by an ACK). A sender
+that missed a BlockAck sends a BlockAckReq in its next access (the timing's
+``block_ack_req_s``), which collides as any attempt does: an attempt is a BlockAckReq
+when the one before failed, with probability p, so a success is the A-MPDU's with
+probability 1 - p (k j payloads, Ts of the A-MPDU) and the BlockAckReq's with
+probability p (no payload; BlockAckReq, SIFS, BlockAck), and a collision lasts as the
+BlockAckReq's only when every colliding frame is one (each with probability p).
 
 Times are in seconds throughout.
 """
@@ -118,10 +125,12 @@ def _frames(timing: Mapping, aggregate: bool) -> tuple[float, float, int]:
         return timing["data_frame_s"], timing["ack_s"], 1
     if "ampdu_mpdus" not in timing:
         raise ValueError(
-            "aggregate=True needs the timing of a scenario with mac.ampdu_max_bytes > 0 "
+            "aggregate=True needs the timing of a scenario with mac.ampdu_max_bytes or "
+            "mac.amsdu_max_bytes > 0 "
             "(wlansim.phy.timing of a scenario's [phy] and [mac]); this timing has no A-MPDU"
         )
-    return timing["ampdu_frame_s"], timing["block_ack_s"], timing["ampdu_mpdus"]
+    payloads = timing["ampdu_mpdus"] * timing.get("amsdu_msdus", 1)
+    return timing["ampdu_frame_s"], timing["block_ack_s"], payloads
 
 
 def exchange_times(
@@ -207,8 +216,32 @@ def saturation(
     )
     payload_time = _frames(timing, aggregate)[2] * timing["payload_bits"] / timing["data_rate_bps"]
     tau, p = tau_p(n, W, m)
+    if aggregate and timing.get("block_ack_req_s") is not None:
+        Ts, Tc, payload_time = _with_block_ack_reqs(
+            int(n), tau, p, timing, (Ts, Tc, payload_time), collision=collision, aifs=aifs
+        )
     S = _throughput(int(n), tau, timing["slot_s"], Ts, Tc, payload_time)
     return result(tau, p, S, timing, Ts, Tc)
+
+
+def _with_block_ack_reqs(
+    n: int, tau: float, p: float, timing: Mapping, ampdu: tuple, *, collision: str, aifs
+) -> tuple[float, float, float]:
+    """The mean Ts, Tc and payload time per success when an attempt is a BlockAckReq
+    with probability p (the module's last paragraph); ``ampdu``: the A-MPDU's."""
+    Ts, Tc, payload_time = ampdu
+    bar = {**timing, "ampdu_frame_s": timing["block_ack_req_s"]}
+    Ts_bar, Tc_bar = exchange_times(bar, collision=collision, aifs=aifs, aggregate=True)
+    # A collision of i >= 2 attempts is of BlockAckReqs alone with probability p^i.
+    weights = [math.comb(n, i) * tau**i * (1.0 - tau) ** (n - i) for i in range(2, n + 1)]
+    only_bars = (
+        sum(w * p**i for i, w in enumerate(weights, start=2)) / sum(weights) if weights else 0.0
+    )
+    return (
+        (1.0 - p) * Ts + p * Ts_bar,
+        (1.0 - only_bars) * Tc + only_bars * Tc_bar,
+        (1.0 - p) * payload_time,
+    )
 
 
 def result(tau: float, p: float, S: float, timing: Mapping, Ts: float, Tc: float) -> dict:

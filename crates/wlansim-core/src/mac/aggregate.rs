@@ -1,5 +1,12 @@
-//! A-MPDU with immediate compressed Block Ack on the shared medium (802.11-2020 10.12,
-//! 10.25; `mac.ampdu_max_bytes`, `mac.ba_window`).
+//! A-MPDU with immediate compressed Block Ack, and A-MSDU, on the shared medium
+//! (802.11-2020 9.3.2.2.2, 10.12, 10.25; `mac.ampdu_max_bytes`, `mac.ba_window`,
+//! `mac.amsdu_max_bytes`).
+//!
+//! An MPDU carries one packet or, with `amsdu_max_bytes`, an A-MSDU: the packets at the
+//! head of the queue to its receiver that fit ([`Msdus`]); it has one error draw, one
+//! retry count and one place in the window, and its packets go up together. Without
+//! `ampdu_max_bytes` the same sessions carry one MPDU per exchange, acknowledged by an
+//! ACK (a window of 1).
 //!
 //! Each entity (one TID: its access category) keeps a Block Ack session per receiver:
 //! the MPDUs it sent that the receiver has not acknowledged, each with its sequence
@@ -21,23 +28,28 @@
 //!   missing one of the A-MPDU counts a retry, CW resets) or missed it
 //!   ([`Store::aggregate_failed`]: every MPDU of the A-MPDU counts a retry, CW doubles);
 //!   an MPDU at its retry limit (short or long by the A-MPDU's RTS use) is discarded.
+//! - after a missed BlockAck (lost, collided, or nothing decoded) the sender's next
+//!   channel access, after its backoff, is a BlockAckReq (10.25.6; as ns-3's
+//!   `UseExplicitBarAfterMissedBlockAck`): 24 bytes at the control-response rate, the
+//!   receiver's compressed BlockAck SIFS later with what it holds; the MPDUs it reports
+//!   leave the window and CW resets (no retry counted: the A-MPDU counted them); only
+//!   the others are sent again, in the access after. A BlockAckReq without its BlockAck
+//!   (lost, collided) counts a retry on every MPDU of the window and doubles CW, and the
+//!   next access asks again, until those MPDUs are acknowledged or discarded.
 //!
 //! What is not modelled, and what stands in for it:
 //! - ADDBA: the agreement exists from the first frame (no ADDBA Request/Response
 //!   exchange; ns-3 sends the first MPDU alone and sets the agreement up then).
-//! - BlockAckReq: after a missed BlockAck the sender resends the whole A-MPDU in its next
-//!   access (each MPDU counting a retry), and that A-MPDU's BlockAck reports what the
-//!   receiver holds (its scoreboard): the implicit request of 10.25.6 instead of a
-//!   BlockAckReq frame. When the sender discards an MPDU, the receiver's window moves
-//!   past it at once (the effect of the BlockAckReq the sender would send, without its
-//!   airtime), releasing what it held behind the gap.
+//! - When the sender discards an MPDU, the receiver's window moves past it at once (the
+//!   effect of the BlockAckReq the sender would send, without its airtime), releasing
+//!   what it held behind the gap.
 //! - Sequence numbers are not taken modulo 4096 (the window arithmetic is the same).
 //! - MPDUs leave the interface queue when they first go out: the window (at most
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.
 //! - The spatial medium has no A-MPDU yet (refused when a run would use it).
 use super::entity::HeadFrame;
 use super::event::MacOutcome;
-use super::exchange::{ampdu_times, Ampdu, PPDU_MAX_TIME};
+use super::exchange::{ampdu_times, Ampdu, ExchangeTimes, Msdus, PPDU_MAX_TIME};
 use super::shared::{Exchange, Shared};
 use super::store::{ChannelLoss, Store};
 use crate::channel::{Channel, FrameKind, Ppdu};
@@ -56,16 +68,53 @@ pub fn max_ampdu_bytes(format: Format) -> u32 {
     }
 }
 
-/// The aggregation of a run: the largest A-MPDU (bytes) and the Block Ack window (MPDUs).
+/// The largest A-MSDU a PHY's MPDU carries (802.11-2020 9.4.2.55.2 HT Capabilities:
+/// 7935 bytes; 9.4.2.157.2 VHT: an MPDU of at most 11454 bytes, whose A-MSDU is as long).
+pub fn max_amsdu_bytes(format: Format) -> u32 {
+    match format {
+        Format::Ht => 7_935,
+        Format::Vht => 11_454,
+    }
+}
+
+/// The largest A-MSDU an HT PHY's MPDU carries inside an A-MPDU: the delimiter's 12-bit
+/// length field holds an MPDU of at most 4095 bytes (10.12.2), 30 of them the QoS data
+/// header and FCS.
+pub const HT_AMSDU_IN_AMPDU_BYTES: u32 = 4_065;
+
+/// The aggregation of a run: the largest A-MPDU (bytes; 0: MPDUs go alone, each
+/// acknowledged by an ACK), the Block Ack window (MPDUs; 1 without A-MPDU) and the
+/// largest A-MSDU (bytes; 0: one MSDU per MPDU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AggregationConfig {
     pub max_bytes: u32,
     pub window: u32,
+    pub amsdu_bytes: u32,
 }
 
 impl AggregationConfig {
-    /// Whether the A-MPDU `a` may go on `link`: within `max_bytes`, aPPDUMaxTime and,
-    /// when given, the `budget` its whole exchange may take (the TXOP's time left).
+    /// The run sends A-MPDUs (BlockAcks answer them); otherwise A-MSDUs go as single MPDUs.
+    #[inline]
+    pub fn ampdu(&self) -> bool {
+        self.max_bytes > 0
+    }
+
+    /// The exchange of the PSDU that carries `a` on `link`.
+    #[inline]
+    pub fn times(
+        &self,
+        phy: &Phy,
+        link: &LinkTimes,
+        rts_threshold: Option<u32>,
+        a: Ampdu,
+    ) -> ExchangeTimes {
+        let ampdu = self.ampdu();
+        ampdu_times(phy, link, rts_threshold, a.psdu(phy, ampdu), ampdu)
+    }
+
+    /// Whether the A-MPDU `a` may go on `link`: within `max_bytes` (one MPDU without
+    /// A-MPDU), aPPDUMaxTime and, when given, the `budget` its whole exchange may take
+    /// (the TXOP's time left).
     #[inline]
     fn fits(
         &self,
@@ -75,37 +124,74 @@ impl AggregationConfig {
         budget: Option<Time>,
         a: Ampdu,
     ) -> bool {
-        a.bytes <= self.max_bytes
-            && link.data(phy, a.bytes) <= PPDU_MAX_TIME
-            && budget.is_none_or(|b| ampdu_times(phy, link, rts_threshold, a.bytes).end <= b)
+        let within = if self.ampdu() {
+            a.bytes <= self.max_bytes
+        } else {
+            a.mpdus <= 1
+        };
+        within
+            && link.data(phy, a.psdu(phy, self.ampdu())) <= PPDU_MAX_TIME
+            && budget.is_none_or(|b| self.times(phy, link, rts_threshold, a).end <= b)
+    }
+
+    /// Whether the A-MSDU `body` may go in an MPDU: one MSDU always does (without
+    /// subframe header), more within `amsdu_bytes`.
+    #[inline]
+    fn amsdu_fits(&self, body: Msdus) -> bool {
+        body.amsdu_bytes() <= self.amsdu_bytes
     }
 
     /// The A-MPDU a saturated sender of packets of `ip_bytes` sends on `link` with nothing
-    /// to resend and `queued` packets in its queue (what the analytical models read:
-    /// `Scenario::timing`).
+    /// to resend and `queued` packets in its queue, and the MSDUs in each of its MPDUs
+    /// (what the analytical models read: `Scenario::timing`).
     pub fn saturated(
         &self,
         phy: &Phy,
         link: &LinkTimes,
         rts_threshold: Option<u32>,
         budget: Option<Time>,
-        (ip_bytes, queued): (u32, u32),
-    ) -> Ampdu {
+        (ip_bytes, mut queued): (u32, u32),
+    ) -> (Ampdu, Msdus) {
+        let mut body = Msdus::default().with(ip_bytes);
+        while body.count < queued {
+            let next = body.with(ip_bytes);
+            let one = Ampdu::default().with_mpdu(phy, next);
+            if !self.amsdu_fits(next) || !self.fits(phy, link, rts_threshold, budget, one) {
+                break;
+            }
+            body = next;
+        }
         let mut a = Ampdu::default();
-        while a.mpdus < self.window.min(queued) {
-            let next = a.with(phy, ip_bytes);
+        while a.mpdus < self.window && queued >= body.count {
+            let next = a.with_mpdu(phy, body);
             if a.mpdus > 0 && !self.fits(phy, link, rts_threshold, budget, next) {
                 break;
             }
             a = next;
+            queued -= body.count;
         }
-        a
+        (a, body)
+    }
+}
+
+/// The MSDUs an MPDU carries: one, or an A-MSDU's, in order.
+#[derive(Clone, Debug)]
+struct Carried {
+    first: Packet,
+    more: Vec<Packet>,
+}
+
+impl Carried {
+    fn iter(&self) -> impl Iterator<Item = &Packet> + Clone {
+        std::iter::once(&self.first).chain(&self.more)
     }
 }
 
 /// An MPDU sent and not yet acknowledged to its sender.
 struct Mpdu {
-    packet: Packet,
+    msdus: Carried,
+    /// Its body's bytes.
+    body: Msdus,
     seq: u32,
     /// Failed attempts so far.
     retries: u32,
@@ -124,7 +210,10 @@ struct Session {
     /// The receiver: the next sequence number it passes up, and the MPDUs it holds from
     /// there on (index: sequence number − `rx_start`; None: not received).
     rx_start: u32,
-    held: VecDeque<Option<Packet>>,
+    held: VecDeque<Option<Carried>>,
+    /// The sender missed the BlockAck of its last A-MPDU: its next exchange on this
+    /// session is a BlockAckReq (and the current one, once formed).
+    bar: bool,
 }
 
 impl Session {
@@ -135,6 +224,7 @@ impl Session {
             unacked: VecDeque::new(),
             rx_start: 0,
             held: VecDeque::new(),
+            bar: false,
         }
     }
 
@@ -146,9 +236,9 @@ impl Session {
     /// The receiver passes up, at `at`, what it holds in order from its window start.
     fn release(&mut self, at: Time, outcomes: &mut Vec<MacOutcome>) {
         while let Some(Some(_)) = self.held.front() {
-            let packet = self.held.pop_front().flatten().expect("held");
+            let msdus = self.held.pop_front().flatten().expect("held");
             self.rx_start += 1;
-            outcomes.push(MacOutcome::Delivered { packet, at });
+            deliver(&msdus, at, outcomes);
         }
     }
 
@@ -158,12 +248,19 @@ impl Session {
     fn catch_up(&mut self, at: Time, outcomes: &mut Vec<MacOutcome>) {
         let start = self.window_start();
         while self.rx_start < start {
-            if let Some(Some(packet)) = self.held.pop_front() {
-                outcomes.push(MacOutcome::Delivered { packet, at });
+            if let Some(Some(msdus)) = self.held.pop_front() {
+                deliver(&msdus, at, outcomes);
             }
             self.rx_start += 1;
         }
         self.release(at, outcomes);
+    }
+}
+
+/// The MSDUs of an MPDU go up, in order, at `at`.
+fn deliver(msdus: &Carried, at: Time, outcomes: &mut Vec<MacOutcome>) {
+    for &packet in msdus.iter() {
+        outcomes.push(MacOutcome::Delivered { packet, at });
     }
 }
 
@@ -194,8 +291,9 @@ impl Aggregation {
     /// Packets in the windows: sent and not received, or received and held behind a gap.
     pub fn in_flight(&self) -> impl Iterator<Item = &Packet> {
         self.sessions.iter().flatten().flat_map(|s| {
-            let sent = s.unacked.iter().filter(|m| !m.received).map(|m| &m.packet);
-            sent.chain(s.held.iter().flatten())
+            let sent = s.unacked.iter().filter(|m| !m.received);
+            let sent = sent.flat_map(|m| m.msdus.iter());
+            sent.chain(s.held.iter().flatten().flat_map(Carried::iter))
         })
     }
 }
@@ -215,16 +313,19 @@ impl Store {
         let agg = self.aggregation.as_ref().expect("aggregation");
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
-        let (to, ip_bytes) = sessions
+        let (to, body) = sessions
             .iter()
-            .find_map(|s| s.unacked.front().map(|m| (s.to, m.packet.ip_bytes())))
-            .or_else(|| e.queue.head().map(|p| (p.hop, p.ip_bytes())))?;
+            .find_map(|s| s.unacked.front().map(|m| (s.to, m.body)))
+            .or_else(|| {
+                let p = e.queue.head()?;
+                Some((p.hop, Msdus::default().with(p.ip_bytes())))
+            })?;
         let link = self.link(e.node, to);
-        let one = Ampdu::default().with(&self.phy, ip_bytes);
+        let one = Ampdu::default().with_mpdu(&self.phy, body);
         Some(HeadFrame {
             rate: super::rate::CONFIGURED,
             to,
-            times: ampdu_times(&self.phy, link, self.rts_threshold, one.bytes),
+            times: agg.config.times(&self.phy, link, self.rts_threshold, one),
             delivered: false,
             broadcast: false,
         })
@@ -255,11 +356,23 @@ impl Store {
             }
         };
         let session = &mut sessions[s];
+        if session.bar {
+            // A BlockAckReq about every MPDU sent and not acknowledged.
+            agg.current[t as usize] = (s as u32, session.unacked.len() as u32);
+            e.head = Some(HeadFrame {
+                to,
+                times: bar_times(phy, &link),
+                delivered: false,
+                broadcast: false,
+                rate: super::rate::CONFIGURED,
+            });
+            return;
+        }
         let config = agg.config;
         let fits = |a| config.fits(phy, &link, *rts_threshold, budget, a);
         let mut a = Ampdu::default();
         for m in &session.unacked {
-            let next = a.with(phy, m.packet.ip_bytes());
+            let next = a.with_mpdu(phy, m.body);
             if a.mpdus > 0 && !fits(next) {
                 break;
             }
@@ -271,51 +384,110 @@ impl Store {
                 let Some(p) = e.queue.head().filter(|p| p.hop == to) else {
                     break;
                 };
-                let next = a.with(phy, p.ip_bytes());
-                if a.mpdus > 0 && !fits(next) {
+                let mut body = Msdus::default().with(p.ip_bytes());
+                if a.mpdus > 0 && !fits(a.with_mpdu(phy, body)) {
                     break;
                 }
-                a = next;
-                let packet = e.queue.pop().expect("queued");
+                let first = e.queue.pop().expect("queued");
+                outcomes.push(MacOutcome::Vacated(t));
+                // An A-MSDU: the packets behind it to the same receiver while it fits.
+                let mut more = Vec::new();
+                while let Some(q) = e.queue.head().filter(|q| q.hop == to) {
+                    let next = body.with(q.ip_bytes());
+                    if !config.amsdu_fits(next) || !fits(a.with_mpdu(phy, next)) {
+                        break;
+                    }
+                    body = next;
+                    more.push(e.queue.pop().expect("queued"));
+                    outcomes.push(MacOutcome::Vacated(t));
+                }
+                a = a.with_mpdu(phy, body);
                 session.unacked.push_back(Mpdu {
-                    packet,
+                    msdus: Carried { first, more },
+                    body,
                     seq: session.next_seq,
                     retries: 0,
                     received: false,
                 });
                 session.next_seq += 1;
-                outcomes.push(MacOutcome::Vacated(t));
             }
         }
         agg.current[t as usize] = (s as u32, a.mpdus);
         e.head = Some(HeadFrame {
             rate: super::rate::CONFIGURED,
             to,
-            times: ampdu_times(phy, &link, *rts_threshold, a.bytes),
+            times: config.times(phy, &link, *rts_threshold, a),
             delivered: false,
             broadcast: false,
         });
     }
 
-    /// Tracing only: per MPDU of entity `t`'s A-MPDU, its attempt at `at` (`failed`:
-    /// None), or the A-MPDU's failure (`Some(lost)`: on the channel, or collided).
-    pub(super) fn trace_aggregate(&mut self, t: u32, at: Time, failed: Option<bool>) {
-        let node = self.entities[t as usize].node;
+    /// Tracing only, at the end of entity `t`'s exchange that began at `start` (after
+    /// [`Store::aggregate_received`], before the window settles): each subframe of its
+    /// A-MPDU as sent (`received`: the subframes its receiver decoded; 0 when it
+    /// collided), and the receiver's BlockAck when it sent one (`block_ack`: whether the
+    /// channel lost it), with the receiver's scoreboard from the window's start.
+    #[inline(never)]
+    pub(super) fn trace_ampdu(
+        &mut self,
+        t: u32,
+        start: Time,
+        received: u64,
+        block_ack: Option<bool>,
+    ) {
+        let e = &self.entities[t as usize];
+        let (node, head) = (e.node, e.head.expect("has frame"));
+        let link = *self.link(node, head.to);
+        let phy = &self.phy;
+        let data_at = start + data_offset(phy, &link, head.times.rts);
         let agg = self.aggregation.as_mut().expect("aggregation");
+        let ampdu = agg.config.ampdu();
         let (session, count) = agg.current(t);
-        for m in session.unacked.iter().take(count) {
-            self.outcomes.push(match failed {
-                None => MacOutcome::Attempt {
+        let ssn = session.window_start();
+        let rate = link.rates.ack;
+        if session.bar {
+            self.outcomes.push(MacOutcome::BlockAck {
+                node,
+                to: head.to,
+                at: start,
+                rate,
+                ssn,
+                bitmap: None,
+                lost: block_ack.is_none(),
+            });
+        }
+        let count = if session.bar { 0 } else { count };
+        let mpdus = session.unacked.iter().take(count);
+        let offsets = subframes(phy, &link, ampdu, mpdus.clone().map(|m| m.body));
+        for (index, (m, (offset, _))) in mpdus.zip(offsets).enumerate() {
+            for &packet in m.msdus.iter() {
+                self.outcomes.push(MacOutcome::Subframe {
                     node,
-                    packet: m.packet,
-                    at,
+                    packet,
+                    at: data_at + offset,
                     retry: m.retries > 0,
-                },
-                Some(lost) => MacOutcome::Failed {
-                    node,
-                    packet: m.packet,
-                    lost,
-                },
+                    seq: m.seq,
+                    index: index as u32,
+                    last: index + 1 == count,
+                    decoded: received >> index & 1 == 1,
+                });
+            }
+        }
+        // An MPDU sent alone is acknowledged by an ACK (not captured, as elsewhere).
+        if let Some(lost) = block_ack.filter(|_| ampdu) {
+            let bitmap = session
+                .unacked
+                .iter()
+                .filter(|m| m.received)
+                .fold(0u64, |b, m| b | 1 << (m.seq - ssn));
+            self.outcomes.push(MacOutcome::BlockAck {
+                node: head.to,
+                to: node,
+                at: start + head.times.data_end + phy.sifs,
+                rate,
+                ssn,
+                bitmap: Some(bitmap),
+                lost,
             });
         }
     }
@@ -336,7 +508,7 @@ impl Store {
             if session.held.len() <= slot {
                 session.held.resize(slot + 1, None);
             }
-            session.held[slot] = Some(m.packet);
+            session.held[slot] = Some(m.msdus.clone());
         }
         session.release(at, &mut self.outcomes);
     }
@@ -383,9 +555,13 @@ impl Store {
         };
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
+        let ampdu = agg.config.ampdu();
         let (session, count) = agg.current(t);
+        // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
+        // counted them.
+        let bar = std::mem::take(&mut session.bar);
         for m in session.unacked.iter_mut().take(count) {
-            if !(acked && m.received) {
+            if !(acked && (m.received || bar)) {
                 m.retries += 1;
             }
         }
@@ -395,26 +571,78 @@ impl Store {
         let outcomes = &mut self.outcomes;
         session.unacked.retain(|m| {
             if acked && m.received {
-                stats.count_frame(&m.packet);
+                m.msdus.iter().for_each(|p| stats.count_frame(p));
                 return false;
             }
             if !at_limit(m) {
                 return true;
             }
-            stats.retry_drops += 1;
+            stats.retry_drops += m.body.count as u64;
             discarded = true;
             // A frame the receiver holds is not lost.
             if !m.received {
-                let packet = m.packet;
-                outcomes.push(MacOutcome::RetryDrop { node, packet });
+                for &packet in m.msdus.iter() {
+                    outcomes.push(MacOutcome::RetryDrop { node, packet });
+                }
             }
             false
         });
         if discarded {
             session.catch_up(at, outcomes);
         }
+        // A missed BlockAck: a BlockAckReq asks what the receiver holds (an MPDU sent
+        // alone is retried on its own).
+        session.bar = ampdu && !acked && !session.unacked.is_empty();
         discarded_all
     }
+}
+
+/// The exchange of a BlockAckReq on `link`: the request, SIFS, the BlockAck; neither at
+/// risk of a collision beyond the request's length.
+fn bar_times(phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
+    let delta = phy.propagation_delay;
+    let data_end = link.block_ack_req + delta;
+    ExchangeTimes {
+        rts: false,
+        first_frame: link.block_ack_req,
+        data_end,
+        end: data_end + phy.sifs + link.block_ack + delta,
+    }
+}
+
+/// When the A-MPDU starts in its exchange: at once, or after RTS/CTS (`rts`).
+#[inline]
+fn data_offset(phy: &Phy, link: &LinkTimes, rts: bool) -> Time {
+    let gap = phy.propagation_delay + phy.sifs;
+    if rts {
+        link.rts + gap + link.cts + gap
+    } else {
+        0
+    }
+}
+
+/// Per subframe of an A-MPDU (`ampdu`; else the one MPDU sent alone) of MPDUs with the
+/// bodies `bodies` on `link`: when it starts after the PSDU's start (the preamble, then
+/// the subframes before it), and its bytes (delimiter and MPDU; the padding goes to the
+/// next).
+fn subframes<'a>(
+    phy: &'a Phy,
+    link: &'a LinkTimes,
+    ampdu: bool,
+    bodies: impl Iterator<Item = Msdus> + 'a,
+) -> impl Iterator<Item = (Time, u32)> + 'a {
+    let mut a = Ampdu::default();
+    bodies.map(move |body| {
+        let offset = if a.mpdus == 0 {
+            0
+        } else {
+            link.data(phy, a.bytes)
+        };
+        let next = a.with_mpdu(phy, body);
+        let bytes = next.psdu(phy, ampdu) - a.bytes.next_multiple_of(4);
+        a = next;
+        (offset, bytes)
+    })
 }
 
 impl Shared {
@@ -430,7 +658,7 @@ impl Shared {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
-        use crate::phy::frame::{BLOCK_ACK, CTS, RTS};
+        use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ, CTS, RTS};
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
@@ -466,7 +694,6 @@ impl Shared {
             ..Exchange::default()
         };
         let cts_at = link.rts + delta + sifs;
-        let mut data_at = 0;
         if times.rts && every {
             let rts = control(link.rates.rts, RTS);
             if lost(channel, node, to, 0, FrameKind::Control, rts) {
@@ -477,51 +704,65 @@ impl Shared {
                 return ended(ChannelLoss::Cts, cts_at + link.cts + delta);
             }
         }
-        if times.rts {
-            data_at = cts_at + link.cts + delta + sifs;
-        }
+        let data_at = data_offset(phy, &link, times.rts);
         let agg = store.aggregation.as_ref().expect("aggregation");
         let (s, count) = agg.current[t as usize];
         let session = &agg.sessions[t as usize][s as usize];
+        let ampdu = agg.config.ampdu();
+        // The receiver's answer (`bytes`) SIFS after the request or the data, which gave
+        // it the MPDUs of `received`.
+        let answer = |c: &mut Channel, received, bytes| {
+            let frame = control(link.rates.ack, bytes);
+            let ba_at = times.data_end + sifs;
+            let lost = every && lost(c, to, node, ba_at, FrameKind::Control, frame);
+            let loss = if lost {
+                ChannelLoss::Ack
+            } else {
+                ChannelLoss::None
+            };
+            Exchange {
+                success: !lost,
+                received,
+                ..ended(loss, times.end)
+            }
+        };
+        if session.bar {
+            let bar = control(link.rates.ack, BLOCK_ACK_REQ);
+            if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
+                return ended(ChannelLoss::Data, times.data_end);
+            }
+            return answer(channel, 0, BLOCK_ACK);
+        }
+        let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
-        let mut a = Ampdu::default();
-        for (i, m) in session.unacked.iter().take(count as usize).enumerate() {
-            // The subframe starts after the preamble and the subframes before it.
-            let offset = data_at + if i == 0 { 0 } else { link.data(phy, a.bytes) };
-            let next = a.with(phy, m.packet.ip_bytes());
+        for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
             let frame = Ppdu {
                 rate: link.rates.data,
-                bytes: next.bytes - a.bytes.next_multiple_of(4),
+                bytes,
                 short_preamble: false,
                 ht: link.rates.ht,
             };
-            a = next;
-            if !lost(channel, node, to, offset, FrameKind::Data, frame) {
+            if !lost(channel, node, to, data_at + offset, FrameKind::Data, frame) {
                 received |= 1 << i;
             }
         }
         if received == 0 {
             return ended(ChannelLoss::Data, times.data_end);
         }
-        let ba_at = times.data_end + sifs;
-        let ba = control(link.rates.ack, BLOCK_ACK);
-        let ba_lost = every && lost(channel, to, node, ba_at, FrameKind::Control, ba);
-        let loss = if ba_lost {
-            ChannelLoss::Ack
-        } else {
-            ChannelLoss::None
-        };
-        Exchange {
-            success: !ba_lost,
-            received,
-            ..ended(loss, times.end)
-        }
+        answer(channel, received, if ampdu { BLOCK_ACK } else { ACK })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn one(seq: u32) -> Carried {
+        Carried {
+            first: packet(seq),
+            more: Vec::new(),
+        }
+    }
 
     fn packet(seq: u32) -> Packet {
         Packet::udp(0, seq, 1000, 0, 1, 0)
@@ -532,7 +773,8 @@ mod tests {
         let mut s = Session::new(1);
         for seq in 0..3 {
             s.unacked.push_back(Mpdu {
-                packet: packet(seq),
+                msdus: one(seq),
+                body: Msdus::default().with(1028),
                 seq,
                 retries: 0,
                 received: false,
@@ -540,7 +782,7 @@ mod tests {
         }
         s.next_seq = 3;
         // MPDU 0 lost, 1 and 2 held.
-        s.held.extend([None, Some(packet(1)), Some(packet(2))]);
+        s.held.extend([None, Some(one(1)), Some(one(2))]);
         let mut out = Vec::new();
         s.release(10, &mut out);
         assert!(out.is_empty(), "a gap holds what follows");

@@ -57,6 +57,32 @@ pub enum MacOutcome {
         packet: Packet,
         lost: bool,
     },
+    /// Tracing only: `node` sent `packet` (to `packet.hop`) as the `index`-th subframe of
+    /// an A-MPDU (`last`: its last one), starting at `at` (`retry`: a retransmission),
+    /// with Block Ack sequence number `seq`; `decoded`: its receiver got it.
+    Subframe {
+        node: NodeId,
+        packet: Packet,
+        at: Time,
+        retry: bool,
+        seq: u32,
+        index: u32,
+        last: bool,
+        decoded: bool,
+    },
+    /// Tracing only: `node` answered an A-MPDU or a BlockAckReq of `to` with a compressed
+    /// BlockAck at `at` (at `rate`, b/s): starting sequence number `ssn`, bit i of
+    /// `bitmap` for `ssn` + i received; `lost`: the channel lost it. `bitmap` None:
+    /// `node` sent `to` a BlockAckReq from `ssn` (`lost`: lost or collided).
+    BlockAck {
+        node: NodeId,
+        to: NodeId,
+        at: Time,
+        rate: u64,
+        ssn: u32,
+        bitmap: Option<u64>,
+        lost: bool,
+    },
     /// Tracing what each node hears (spatial medium, [`super::store::Store::trace_heard`]):
     /// the radio of `node` received a frame of `from` that reached it at `at` (it locked
     /// onto it); `decoded`: without error. `data`: a data frame's packet and retry flag;

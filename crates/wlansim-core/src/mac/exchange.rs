@@ -53,6 +53,54 @@ pub fn exchange_times(
 /// 19.4.3, 21.3.8.2.4).
 pub const PPDU_MAX_TIME: Time = 5_484_000;
 
+/// The body of a data MPDU (what its MAC header and FCS enclose): one MSDU behind its
+/// LLC/SNAP header, or an A-MSDU (802.11-2020 9.3.2.2.2) of several, each in a subframe
+/// with a 14-byte header (DA, SA, length) and LLC/SNAP, every subframe but the last
+/// padded to a multiple of 4 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Msdus {
+    /// The MSDUs so far.
+    pub count: u32,
+    /// Bytes of the body: the one MSDU with its LLC/SNAP, or the A-MSDU's subframes.
+    pub bytes: u32,
+}
+
+/// An A-MSDU subframe's header: DA, SA and length (9.3.2.2.2).
+pub const AMSDU_SUBFRAME_HEADER: u32 = 14;
+
+impl Msdus {
+    /// The body with one more MSDU carrying a network-layer packet of `ip_bytes`: a
+    /// second MSDU makes the body an A-MSDU.
+    #[inline]
+    pub fn with(self, ip_bytes: u32) -> Msdus {
+        use crate::phy::frame::LLC_SNAP;
+        let msdu = LLC_SNAP + ip_bytes;
+        let bytes = match self.count {
+            0 => msdu,
+            1 => {
+                (AMSDU_SUBFRAME_HEADER + self.bytes).next_multiple_of(4)
+                    + AMSDU_SUBFRAME_HEADER
+                    + msdu
+            }
+            _ => self.bytes.next_multiple_of(4) + AMSDU_SUBFRAME_HEADER + msdu,
+        };
+        Msdus {
+            count: self.count + 1,
+            bytes,
+        }
+    }
+
+    /// Bytes of the A-MSDU (0 for a single MSDU, which goes without subframe header).
+    #[inline]
+    pub fn amsdu_bytes(self) -> u32 {
+        if self.count > 1 {
+            self.bytes
+        } else {
+            0
+        }
+    }
+}
+
 /// The PSDU of an A-MPDU (802.11-2020 10.12): each MPDU in a subframe with a 4-byte
 /// delimiter, every subframe but the last padded to a multiple of 4 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,34 +114,55 @@ impl Ampdu {
     /// The A-MPDU with one more MPDU carrying a network-layer packet of `ip_bytes`.
     #[inline]
     pub fn with(self, phy: &Phy, ip_bytes: u32) -> Ampdu {
+        self.with_mpdu(phy, Msdus::default().with(ip_bytes))
+    }
+
+    /// The A-MPDU with one more MPDU of body `body`.
+    #[inline]
+    pub fn with_mpdu(self, phy: &Phy, body: Msdus) -> Ampdu {
         use crate::phy::frame::AMPDU_DELIMITER;
         Ampdu {
-            bytes: self.bytes.next_multiple_of(4) + AMPDU_DELIMITER + mpdu_bytes(phy, ip_bytes),
+            bytes: self.bytes.next_multiple_of(4) + AMPDU_DELIMITER + mpdu_bytes(phy, body),
             mpdus: self.mpdus + 1,
         }
     }
+
+    /// The PSDU that carries it: the A-MPDU, or (`!ampdu`: one MPDU sent alone) that MPDU,
+    /// which under HT has no delimiter (a VHT PSDU has one).
+    #[inline]
+    pub fn psdu(self, phy: &Phy, ampdu: bool) -> u32 {
+        self.bytes - if ampdu { 0 } else { undelimited(phy) }
+    }
 }
 
-/// Bytes of the MPDU (without a delimiter) that carries a network-layer packet of
-/// `ip_bytes`: a VHT PHY's data framing already counts the delimiter of its single MPDU.
+/// The delimiter bytes an MPDU sent alone does without: 4 under HT, 0 under VHT.
 #[inline]
-fn mpdu_bytes(phy: &Phy, ip_bytes: u32) -> u32 {
+fn undelimited(phy: &Phy) -> u32 {
     use crate::phy::{frame::AMPDU_DELIMITER, ht::Format};
-    let delimiter = match phy.ht.map(|m| m.format) {
-        Some(Format::Vht) => AMPDU_DELIMITER,
-        _ => 0,
-    };
-    phy.data_mpdu_bytes(ip_bytes) - delimiter
+    match phy.ht.map(|m| m.format) {
+        Some(Format::Vht) => 0,
+        _ => AMPDU_DELIMITER,
+    }
 }
 
-/// The exchange of an A-MPDU of `psdu_bytes` on `link`: RTS/CTS when the PSDU is longer
-/// than dot11RTSThreshold, the A-MPDU, and an immediate compressed BlockAck SIFS after it.
+/// Bytes of an MPDU (without a delimiter) of body `body`: a VHT PHY's data framing
+/// already counts the delimiter of its single MPDU.
+#[inline]
+fn mpdu_bytes(phy: &Phy, body: Msdus) -> u32 {
+    use crate::phy::frame::{AMPDU_DELIMITER, LLC_SNAP};
+    phy.data_framing + undelimited(phy) - AMPDU_DELIMITER - LLC_SNAP + body.bytes
+}
+
+/// The exchange of a PSDU of `psdu_bytes` on `link`: RTS/CTS when the PSDU is longer
+/// than dot11RTSThreshold, the PSDU, and SIFS after it an immediate compressed BlockAck
+/// (an A-MPDU: `ampdu`) or an ACK (one MPDU sent alone).
 #[inline]
 pub fn ampdu_times(
     phy: &Phy,
     link: &LinkTimes,
     rts_threshold: Option<u32>,
     psdu_bytes: u32,
+    ampdu: bool,
 ) -> ExchangeTimes {
     let uses_rts = uses_rts(rts_threshold, psdu_bytes);
     let delta = phy.propagation_delay;
@@ -108,7 +177,7 @@ pub fn ampdu_times(
         rts: uses_rts,
         first_frame: if uses_rts { link.rts } else { data },
         data_end,
-        end: data_end + phy.sifs + link.block_ack + delta,
+        end: data_end + phy.sifs + if ampdu { link.block_ack } else { link.ack } + delta,
     }
 }
 
@@ -144,11 +213,39 @@ mod tests {
         // 16 + 8·98814 + 6 bits in 1560-bit symbols: 507 symbols after a 40 µs preamble.
         assert_eq!(link.data(&phy, a.bytes), (40 + 507 * 4) * US);
         // The BlockAck at the ACK's 6 Mb/s of the fixed link: 278 bits, 12 symbols.
-        let t = ampdu_times(&phy, &link, None, a.bytes);
+        let t = ampdu_times(&phy, &link, None, a.bytes, true);
         let delta = phy.propagation_delay;
         assert_eq!(t.data_end, 2068 * US + delta);
         assert_eq!(t.end, (2068 + 16 + 20 + 48) * US + 2 * delta);
         assert!(!t.rts);
-        assert!(ampdu_times(&phy, &link, Some(2346), a.bytes).rts);
+        assert!(ampdu_times(&phy, &link, Some(2346), a.bytes, true).rts);
+    }
+
+    #[test]
+    fn an_amsdu_of_two_1500_byte_packets_by_hand() {
+        use crate::sim::time::US;
+        let n = Standard::Ieee80211n.preset(Preamble::Long); // MCS 7, 20 MHz: 260 bits/symbol
+        let body = Msdus::default().with(1500).with(1500);
+        // Subframes: 14 + 8 + 1500 = 1522, padded to 1524, then 1522: 3046 bytes.
+        assert_eq!(
+            (body.count, body.bytes, body.amsdu_bytes()),
+            (2, 3046, 3046)
+        );
+        assert_eq!(Msdus::default().with(1500).amsdu_bytes(), 0);
+        // One MPDU alone (HT: no delimiter): 26-byte QoS header + 3046 + FCS = 3076 bytes.
+        let a = Ampdu::default().with_mpdu(&n, body);
+        assert_eq!(a.psdu(&n, false), 3076);
+        assert_eq!(a.psdu(&n, true), 3080);
+        // 16 + 8·3076 + 6 bits: 95 symbols after the 36 µs HT-mixed preamble; then SIFS
+        // and an ACK, not a BlockAck.
+        let link = n.fixed_link();
+        let t = ampdu_times(&n, &link, None, a.psdu(&n, false), false);
+        let delta = n.propagation_delay;
+        assert_eq!(t.data_end, (36 + 95 * 4) * US + delta);
+        assert_eq!(t.end - t.data_end, n.sifs + link.ack + delta);
+        // VHT's single MPDU keeps its delimiter.
+        let ac = Standard::Ieee80211ac.preset(Preamble::Long);
+        let a = Ampdu::default().with_mpdu(&ac, body);
+        assert_eq!(a.psdu(&ac, false), 3080);
     }
 }

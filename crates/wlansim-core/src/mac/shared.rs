@@ -498,6 +498,9 @@ impl Shared {
         if ex.received != 0 {
             store.aggregate_received(self.transmitters[0], ex.received, ex.data_end);
         }
+        if store.trace && store.aggregation.is_some() {
+            self.trace_ampdus(store);
+        }
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a
             // collision); a TXOP holder's next step waits for `exchange_done`.
@@ -548,6 +551,25 @@ impl Shared {
             // A-MPDU's decoded MPDUs reached it above).
             let received = (loss == ChannelLoss::Ack && ex.received == 0).then_some(ex.data_end);
             store.attempt_failed(t, ex.start, loss, false, received, long_frame);
+        }
+    }
+
+    /// Tracing only: the A-MPDUs (or BlockAckReqs) of the exchange that ends (the first
+    /// transmitter's as received, with the BlockAck when its receiver answered; the
+    /// others collided).
+    #[inline(never)]
+    fn trace_ampdus(&self, store: &mut Store) {
+        let ex = &self.exchange;
+        for (k, &t) in self.transmitters.iter().enumerate() {
+            if !store.aggregates(t) {
+                continue;
+            }
+            let received = if k == 0 { ex.received } else { 0 };
+            // The receiver answered (an A-MPDU of which it decoded an MPDU, or a
+            // BlockAckReq), unless the exchange collided.
+            let answered = k == 0 && (ex.success || ex.loss == ChannelLoss::Ack);
+            let block_ack = answered.then_some(ex.loss == ChannelLoss::Ack);
+            store.trace_ampdu(t, ex.start, received, block_ack);
         }
     }
 

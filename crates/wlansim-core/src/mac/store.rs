@@ -113,7 +113,7 @@ impl Store {
             return; // beacons are not packets of the network layer
         }
         if self.aggregates(t) {
-            return self.trace_aggregate(t, at, None);
+            return; // its subframes are traced at the exchange's end (`trace_ampdu`)
         }
         let packet = *e.queue.head().expect("has frame");
         let (node, retry) = (e.node, e.is_retry());
@@ -291,9 +291,7 @@ impl Store {
             self.report_rate(t, false, start);
         }
         let e = &self.entities[t as usize];
-        if self.trace && self.aggregates(t) {
-            self.trace_aggregate(t, start, Some(loss != ChannelLoss::None));
-        } else if self.trace && e.beacon.is_none() {
+        if self.trace && e.beacon.is_none() && !self.aggregates(t) {
             self.outcomes.push(MacOutcome::Failed {
                 node: e.node,
                 packet: *e.queue.head().expect("has frame"),

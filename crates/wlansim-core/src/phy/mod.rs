@@ -30,6 +30,9 @@ pub mod frame {
     /// A compressed BlockAck (9.3.1.8: 16-byte header, BA control, starting sequence
     /// control, 8-byte bitmap, FCS).
     pub const BLOCK_ACK: u32 = 32;
+    /// A compressed BlockAckReq (9.3.1.7: 16-byte header, BAR control, starting sequence
+    /// control, FCS).
+    pub const BLOCK_ACK_REQ: u32 = 24;
     pub const CTS: u32 = 14;
     pub const RTS: u32 = 20;
     pub const IP_HEADER: u32 = 20;
@@ -235,15 +238,23 @@ pub struct Timing {
     pub data_rate_bps: f64,
     pub control_rate_bps: f64,
     pub payload_bits: f64,
-    /// With `mac.ampdu_max_bytes`: the MPDUs of a saturated sender's A-MPDU (no TXOP
-    /// limit; at most its queue, which a saturated source keeps full), its PPDU and the
-    /// compressed BlockAck.
+    /// With `mac.ampdu_max_bytes` or `mac.amsdu_max_bytes`: the MPDUs of a saturated
+    /// sender's A-MPDU (no TXOP limit; at most its queue, which a saturated source keeps
+    /// full; 1 with A-MSDU alone), its PPDU and the response (the compressed BlockAck; an
+    /// ACK for an MPDU sent alone).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ampdu_mpdus: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ampdu_frame_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_ack_s: Option<f64>,
+    /// With `mac.ampdu_max_bytes`: the BlockAckReq a sender sends after a missed
+    /// BlockAck.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_ack_req_s: Option<f64>,
+    /// With `mac.amsdu_max_bytes`: the MSDUs in each MPDU of that A-MPDU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amsdu_msdus: Option<u32>,
 }
 
 impl Phy {
@@ -274,6 +285,8 @@ impl Phy {
             payload_bits: 8.0 * udp_payload_bytes as f64,
             ampdu_mpdus: None,
             ampdu_frame_s: None,
+            amsdu_msdus: None,
+            block_ack_req_s: None,
             block_ack_s: None,
         }
     }

@@ -82,6 +82,8 @@ pub struct LinkTimes {
     /// A compressed BlockAck at the ACK's rate (the control-response rate of the
     /// eliciting A-MPDU, 10.6.6.5.2).
     pub block_ack: Time,
+    /// A compressed BlockAckReq at the same rate (after a missed BlockAck).
+    pub block_ack_req: Time,
 }
 
 impl LinkTimes {
@@ -93,6 +95,7 @@ impl LinkTimes {
             cts: time(super::frame::CTS, rates.cts),
             ack: time(super::frame::ACK, rates.ack),
             block_ack: time(super::frame::BLOCK_ACK, rates.ack),
+            block_ack_req: time(super::frame::BLOCK_ACK_REQ, rates.ack),
         }
     }
 

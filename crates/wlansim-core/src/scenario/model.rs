@@ -276,10 +276,7 @@ impl Model {
             phy,
             rules,
             rts_threshold: s.mac.rts_threshold.bytes(),
-            aggregation: (s.mac.ampdu_max_bytes > 0).then_some(AggregationConfig {
-                max_bytes: s.mac.ampdu_max_bytes,
-                window: s.mac.ba_window,
-            }),
+            aggregation: s.aggregation(),
             nodes: Vec::new(),
             aps: s.aps.iter().map(ApSpec::of).collect(),
             links: Vec::new(),

@@ -76,23 +76,35 @@ impl Scenario {
         let phy = self.phy();
         let link = crate::phy::LinkTimes::new(&phy, self.link_rates(&phy, &self.stations[0]));
         let mut timing = phy.timing(&link, udp_payload_bytes);
-        if self.mac.ampdu_max_bytes > 0 {
+        if let Some(config) = self.aggregation() {
             use crate::phy::frame::{IP_HEADER, UDP_HEADER};
             use crate::sim::time::to_secs;
-            let config = crate::mac::aggregate::AggregationConfig {
-                max_bytes: self.mac.ampdu_max_bytes,
-                window: self.mac.ba_window,
-            };
             let ip_bytes = IP_HEADER + UDP_HEADER + udp_payload_bytes;
             let rts = self.mac.rts_threshold.bytes();
             // A saturated source keeps its queue full: an A-MPDU takes at most the queue.
             let queue = self.stations[0].queue.unwrap_or(self.mac.queue);
-            let a = config.saturated(&phy, &link, rts, None, (ip_bytes, queue));
+            let (a, body) = config.saturated(&phy, &link, rts, None, (ip_bytes, queue));
+            let ampdu = config.ampdu();
             timing.ampdu_mpdus = Some(a.mpdus);
-            timing.ampdu_frame_s = Some(to_secs(link.data(&phy, a.bytes)));
-            timing.block_ack_s = Some(to_secs(link.block_ack));
+            timing.ampdu_frame_s = Some(to_secs(link.data(&phy, a.psdu(&phy, ampdu))));
+            let response = if ampdu { link.block_ack } else { link.ack };
+            timing.block_ack_s = Some(to_secs(response));
+            timing.block_ack_req_s = ampdu.then(|| to_secs(link.block_ack_req));
+            timing.amsdu_msdus = (self.mac.amsdu_max_bytes > 0).then_some(body.count);
         }
         timing
+    }
+
+    /// The aggregation of the run (`mac.ampdu_max_bytes`, `mac.ba_window`,
+    /// `mac.amsdu_max_bytes`); None: one packet per MPDU, one MPDU per exchange.
+    pub fn aggregation(&self) -> Option<crate::mac::aggregate::AggregationConfig> {
+        let (ampdu, amsdu) = (self.mac.ampdu_max_bytes, self.mac.amsdu_max_bytes);
+        (ampdu > 0 || amsdu > 0).then_some(crate::mac::aggregate::AggregationConfig {
+            max_bytes: ampdu,
+            // Without A-MPDU each MPDU waits for the previous one's ACK.
+            window: if ampdu > 0 { self.mac.ba_window } else { 1 },
+            amsdu_bytes: amsdu,
+        })
     }
 
     /// The rates of the frames between the stations of `g` and their AP.
@@ -300,6 +312,12 @@ fn rate_control(s: &Scenario, g: &StationGroup, key: &str) -> Result<(), Scenari
         return refuse(format!(
             "rate adaptation of A-MPDUs is not modelled yet; set mac.ampdu_max_bytes = 0 (it is {})",
             s.mac.ampdu_max_bytes
+        ));
+    }
+    if s.mac.amsdu_max_bytes > 0 {
+        return refuse(format!(
+            "rate adaptation of A-MSDUs is not modelled yet; set mac.amsdu_max_bytes = 0 (it is {})",
+            s.mac.amsdu_max_bytes
         ));
     }
     if s.output.pcap.is_some() {

@@ -32,6 +32,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
         return err("mac.queue", "0: a queue holds at least 1 packet");
     }
     aggregation(s)?;
+    amsdu(s)?;
     let mut names = HashSet::new();
     aps(s, &mut names)?;
     stations(s, &mut names)?;
@@ -341,11 +342,53 @@ fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         );
     }
+    Ok(())
+}
+
+/// `mac.amsdu_max_bytes`: A-MSDU on HT/VHT PHYs, within the PHY's limit (HT 7935 bytes,
+/// 4065 inside an A-MPDU; VHT 11454), on the shared medium, without captures.
+fn amsdu(s: &Scenario) -> Result<(), ScenarioError> {
+    use crate::mac::aggregate::{max_amsdu_bytes, HT_AMSDU_IN_AMPDU_BYTES};
+    use crate::phy::ht::Format;
+    let bytes = s.mac.amsdu_max_bytes;
+    if bytes == 0 {
+        return Ok(());
+    }
+    let key = "mac.amsdu_max_bytes";
+    let standard = s.phy.standard;
+    let Some(format) = standard.ht_format() else {
+        return err(
+            key,
+            format!(
+                "{bytes}: {} has no A-MSDU here; A-MSDUs need phy.standard \"802.11n\" or \"802.11ac\"",
+                standard.name()
+            ),
+        );
+    };
+    let limit = max_amsdu_bytes(format);
+    if bytes > limit {
+        return err(
+            key,
+            format!(
+                "{bytes}: an {} A-MSDU holds at most {limit} bytes",
+                standard.name()
+            ),
+        );
+    }
+    if format == Format::Ht && s.mac.ampdu_max_bytes > 0 && bytes > HT_AMSDU_IN_AMPDU_BYTES {
+        return err(
+            key,
+            format!(
+                "{bytes}: inside an 802.11n A-MPDU (mac.ampdu_max_bytes = {}) an MPDU is at most 4095 bytes (the delimiter's length field), so an A-MSDU at most {HT_AMSDU_IN_AMPDU_BYTES}",
+                s.mac.ampdu_max_bytes
+            ),
+        );
+    }
     if s.output.pcap.is_some() {
         return err(
             "output.pcap",
             format!(
-                "a capture with mac.ampdu_max_bytes = {bytes}: captures of A-MPDUs and BlockAcks are not written yet; set mac.ampdu_max_bytes = 0 or drop output.pcap"
+                "a capture with mac.amsdu_max_bytes = {bytes}: captures of A-MSDUs are not written; set mac.amsdu_max_bytes = 0 or drop output.pcap"
             ),
         );
     }

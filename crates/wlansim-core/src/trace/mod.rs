@@ -7,7 +7,7 @@
 //!
 //! Consumers: [`packets::PacketRecorder`] (one record per packet, with its hops) and
 //! [`pcap::PcapRecorder`] (pcap captures: every frame attempt over the air with its retry
-//! flag and fate, on the spatial medium also every frame each node received, every packet
+//! flag and fate, each A-MPDU subframe and BlockAck, on the spatial medium also every frame each node received, every packet
 //! on a wired link).
 pub mod packets;
 pub mod pcap;
@@ -52,6 +52,14 @@ pub enum TraceEvent {
         air: bool,
         retry: bool,
     },
+    /// `node` sends it over the air to `to` as a subframe of an A-MPDU whose fate is
+    /// known (an attempt, as `TxStart`).
+    Subframe {
+        node: NodeId,
+        to: NodeId,
+        retry: bool,
+        subframe: AmpduSubframe,
+    },
     /// A frame attempt by `node` failed: lost on the channel, or collided.
     TxFailed { node: NodeId, lost: bool },
     /// `node` received it (the end of the data frame, or the arrival off the wire).
@@ -69,6 +77,18 @@ pub enum TraceEvent {
     Dropped { node: NodeId, reason: DropReason },
     /// Handed to the application (or TCP endpoint) at its destination `node`.
     Delivered { node: NodeId },
+}
+
+/// Where an MPDU went in its A-MPDU, and its fate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AmpduSubframe {
+    /// Its Block Ack sequence number.
+    pub seq: u32,
+    /// Its place in the A-MPDU (0: the first) and whether it is the last.
+    pub index: u32,
+    pub last: bool,
+    /// Its receiver decoded it.
+    pub decoded: bool,
 }
 
 /// The consumers listening to the run.

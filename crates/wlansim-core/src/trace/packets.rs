@@ -116,7 +116,7 @@ impl PacketRecorder {
                 attempts: 0,
                 received: None,
             }),
-            TraceEvent::TxStart { .. } => {
+            TraceEvent::TxStart { .. } | TraceEvent::Subframe { .. } => {
                 if let Some(hop) = rec.hops.last_mut() {
                     hop.tx_start = Some(t);
                     hop.attempts += 1;

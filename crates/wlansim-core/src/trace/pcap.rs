@@ -147,6 +147,9 @@ pub struct CaptureConfig<'a> {
     pub ht: Option<HtMode>,
     /// 802.11 Duration/ID of a data frame: SIFS + ACK, ns.
     pub nav: Time,
+    /// The data frames go in A-MPDUs (`mac.ampdu_max_bytes`): their radiotap headers
+    /// carry the A-MPDU status field.
+    pub ampdu: bool,
 }
 
 /// A frame attempt whose fate is not known yet.
@@ -158,6 +161,8 @@ struct Pending {
     seqnum: u16,
     /// The packet's real bytes (emulation).
     real: Option<Box<[u8]>>,
+    /// An A-MPDU subframe: whether it is the A-MPDU's last.
+    last: Option<bool>,
 }
 
 type Writer = PcapWriter<BufWriter<File>>;
@@ -181,6 +186,10 @@ pub struct PcapRecorder {
     data_radiotap: Vec<u8>,
     /// Where the flags byte is in `data_radiotap`.
     flags_at: usize,
+    /// Where the A-MPDU status field is in `data_radiotap`, when there is one, and the
+    /// reference number of the current A-MPDU.
+    ampdu_at: Option<usize>,
+    ampdu_reference: u32,
     /// 802.11n/ac: QoS Data frames.
     qos_data: bool,
     nav_us: u16,
@@ -198,55 +207,66 @@ pub struct PcapRecorder {
 const RADIOTAP_LEN: usize = 10;
 const RT_FLAGS_BAD_FCS: u8 = 0x40;
 const WLAN_HEADER_LEN: usize = 24;
+/// Radiotap A-MPDU status flags: the last subframe is known; this is the last.
+const RT_AMPDU_LAST_KNOWN: u16 = 0x0004;
+const RT_AMPDU_IS_LAST: u16 = 0x0008;
 
-/// The radiotap header of the data frames and the place of its flags byte: flags and
-/// rate (500 kb/s units); for an HT mode flags and the MCS field (known: bandwidth, MCS,
-/// guard interval; HT's MCS index 8·(streams − 1) + MCS); for a VHT mode flags, a pad
-/// byte and the 12-byte VHT field (aligned to 2; known: guard interval, bandwidth;
-/// bandwidth 0, 1, 4, 11 for 20, 40, 80, 160 MHz; MCS and streams of user 0).
-fn data_radiotap(data_rate: u64, ht: Option<HtMode>) -> (Vec<u8>, usize) {
+/// Append a radiotap header with flags (bad FCS or not) and `rate` (b/s, in 500 kb/s
+/// units): the Beacons' and BlockAcks' (non-HT frames).
+fn legacy_radiotap(b: &mut Vec<u8>, rate: u64, bad_fcs: bool) {
+    b.extend_from_slice(&[0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0]);
+    b.push(if bad_fcs { RT_FLAGS_BAD_FCS } else { 0 });
+    b.push((rate / 500_000).min(255) as u8);
+}
+
+/// The radiotap header of the data frames, the place of its flags byte and, with
+/// `ampdu`, of its A-MPDU status field: flags and rate (500 kb/s units); for an HT mode
+/// flags and the MCS field (known: bandwidth, MCS, guard interval; HT's MCS index
+/// 8·(streams − 1) + MCS); for a VHT mode flags and the 12-byte VHT field (aligned to 2;
+/// known: guard interval, bandwidth; bandwidth 0, 1, 4, 11 for 20, 40, 80, 160 MHz; MCS
+/// and streams of user 0). The A-MPDU status field (bit 20: reference number, flags,
+/// delimiter CRC, reserved; aligned to 4) goes between the MCS and VHT fields, in the
+/// order of their bits.
+fn data_radiotap(
+    data_rate: u64,
+    ht: Option<HtMode>,
+    ampdu: bool,
+) -> (Vec<u8>, usize, Option<usize>) {
     let Some(m) = ht else {
-        let rate = (data_rate / 500_000).min(255) as u8;
-        return (
-            vec![0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0, 0, rate],
-            8,
-        );
+        let mut b = Vec::new();
+        legacy_radiotap(&mut b, data_rate, false);
+        return (b, 8, None);
     };
     let short = u8::from(m.guard_interval == GuardInterval::Short);
-    let b = match m.format {
-        Format::Ht => {
-            let bw = u8::from(m.width_mhz == 40);
-            let index = 8 * (m.streams - 1) + m.mcs;
-            // present: flags (bit 1), MCS (bit 19)
-            vec![
-                0,
-                0,
-                12,
-                0,
-                0x02,
-                0,
-                0x08,
-                0,
-                0,
-                0x07,
-                bw | short << 2,
-                index,
-            ]
-        }
-        Format::Vht => {
-            let bw = match m.width_mhz {
-                20 => 0,
-                40 => 1,
-                80 => 4,
-                _ => 11,
-            };
-            // present: flags (bit 1), VHT (bit 21)
-            let mut b = vec![0, 0, 22, 0, 0x02, 0, 0x20, 0, 0, 0, 0x44, 0, short << 2, bw];
-            b.extend_from_slice(&[m.mcs << 4 | m.streams, 0, 0, 0, 0, 0, 0, 0]);
-            b
-        }
-    };
-    (b, 8)
+    // present: flags (bit 1), then MCS (bit 19) or VHT (bit 21)
+    let mut b = vec![0, 0, 0, 0, 0x02, 0, 0, 0, 0];
+    if m.format == Format::Ht {
+        let bw = u8::from(m.width_mhz == 40);
+        let index = 8 * (m.streams - 1) + m.mcs;
+        b[6] |= 0x08;
+        b.extend_from_slice(&[0x07, bw | short << 2, index]);
+    }
+    let ampdu_at = ampdu.then(|| {
+        b[6] |= 0x10;
+        b.resize(b.len().next_multiple_of(4), 0);
+        let at = b.len();
+        b.extend_from_slice(&[0; 8]);
+        at
+    });
+    if m.format == Format::Vht {
+        let bw = match m.width_mhz {
+            20 => 0,
+            40 => 1,
+            80 => 4,
+            _ => 11,
+        };
+        b[6] |= 0x20;
+        b.resize(b.len().next_multiple_of(2), 0);
+        b.extend_from_slice(&[0x44, 0, short << 2, bw, m.mcs << 4 | m.streams]);
+        b.extend_from_slice(&[0; 7]);
+    }
+    b[2] = b.len() as u8;
+    (b, 8, ampdu_at)
 }
 
 const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00];
@@ -309,7 +329,7 @@ impl PcapRecorder {
             link_file.insert((b, a), k);
         }
         let n = cfg.nodes.len();
-        let (data_radiotap, flags_at) = data_radiotap(cfg.data_rate, cfg.ht);
+        let (data_radiotap, flags_at, ampdu_at) = data_radiotap(cfg.data_rate, cfg.ht, cfg.ampdu);
         Ok(PcapRecorder {
             files,
             heard: !cfg.per_bss,
@@ -321,6 +341,8 @@ impl PcapRecorder {
             snaplen: cfg.snaplen,
             data_radiotap,
             flags_at,
+            ampdu_at,
+            ampdu_reference: 0,
             qos_data: cfg.ht.is_some(),
             nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
             pending: Vec::new(),
@@ -349,7 +371,29 @@ impl PcapRecorder {
                     retry,
                     seqnum,
                     real: real.map(Box::from),
+                    last: None,
                 });
+            }
+            TraceEvent::Subframe {
+                node,
+                retry,
+                subframe,
+                ..
+            } => {
+                // Its fate is known: written at once, in the A-MPDU's reference.
+                if subframe.index == 0 {
+                    self.ampdu_reference = self.ampdu_reference.wrapping_add(1);
+                }
+                let x = Pending {
+                    node,
+                    t,
+                    packet: *p,
+                    retry,
+                    seqnum: (subframe.seq & 0x0fff) as u16,
+                    real: real.map(Box::from),
+                    last: Some(subframe.last),
+                };
+                self.write_air(node, &x, !subframe.decoded);
             }
             TraceEvent::TxStart {
                 node,
@@ -376,6 +420,7 @@ impl PcapRecorder {
                     retry,
                     seqnum: self.sent_seqnum(from, p),
                     real: real.map(Box::from),
+                    last: None,
                 };
                 self.write_air(node, &x, !decoded);
             }
@@ -454,6 +499,11 @@ impl PcapRecorder {
         if bad_fcs {
             b[self.flags_at] = RT_FLAGS_BAD_FCS;
         }
+        if let (Some(at), Some(last)) = (self.ampdu_at, x.last) {
+            let flags = RT_AMPDU_LAST_KNOWN | if last { RT_AMPDU_IS_LAST } else { 0 };
+            b[at..at + 4].copy_from_slice(&self.ampdu_reference.to_le_bytes());
+            b[at + 4..at + 6].copy_from_slice(&flags.to_le_bytes());
+        }
         let radiotap = b.len();
         // 802.11 data frame: type data (0x08, QoS Data 0x88); To DS from a station, From
         // DS from an AP.
@@ -513,9 +563,7 @@ impl PcapRecorder {
         };
         let buf = &mut self.buf;
         buf.clear();
-        buf.extend_from_slice(&[0, 0, RADIOTAP_LEN as u8, 0, 0b110, 0, 0, 0]);
-        buf.push(if bad_fcs { RT_FLAGS_BAD_FCS } else { 0 });
-        buf.push((b.rate / 500_000).min(255) as u8);
+        legacy_radiotap(buf, b.rate, bad_fcs);
         buf.extend_from_slice(&[0x80, 0, 0, 0]);
         buf.extend_from_slice(&[0xff; 6]);
         buf.extend_from_slice(&mac_address(node));
@@ -527,6 +575,43 @@ impl PcapRecorder {
         buf.extend_from_slice(&capability.to_le_bytes());
         buf.extend_from_slice(&b.elements);
         let len = buf.len();
+        self.write(file, t, len);
+    }
+
+    /// A compressed BlockAck (802.11-2020 9.3.1.8) that `node` sent to `to` at `t` at
+    /// `rate` (b/s), into the capture of `node`: BA control with the compressed bitmap
+    /// and TID 0, the starting sequence control (`ssn`) and the 64-bit `bitmap`; 28
+    /// bytes written, 32 on the air with its FCS. `bitmap` None: a compressed BlockAckReq
+    /// (9.3.1.7, subtype 8; 20 bytes written, 24 on the air). Bad FCS when the channel
+    /// lost it (or it collided).
+    pub fn block_ack(
+        &mut self,
+        t: Time,
+        node: NodeId,
+        to: NodeId,
+        rate: u64,
+        (ssn, bitmap): (u32, Option<u64>),
+        lost: bool,
+    ) {
+        let Some(file) = self.air_file[node as usize] else {
+            return;
+        };
+        let b = &mut self.buf;
+        b.clear();
+        legacy_radiotap(b, rate, lost);
+        // Frame control: control frame (type 1), subtype BlockAck (9) or BlockAckReq (8);
+        // duration 0.
+        let subtype = if bitmap.is_some() { 0x94 } else { 0x84 };
+        b.extend_from_slice(&[subtype, 0, 0, 0]);
+        b.extend_from_slice(&mac_address(to));
+        b.extend_from_slice(&mac_address(node));
+        // BA (BAR) control: compressed bitmap (bit 2), TID 0.
+        b.extend_from_slice(&0x0004u16.to_le_bytes());
+        b.extend_from_slice(&(((ssn & 0x0fff) as u16) << 4).to_le_bytes());
+        if let Some(bitmap) = bitmap {
+            b.extend_from_slice(&bitmap.to_le_bytes());
+        }
+        let len = b.len();
         self.write(file, t, len);
     }
 

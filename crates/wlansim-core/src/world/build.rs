@@ -321,6 +321,7 @@ impl World {
                     data_rate: phy.data_rate,
                     ht: phy.ht,
                     nav: phy.sifs + phy.ack_time(),
+                    ampdu: m.aggregation.is_some_and(|a| a.ampdu()),
                 })
                 .map_err(|e| ScenarioError::new("output.pcap", e))?,
             ),
@@ -393,12 +394,18 @@ impl World {
                     }
             }
         };
-        if let Some(config) = m.aggregation.filter(|_| spatial) {
+        let (ampdu, amsdu) = m
+            .aggregation
+            .map_or((0, 0), |a| (a.max_bytes, a.amsdu_bytes));
+        let aggregated = [
+            ("mac.ampdu_max_bytes", ampdu, "A-MPDU"),
+            ("mac.amsdu_max_bytes", amsdu, "A-MSDU"),
+        ];
+        if let Some((key, bytes, what)) = aggregated.into_iter().find(|a| spatial && a.1 > 0) {
             return Err(ScenarioError::new(
-                "mac.ampdu_max_bytes",
+                key,
                 format!(
-                    "{}: this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other or a frame can be captured), which has no A-MPDU yet; A-MPDUs need the shared medium",
-                    config.max_bytes
+                    "{bytes}: this scenario runs on the spatial medium (channel.medium = \"spatial\", or positions where not every node hears every other or a frame can be captured), which has no {what} yet; {what}s need the shared medium"
                 ),
             ));
         }

@@ -29,7 +29,7 @@ use crate::sim::event::{EventQueue, Slotted};
 use crate::sim::time::Time;
 use crate::stats::{Histogram, Jitter};
 use crate::tcp::TimerKind;
-use crate::trace::{DropReason, Trace, TraceEvent};
+use crate::trace::{AmpduSubframe, DropReason, Trace, TraceEvent};
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
 
@@ -402,6 +402,47 @@ impl World {
                         retry,
                     };
                     self.trace(at, event, &packet);
+                }
+                MacOutcome::Subframe {
+                    node,
+                    packet,
+                    at,
+                    retry,
+                    seq,
+                    index,
+                    last,
+                    decoded,
+                } => {
+                    let subframe = AmpduSubframe {
+                        seq,
+                        index,
+                        last,
+                        decoded,
+                    };
+                    let to = packet.hop;
+                    let event = TraceEvent::Subframe {
+                        node,
+                        to,
+                        retry,
+                        subframe,
+                    };
+                    self.trace(at, event, &packet);
+                }
+                MacOutcome::BlockAck {
+                    node,
+                    to,
+                    at,
+                    rate,
+                    ssn,
+                    bitmap,
+                    lost,
+                } => {
+                    if let Some(Trace {
+                        pcap: Some(cap), ..
+                    }) = &mut self.trace
+                    {
+                        cap.block_ack(at, node, to, rate, (ssn, bitmap), lost);
+                    }
                 }
                 MacOutcome::Beacon { node, at, collided } => {
                     if let Some(Trace {
