@@ -1,6 +1,7 @@
 //! The airtime of one frame exchange: RTS/CTS when the MPDU is longer than
 //! dot11RTSThreshold (802.11-2012 9.3.2.6), the data frame, the ACK after SIFS (9.3.2.8).
 //! Every part of the simulator that needs the length of an exchange asks here.
+use crate::channel::Ppdu;
 use crate::phy::{LinkTimes, Phy};
 use crate::sim::time::Time;
 
@@ -46,6 +47,29 @@ pub fn exchange_times(
         },
         data_end,
         end,
+    }
+}
+
+/// A non-HT frame of `bytes` sent at `rate` on `link` (an RTS, CTS or ACK of the link's
+/// exchange), as its receiver decodes it: with the link's preamble. One rule for both
+/// media.
+#[inline]
+pub fn ppdu(phy: &Phy, link: &LinkTimes, rate: u64, bytes: u32) -> Ppdu {
+    Ppdu {
+        rate,
+        bytes,
+        short_preamble: phy.short_preamble(link.rates.plcp),
+        ht: None,
+    }
+}
+
+/// The data frame of an MPDU of `mpdu_bytes` on `link`, as its receiver decodes it: at the
+/// link's data rate, or in its HT/VHT mode.
+#[inline]
+pub fn data_ppdu(phy: &Phy, link: &LinkTimes, mpdu_bytes: u32) -> Ppdu {
+    Ppdu {
+        ht: link.rates.ht,
+        ..ppdu(phy, link, link.rates.data, mpdu_bytes)
     }
 }
 

@@ -81,6 +81,10 @@ pub(crate) struct Shared {
     /// Under ns-2's rules, after a successful exchange: the node that sent its last frame
     /// (the ACK), that frame's start and length ([`Shared::short_count`]).
     last_frame: Option<LastFrame>,
+    /// Per node id: the index of its first entity, and one more entry after the last
+    /// node that has any (a node's entities are contiguous, in node order:
+    /// `world/build.rs`), so that node n's entities are `first_entity[n]..first_entity[n + 1]`.
+    first_entity: Vec<u32>,
     /// Run the linear reference scan instead of [`Contention`] (tests only).
     #[cfg(test)]
     reference: bool,
@@ -96,6 +100,10 @@ impl Shared {
             .collect();
         let n = entities.len();
         let contention = Contention::new(entities, phy.slot, |aifs| rules.after_error(phy, aifs));
+        let nodes = entities.last().map_or(0, |e| e.node as usize + 1);
+        let first_entity = (0..=nodes)
+            .map(|n| entities.partition_point(|e| (e.node as usize) < n) as u32)
+            .collect();
         Shared {
             eifs,
             busy: false,
@@ -108,6 +116,7 @@ impl Shared {
             busy_time: 0,
             busy_since: 0,
             last_frame: None,
+            first_entity,
             #[cfg(test)]
             reference: false,
         }
@@ -317,20 +326,18 @@ impl Shared {
     /// counts.
     fn short_count(&self, store: &Store, now: Time) -> Option<ShortCount> {
         let last = self.last_frame?;
-        let (node, slot) = (last.sender, store.phy.slot);
-        // A node's entities are contiguous, in node order (`world/build.rs`).
-        let first = store.entities.partition_point(|e| e.node < node);
-        let e = (first..store.entities.len())
-            .take_while(|&e| store.entities[e].node == node)
-            .map(|e| e as u32)
-            .find(|&e| {
-                let ent = &store.entities[e as usize];
-                ent.has_frame()
-                    && ent.backoff.pending
-                    && self.countdown_start(store, e)
-                        + self.backoff_counter(store, e) as Time * slot
-                        == now
-            })?;
+        let (node, slot) = (last.sender as usize, store.phy.slot);
+        // (None: a node after the last one with entities.)
+        let &[first, end] = self.first_entity.get(node..node + 2)? else {
+            unreachable!("two entries")
+        };
+        let e = (first..end).find(|&e| {
+            let ent = &store.entities[e as usize];
+            ent.has_frame()
+                && ent.backoff.pending
+                && self.countdown_start(store, e) + self.backoff_counter(store, e) as Time * slot
+                    == now
+        })?;
         let drawn = store.entities[e as usize].backoff.drawn;
         store
             .rules
@@ -401,19 +408,13 @@ impl Shared {
         start: Time,
         channel: &mut Channel,
     ) -> (ChannelLoss, Time) {
-        use crate::channel::Ppdu;
+        use super::exchange::{data_ppdu, ppdu};
         use crate::phy::frame::{ACK, CTS, RTS};
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
         let link = *store.head_link(t);
-        let short_preamble = store.phy.short_preamble(link.rates.plcp);
-        let ppdu = |rate, bytes| Ppdu {
-            rate,
-            bytes,
-            short_preamble,
-            ht: None,
-        };
+        let phy = &store.phy;
         let (delta, sifs) = (store.phy.propagation_delay, store.phy.sifs);
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost.
         let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
@@ -439,10 +440,10 @@ impl Shared {
         // (sent, what its loss is, from, to, offset, kind, the frame, where a loss ends it)
         #[rustfmt::skip]
         let frames = [
-            (times.rts, ChannelLoss::Rts, node, to, 0, FrameKind::Control, ppdu(link.rates.rts, RTS), times.first_frame + delta),
-            (times.rts, ChannelLoss::Cts, to, node, cts_at, FrameKind::Control, ppdu(link.rates.cts, CTS), cts_at + link.cts + delta),
-            (true, ChannelLoss::Data, node, to, data_at, FrameKind::Data, Ppdu { ht: link.rates.ht, ..ppdu(link.rates.data, mpdu) }, times.data_end),
-            (true, ChannelLoss::Ack, to, node, ack_at, FrameKind::Control, ppdu(link.rates.ack, ACK), times.end),
+            (times.rts, ChannelLoss::Rts, node, to, 0, FrameKind::Control, ppdu(phy, &link, link.rates.rts, RTS), times.first_frame + delta),
+            (times.rts, ChannelLoss::Cts, to, node, cts_at, FrameKind::Control, ppdu(phy, &link, link.rates.cts, CTS), cts_at + link.cts + delta),
+            (true, ChannelLoss::Data, node, to, data_at, FrameKind::Data, data_ppdu(phy, &link, mpdu), times.data_end),
+            (true, ChannelLoss::Ack, to, node, ack_at, FrameKind::Control, ppdu(phy, &link, link.rates.ack, ACK), times.end),
         ];
         for (sent, loss, tx, rx, at, kind, frame, end) in frames {
             if sent && lost(channel, tx, rx, at, kind, frame) {

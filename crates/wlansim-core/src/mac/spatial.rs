@@ -39,6 +39,7 @@
 //! copied.
 use super::carrier_sense::MediumView;
 use super::event::MacEvent;
+use super::exchange::{data_ppdu, ppdu};
 use super::nav::{nav_end, Frame};
 use super::ns2::{LastFrame, MacRules};
 use super::store::{ChannelLoss, Store};
@@ -515,27 +516,17 @@ impl Spatial {
             let ppdu = self.beacon_ppdu[out.entity as usize].expect("a beacon entity");
             (times.first_frame, ppdu, None)
         } else {
-            let link = *store.link(sender.node, head.to);
-            let short_preamble = store.phy.short_preamble(link.rates.plcp);
-            let ppdu = |rate, bytes| Ppdu {
-                rate,
-                bytes,
-                short_preamble,
-                ht: None,
-            };
+            let (phy, link) = (&store.phy, *store.link(sender.node, head.to));
             let control = Some(FrameKind::Control);
             match out.frame {
-                Frame::Rts => (link.rts, ppdu(link.rates.rts, RTS), control),
-                Frame::Cts => (link.cts, ppdu(link.rates.cts, CTS), control),
-                Frame::Ack => (link.ack, ppdu(link.rates.ack, ACK), control),
+                Frame::Rts => (link.rts, ppdu(phy, &link, link.rates.rts, RTS), control),
+                Frame::Cts => (link.cts, ppdu(phy, &link, link.rates.cts, CTS), control),
+                Frame::Ack => (link.ack, ppdu(phy, &link, link.rates.ack, ACK), control),
                 Frame::Data | Frame::Beacon => {
                     let ip = sender.queue.head().expect("has frame").ip_bytes();
-                    let mpdu = store.phy.data_mpdu_bytes(ip);
-                    let data = Ppdu {
-                        ht: link.rates.ht,
-                        ..ppdu(link.rates.data, mpdu)
-                    };
-                    (link.data(&store.phy, mpdu), data, Some(FrameKind::Data))
+                    let mpdu = phy.data_mpdu_bytes(ip);
+                    let data = data_ppdu(phy, &link, mpdu);
+                    (link.data(phy, mpdu), data, Some(FrameKind::Data))
                 }
             }
         };
