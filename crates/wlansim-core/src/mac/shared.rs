@@ -34,6 +34,8 @@ use crate::channel::{Channel, FrameKind};
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
+mod aggregate;
+
 /// The frame exchange in progress on the medium.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Exchange {

@@ -16,6 +16,8 @@ use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
 use crate::sim::time::Time;
 
+mod aggregate;
+
 /// The frame of an exchange that the channel lost, if any.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum ChannelLoss {

@@ -1,0 +1,116 @@
+//! The shared medium's frame exchange of an A-MPDU (`mac/aggregate.rs`): each MPDU decided
+//! by its own draw, the BlockAck or the BlockAckReq's exchange. A child of the shared
+//! medium so that `mac/aggregate.rs` depends on neither medium.
+use super::{Exchange, Shared};
+use crate::channel::{Channel, FrameKind, Ppdu};
+use crate::mac::aggregate::{data_offset, subframes};
+use crate::mac::store::{ChannelLoss, Store};
+use crate::sim::time::Time;
+
+impl Shared {
+    /// The exchange of entity `t`'s A-MPDU, alone on the medium from `start` (in a TXOP
+    /// that began at `txop_start`): RTS/CTS when it is long enough, each MPDU decided by
+    /// its own draw in order, the BlockAck when at least one MPDU was decoded.
+    #[inline(never)]
+    pub(in crate::mac) fn aggregate_exchange(
+        &self,
+        store: &Store,
+        t: u32,
+        start: Time,
+        txop_start: Time,
+        channel: &mut Channel,
+    ) -> Exchange {
+        use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ, CTS, RTS};
+        let e = &store.entities[t as usize];
+        let head = e.head.expect("has frame");
+        let (node, to, times) = (e.node, head.to, head.times);
+        let link = *store.link(node, to);
+        let phy = &store.phy;
+        let (delta, sifs) = (phy.propagation_delay, phy.sifs);
+        let every = channel.asks_every_frame();
+        let control = |rate, bytes| Ppdu {
+            rate,
+            bytes,
+            short_preamble: false,
+            ht: None,
+        };
+        // The frame from `tx` to `rx` sent `offset` into the exchange is lost (a control
+        // frame only when the channel asks about every frame).
+        let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
+            c.frame_lost(tx, rx, start, kind)
+                || every
+                    && !c.decodes(
+                        tx,
+                        rx,
+                        start + offset,
+                        frame,
+                        self.interference(store, rx, start, offset, c),
+                    )
+        };
+        let ended = |loss, end| Exchange {
+            start,
+            end: start + end,
+            data_end: start + times.data_end,
+            loss,
+            txop_start,
+            ..Exchange::default()
+        };
+        let cts_at = link.rts + delta + sifs;
+        if times.rts && every {
+            let rts = control(link.rates.rts, RTS);
+            if lost(channel, node, to, 0, FrameKind::Control, rts) {
+                return ended(ChannelLoss::Rts, times.first_frame + delta);
+            }
+            let cts = control(link.rates.cts, CTS);
+            if lost(channel, to, node, cts_at, FrameKind::Control, cts) {
+                return ended(ChannelLoss::Cts, cts_at + link.cts + delta);
+            }
+        }
+        let data_at = data_offset(phy, &link, times.rts);
+        let agg = store.aggregation.as_ref().expect("aggregation");
+        let (s, count) = agg.current[t as usize];
+        let session = &agg.sessions[t as usize][s as usize];
+        let ampdu = agg.config.ampdu();
+        // The receiver's answer (`bytes`) SIFS after the request or the data, which gave
+        // it the MPDUs of `received`.
+        let answer = |c: &mut Channel, received, bytes| {
+            let frame = control(link.rates.ack, bytes);
+            let ba_at = times.data_end + sifs;
+            let lost = every && lost(c, to, node, ba_at, FrameKind::Control, frame);
+            let loss = if lost {
+                ChannelLoss::Ack
+            } else {
+                ChannelLoss::None
+            };
+            Exchange {
+                success: !lost,
+                received,
+                ..ended(loss, times.end)
+            }
+        };
+        if session.bar {
+            let bar = control(link.rates.ack, BLOCK_ACK_REQ);
+            if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
+                return ended(ChannelLoss::Data, times.data_end);
+            }
+            return answer(channel, 0, BLOCK_ACK);
+        }
+        let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
+        let mut received = 0u64;
+        for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
+            let frame = Ppdu {
+                rate: link.rates.data,
+                bytes,
+                short_preamble: false,
+                ht: link.rates.ht,
+            };
+            if !lost(channel, node, to, data_at + offset, FrameKind::Data, frame) {
+                received |= 1 << i;
+            }
+        }
+        if received == 0 {
+            return ended(ChannelLoss::Data, times.data_end);
+        }
+        answer(channel, received, if ampdu { BLOCK_ACK } else { ACK })
+    }
+}

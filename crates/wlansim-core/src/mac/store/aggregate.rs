@@ -1,0 +1,309 @@
+//! The store's side of aggregation (`mac/aggregate.rs`): forming an entity's A-MPDU when
+//! it wins the medium, tracing it, and settling its Block Ack session when the exchange
+//! ends. A child of the store so that `mac/aggregate.rs` (the sessions, the windows and
+//! the reordering) depends on neither medium nor store.
+use super::Store;
+use crate::mac::aggregate::{bar_times, data_offset, subframes, Carried, Mpdu, Session};
+use crate::mac::entity::HeadFrame;
+use crate::mac::event::MacOutcome;
+use crate::mac::exchange::{Ampdu, Msdus};
+use crate::sim::time::Time;
+
+impl Store {
+    /// Whether entity `t` sends A-MPDUs (every entity but a Beacon's, when the run
+    /// aggregates).
+    #[inline]
+    pub(in crate::mac) fn aggregates(&self, t: u32) -> bool {
+        self.aggregation.is_some() && self.entities[t as usize].beacon.is_none()
+    }
+
+    /// The head of an aggregating entity: the receiver of its next A-MPDU (the session
+    /// with MPDUs to resend, else the queue's head) and, until the A-MPDU is formed when
+    /// it wins the medium, the exchange of its first MPDU alone.
+    pub(in crate::mac) fn aggregate_head(&self, t: u32) -> Option<HeadFrame> {
+        let agg = self.aggregation.as_ref().expect("aggregation");
+        let e = &self.entities[t as usize];
+        let sessions = &agg.sessions[t as usize];
+        let (to, body) = sessions
+            .iter()
+            .find_map(|s| s.unacked.front().map(|m| (s.to, m.body)))
+            .or_else(|| {
+                let p = e.queue.head()?;
+                Some((p.hop, Msdus::default().with(p.ip_bytes())))
+            })?;
+        let link = self.link(e.node, to);
+        let one = Ampdu::default().with_mpdu(&self.phy, body);
+        Some(HeadFrame {
+            rate: crate::mac::rate::CONFIGURED,
+            to,
+            times: agg.config.times(&self.phy, link, self.rts_threshold, one),
+            delivered: false,
+            broadcast: false,
+        })
+    }
+
+    /// Entity `t` won the medium: its A-MPDU, whose whole exchange takes at most `budget`
+    /// (the TXOP's time left; None: no TXOP limit). At least one MPDU goes.
+    pub(in crate::mac) fn form_aggregate(&mut self, t: u32, budget: Option<Time>) {
+        let to = self.entities[t as usize].head.expect("has frame").to;
+        let node = self.entities[t as usize].node;
+        let link = *self.link(node, to);
+        let Store {
+            phy,
+            entities,
+            aggregation,
+            outcomes,
+            rts_threshold,
+            ..
+        } = self;
+        let agg = aggregation.as_mut().expect("aggregation");
+        let e = &mut entities[t as usize];
+        let sessions = &mut agg.sessions[t as usize];
+        let s = match sessions.iter().position(|s| s.to == to) {
+            Some(s) => s,
+            None => {
+                sessions.push(Session::new(to));
+                sessions.len() - 1
+            }
+        };
+        let session = &mut sessions[s];
+        if session.bar {
+            // A BlockAckReq about every MPDU sent and not acknowledged.
+            agg.current[t as usize] = (s as u32, session.unacked.len() as u32);
+            e.head = Some(HeadFrame {
+                to,
+                times: bar_times(phy, &link),
+                delivered: false,
+                broadcast: false,
+                rate: crate::mac::rate::CONFIGURED,
+            });
+            return;
+        }
+        let config = agg.config;
+        let fits = |a| config.fits(phy, &link, *rts_threshold, budget, a);
+        let mut a = Ampdu::default();
+        for m in &session.unacked {
+            let next = a.with_mpdu(phy, m.body);
+            if a.mpdus > 0 && !fits(next) {
+                break;
+            }
+            a = next;
+        }
+        if a.mpdus as usize == session.unacked.len() {
+            let end = session.window_start() + agg.config.window;
+            while session.next_seq < end {
+                let Some(p) = e.queue.head().filter(|p| p.hop == to) else {
+                    break;
+                };
+                let mut body = Msdus::default().with(p.ip_bytes());
+                if a.mpdus > 0 && !fits(a.with_mpdu(phy, body)) {
+                    break;
+                }
+                let first = e.queue.pop().expect("queued");
+                outcomes.push(MacOutcome::Vacated(t));
+                // An A-MSDU: the packets behind it to the same receiver while it fits.
+                let mut more = Vec::new();
+                while let Some(q) = e.queue.head().filter(|q| q.hop == to) {
+                    let next = body.with(q.ip_bytes());
+                    if !config.amsdu_fits(next) || !fits(a.with_mpdu(phy, next)) {
+                        break;
+                    }
+                    body = next;
+                    more.push(e.queue.pop().expect("queued"));
+                    outcomes.push(MacOutcome::Vacated(t));
+                }
+                a = a.with_mpdu(phy, body);
+                session.unacked.push_back(Mpdu {
+                    msdus: Carried { first, more },
+                    body,
+                    seq: session.next_seq,
+                    retries: 0,
+                    received: false,
+                });
+                session.next_seq += 1;
+            }
+        }
+        agg.current[t as usize] = (s as u32, a.mpdus);
+        e.head = Some(HeadFrame {
+            rate: crate::mac::rate::CONFIGURED,
+            to,
+            times: config.times(phy, &link, *rts_threshold, a),
+            delivered: false,
+            broadcast: false,
+        });
+    }
+
+    /// Tracing only, at the end of entity `t`'s exchange that began at `start` (after
+    /// [`Store::aggregate_received`], before the window settles): each subframe of its
+    /// A-MPDU as sent (`received`: the subframes its receiver decoded; 0 when it
+    /// collided), and the receiver's BlockAck when it sent one (`block_ack`: whether the
+    /// channel lost it), with the receiver's scoreboard from the window's start.
+    #[inline(never)]
+    pub(in crate::mac) fn trace_ampdu(
+        &mut self,
+        t: u32,
+        start: Time,
+        received: u64,
+        block_ack: Option<bool>,
+    ) {
+        let e = &self.entities[t as usize];
+        let (node, head) = (e.node, e.head.expect("has frame"));
+        let link = *self.link(node, head.to);
+        let phy = &self.phy;
+        let data_at = start + data_offset(phy, &link, head.times.rts);
+        let agg = self.aggregation.as_mut().expect("aggregation");
+        let ampdu = agg.config.ampdu();
+        let (session, count) = agg.current(t);
+        let ssn = session.window_start();
+        let rate = link.rates.ack;
+        if session.bar {
+            self.outcomes.push(MacOutcome::BlockAck {
+                node,
+                to: head.to,
+                at: start,
+                rate,
+                ssn,
+                bitmap: None,
+                lost: block_ack.is_none(),
+            });
+        }
+        let count = if session.bar { 0 } else { count };
+        let mpdus = session.unacked.iter().take(count);
+        let offsets = subframes(phy, &link, ampdu, mpdus.clone().map(|m| m.body));
+        for (index, (m, (offset, _))) in mpdus.zip(offsets).enumerate() {
+            for &packet in m.msdus.iter() {
+                self.outcomes.push(MacOutcome::Subframe {
+                    node,
+                    packet,
+                    at: data_at + offset,
+                    retry: m.retries > 0,
+                    seq: m.seq,
+                    index: index as u32,
+                    last: index + 1 == count,
+                    decoded: received >> index & 1 == 1,
+                });
+            }
+        }
+        // An MPDU sent alone is acknowledged by an ACK (not captured, as elsewhere).
+        if let Some(lost) = block_ack.filter(|_| ampdu) {
+            let bitmap = session
+                .unacked
+                .iter()
+                .filter(|m| m.received)
+                .fold(0u64, |b, m| b | 1 << (m.seq - ssn));
+            self.outcomes.push(MacOutcome::BlockAck {
+                node: head.to,
+                to: node,
+                at: start + head.times.data_end + phy.sifs,
+                rate,
+                ssn,
+                bitmap: Some(bitmap),
+                lost,
+            });
+        }
+    }
+
+    /// The receiver of entity `t`'s A-MPDU decoded the MPDUs of `bitmap` (bit i: the i-th
+    /// subframe), whose reception ended at `at`: it keeps the new ones and passes up what
+    /// is in order.
+    pub(in crate::mac) fn aggregate_received(&mut self, t: u32, bitmap: u64, at: Time) {
+        let agg = self.aggregation.as_mut().expect("aggregation");
+        let (session, count) = agg.current(t);
+        for i in 0..count {
+            let m = &mut session.unacked[i];
+            if bitmap >> i & 1 == 0 || m.received {
+                continue;
+            }
+            m.received = true;
+            let slot = (m.seq - session.rx_start) as usize;
+            if session.held.len() <= slot {
+                session.held.resize(slot + 1, None);
+            }
+            session.held[slot] = Some(m.msdus.clone());
+        }
+        session.release(at, &mut self.outcomes);
+    }
+
+    /// Entity `t`'s BlockAck came back (its exchange began at `start`): the MPDUs the
+    /// receiver holds leave the window; each of the A-MPDU's missing ones counts a retry.
+    pub(in crate::mac) fn aggregate_acked(&mut self, t: u32, start: Time) {
+        self.settle_aggregate(t, start, true);
+        self.new_head(t);
+    }
+
+    /// Entity `t`'s A-MPDU (sent at `start`) got no BlockAck (lost, collided, or no MPDU
+    /// decoded): each of its MPDUs counts a retry; CW doubles, or resets when every MPDU
+    /// of it was discarded. `long_frame`: sent after RTS/CTS (the long retry limit).
+    pub(in crate::mac) fn aggregate_failed(&mut self, t: u32, start: Time, long_frame: bool) {
+        let discarded_all = self.settle_aggregate(t, start, false);
+        let e = &mut self.entities[t as usize];
+        let b = &mut e.backoff;
+        if discarded_all {
+            b.on_success(e.params.cw_min);
+        } else {
+            if long_frame {
+                b.long_retries += 1;
+            } else {
+                b.short_retries += 1;
+            }
+            b.on_retry(e.params.cw_max);
+        }
+        self.new_head(t);
+    }
+
+    /// Entity `t`'s window after its A-MPDU's exchange (begun at `start`; `acked`: its
+    /// BlockAck came back): the retries counted, the acknowledged and the discarded MPDUs
+    /// out, the receiver's window moved past the discarded ones (what it releases then
+    /// goes up at the A-MPDU's end). Whether every MPDU of the A-MPDU was discarded.
+    pub(in crate::mac) fn settle_aggregate(&mut self, t: u32, start: Time, acked: bool) -> bool {
+        let e = &mut self.entities[t as usize];
+        let times = e.head.expect("has frame").times;
+        let (long, at) = (times.rts, start + times.data_end);
+        let limit = if long {
+            e.params.long_retry_limit
+        } else {
+            e.params.short_retry_limit
+        };
+        let (node, stats) = (e.node, &mut e.stats);
+        let agg = self.aggregation.as_mut().expect("aggregation");
+        let ampdu = agg.config.ampdu();
+        let (session, count) = agg.current(t);
+        // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
+        // counted them.
+        let bar = std::mem::take(&mut session.bar);
+        for m in session.unacked.iter_mut().take(count) {
+            if !(acked && (m.received || bar)) {
+                m.retries += 1;
+            }
+        }
+        let at_limit = |m: &Mpdu| limit.is_some_and(|l| m.retries >= l);
+        let discarded_all = session.unacked.iter().take(count).all(at_limit);
+        let mut discarded = false;
+        let outcomes = &mut self.outcomes;
+        session.unacked.retain(|m| {
+            if acked && m.received {
+                m.msdus.iter().for_each(|p| stats.count_frame(p));
+                return false;
+            }
+            if !at_limit(m) {
+                return true;
+            }
+            stats.retry_drops += m.body.count as u64;
+            discarded = true;
+            // A frame the receiver holds is not lost.
+            if !m.received {
+                for &packet in m.msdus.iter() {
+                    outcomes.push(MacOutcome::RetryDrop { node, packet });
+                }
+            }
+            false
+        });
+        if discarded {
+            session.catch_up(at, outcomes);
+        }
+        // A missed BlockAck: a BlockAckReq asks what the receiver holds (an MPDU sent
+        // alone is retried on its own).
+        session.bar = ampdu && !acked && !session.unacked.is_empty();
+        discarded_all
+    }
+}
