@@ -66,7 +66,15 @@ fn keys_outside_their_range_or_phy_are_refused_by_name() {
         e.contains("mac.ba_window") && e.contains("ampdu_max_bytes"),
         "{e}"
     );
-    let e = refused(AC, "ampdu_max_bytes = 8000", "[output]\npcap = \"/tmp\"");
+    // A-MPDUs are captured; A-MSDUs are not (their subframes are not written).
+    assert!(cell(
+        1,
+        AC,
+        "ampdu_max_bytes = 8000",
+        "[output]\npcap = \"/tmp/wlansim-ampdu-pcap\""
+    )
+    .is_ok());
+    let e = refused(AC, "amsdu_max_bytes = 3839", "[output]\npcap = \"/tmp\"");
     assert!(e.contains("output.pcap"), "{e}");
 }
 
