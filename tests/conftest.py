@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+# A suite started with SIGINT ignored (a background job of a shell without job control,
+# e.g. `make test &` in a script) passes the ignore on to every child it starts, and then the
+# Ctrl-C tests' children cannot be interrupted (Python keeps an inherited SIG_IGN). A
+# handler, unlike an ignore, is reset to the default at exec, so the children get Python's
+# usual KeyboardInterrupt whatever the suite was started from.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 SATURATED = ROOT / "scenarios" / "saturated-11b.toml"
