@@ -60,8 +60,15 @@ pub struct Phy {
     /// Data rate, bits/s (of an HT/VHT mode: its rate to the nearest bit/s).
     pub data_rate: u64,
     pub control_rate: u64,
-    /// Lowest mandatory rate: the ACK of EIFS is timed at it (9.3.7).
+    /// Lowest mandatory rate of this PHY's own modulation: the ACK of EIFS is timed at it
+    /// (9.3.7), unless `eifs_ack` names another PHY's.
     pub lowest_rate: u64,
+    /// The ACK time of EIFS when the lowest mandatory rate is another modulation's:
+    /// an ERP PHY's (802.11g, and HT at 2.4 GHz) is 1 Mb/s DSSS with the long PLCP
+    /// (802.11-2012 clause 19: an ERP STA supports 1, 2, 5.5 and 11 Mb/s; 9.3.7: "at the lowest
+    /// PHY mandatory rate"), 304 µs, as ns-3.37's. None: `lowest_rate` in this PHY, as
+    /// 802.11a/b and ns-2's `getEIFS` (the PLCP and the ACK at `PLCPDataRate`).
+    pub eifs_ack: Option<Time>,
     pub propagation_delay: Time,
     /// The 2.4 GHz OFDM signal extension (802.11g ERP-OFDM 19.3.2.3; HT 19.4.3), 0 at
     /// 5 GHz and for DSSS.
@@ -157,7 +164,10 @@ impl Phy {
 
     /// EIFS = SIFS + DIFS + ACK time at the lowest mandatory rate (9.3.7).
     pub fn eifs(&self) -> Time {
-        self.sifs + self.difs + self.ppdu_time(frame::ACK, self.lowest_rate)
+        let ack = self
+            .eifs_ack
+            .unwrap_or_else(|| self.ppdu_time(frame::ACK, self.lowest_rate));
+        self.sifs + self.difs + ack
     }
 
     /// The link of a cell with one rate for every control frame (`control_rate`).
@@ -215,6 +225,24 @@ mod tests {
         let g = Standard::Ieee80211g.preset(Preamble::Long);
         assert_eq!(g.ack_time(), 50 * US, "ERP adds the 6 µs signal extension");
         assert_eq!(g.difs, 28 * US);
+    }
+
+    #[test]
+    fn eifs_times_the_ack_at_the_lowest_mandatory_rate() {
+        // 802.11a: the ACK at 6 Mb/s OFDM.
+        let a = Standard::Ieee80211a.preset(Preamble::Long);
+        assert_eq!(a.eifs(), (16 + 34 + 44) * US);
+        // ERP (802.11g) and HT at 2.4 GHz: at DSSS's 1 Mb/s with the long PLCP, as ns-3.37
+        // (SIFS 10 + 304 + DIFS 28 = 342 µs); HT at 5 GHz as 802.11a.
+        let g = Standard::Ieee80211g.preset(Preamble::Long);
+        assert_eq!(g.eifs(), (10 + 304 + 28) * US);
+        let n24 = Standard::Ieee80211n.preset_in(Preamble::Long, channels::Band::Ghz2_4);
+        assert_eq!(n24.eifs(), g.eifs());
+        let n5 = Standard::Ieee80211n.preset_in(Preamble::Long, channels::Band::Ghz5);
+        assert_eq!(n5.eifs(), a.eifs());
+        // 802.11b with the short PLCP: its lowest rate, 2 Mb/s.
+        let b = Standard::Ieee80211b.preset(Preamble::Short);
+        assert_eq!(b.eifs(), (10 + 50 + 96 + 56) * US);
     }
 }
 

@@ -194,6 +194,9 @@ impl Standard {
             data_rate: data,
             control_rate: control,
             lowest_rate: lowest,
+            // An ERP PHY's lowest mandatory rate is DSSS's 1 Mb/s (802.11-2012 clause 19), whose ACK
+            // takes the long PLCP and 112 µs.
+            eifs_ack: (self == Standard::Ieee80211g).then_some(LONG_DSSS_PLCP + 112 * US),
             propagation_delay: US,
             signal_extension: ext,
             data_framing: frame::MAC_DATA_OVERHEAD + frame::LLC_SNAP,

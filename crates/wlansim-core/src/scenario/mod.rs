@@ -1088,6 +1088,8 @@ impl Scenario {
         if rules == crate::mac::MacRules::Ns2 {
             // (802.11n/ac are refused under ns-2's rules.)
             phy.data_framing = rules.data_framing();
+            // ns-2's EIFS: its PLCP and the ACK at its own lowest rate (`getEIFS`).
+            phy.eifs_ack = None;
             phy.cw_min = crate::mac::ns2::NS2_CW_MIN;
             phy.cw_max = crate::mac::ns2::NS2_CW_MAX;
         }

@@ -281,3 +281,21 @@ fn ns2_counts_slots_as_its_clock_after_the_last_senders_access() {
         "ns-2's arithmetic lost the slot at {shorts} of 12 boundaries"
     );
 }
+
+/// EIFS on 802.11g: the standard's ACK at the ERP PHY's lowest mandatory rate, 1 Mb/s DSSS
+/// (304 µs); ns-2's `getEIFS` the PLCP and the ACK at its own lowest rate (here the OFDM
+/// preamble and 112 bits at 6 Mb/s, not rounded).
+#[test]
+fn eifs_on_802_11g_under_each_profile() {
+    let phy = |profile: &str| {
+        Scenario::from_toml(&format!(
+            "duration = \"1 s\"\nprofile = \"{profile}\"\n[phy]\nstandard = \"802.11g\"\n\
+             [[stations]]\nname = \"s\"\n[[flows]]\nname = \"f\"\ndirection = \"uplink\"\n\
+             stations = \"s\"\n"
+        ))
+        .unwrap()
+        .phy()
+    };
+    assert_eq!(phy("standard").eifs(), (10 + 304 + 28) * US);
+    assert_eq!(phy("ns2").eifs(), (10 + 28 + 20) * US + 18_667);
+}

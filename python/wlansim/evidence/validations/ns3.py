@@ -156,12 +156,6 @@ NAMED_DIFFERENCES = (
      "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
      "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
      "where the NIST curves of wlansim's sinr reception lose both frames"),
-    (("11g",), ("basic", "rts"), False,
-     "ns-3.37's 802.11g PHY times EIFS's ACK at 1 Mb/s DSSS with the long preamble (EIFS "
-     "= 10 + 304 + 28 = 342 us, printed by cell.cc --counters: phy_ack_tx_ns 304000), the "
-     "ERP PHY's lowest mandatory rate (802.11-2020 10.3.2.3.7); wlansim's 802.11g preset, "
-     "a BSS of ERP-OFDM stations only, times it at 6 Mb/s (EIFS 88 us): stations that "
-     "received a collision in error defer 254 us less in wlansim"),
     (("11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("basic",), True,
      "after a lost BlockAck ns-3.37 sends a BlockAckReq in a channel access of its own "
      "(AIFS, backoff, BlockAckReq, BlockAck: counted, about one per collided A-MPDU, and "
