@@ -177,6 +177,20 @@ mod tests {
         assert!((slope - 27.0).abs() < 1e-9);
     }
 
+    /// The median with its constant terms computed once gives the bits of the formula
+    /// computed whole (the results of every run depend on it).
+    #[test]
+    fn the_median_computed_once_gives_the_formula_s_bits() {
+        let p = ns2(2.7);
+        let m = p.median();
+        let at_d0 = friis::power_w(p.tx_power_w, friis::wavelength_m(p.frequency_mhz), 1.0);
+        for d in [0.3_f64, 1.0, 10.0, 57.3, 100.0, 110.0, 1234.5] {
+            let whole =
+                10.0 * at_d0.log10() - 10.0 * p.path_loss_exponent * (d.max(1.0) / 1.0).log10();
+            assert_eq!(m.dbw(d).to_bits(), whole.to_bits(), "{d}");
+        }
+    }
+
     #[test]
     fn loss_rate_follows_the_normal_tail() {
         // At 100 m, β = 2.7: margin 3.2 dB, σ = 4 dB: lost with P = Q(0.80) ≈ 0.211.

@@ -116,6 +116,9 @@ impl TraceConfig {
 /// How many parsed traces a thread keeps ([`PARSED`]).
 const KEPT: usize = 4;
 
+/// A parsed trace: the format and bytes it was parsed from, and its frames.
+type Kept = (Format, Vec<u8>, Arc<[Frame]>);
+
 thread_local! {
     /// The traces this thread parsed last, by content and format: a run reads its traces
     /// when it is validated and again when it is resolved, and a campaign's worker runs
@@ -123,7 +126,7 @@ thread_local! {
     /// and the format alone, so a file whose bytes are the ones parsed before gives the
     /// frames parsed then (the file is read anew every time: an edited one is parsed
     /// again).
-    static PARSED: std::cell::RefCell<Vec<(Format, Vec<u8>, Arc<[Frame]>)>> =
+    static PARSED: std::cell::RefCell<Vec<Kept>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -144,4 +147,35 @@ fn keep(content: Vec<u8>, format: Format, frames: Arc<[Frame]>) {
         }
         kept.push((format, content, frames));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same bytes give the frames parsed before; an edited file is parsed again.
+    #[test]
+    fn a_trace_is_parsed_again_only_when_its_bytes_change() {
+        let path = std::env::temp_dir().join(format!("wlansim-trace-{}.txt", std::process::id()));
+        let file = path.to_str().expect("a UTF-8 path").to_string();
+        let config = TraceConfig {
+            file,
+            format: TraceFormat::Sizes,
+            frame_rate: Some(25.0),
+            start: TraceStart::First,
+        };
+        std::fs::write(&path, "100\n200\n").unwrap();
+        let first = config.frames("t").unwrap();
+        let again = config.frames("t").unwrap();
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "the same bytes: the frames parsed before"
+        );
+        std::fs::write(&path, "100\n300\n").unwrap();
+        let edited = config.frames("t").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(!Arc::ptr_eq(&first, &edited));
+        assert_eq!(edited[1].bytes, 300);
+        assert_eq!(first[1].bytes, 200);
+    }
 }
