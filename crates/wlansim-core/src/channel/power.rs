@@ -7,6 +7,7 @@
 //! `two_ray_ground.rs`); otherwise one
 //! power for every link (`[channel.reception] rx_power_dbm`, −60 dBm by default). Plus
 //! both ends' antenna gains.
+use super::shadowing::Median;
 use super::two_ray_ground::TwoRayGroundParams;
 use super::{Positions, ShadowingParams};
 use crate::net::NodeId;
@@ -48,6 +49,8 @@ pub fn watts(dbm: f64) -> f64 {
 pub struct LinkBudget {
     /// The median path loss when the scenario has `[channel.propagation]`.
     path: Option<PathLoss>,
+    /// The log-distance model's median, its constant terms computed once.
+    median: Option<Median>,
     /// The power of a link between nodes without positions (no gains).
     flat_w: f64,
     /// Per node: its antenna gain as a power factor.
@@ -61,8 +64,13 @@ impl LinkBudget {
         flat_dbm: f64,
         gains_db: impl Iterator<Item = f64>,
     ) -> LinkBudget {
+        let median = match path {
+            Some(PathLoss::LogDistance(p)) => Some(p.median()),
+            _ => None,
+        };
         LinkBudget {
             path,
+            median,
             flat_w: watts(flat_dbm),
             gain: gains_db.map(|g| 10f64.powf(g / 10.0)).collect(),
         }
@@ -87,8 +95,9 @@ impl LinkBudget {
     /// The power of a link `d` metres long between antennas without gain.
     #[inline]
     pub fn link_w(&self, d: Option<f64>) -> f64 {
-        match (&self.path, d) {
-            (Some(p), Some(d)) => 10f64.powf(p.mean_power_dbw(d) / 10.0),
+        match (&self.path, &self.median, d) {
+            (_, Some(m), Some(d)) => 10f64.powf(m.dbw(d) / 10.0),
+            (Some(p), None, Some(d)) => 10f64.powf(p.mean_power_dbw(d) / 10.0),
             _ => self.flat_w,
         }
     }

@@ -47,9 +47,18 @@ pub struct ShadowingParams {
 impl ShadowingParams {
     /// P̄r(d) in dBW, the median received power `d` metres from the transmitter.
     pub fn mean_power_dbw(&self, d: f64) -> f64 {
+        self.median().dbw(d)
+    }
+
+    /// The median's terms that do not depend on the distance, computed once.
+    pub fn median(&self) -> Median {
         let d0 = self.reference_distance_m;
         let at_d0 = friis::power_w(self.tx_power_w, friis::wavelength_m(self.frequency_mhz), d0);
-        10.0 * at_d0.log10() - 10.0 * self.path_loss_exponent * (d.max(d0) / d0).log10()
+        Median {
+            at_d0_dbw: 10.0 * at_d0.log10(),
+            slope_db: 10.0 * self.path_loss_exponent,
+            d0,
+        }
     }
 
     /// The distance beyond which the median power with `gain` (both antennas, a power
@@ -67,6 +76,26 @@ impl ShadowingParams {
     }
 }
 
+/// P̄r(d) = P̄r(d0) − 10 β log10(d / d0) (dBW; d0 closer), its terms that do not depend on
+/// `d` computed once ([`ShadowingParams::median`]): per frame one logarithm, the same
+/// operations in the same order, so the same bits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Median {
+    /// 10 log10 P̄r(d0).
+    at_d0_dbw: f64,
+    /// 10 β.
+    slope_db: f64,
+    d0: f64,
+}
+
+impl Median {
+    /// P̄r(d) in dBW.
+    #[inline]
+    pub fn dbw(&self, d: f64) -> f64 {
+        self.at_d0_dbw - self.slope_db * (d.max(self.d0) / self.d0).log10()
+    }
+}
+
 /// The shadowing model of a run: a stream per receiver; each frame's margin over the
 /// threshold is computed from the distance when it is sent.
 pub struct Shadowing {
@@ -74,9 +103,10 @@ pub struct Shadowing {
     /// Per receiving node: the stream of its draws (`<node>/shadowing`). The losses are
     /// counted with every other channel loss (the nodes' `frame_errors`).
     rng: Vec<Rng>,
-    /// Per receiving node: its receive threshold, W (`rx_threshold`, by default the
+    /// Per receiving node: its receive threshold, dBW (`rx_threshold`, by default the
     /// model's `rx_threshold_w`).
-    rx_w: Vec<f64>,
+    rx_dbw: Vec<f64>,
+    median: Median,
 }
 
 impl Shadowing {
@@ -86,20 +116,25 @@ impl Shadowing {
         params: ShadowingParams,
         nodes: impl Iterator<Item = (&'a str, f64)>,
     ) -> Self {
-        let (rng, rx_w) = nodes
+        let (rng, rx_dbw) = nodes
             .map(|(name, rx_w)| {
                 let rng = Rng::named(seed, StreamKind::Channel, &format!("{name}/shadowing"));
-                (rng, rx_w)
+                (rng, 10.0 * rx_w.log10())
             })
             .unzip();
-        Shadowing { params, rng, rx_w }
+        Shadowing {
+            params,
+            rng,
+            rx_dbw,
+            median: params.median(),
+        }
     }
 
     /// Whether a data frame received by `rx` from `distance` metres arrives below its
     /// receive threshold.
     #[inline]
     pub fn frame_lost(&mut self, distance: f64, rx: NodeId) -> bool {
-        let margin = self.params.mean_power_dbw(distance) - 10.0 * self.rx_w[rx as usize].log10();
+        let margin = self.median.dbw(distance) - self.rx_dbw[rx as usize];
         margin + self.draw_db(rx) < 0.0
     }
 
@@ -140,6 +175,20 @@ mod tests {
         assert!((p.mean_power_dbw(0.5) - p.mean_power_dbw(1.0)).abs() < 1e-12);
         let slope = p.mean_power_dbw(10.0) - p.mean_power_dbw(100.0);
         assert!((slope - 27.0).abs() < 1e-9);
+    }
+
+    /// The median with its constant terms computed once gives the bits of the formula
+    /// computed whole (the results of every run depend on it).
+    #[test]
+    fn the_median_computed_once_gives_the_formula_s_bits() {
+        let p = ns2(2.7);
+        let m = p.median();
+        let at_d0 = friis::power_w(p.tx_power_w, friis::wavelength_m(p.frequency_mhz), 1.0);
+        for d in [0.3_f64, 1.0, 10.0, 57.3, 100.0, 110.0, 1234.5] {
+            let whole =
+                10.0 * at_d0.log10() - 10.0 * p.path_loss_exponent * (d.max(1.0) / 1.0).log10();
+            assert_eq!(m.dbw(d).to_bits(), whole.to_bits(), "{d}");
+        }
     }
 
     #[test]

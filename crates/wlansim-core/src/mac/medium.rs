@@ -92,6 +92,12 @@ impl Mac {
         self.store.take_outcomes()
     }
 
+    /// Whether any outcome waits to be taken (most events make none).
+    #[inline]
+    pub fn has_outcomes(&self) -> bool {
+        !self.store.outcomes.is_empty()
+    }
+
     pub fn restore_outcomes(&mut self, buffer: Vec<MacOutcome>) {
         self.store.restore_outcomes(buffer);
     }

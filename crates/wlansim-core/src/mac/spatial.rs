@@ -570,13 +570,16 @@ impl Spatial {
         if s.view.sense(now, end).0 && freeze {
             self.freeze(store, n, now, true, None);
         }
-        self.refresh(store, n, now);
         self.receivers.transmit(n);
         sched.schedule(now + store.phy.propagation_delay, MacEvent::SignalStart(tx));
-        if out.frame.expects_answer() {
+        if !out.frame.expects_answer() {
+            self.refresh(store, n, now);
+        } else {
             let timeout = end + store.phy.response_timeout();
             // Until the answer or the timeout the node listens for it: none of its
-            // entities counts or sends meanwhile.
+            // entities counts or sends meanwhile. (One refresh after both changes of the
+            // view: one after the first alone would leave every countdown after `end`,
+            // where no entity's expiry is `now`, so this one would undo it.)
             self.nodes[n as usize].view.wait(timeout);
             self.refresh(store, n, now);
             let ex = self.nodes[n as usize]

@@ -90,6 +90,9 @@ impl TraceConfig {
             (TraceFormat::Ns2, None) => Format::Ns2,
         };
         let content = super::inputs::read(&self.file, &key("file"))?;
+        if let Some(frames) = recall(&content, format) {
+            return Ok(frames);
+        }
         let located =
             |m: String| ScenarioError::new(key("file"), format!("\"{}\": {m}", self.file));
         let frames = parse(&content, format).map_err(located)?;
@@ -104,6 +107,75 @@ impl TraceConfig {
                 f.bytes
             )));
         }
-        Ok(frames.into())
+        let frames: Arc<[Frame]> = frames.into();
+        keep(content, format, frames.clone());
+        Ok(frames)
+    }
+}
+
+/// How many parsed traces a thread keeps ([`PARSED`]).
+const KEPT: usize = 4;
+
+/// A parsed trace: the format and bytes it was parsed from, and its frames.
+type Kept = (Format, Vec<u8>, Arc<[Frame]>);
+
+thread_local! {
+    /// The traces this thread parsed last, by content and format: a run reads its traces
+    /// when it is validated and again when it is resolved, and a campaign's worker runs
+    /// one scenario after another with the same files. Parsing is a function of the bytes
+    /// and the format alone, so a file whose bytes are the ones parsed before gives the
+    /// frames parsed then (the file is read anew every time: an edited one is parsed
+    /// again).
+    static PARSED: std::cell::RefCell<Vec<Kept>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The frames of `content` in `format`, if this thread parsed them lately.
+fn recall(content: &[u8], format: Format) -> Option<Arc<[Frame]>> {
+    PARSED.with_borrow(|kept| {
+        kept.iter()
+            .find(|(f, c, _)| *f == format && c.as_slice() == content)
+            .map(|(_, _, frames)| frames.clone())
+    })
+}
+
+/// Keep the frames parsed from `content` in `format` (the oldest of [`KEPT`] goes).
+fn keep(content: Vec<u8>, format: Format, frames: Arc<[Frame]>) {
+    PARSED.with_borrow_mut(|kept| {
+        if kept.len() == KEPT {
+            kept.remove(0);
+        }
+        kept.push((format, content, frames));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same bytes give the frames parsed before; an edited file is parsed again.
+    #[test]
+    fn a_trace_is_parsed_again_only_when_its_bytes_change() {
+        let path = std::env::temp_dir().join(format!("wlansim-trace-{}.txt", std::process::id()));
+        let file = path.to_str().expect("a UTF-8 path").to_string();
+        let config = TraceConfig {
+            file,
+            format: TraceFormat::Sizes,
+            frame_rate: Some(25.0),
+            start: TraceStart::First,
+        };
+        std::fs::write(&path, "100\n200\n").unwrap();
+        let first = config.frames("t").unwrap();
+        let again = config.frames("t").unwrap();
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "the same bytes: the frames parsed before"
+        );
+        std::fs::write(&path, "100\n300\n").unwrap();
+        let edited = config.frames("t").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(!Arc::ptr_eq(&first, &edited));
+        assert_eq!(edited[1].bytes, 300);
+        assert_eq!(first[1].bytes, 200);
     }
 }

@@ -373,6 +373,9 @@ impl World {
 
     /// What the MAC delivered, dropped or vacated, in order.
     fn handle_mac_outcomes(&mut self, now: Time) {
+        if !self.mac.has_outcomes() {
+            return;
+        }
         let mut outcomes = self.mac.take_outcomes();
         for o in outcomes.drain(..) {
             match o {
