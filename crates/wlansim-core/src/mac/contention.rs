@@ -394,6 +394,7 @@ impl KeyRing {
         self.heads.len() as u64 - 1
     }
 
+    #[inline(always)]
     fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
         assert!(
             key >= clock && key - clock <= self.mask(),
@@ -592,7 +593,10 @@ mod tests {
                     .collect();
                 with_min.sort_unstable();
                 taken.sort_unstable();
-                assert_eq!(taken, with_min, "the bucket holds every member with the key");
+                assert_eq!(
+                    taken, with_min,
+                    "the bucket holds every member with the key"
+                );
                 for &e in &taken {
                     ring.insert(e, min, clock, &mut links);
                 }

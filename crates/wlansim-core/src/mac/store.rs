@@ -373,31 +373,44 @@ impl Store {
     }
 
     /// A failed attempt of entity `t` (9.3.4.4) in the exchange that began at `start`:
-    /// counted against the retry limit; at the limit the frame is discarded.
+    /// counted against the retry limit; at the limit the frame is discarded. Inlined into
+    /// its two callers; what is not a retry of a unicast frame is out of line, so the
+    /// collided stations of a crowded cell pay for the retry alone.
+    #[inline(always)]
     fn fail(&mut self, t: u32, start: Time, long_frame: bool) {
         // (A Beacon: `head.broadcast`, read beside the backoff rather than `beacon` in the
         // entity's last cache line.)
-        if self.entities[t as usize].head.as_ref().is_some_and(|h| h.broadcast) {
+        if self.entities[t as usize]
+            .head
+            .as_ref()
+            .is_some_and(|h| h.broadcast)
+        {
             // Its sender cannot tell a collided broadcast frame: done, not retried.
             return self.broadcast_done(t, true, start);
         }
         if self.aggregation.is_some() {
             return self.aggregate_failed(t, start, long_frame);
         }
-        let e = &mut self.entities[t as usize];
-        if e.on_failure(long_frame) == AfterFailure::Drop {
-            let delivered = e.head.is_some_and(|h| h.delivered);
-            let packet = e.queue.pop().expect("a dropped frame was queued");
-            self.new_head(t);
-            let node = self.entities[t as usize].node;
-            // A frame the receiver already has (only its ACKs were lost) is not lost.
-            if !delivered {
-                self.outcomes.push(MacOutcome::RetryDrop { node, packet });
-            }
-            self.outcomes.push(MacOutcome::Vacated(t));
+        if self.entities[t as usize].on_failure(long_frame) == AfterFailure::Drop {
+            self.retry_dropped(t);
         } else if self.rate.is_some() {
             self.choose_rate(t);
         }
+    }
+
+    /// Entity `t`'s head-of-line frame reached its retry limit: it leaves the queue.
+    #[inline(never)]
+    fn retry_dropped(&mut self, t: u32) {
+        let e = &mut self.entities[t as usize];
+        let delivered = e.head.is_some_and(|h| h.delivered);
+        let packet = e.queue.pop().expect("a dropped frame was queued");
+        self.new_head(t);
+        let node = self.entities[t as usize].node;
+        // A frame the receiver already has (only its ACKs were lost) is not lost.
+        if !delivered {
+            self.outcomes.push(MacOutcome::RetryDrop { node, packet });
+        }
+        self.outcomes.push(MacOutcome::Vacated(t));
     }
 
     /// Entity `t`'s frame, sent in the exchange that began at `start`, was acknowledged
@@ -436,7 +449,8 @@ impl Store {
     }
 
     /// A Beacon sent at `at` left the air (alone or in a collision): a new backoff, the
-    /// next frame.
+    /// next frame. (Out of line: only an AP's beacon entity sends them.)
+    #[inline(never)]
     pub(super) fn broadcast_done(&mut self, t: u32, collided: bool, at: Time) {
         let e = &mut self.entities[t as usize];
         e.backoff.on_success(e.params.cw_min);
