@@ -204,6 +204,8 @@ impl Contention {
 
     /// Entity `e` (idle, or out) counts with its class from now on: its `Backoff` counter
     /// is the one left after the last grant, and its countdown start will be the class's.
+    /// (Inlined: a grant rejoins every transmitter of the collision before it.)
+    #[inline(always)]
     pub fn join(&mut self, e: u32, ent: &Entity) {
         debug_assert!(matches!(self.place[e as usize], Place::Idle | Place::Out));
         let c = &mut self.classes[self.class_of[e as usize] as usize];
@@ -224,6 +226,7 @@ impl Contention {
 
     /// The transmitters of the exchange that just ended (out) are aside: their countdown
     /// starts are their own (ACK/CTS timeout).
+    #[inline]
     pub fn set_aside(&mut self, e: u32, ent: &Entity) {
         debug_assert_eq!(self.place[e as usize], Place::Out);
         self.place[e as usize] = Place::Aside;
@@ -284,17 +287,21 @@ impl Contention {
     ) {
         let slot = self.slot;
         for c in &mut self.classes {
-            while let Some(key) = c.armed.min_key(c.clock) {
-                if c.expiry(key, slot) != now {
-                    break;
+            // Every member with the smallest key expires now or none does; a bucket holds
+            // one key (every key is within one ring length of the clock), so it is taken
+            // whole.
+            if let Some(key) = c.armed.min_key(c.clock) {
+                if c.expiry(key, slot) == now {
+                    let (counter, start) = (c.counter(key), c.countdown_start);
+                    let place = &mut self.place;
+                    c.armed.take_bucket(key, &self.links, |e| {
+                        let b = &mut entities[e as usize].backoff;
+                        b.counter = counter;
+                        b.countdown_start = start;
+                        place[e as usize] = Place::Out;
+                        transmitters.push(e);
+                    });
                 }
-                let e = c.armed.first_with(key);
-                c.armed.remove(e, &mut self.links);
-                let b = &mut entities[e as usize].backoff;
-                b.counter = c.counter(key);
-                b.countdown_start = c.countdown_start;
-                self.place[e as usize] = Place::Out;
-                transmitters.push(e);
             }
             // Every member freezes: the slots counted in this idle period.
             c.clock += c.rule.counted(c.countdown_start, now, slot);
@@ -387,6 +394,7 @@ impl KeyRing {
         self.heads.len() as u64 - 1
     }
 
+    #[inline(always)]
     fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
         assert!(
             key >= clock && key - clock <= self.mask(),
@@ -426,10 +434,17 @@ impl KeyRing {
         key
     }
 
-    /// A member with `key` (the ring holds one).
+    /// Remove every member with `key` (the ring holds one), handing each to `f`.
     #[inline]
-    fn first_with(&self, key: u64) -> u32 {
-        self.heads[(key & self.mask()) as usize]
+    fn take_bucket(&mut self, key: u64, links: &[Link], mut f: impl FnMut(u32)) {
+        let b = (key & self.mask()) as usize;
+        let mut e = std::mem::replace(&mut self.heads[b], NONE);
+        self.occupied[b / 64] &= !(1 << (b % 64));
+        while e != NONE {
+            self.members -= 1;
+            f(e);
+            e = links[e as usize].next;
+        }
     }
 
     /// The smallest key, every key being in [clock, clock + len).
@@ -569,7 +584,22 @@ mod tests {
             let min = model.iter().map(|&(key, _)| key).min();
             assert_eq!(ring.min_key(clock), min);
             if let Some(min) = min {
-                assert!(model.contains(&(min, ring.first_with(min))));
+                let mut taken = Vec::new();
+                ring.take_bucket(min, &links, |e| taken.push(e));
+                let mut with_min: Vec<u32> = model
+                    .iter()
+                    .filter(|&&(key, _)| key == min)
+                    .map(|&(_, e)| e)
+                    .collect();
+                with_min.sort_unstable();
+                taken.sort_unstable();
+                assert_eq!(
+                    taken, with_min,
+                    "the bucket holds every member with the key"
+                );
+                for &e in &taken {
+                    ring.insert(e, min, clock, &mut links);
+                }
                 // The clock never passes an armed key (see the module doc).
                 clock += rng.uniform_inclusive((min - clock) as u32) as u64;
             }

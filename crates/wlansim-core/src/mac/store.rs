@@ -18,6 +18,15 @@ use crate::sim::time::Time;
 
 mod aggregate;
 
+/// What the exchange of a unicast frame depends on besides the run's constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ExchangeKey {
+    to: NodeId,
+    ip_bytes: u32,
+    /// The rung of the link's ladder, or `CONFIGURED`.
+    rate: u8,
+}
+
 /// The frame of an exchange that the channel lost, if any.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum ChannelLoss {
@@ -48,6 +57,9 @@ pub struct Store {
     /// Some node has more than one entity (EDCA, or a beacon entity beside its data
     /// one): internal collisions are possible.
     shares_nodes: bool,
+    /// Per entity: the last exchange worked out for its head-of-line frame, with what it
+    /// depends on ([`Store::exchange_at`]).
+    last_exchange: Vec<Option<(ExchangeKey, ExchangeTimes)>>,
     /// Report attempts and failures too (for the trace hook).
     pub trace: bool,
     /// Report what each node receives too (`MacOutcome::Heard`; the spatial medium's
@@ -82,6 +94,7 @@ impl Store {
             aggregation: None,
             rate: None,
             shares_nodes,
+            last_exchange: vec![None; n],
             trace: false,
             trace_heard: false,
         }
@@ -180,27 +193,26 @@ impl Store {
             return;
         }
         let e = &self.entities[t as usize];
-        let head = e.queue.head().map(|p| match e.beacon {
-            Some(times) => HeadFrame {
+        let head = match (e.queue.head(), e.beacon) {
+            (None, _) => None,
+            (Some(_), Some(times)) => Some(HeadFrame {
                 delivered: false,
                 broadcast: true,
                 rate: CONFIGURED,
                 to: e.node,
                 times,
-            },
-            None => HeadFrame {
-                delivered: false,
-                broadcast: false,
-                to: p.hop,
-                rate: CONFIGURED,
-                times: exchange_times(
-                    &self.phy,
-                    self.link(e.node, p.hop),
-                    self.rts_threshold,
-                    p.ip_bytes(),
-                ),
-            },
-        });
+            }),
+            (Some(p), None) => {
+                let (to, ip_bytes) = (p.hop, p.ip_bytes());
+                Some(HeadFrame {
+                    delivered: false,
+                    broadcast: false,
+                    to,
+                    rate: CONFIGURED,
+                    times: self.exchange_at(t, to, ip_bytes, CONFIGURED),
+                })
+            }
+        };
         self.entities[t as usize].head = head;
         if self.rate.is_some() {
             self.choose_rate(t);
@@ -222,11 +234,34 @@ impl Store {
             return;
         }
         let ip_bytes = e.queue.head().expect("has frame").ip_bytes();
-        let link = rc.times(e.node, head.to, rung);
-        let times = exchange_times(&self.phy, link, self.rts_threshold, ip_bytes);
+        let times = self.exchange_at(t, head.to, ip_bytes, rung);
         let head = self.entities[t as usize].head.as_mut().expect("has frame");
         head.rate = rung;
         head.times = times;
+    }
+
+    /// The exchange of entity `t`'s packet of `ip_bytes` to `to` at rung `rate` of its
+    /// link's ladder (or `CONFIGURED`: the link's rates). It depends on nothing else (the
+    /// PHY, the RTS threshold and the rates of a link and its rungs do not change during a
+    /// run), so the last one worked out is kept per entity and used again while the
+    /// receiver, the size and the rung stay: a saturated source sends one size to one
+    /// receiver, and a retry at the same rung asks again.
+    #[inline]
+    fn exchange_at(&mut self, t: u32, to: NodeId, ip_bytes: u32, rate: u8) -> ExchangeTimes {
+        let key = ExchangeKey { to, ip_bytes, rate };
+        match self.last_exchange[t as usize] {
+            Some((k, times)) if k == key => times,
+            _ => {
+                let node = self.entities[t as usize].node;
+                let link = match &self.rate {
+                    Some(rc) if rate != CONFIGURED => rc.times(node, to, rate),
+                    _ => self.link(node, to),
+                };
+                let times = exchange_times(&self.phy, link, self.rts_threshold, ip_bytes);
+                self.last_exchange[t as usize] = Some((key, times));
+                times
+            }
+        }
     }
 
     /// Entity `t`'s rate controller learns the fate of the attempt that began at `start`.
@@ -338,29 +373,44 @@ impl Store {
     }
 
     /// A failed attempt of entity `t` (9.3.4.4) in the exchange that began at `start`:
-    /// counted against the retry limit; at the limit the frame is discarded.
+    /// counted against the retry limit; at the limit the frame is discarded. Inlined into
+    /// its two callers; what is not a retry of a unicast frame is out of line, so the
+    /// collided stations of a crowded cell pay for the retry alone.
+    #[inline(always)]
     fn fail(&mut self, t: u32, start: Time, long_frame: bool) {
-        if self.entities[t as usize].beacon.is_some() {
+        // (A Beacon: `head.broadcast`, read beside the backoff rather than `beacon` in the
+        // entity's last cache line.)
+        if self.entities[t as usize]
+            .head
+            .as_ref()
+            .is_some_and(|h| h.broadcast)
+        {
             // Its sender cannot tell a collided broadcast frame: done, not retried.
             return self.broadcast_done(t, true, start);
         }
         if self.aggregation.is_some() {
             return self.aggregate_failed(t, start, long_frame);
         }
-        let e = &mut self.entities[t as usize];
-        if e.on_failure(long_frame) == AfterFailure::Drop {
-            let delivered = e.head.is_some_and(|h| h.delivered);
-            let packet = e.queue.pop().expect("a dropped frame was queued");
-            self.new_head(t);
-            let node = self.entities[t as usize].node;
-            // A frame the receiver already has (only its ACKs were lost) is not lost.
-            if !delivered {
-                self.outcomes.push(MacOutcome::RetryDrop { node, packet });
-            }
-            self.outcomes.push(MacOutcome::Vacated(t));
+        if self.entities[t as usize].on_failure(long_frame) == AfterFailure::Drop {
+            self.retry_dropped(t);
         } else if self.rate.is_some() {
             self.choose_rate(t);
         }
+    }
+
+    /// Entity `t`'s head-of-line frame reached its retry limit: it leaves the queue.
+    #[inline(never)]
+    fn retry_dropped(&mut self, t: u32) {
+        let e = &mut self.entities[t as usize];
+        let delivered = e.head.is_some_and(|h| h.delivered);
+        let packet = e.queue.pop().expect("a dropped frame was queued");
+        self.new_head(t);
+        let node = self.entities[t as usize].node;
+        // A frame the receiver already has (only its ACKs were lost) is not lost.
+        if !delivered {
+            self.outcomes.push(MacOutcome::RetryDrop { node, packet });
+        }
+        self.outcomes.push(MacOutcome::Vacated(t));
     }
 
     /// Entity `t`'s frame, sent in the exchange that began at `start`, was acknowledged
@@ -373,7 +423,7 @@ impl Store {
         }
         let e = &mut self.entities[t as usize];
         e.stats.successes += 1;
-        if e.beacon.is_some() {
+        if e.head.as_ref().is_some_and(|h| h.broadcast) {
             return self.broadcast_done(t, false, start);
         }
         if e.params.txop_limit == 0 {
@@ -399,7 +449,8 @@ impl Store {
     }
 
     /// A Beacon sent at `at` left the air (alone or in a collision): a new backoff, the
-    /// next frame.
+    /// next frame. (Out of line: only an AP's beacon entity sends them.)
+    #[inline(never)]
     pub(super) fn broadcast_done(&mut self, t: u32, collided: bool, at: Time) {
         let e = &mut self.entities[t as usize];
         e.backoff.on_success(e.params.cw_min);

@@ -78,7 +78,9 @@ impl Rng {
         loop {
             let m = (self.next_u64() >> 32) * range;
             let low = m & 0xFFFF_FFFF;
-            if low >= (1u64 << 32) % range {
+            // The threshold 2^32 mod range is below range: a low part at or above range
+            // is accepted without working it out (a division).
+            if low >= range || low >= (1u64 << 32) % range {
                 return (m >> 32) as u32;
             }
         }
