@@ -409,7 +409,7 @@ mod tests {
             let p = q.take(place);
             taken.push((p.flow, p.seq));
         }
-        assert_eq!(taken, [(2, 1), (3, 4), (3, 5)]);
+        assert_eq!(taken, [(2, 0), (3, 4), (3, 5)]);
         assert_eq!((q.len(), q.head().unwrap().flow), (2, 1), "the head stays");
         assert_eq!(q.find(to(7)).unwrap().0, Place::Head);
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|p| p.flow).collect();
