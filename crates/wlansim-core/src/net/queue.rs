@@ -97,6 +97,35 @@ impl DropTail {
         self.capacity - self.len
     }
 
+    /// The first queued packet that satisfies `pred`, and its place (the entry's index).
+    /// The packets of a run differ only in their sequence numbers, so `pred` is asked
+    /// once per entry.
+    #[inline]
+    pub fn find(&self, mut pred: impl FnMut(&Packet) -> bool) -> Option<(usize, &Packet)> {
+        self.buf
+            .iter()
+            .enumerate()
+            .find_map(|(i, e)| pred(&e.packet).then_some((i, &e.packet)))
+    }
+
+    /// Take the packet at `place` (from [`DropTail::find`]: the first packet of that
+    /// entry) out of the queue; the packets around it keep their order.
+    #[inline]
+    pub fn take(&mut self, place: usize) -> Packet {
+        if place == 0 {
+            return self.pop().expect("a queued packet");
+        }
+        let entry = &mut self.buf[place];
+        self.len -= 1;
+        if entry.more == 0 {
+            return self.buf.remove(place).expect("a queued packet").packet;
+        }
+        let p = entry.packet;
+        entry.packet.seq += 1;
+        entry.more -= 1;
+        p
+    }
+
     /// The last packet queued.
     pub fn back(&self) -> Option<Packet> {
         self.buf.back().map(|e| Packet {
@@ -110,6 +139,15 @@ impl DropTail {
     pub fn entries(&self) -> impl Iterator<Item = (&Packet, u32)> {
         self.buf.iter().map(|e| (&e.packet, e.more + 1))
     }
+}
+
+/// Where a packet stands in a [`TxQueue`] ([`TxQueue::find`]): the head, or an entry of
+/// the data or the ACK FIFO.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Head,
+    Data(usize),
+    Acks(usize),
 }
 
 /// The transmit buffer of a channel-access entity: one drop-tail FIFO shared by every
@@ -190,6 +228,33 @@ impl TxQueue {
             !acks.is_empty()
         };
         p
+    }
+
+    /// The first queued packet that satisfies `pred`, and its place: the head, else the
+    /// data FIFO's packets in order, then the ACK FIFO's (what an A-MPDU to one receiver
+    /// takes wherever it stands: `mac/store/aggregate.rs`).
+    #[inline]
+    pub fn find(&self, mut pred: impl FnMut(&Packet) -> bool) -> Option<(Place, &Packet)> {
+        if let Some(head) = self.head().filter(|p| pred(p)) {
+            return Some((Place::Head, head));
+        }
+        let data = self.data.find(&mut pred).map(|(i, p)| (Place::Data(i), p));
+        data.or_else(|| {
+            let (i, p) = self.acks.as_ref()?.find(pred)?;
+            Some((Place::Acks(i), p))
+        })
+    }
+
+    /// Take the packet at `place` (from [`TxQueue::find`]) out of the queue: the head as
+    /// [`TxQueue::pop`] does; any other leaves the head where it is.
+    #[inline]
+    pub fn take(&mut self, place: Place) -> Packet {
+        match (place, &mut self.acks) {
+            (Place::Head, _) => self.pop().expect("a queued packet"),
+            (Place::Data(i), _) => self.data.take(i),
+            (Place::Acks(i), Some(acks)) => acks.take(i),
+            (Place::Acks(_), None) => unreachable!("no ACK FIFO"),
+        }
     }
 
     #[inline]
@@ -325,6 +390,44 @@ mod tests {
         assert_eq!(q.head().unwrap().flow, 2);
         assert_eq!(q.pop().unwrap().flow, 2);
         assert_eq!(q.pop().unwrap().flow, 20);
+    }
+
+    #[test]
+    fn takes_the_first_packet_for_a_receiver_wherever_it_stands() {
+        let to = |hop| move |p: &Packet| p.hop == hop;
+        let hop = |p: Packet, hop| Packet { hop, ..p };
+        let mut q = TxQueue::shared(10);
+        q.push(hop(pkt(1), 7)).unwrap();
+        q.push(hop(pkt(2), 8)).unwrap();
+        q.data.push_run(hop(Packet { seq: 4, ..pkt(3) }, 8), 2);
+        q.push(hop(pkt(4), 7)).unwrap();
+        assert!(q.find(to(9)).is_none());
+        let (place, p) = q.find(to(8)).unwrap();
+        assert_eq!((place, p.flow), (Place::Data(1), 2));
+        let mut taken = vec![];
+        while let Some((place, _)) = q.find(to(8)) {
+            let p = q.take(place);
+            taken.push((p.flow, p.seq));
+        }
+        assert_eq!(taken, [(2, 0), (3, 4), (3, 5)]);
+        assert_eq!((q.len(), q.head().unwrap().flow), (2, 1), "the head stays");
+        assert_eq!(q.find(to(7)).unwrap().0, Place::Head);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|p| p.flow).collect();
+        assert_eq!(order, [1, 4]);
+        // A split queue: the head first, then the data FIFO, then the ACK FIFO.
+        let mut q = TxQueue::split(4, 4);
+        q.push(hop(ack(10), 8)).unwrap();
+        q.push(hop(pkt(1), 7)).unwrap();
+        q.push(hop(ack(11), 7)).unwrap();
+        q.push(hop(pkt(2), 7)).unwrap();
+        let places: Vec<Place> = std::iter::from_fn(|| {
+            let (place, _) = q.find(to(7))?;
+            q.take(place);
+            Some(place)
+        })
+        .collect();
+        assert_eq!(places, [Place::Data(0), Place::Data(0), Place::Acks(1)]);
+        assert_eq!(q.head().unwrap().flow, 10);
     }
 
     #[test]

@@ -494,7 +494,7 @@ pub struct MacConfig {
     #[serde(default, skip_serializing_if = "is_constant_rate")]
     pub rate_control: RateAlgorithm,
     /// Largest A-MSDU in bytes (802.11n/ac only; 802.11-2020 9.3.2.2.2): an MPDU carries
-    /// the packets at the head of the queue that go to one receiver, each in a subframe
+    /// the next queued packets that go to one receiver, each in a subframe
     /// with a 14-byte header, padded to 4 bytes, within this length (one packet alone
     /// goes without subframe header). At most 7935 (HT: 4065 inside an A-MPDU) or 11454
     /// (VHT); with `ampdu_max_bytes` the A-MSDUs go inside A-MPDUs (two-level

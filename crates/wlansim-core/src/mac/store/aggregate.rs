@@ -7,6 +7,7 @@ use crate::mac::aggregate::{bar_times, data_offset, subframes, Carried, Mpdu, Se
 use crate::mac::entity::HeadFrame;
 use crate::mac::event::MacOutcome;
 use crate::mac::exchange::{Ampdu, Msdus};
+use crate::net::Packet;
 use crate::sim::time::Time;
 
 impl Store {
@@ -91,25 +92,28 @@ impl Store {
         }
         if a.mpdus as usize == session.unacked.len() {
             let end = session.window_start() + agg.config.window;
+            // The queued packets to `to`, wherever they stand (as ns-3 and Linux take
+            // every queued MPDU of the receiver and TID): the entity's queue is its TID's.
+            let for_to = |p: &Packet| p.hop == to;
             while session.next_seq < end {
-                let Some(p) = e.queue.head().filter(|p| p.hop == to) else {
+                let Some((place, p)) = e.queue.find(for_to) else {
                     break;
                 };
                 let mut body = Msdus::default().with(p.ip_bytes());
                 if a.mpdus > 0 && !fits(a.with_mpdu(phy, body)) {
                     break;
                 }
-                let first = e.queue.pop().expect("queued");
+                let first = e.queue.take(place);
                 outcomes.push(MacOutcome::Vacated(t));
-                // An A-MSDU: the packets behind it to the same receiver while it fits.
+                // An A-MSDU: the next packets to the same receiver while it fits.
                 let mut more = Vec::new();
-                while let Some(q) = e.queue.head().filter(|q| q.hop == to) {
+                while let Some((place, q)) = e.queue.find(for_to) {
                     let next = body.with(q.ip_bytes());
                     if !config.amsdu_fits(next) || !fits(a.with_mpdu(phy, next)) {
                         break;
                     }
                     body = next;
-                    more.push(e.queue.pop().expect("queued"));
+                    more.push(e.queue.take(place));
                     outcomes.push(MacOutcome::Vacated(t));
                 }
                 a = a.with_mpdu(phy, body);
@@ -305,5 +309,95 @@ impl Store {
         // alone is retried on its own).
         session.bar = ampdu && !acked && !session.unacked.is_empty();
         discarded_all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mac::aggregate::{Aggregation, AggregationConfig};
+    use crate::mac::backoff::Backoff;
+    use crate::mac::entity::{AccessParams, Entity};
+    use crate::mac::ns2::MacRules;
+    use crate::mac::MacStats;
+    use crate::net::TxQueue;
+    use crate::phy::{LinkRates, Preamble, Standard};
+    use crate::sim::rng::{Rng, StreamKind};
+
+    /// An AP (node 0) that aggregates, its queue holding `queue` (packets to `hop`, by
+    /// node), and its two stations (nodes 1 and 2).
+    fn ap(queue: &[u32], amsdu_bytes: u32) -> Store {
+        let phy = Standard::Ieee80211n.preset(Preamble::Long);
+        let mut q = TxQueue::shared(100);
+        for (seq, &hop) in queue.iter().enumerate() {
+            let p = Packet::udp(hop, seq as u32, 1000, 0, hop, 0);
+            q.push(Packet { hop, ..p }).unwrap();
+        }
+        let e = Entity {
+            node: 0,
+            ac: None,
+            queue: q,
+            head: None,
+            backoff: Backoff::new(15, Rng::named(1, StreamKind::Backoff, "ap")),
+            params: AccessParams {
+                aifs: 43_000,
+                cw_min: 15,
+                cw_max: 1023,
+                short_retry_limit: Some(7),
+                long_retry_limit: Some(4),
+                txop_limit: 0,
+            },
+            stats: MacStats::default(),
+            beacon: None,
+        };
+        let link = Some(LinkRates::fixed(&phy));
+        let mut store = Store::new(
+            phy,
+            None,
+            vec![e],
+            vec![None, link, link],
+            MacRules::default(),
+        );
+        let config = AggregationConfig {
+            max_bytes: 65_535,
+            window: 64,
+            amsdu_bytes,
+        };
+        store.aggregation = Some(Aggregation::new(config, 1));
+        store.entities[0].head = store.aggregate_head(0);
+        store
+    }
+
+    /// The packets (flow, seq) of entity 0's current A-MPDU, by MPDU.
+    fn current(store: &mut Store) -> Vec<Vec<(u32, u32)>> {
+        let (session, count) = store.aggregation.as_mut().unwrap().current(0);
+        let mpdus = session.unacked.iter().take(count);
+        mpdus
+            .map(|m| m.msdus.iter().map(|p| (p.flow, p.seq)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn an_ampdu_takes_every_queued_packet_for_its_receiver() {
+        // Download segments to station 1 interleaved with TCP ACKs to station 2.
+        let queue = [1, 2, 1, 2, 1, 2, 1];
+        let mut store = ap(&queue, 0);
+        store.form_aggregate(0, None);
+        assert_eq!(store.entities[0].head.unwrap().to, 1);
+        let ones = [[(1, 0)], [(1, 2)], [(1, 4)], [(1, 6)]];
+        assert_eq!(current(&mut store), ones.map(Vec::from));
+        let left: Vec<u32> = store.entities[0]
+            .queue
+            .entries()
+            .map(|(p, _)| p.seq)
+            .collect();
+        assert_eq!(left, [1, 3, 5], "the others stay, in order");
+        // A-MSDUs are filled the same way: two subframes (2102 B) fit in 2200 B, three not.
+        let mut store = ap(&queue, 2_200);
+        store.form_aggregate(0, None);
+        assert_eq!(
+            current(&mut store),
+            [vec![(1, 0), (1, 2)], vec![(1, 4), (1, 6)]]
+        );
     }
 }
