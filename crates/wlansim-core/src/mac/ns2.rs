@@ -27,7 +27,9 @@ pub const NS2_CW_MIN: u32 = 31;
 pub const NS2_CW_MAX: u32 = 1023;
 
 /// `LL set delay_ 25us` (`tcl/lib/ns-default.tcl`): ns-2's link layer hands a received
-/// packet up this long after the MAC (`LL::sendUp`).
+/// packet up this long after the MAC (`LL::sendUp`), and a packet to send down to the
+/// interface queue this long after the node's agent or routing hands it over
+/// (`LL::sendDown`).
 pub const NS2_LL_DELAY: Time = 25 * crate::sim::time::US;
 
 /// ns-2's short count at one grant ([`MacRules::slots_counted_after_own_frame`]): the
@@ -185,6 +187,20 @@ impl MacRules {
     /// and `LL::sendUp` schedules it `delay_` later).
     #[inline]
     pub fn delivery_delay(self) -> Option<Time> {
+        (self == MacRules::Ns2).then_some(NS2_LL_DELAY)
+    }
+
+    /// How long after a node's network layer hands a packet to its MAC (a packet it
+    /// originates or forwards) the packet reaches the node's interface queue: standard,
+    /// at once (`None`); ns-2, [`NS2_LL_DELAY`] later. Every packet a mobile node sends
+    /// passes its link layer going down (`LL::recv` sends down whatever does not come from
+    /// below), and `LL::sendDown` schedules it to its `downtarget_`, the interface queue,
+    /// `delay_` later (mac/ll.cc: `s.schedule(downtarget_, p, delay_)`), once the
+    /// destination's MAC address is known; ARP is primed in the matched ns-2 runs, so its
+    /// exchange (and the ARP table's own delay for the packet it held) is not modelled.
+    /// The frames the MAC makes itself (RTS, CTS, ACK) do not pass the link layer.
+    #[inline]
+    pub fn hand_down_delay(self) -> Option<Time> {
         (self == MacRules::Ns2).then_some(NS2_LL_DELAY)
     }
 

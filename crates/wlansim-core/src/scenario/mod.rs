@@ -467,8 +467,8 @@ pub struct MacConfig {
     /// MAC rules: `standard` or `ns2` (ns-2.35's `Mac/802_11`: backoff in 0..CW−1 with
     /// CWmin 31, EIFS then DIFS after a collision for every station, 34-byte header
     /// without LLC/SNAP, no immediate access, a received data frame passed up 25 µs after
-    /// its reception rather than when its exchange ends); default: the top-level
-    /// `profile`.
+    /// its reception rather than when its exchange ends, a packet handed down reaching the
+    /// interface queue 25 µs later); default: the top-level `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
     /// Largest A-MPDU in bytes (802.11n/ac only; 802.11-2020 10.12): each channel access

@@ -448,6 +448,7 @@ impl World {
             delay_injection,
             classifier,
             saturated: vec![(Vec::new(), 0); n_entities],
+            hand_down: super::forward::HandDown::new(m.rules),
             events,
             trace,
             drops,

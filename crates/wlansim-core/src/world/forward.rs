@@ -3,12 +3,35 @@
 //! over the air (through the node's MAC) or on a wired link, unless a scripted loss
 //! (`[[drops]]`, `drops.rs`) takes it as it leaves the node. An AP applies its mechanisms
 //! (rwnd clamping, pilosof2003 §V; delay injection, fotiadis2005 Algorithm 1, which may
-//! hold an ACK and send it on later) to the TCP packets it forwards.
+//! hold an ACK and send it on later) to the TCP packets it forwards. Under the ns2 profile a
+//! packet handed to the MAC reaches its interface queue ns-2's link-layer delay later
+//! (`MacRules::hand_down_delay`), but for a saturated source's own, whose queue never
+//! empties (the source keeps it full), so that the delay before it would change no access.
 use super::{Event, World};
+use crate::mac::MacRules;
 use crate::net::{Hop, Kind, NodeId, Packet, WireEvent};
 use crate::sim::time::Time;
 use crate::tcp::TS_TICK;
 use crate::trace::{DropReason, TraceEvent};
+use std::collections::VecDeque;
+
+/// ns-2's link layer on the way down ([`MacRules::hand_down_delay`]): the packets handed to
+/// a MAC and not yet in its interface queue, with the entity that queues each. One delay
+/// for all, so they reach their queues in the order they were handed down.
+pub(super) struct HandDown {
+    /// None: a packet goes into the queue when it is handed down (the standard profile).
+    delay: Option<Time>,
+    pub(super) pending: VecDeque<(u32, Packet)>,
+}
+
+impl HandDown {
+    pub(super) fn new(rules: MacRules) -> Self {
+        HandDown {
+            delay: rules.hand_down_delay(),
+            pending: VecDeque::new(),
+        }
+    }
+}
 
 impl World {
     /// `p` reached node `node` at `now` (its data frame was received at `at`, the end of
@@ -46,7 +69,13 @@ impl World {
             Hop::Air(next) => {
                 p.hop = next;
                 let entity = self.packet_entity(node, &p);
-                self.enqueue(now, entity, p);
+                match self.hand_down.delay {
+                    Some(delay) if !self.saturated[entity as usize].0.contains(&p.flow) => {
+                        self.hand_down.pending.push_back((entity, p));
+                        self.events.schedule(now + delay, Event::HandedDown);
+                    }
+                    _ => self.enqueue(now, entity, p),
+                }
             }
             Hop::Wire(link) => match self.wires.send(now, link, p, &mut self.events) {
                 Ok(start) => {
@@ -70,6 +99,18 @@ impl World {
                 unreachable!("routes are checked when the world is built")
             }
         }
+    }
+
+    /// The oldest packet handed down to a MAC reaches its interface queue
+    /// ([`crate::mac::MacRules::hand_down_delay`]: one delay for all, so in the order they
+    /// were handed down).
+    pub(super) fn on_handed_down(&mut self, now: Time) {
+        let (entity, p) = self
+            .hand_down
+            .pending
+            .pop_front()
+            .expect("one packet handed down per event");
+        self.enqueue(now, entity, p);
     }
 
     /// Delay injection at AP `node` on the ACK `p` it forwards to a station: whether it

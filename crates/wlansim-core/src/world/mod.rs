@@ -87,6 +87,9 @@ pub enum Event {
     Ap(ApEvent),
     /// A target beacon transmission time of the i-th AP that sends beacons.
     Beacon(u32),
+    /// The oldest packet handed down to a MAC reaches its interface queue (ns2 profile:
+    /// `World::hand_down`).
+    HandedDown,
 }
 
 impl From<ApEvent> for Event {
@@ -242,6 +245,8 @@ pub struct World {
     classifier: Classifier,
     /// Per entity: the saturated flows that keep its queue full, and a round-robin cursor.
     saturated: Vec<(Vec<u32>, usize)>,
+    /// Packets handed down to a MAC on their way to its interface queue (ns2 profile).
+    hand_down: forward::HandDown,
     events: EventQueue<Event>,
     /// The trace hook's consumers; None when nothing listens.
     trace: Option<Trace>,
@@ -314,6 +319,7 @@ impl World {
             Event::Sample => self.on_sample(now),
             Event::Ap(ApEvent::Release(ap)) => self.release_held(now, ap),
             Event::Beacon(i) => self.on_beacon(now, i),
+            Event::HandedDown => self.on_handed_down(now),
         }
     }
 

@@ -298,4 +298,102 @@ fn eifs_on_802_11g_under_each_profile() {
     };
     assert_eq!(phy("standard").eifs(), (10 + 304 + 28) * US);
     assert_eq!(phy("ns2").eifs(), (10 + 28 + 20) * US + 18_667);
+
+/// Per packet hop of a CBR upload from a station to a wired server, a CBR download back to
+/// it and a saturated upload from a second station: (flow, hop, time from the packet's
+/// handing down to its entering the hop's queue, in ns), the handing down taken as the
+/// packet's creation at hop 0 and its arrival at the end of the previous hop otherwise
+/// (the AP's hop of the download: the wire's).
+fn hand_down_delays(profile: &str) -> Vec<(String, u32, i64)> {
+    let s = Scenario::from_toml(&format!(
+        r#"
+duration = "1 s"
+profile = "{profile}"
+[output]
+packets = true
+[[stations]]
+name = "a"
+[[stations]]
+name = "b"
+[[servers]]
+name = "srv"
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "a"
+server = "srv"
+traffic = "cbr"
+rate = "100 kb/s"
+packet_size = "500 B"
+[[flows]]
+name = "down"
+direction = "downlink"
+stations = "a"
+server = "srv"
+traffic = "cbr"
+rate = "100 kb/s"
+packet_size = "500 B"
+[[flows]]
+name = "sat"
+direction = "uplink"
+stations = "b"
+server = "srv"
+packet_size = "500 B"
+"#
+    ))
+    .unwrap();
+    let r = World::new(&s, 1).unwrap().run().unwrap();
+    let ns = |s: f64| (s * 1e9).round() as i64;
+    let created = |flow: &str, seq: u32| {
+        let p = r.packets.iter().find(|p| p.flow == flow && p.seq == seq);
+        p.expect("the packet's row").created_s
+    };
+    r.packet_hops
+        .iter()
+        .filter(|h| h.node != "srv")
+        .map(|h| {
+            let handed = match h.hop {
+                0 => created(&h.flow, h.seq),
+                _ => {
+                    let wire = r
+                        .packet_hops
+                        .iter()
+                        .find(|w| w.flow == h.flow && w.seq == h.seq && w.hop == h.hop - 1);
+                    wire.and_then(|w| w.received_s)
+                        .expect("the wired hop's arrival")
+                }
+            };
+            (h.flow.clone(), h.hop, ns(h.enqueued_s) - ns(handed))
+        })
+        .collect()
+}
+
+/// ns-2's link layer hands every packet a node sends to its interface queue 25 µs later
+/// (`MacRules::hand_down_delay`, `LL::sendDown`), at the source and where the AP forwards
+/// it; the standard queues it at once. A saturated source's packets go straight in under
+/// both (its queue never empties).
+#[test]
+fn ns2_packets_reach_the_queue_25_us_after_they_are_handed_down() {
+    for (profile, delay) in [("ns2", 25_000), ("standard", 0)] {
+        let hops = hand_down_delays(profile);
+        for (flow, hop) in [("up-0", 0), ("down-0", 1)] {
+            let seen: Vec<_> = hops
+                .iter()
+                .filter(|(f, h, _)| f == flow && *h == hop)
+                .collect();
+            assert!(seen.len() > 20, "{profile} {flow}: {} packets", seen.len());
+            assert!(
+                seen.iter().all(|(_, _, d)| *d == delay),
+                "{profile} {flow}: {seen:?}"
+            );
+        }
+        let sat: Vec<_> = hops
+            .iter()
+            .filter(|(f, h, _)| f == "sat-0" && *h == 0)
+            .collect();
+        assert!(
+            sat.len() > 20 && sat.iter().all(|(_, _, d)| *d == 0),
+            "{profile}"
+        );
+    }
 }

@@ -11,7 +11,8 @@ use crate::trace::Trace;
 impl World {
     /// DESIGN.md: every packet is accounted for. Per flow and direction, generated =
     /// delivered + dropped (queue overflow, retry limit, scripted) + in flight (in a MAC queue, a
-    /// wired link's queue or on the wire; counted independently here).
+    /// wired link's queue or on the wire, held by an AP, or handed down to a MAC and not yet
+    /// queued; counted independently here).
     pub(super) fn check_accounting(&self) -> Result<(), SimError> {
         let mut in_flight = vec![[0u64; 2]; self.flows.len()];
         let queued = self
@@ -31,6 +32,7 @@ impl World {
             .in_windows()
             .chain(self.wires.in_flight())
             .chain(held)
+            .chain(self.hand_down.pending.iter().map(|(_, p)| p))
             .map(|p| (p, 1));
         for (p, n) in queued.chain(elsewhere) {
             in_flight[p.flow as usize][p.reverse as usize] += n as u64;

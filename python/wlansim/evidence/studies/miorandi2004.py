@@ -1270,26 +1270,10 @@ _HANDSHAKE = (
     "them: 'the third packet ... may be piggybacked within a data frame'): about 1.5 ms "
     "more per session in wlansim"
 )
-_LL_DOWN = (
-    "its link layer holds each packet 25 µs on its way down (LL delay_), which the ns2 "
-    "profile does not model (docs/how-to/ns2-profile.md)"
-)
 DIFFERENCES = {
     "fig1-fit": _RTS_TIES + " (with 2 stations ns-2's never collide at all).",
     "fig4-coll-fits-small": _RTS_TIES + ".",
     "fig4-free-fits-large": _RTS_TIES + ": with 30 stations ns-2.35 loses less to collisions.",
-    "fig13-eq20-w1": (
-        "with one frame in flight (W* = 1) ns-2.35's cycle is longer: "
-        + _LL_DOWN
-        + " (here the AP's data after the wired round trip)"
-    ),
-    "fig13-window": (
-        "with W* = d = 2 the AP's queue empties every two segments and ns-2.35's cycle is "
-        "longer: " + _LL_DOWN + ". wlansim's W* = 2 level is 0.33 % above ns-2.35's while "
-        "the W* = 1000 levels agree within 0.04 % (persistent.csv, ns2_persistent.csv); "
-        "with `LL set delay_ 0` (both ways) added to `ns2.miorandi2004.persistent_script` "
-        "ns-2.35's gain of W* = 1000 drops from 3.1 % to 2.5 % (seeds 1-5)"
-    ),
     "tab2-eq14-fit": _HANDSHAKE + ".",
     "tab2-window-faster": _HANDSHAKE + " (relatively more of the shorter W* = 1000 sessions).",
     "tab2-paper": _HANDSHAKE + ".",
