@@ -348,3 +348,22 @@ def test_conclusions_name_the_reason_of_each_statement_that_fails():
     alone = {c.id: c for c in conclude(Evidence(mine, "ns2", ns2_absent="a test-bed paper"))}
     assert alone["both-fail"].category == "not reproduced"
     assert alone["both-fail"].reason.startswith("A test-bed paper; wlansim finds -30.0 %")
+
+
+def test_agreeing_estimates_are_no_simulator_difference_when_only_the_spread_differs():
+    # pilosof2003's tab1.ratio-8: the paper's 7.9; both simulators near 40, ns-2.35's five
+    # runs so spread that one run of it could fall at 7.9, wlansim's not.
+    seeds = [1, 2, 3, 4, 5]
+    ours, theirs = Sample.of([38, 39, 40, 39, 38], seeds), Sample.of([10, 70, 40, 42, 39], seeds)
+    rule = PaperValue("R", 7.9, scale=Scale(relative=False))
+    mine = Claim("r8", "Table I", "ratio about 8", rule, measure=lambda t: ours)
+    ns2 = dataclasses.replace(mine, measure=lambda t: theirs)
+    v, n = mine.decide(None), ns2.decide(None)
+    assert (v.verdict, n.verdict) == ("does not hold", "holds")
+    out = conclude(Evidence([v], "ns2", ns2=[n]))[0]
+    assert out.agreement == "agree"
+    assert out.category == "needs a setup the paper does not state"
+    assert "spread too widely" in out.reason
+    # named by the study, or estimates apart: a simulator difference as before
+    named = conclude(Evidence([v], "ns2", ns2=[n], differences={"r8": "ns-2 differs"}))[0]
+    assert named.category == "simulator difference"

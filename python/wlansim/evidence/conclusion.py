@@ -10,6 +10,9 @@ The reason comes from the evidence, never from prose written for the occasion:
   parameter was swept, the values under which it holds are named;
 - it does not hold in our runs but holds under ns-2.35: a **simulator difference**, named
   where the study knows it (the study's ``DIFFERENCES``), else said to be unexplained;
+  but where the two estimates agree (95 % intervals overlap) and the study names no
+  difference, ns-2.35 holds only through its wider spread: the paper disagrees with what
+  both simulators find, again a setup the paper does not state;
 - ns-2.35 cannot run the statement's cases (a mechanism stock ns-2.35 does not have) but
   runs the cases it is measured against (``Claim.rests_on``), and agrees with us there
   (estimates within each other's intervals, or apart by a difference the study names,
@@ -197,6 +200,16 @@ def conclude(evidence: Evidence) -> list[Conclusion]:
                 + (f"; the two simulators {agree}" if agree else "")
                 + ")."
                 + sweep
+            )
+            out.append(Conclusion(cid, UNSTATED, reason, agree, under))
+            continue
+        if ran and n.verdict == "holds" and agree == "agree" and cid not in evidence.differences:
+            # The two estimates agree: ns-2.35's "holds" comes from its wider spread, not
+            # from another result; the paper disagrees with what both simulators find.
+            reason = (
+                f"the paper disagrees with wlansim ({_ours(v)}); ns-2.35 on the same setup "
+                f"finds the same ({_ours(n)}: the two simulators agree), and holds only "
+                "because its runs spread too widely to exclude the paper's value." + sweep
             )
             out.append(Conclusion(cid, UNSTATED, reason, agree, under))
             continue
