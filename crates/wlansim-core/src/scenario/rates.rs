@@ -320,11 +320,6 @@ fn rate_control(s: &Scenario, g: &StationGroup, key: &str) -> Result<(), Scenari
             s.mac.amsdu_max_bytes
         ));
     }
-    if s.output.pcap.is_some() {
-        return refuse(
-            "captures write one rate per run; a frame's adapted rate is not written yet: drop output.pcap".into(),
-        );
-    }
     if algorithm == RateAlgorithm::Ideal && g.mobility.is_some() {
         return refuse(format!(
             "the ideal controller here knows each link's SNR from fixed positions; group \"{}\" moves (mobility)",

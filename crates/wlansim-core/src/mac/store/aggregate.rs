@@ -8,6 +8,7 @@ use crate::mac::entity::HeadFrame;
 use crate::mac::event::MacOutcome;
 use crate::mac::exchange::{Ampdu, Msdus};
 use crate::sim::time::Time;
+use crate::trace::AirRate;
 
 impl Store {
     /// Whether entity `t` sends A-MPDUs (every entity but a Beacon's, when the run
@@ -177,6 +178,7 @@ impl Store {
                     packet,
                     at: data_at + offset,
                     retry: m.retries > 0,
+                    rate: AirRate::of(&link.rates),
                     seq: m.seq,
                     index: index as u32,
                     last: index + 1 == count,
