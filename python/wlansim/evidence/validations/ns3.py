@@ -631,21 +631,25 @@ def _starved(g) -> bool:
                for _, s in g.groupby("sim"))  # fmt: skip
 
 
+def _mbps_pairs(runs, column: str, value: str) -> dict:
+    """Per cell of the `runs` (a table of :func:`compare` or :func:`compare_rate`) whose
+    `column` is `value`: the samples of wlansim's and ns-3's Mb/s."""
+    from wlansim.evidence.claims import NotRun, Sample
+
+    g = runs[runs[column] == value] if len(runs) else runs
+    if len(g) == 0:
+        raise NotRun(f"no {value} case was run")
+    return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, "mbps"]))
+                        for sim in ("wlansim", "ns3"))
+            for cell, x in g.groupby("cell", sort=False)}  # fmt: skip
+
+
 def ns3_claims() -> list:
     """The agreement statements of `wlansim validate ns3`, as claim records for the
     verdict engine: per PHY group (802.11n and 802.11ac with single MPDUs and, apart, with
     A-MPDU), wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every matched case;
     decided on the table ``runs`` (every run, :func:`compare`)."""
-    from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
-
-    def per_cell(t, group):
-        g = t["runs"]
-        g = g[g["group"] == group] if len(g) else g
-        if len(g) == 0:
-            raise NotRun(f"no {group} case was run")
-        return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, "mbps"]))
-                            for sim in ("wlansim", "ns3"))
-                for cell, x in g.groupby("cell", sort=False)}  # fmt: skip
+    from wlansim.evidence.claims import Claim, Every, Within
 
     def note(group):
         def explain(t, outcome) -> str:
@@ -664,7 +668,7 @@ def ns3_claims() -> list:
               + f": wlansim's throughput within {100 * TOLERANCE:g} % of ns-3.37's in every "
               "matched case (n = 1, 5, 10, 20; basic access and RTS/CTS)",
               Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
-              lambda t, g=group: per_cell(t, g), explain=note(group))
+              lambda t, g=group: _mbps_pairs(t["runs"], "group", g), explain=note(group))
         for group in groups
     ] + _tcp_claims() + _rate_claims()  # fmt: skip
 
@@ -867,16 +871,7 @@ def _rate_explain(t, algorithm: str) -> str:
 def _rate_claims() -> list:
     """Per rate manager: wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every SNR; on
     the table ``rate-runs``."""
-    from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
-
-    def per_cell(t, algorithm):
-        g = t["rate-runs"]
-        g = g[g["algorithm"] == algorithm] if len(g) else g
-        if len(g) == 0:
-            raise NotRun(f"no {algorithm} case was run")
-        return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, "mbps"]))
-                            for sim in ("wlansim", "ns3"))
-                for cell, x in g.groupby("cell", sort=False)}  # fmt: skip
+    from wlansim.evidence.claims import Claim, Every, Within
 
     snrs = ", ".join(map(str, RATE_SNRS_DB))
     return [
@@ -885,7 +880,7 @@ def _rate_claims() -> list:
               f"{algorithm} on both sides, SNR {snrs} dB: wlansim's throughput within "
               f"{100 * TOLERANCE:g} % of ns-3.37's ({manager}) at every SNR",
               Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
-              lambda t, a=algorithm: per_cell(t, a),
+              lambda t, a=algorithm: _mbps_pairs(t["rate-runs"], "algorithm", a),
               explain=lambda t, outcome, a=algorithm: _rate_explain(t, a))
         for algorithm, manager in RATE_MANAGERS.items()
     ]  # fmt: skip
