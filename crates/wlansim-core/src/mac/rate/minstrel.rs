@@ -165,8 +165,7 @@ impl Minstrel {
     /// The interval's statistics: EWMA probabilities, throughputs, the chain's rungs.
     fn update(&mut self, ladder: &Ladder) {
         let cap = if self.ht { 0.9 } else { 1.0 };
-        if self.interval_attempts > 0 {
-            let latest = self.interval_mpdus / self.interval_attempts;
+        if let Some(latest) = self.interval_mpdus.checked_div(self.interval_attempts) {
             self.mean_ampdu = (latest * 25 + self.mean_ampdu * 75) / 100;
             (self.interval_mpdus, self.interval_attempts) = (0, 0);
         }
