@@ -241,7 +241,9 @@ def register(subparsers) -> None:
         "MCS 8 at 20 MHz and MCS 9 at 40/80 MHz, single MPDUs; the 802.11n/ac ones again "
         "with A-MPDUs of 65,535 B; n = 1, 5, 10, 20; basic access and RTS/CTS) and on TCP "
         "through the AP with A-MPDU (802.11n 20 MHz and 802.11ac 80 MHz, k = 1, 2, 5 "
-        "uploads and as many downloads, AP buffer 100), decide the agreement statements "
+        "uploads and as many downloads, AP buffer 100) and on one station adapting its "
+        "rate (Minstrel-HT, ideal) with A-MPDU on 802.11n 20 MHz at SNRs of 5-30 dB, "
+        "decide the agreement statements "
         "and measure what ns-3's defaults the matched runs turn off change (preamble "
         "detection, beacons, the 802.11ac stations' Block Ack agreement). --speed instead "
         "times both simulators (ns-3 at its cheapest). Needs g++ "
@@ -251,7 +253,7 @@ def register(subparsers) -> None:
         "--quick",
         action="store_true",
         help="802.11b and 802.11ac 80 MHz at n = 5, basic access, and 802.11n MCS 7 20 MHz "
-        "with A-MPDU; no TCP case; 2 seeds, 4 s per run",
+        "with A-MPDU; Minstrel-HT at 10 and 25 dB SNR; no TCP case; 2 seeds, 4 s per run",
     )
     m.add_argument("--reps", type=int, default=3, metavar="N", help="runs per case (default 3)")
     m.add_argument(

@@ -1,6 +1,7 @@
 //! The MAC's events and what it hands back to the world.
 use crate::net::{NodeId, Packet};
 use crate::sim::time::Time;
+use crate::trace::AirRate;
 
 /// The MAC's own events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,12 +38,14 @@ pub enum MacOutcome {
     /// Entity `e`'s head-of-line frame left its queue (sent or dropped): a saturated
     /// source may top the queue up.
     Vacated(u32),
-    /// Tracing only: `node` starts an attempt to send `packet` (to `packet.hop`) at `at`.
+    /// Tracing only: `node` starts an attempt to send `packet` (to `packet.hop`) at `at`,
+    /// at `rate`.
     Attempt {
         node: NodeId,
         packet: Packet,
         at: Time,
         retry: bool,
+        rate: AirRate,
     },
     /// Tracing only: AP `node` sent a Beacon at `at` (`collided`: another frame started
     /// with it).
@@ -59,12 +62,14 @@ pub enum MacOutcome {
     },
     /// Tracing only: `node` sent `packet` (to `packet.hop`) as the `index`-th subframe of
     /// an A-MPDU (`last`: its last one), starting at `at` (`retry`: a retransmission),
-    /// with Block Ack sequence number `seq`; `decoded`: its receiver got it.
+    /// with Block Ack sequence number `seq`, at the A-MPDU's `rate`; `decoded`: its
+    /// receiver got it.
     Subframe {
         node: NodeId,
         packet: Packet,
         at: Time,
         retry: bool,
+        rate: AirRate,
         seq: u32,
         index: u32,
         last: bool,

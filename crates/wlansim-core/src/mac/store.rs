@@ -15,6 +15,7 @@ use super::Entity;
 use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
 use crate::sim::time::Time;
+use crate::trace::AirRate;
 
 mod aggregate;
 
@@ -132,11 +133,13 @@ impl Store {
         }
         let packet = *e.queue.head().expect("has frame");
         let (node, retry) = (e.node, e.is_retry());
+        let rate = AirRate::of(&self.head_link(t).rates);
         self.outcomes.push(MacOutcome::Attempt {
             node,
             packet,
             at,
             retry,
+            rate,
         });
     }
 

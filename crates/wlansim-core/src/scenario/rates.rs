@@ -308,22 +308,11 @@ fn rate_control(s: &Scenario, g: &StationGroup, key: &str) -> Result<(), Scenari
             "the controller chooses among the standard's rates; drop phy.nonstandard_rate".into(),
         );
     }
-    if s.mac.ampdu_max_bytes > 0 {
+    if s.mac.ampdu_max_bytes > 0 && matches!(algorithm, RateAlgorithm::Arf | RateAlgorithm::Aarf) {
         return refuse(format!(
-            "rate adaptation of A-MPDUs is not modelled yet; set mac.ampdu_max_bytes = 0 (it is {})",
+            "ARF and AARF count frames acknowledged or not, and an A-MPDU is partly acknowledged: use \"minstrel_ht\" or \"ideal\", or set mac.ampdu_max_bytes = 0 (it is {})",
             s.mac.ampdu_max_bytes
         ));
-    }
-    if s.mac.amsdu_max_bytes > 0 {
-        return refuse(format!(
-            "rate adaptation of A-MSDUs is not modelled yet; set mac.amsdu_max_bytes = 0 (it is {})",
-            s.mac.amsdu_max_bytes
-        ));
-    }
-    if s.output.pcap.is_some() {
-        return refuse(
-            "captures write one rate per run; a frame's adapted rate is not written yet: drop output.pcap".into(),
-        );
     }
     if algorithm == RateAlgorithm::Ideal && g.mobility.is_some() {
         return refuse(format!(

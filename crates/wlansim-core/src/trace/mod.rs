@@ -13,6 +13,7 @@ pub mod packets;
 pub mod pcap;
 
 use crate::net::{NodeId, Packet};
+use crate::phy::ht::HtMode;
 use crate::sim::time::Time;
 pub use packets::{HopRecord, PacketRecord, PacketRecorder};
 
@@ -44,20 +45,22 @@ pub enum TraceEvent {
     Created { node: NodeId },
     /// Queued for transmission at `node` (a MAC entity's queue, or a wired link's).
     Enqueued { node: NodeId },
-    /// `node` starts sending it: a frame attempt over the air to `to` (`retry` when it
-    /// is a retransmission), or serialisation on a wired link.
+    /// `node` starts sending it: a frame attempt over the air to `to` at rate `air`
+    /// (`retry` when it is a retransmission), or serialisation on a wired link (`air`
+    /// None).
     TxStart {
         node: NodeId,
         to: NodeId,
-        air: bool,
+        air: Option<AirRate>,
         retry: bool,
     },
     /// `node` sends it over the air to `to` as a subframe of an A-MPDU whose fate is
-    /// known (an attempt, as `TxStart`).
+    /// known (an attempt, as `TxStart`), at the A-MPDU's `rate`.
     Subframe {
         node: NodeId,
         to: NodeId,
         retry: bool,
+        rate: AirRate,
         subframe: AmpduSubframe,
     },
     /// A frame attempt by `node` failed: lost on the channel, or collided.
@@ -72,11 +75,31 @@ pub enum TraceEvent {
         from: NodeId,
         retry: bool,
         decoded: bool,
+        rate: AirRate,
     },
     /// Discarded at `node`.
     Dropped { node: NodeId, reason: DropReason },
     /// Handed to the application (or TCP endpoint) at its destination `node`.
     Delivered { node: NodeId },
+}
+
+/// The rate a data frame went over the air at: the rate its controller chose
+/// (`mac/rate/`), or its link's configured one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AirRate {
+    /// Bits/s (of an HT/VHT mode: its rate to the nearest bit/s).
+    pub data: u64,
+    /// The HT/VHT mode of the PPDU (802.11n/ac); None: a non-HT PPDU at `data`.
+    pub ht: Option<HtMode>,
+}
+
+impl AirRate {
+    pub fn of(rates: &crate::phy::LinkRates) -> AirRate {
+        AirRate {
+            data: rates.data,
+            ht: rates.ht,
+        }
+    }
 }
 
 /// Where an MPDU went in its A-MPDU, and its fate.

@@ -32,9 +32,9 @@
 //! window scale on SYN and SYN-ACK; timestamps; SACK blocks), and the window: the
 //! advertised bytes shifted right by the flow's window scale (the smallest shift that
 //! fits the configured receive window in 16 bits, rounded up), unscaled on SYNs.
-use super::TraceEvent;
+use super::{AirRate, TraceEvent};
 use crate::net::{Kind, NodeId, Packet};
-use crate::phy::ht::{Format, GuardInterval, HtMode};
+use crate::phy::ht::{Format, GuardInterval};
 use crate::sim::time::Time;
 use etherparse::{IpNumber, Ipv4Header, Ipv4Options, TcpHeader, TcpOptionElement, UdpHeader};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
@@ -141,10 +141,8 @@ pub struct CaptureConfig<'a> {
     /// Per flow: its source node and the bytes the routing agent of each end adds to the
     /// packets it originates ([forward, reverse]: `net::routing_agent`).
     pub origin_headers: Vec<(NodeId, [u32; 2])>,
-    /// Data rate over the air, b/s.
-    pub data_rate: u64,
-    /// The HT/VHT mode of the data frames (802.11n/ac: QoS Data frames).
-    pub ht: Option<HtMode>,
+    /// 802.11n/ac: the data frames are QoS Data frames.
+    pub qos_data: bool,
     /// 802.11 Duration/ID of a data frame: SIFS + ACK, ns.
     pub nav: Time,
     /// The data frames go in A-MPDUs (`mac.ampdu_max_bytes`): their radiotap headers
@@ -159,6 +157,7 @@ struct Pending {
     packet: Packet,
     retry: bool,
     seqnum: u16,
+    rate: AirRate,
     /// The packet's real bytes (emulation).
     real: Option<Box<[u8]>>,
     /// An A-MPDU subframe: whether it is the A-MPDU's last.
@@ -181,14 +180,9 @@ pub struct PcapRecorder {
     flows: Vec<Option<CaptureTcp>>,
     origin_headers: Vec<(NodeId, [u32; 2])>,
     snaplen: u32,
-    /// The radiotap header of a data frame without its flags byte: version, pad, length,
-    /// present words, the flags' place (0), then the rate, or the MCS or VHT field.
-    data_radiotap: Vec<u8>,
-    /// Where the flags byte is in `data_radiotap`.
-    flags_at: usize,
-    /// Where the A-MPDU status field is in `data_radiotap`, when there is one, and the
-    /// reference number of the current A-MPDU.
-    ampdu_at: Option<usize>,
+    /// The data frames' radiotap headers carry the A-MPDU status field; the reference
+    /// number of the current A-MPDU.
+    ampdu: bool,
     ampdu_reference: u32,
     /// 802.11n/ac: QoS Data frames.
     qos_data: bool,
@@ -206,6 +200,8 @@ pub struct PcapRecorder {
 /// Radiotap: version, pad, length, present (flags, rate), flags, rate.
 const RADIOTAP_LEN: usize = 10;
 const RT_FLAGS_BAD_FCS: u8 = 0x40;
+/// Where the flags byte is in every radiotap header written here.
+const RT_FLAGS_AT: usize = 8;
 const WLAN_HEADER_LEN: usize = 24;
 /// Radiotap A-MPDU status flags: the last subframe is known; this is the last.
 const RT_AMPDU_LAST_KNOWN: u16 = 0x0004;
@@ -219,27 +215,25 @@ fn legacy_radiotap(b: &mut Vec<u8>, rate: u64, bad_fcs: bool) {
     b.push((rate / 500_000).min(255) as u8);
 }
 
-/// The radiotap header of the data frames, the place of its flags byte and, with
-/// `ampdu`, of its A-MPDU status field: flags and rate (500 kb/s units); for an HT mode
+/// Write into the empty `b` the radiotap header of a data frame sent at `rate` (the flags
+/// byte 0, at [`RT_FLAGS_AT`]) and return
+/// the place of its A-MPDU status field when `ampdu` gives it one (an HT/VHT frame): flags
+/// and rate (500 kb/s units); for an HT mode
 /// flags and the MCS field (known: bandwidth, MCS, guard interval; HT's MCS index
 /// 8·(streams − 1) + MCS); for a VHT mode flags and the 12-byte VHT field (aligned to 2;
 /// known: guard interval, bandwidth; bandwidth 0, 1, 4, 11 for 20, 40, 80, 160 MHz; MCS
 /// and streams of user 0). The A-MPDU status field (bit 20: reference number, flags,
 /// delimiter CRC, reserved; aligned to 4) goes between the MCS and VHT fields, in the
 /// order of their bits.
-fn data_radiotap(
-    data_rate: u64,
-    ht: Option<HtMode>,
-    ampdu: bool,
-) -> (Vec<u8>, usize, Option<usize>) {
-    let Some(m) = ht else {
-        let mut b = Vec::new();
-        legacy_radiotap(&mut b, data_rate, false);
-        return (b, 8, None);
+fn data_radiotap(b: &mut Vec<u8>, rate: AirRate, ampdu: bool) -> Option<usize> {
+    debug_assert!(b.is_empty());
+    let Some(m) = rate.ht else {
+        legacy_radiotap(b, rate.data, false);
+        return None;
     };
     let short = u8::from(m.guard_interval == GuardInterval::Short);
     // present: flags (bit 1), then MCS (bit 19) or VHT (bit 21)
-    let mut b = vec![0, 0, 0, 0, 0x02, 0, 0, 0, 0];
+    b.extend_from_slice(&[0, 0, 0, 0, 0x02, 0, 0, 0, 0]);
     if m.format == Format::Ht {
         let bw = u8::from(m.width_mhz == 40);
         let index = 8 * (m.streams - 1) + m.mcs;
@@ -266,7 +260,7 @@ fn data_radiotap(
         b.extend_from_slice(&[0; 7]);
     }
     b[2] = b.len() as u8;
-    (b, 8, ampdu_at)
+    ampdu_at
 }
 
 const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00];
@@ -329,7 +323,6 @@ impl PcapRecorder {
             link_file.insert((b, a), k);
         }
         let n = cfg.nodes.len();
-        let (data_radiotap, flags_at, ampdu_at) = data_radiotap(cfg.data_rate, cfg.ht, cfg.ampdu);
         Ok(PcapRecorder {
             files,
             heard: !cfg.per_bss,
@@ -339,11 +332,9 @@ impl PcapRecorder {
             flows: cfg.flows,
             origin_headers: cfg.origin_headers,
             snaplen: cfg.snaplen,
-            data_radiotap,
-            flags_at,
-            ampdu_at,
+            ampdu: cfg.ampdu,
             ampdu_reference: 0,
-            qos_data: cfg.ht.is_some(),
+            qos_data: cfg.qos_data,
             nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
             pending: Vec::new(),
             seq: vec![(0, Vec::new()); n],
@@ -359,7 +350,7 @@ impl PcapRecorder {
         match event {
             TraceEvent::TxStart {
                 node,
-                air: true,
+                air: Some(rate),
                 retry,
                 ..
             } => {
@@ -370,6 +361,7 @@ impl PcapRecorder {
                     packet: *p,
                     retry,
                     seqnum,
+                    rate,
                     real: real.map(Box::from),
                     last: None,
                 });
@@ -377,6 +369,7 @@ impl PcapRecorder {
             TraceEvent::Subframe {
                 node,
                 retry,
+                rate,
                 subframe,
                 ..
             } => {
@@ -390,6 +383,7 @@ impl PcapRecorder {
                     packet: *p,
                     retry,
                     seqnum: (subframe.seq & 0x0fff) as u16,
+                    rate,
                     real: real.map(Box::from),
                     last: Some(subframe.last),
                 };
@@ -398,7 +392,7 @@ impl PcapRecorder {
             TraceEvent::TxStart {
                 node,
                 to,
-                air: false,
+                air: None,
                 ..
             } => self.write_wired(t, node, to, p, real),
             TraceEvent::TxFailed { node, .. } => {
@@ -412,6 +406,7 @@ impl PcapRecorder {
                 from,
                 retry,
                 decoded,
+                rate,
             } if self.heard => {
                 let x = Pending {
                     node: from,
@@ -419,6 +414,7 @@ impl PcapRecorder {
                     packet: *p,
                     retry,
                     seqnum: self.sent_seqnum(from, p),
+                    rate,
                     real: real.map(Box::from),
                     last: None,
                 };
@@ -495,11 +491,11 @@ impl PcapRecorder {
         let p = &x.packet;
         let b = &mut self.buf;
         b.clear();
-        b.extend_from_slice(&self.data_radiotap);
+        let ampdu_at = data_radiotap(b, x.rate, self.ampdu);
         if bad_fcs {
-            b[self.flags_at] = RT_FLAGS_BAD_FCS;
+            b[RT_FLAGS_AT] = RT_FLAGS_BAD_FCS;
         }
-        if let (Some(at), Some(last)) = (self.ampdu_at, x.last) {
+        if let (Some(at), Some(last)) = (ampdu_at, x.last) {
             let flags = RT_AMPDU_LAST_KNOWN | if last { RT_AMPDU_IS_LAST } else { 0 };
             b[at..at + 4].copy_from_slice(&self.ampdu_reference.to_le_bytes());
             b[at + 4..at + 6].copy_from_slice(&flags.to_le_bytes());

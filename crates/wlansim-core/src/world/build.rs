@@ -318,8 +318,7 @@ impl World {
                         })
                         .collect(),
                     origin_headers: flows.iter().map(|f| (f.src, f.origin_header)).collect(),
-                    data_rate: phy.data_rate,
-                    ht: phy.ht,
+                    qos_data: phy.ht.is_some(),
                     nav: phy.sifs + phy.ack_time(),
                     ampdu: m.aggregation.is_some_and(|a| a.ampdu()),
                 })

@@ -29,7 +29,7 @@ use crate::sim::event::{EventQueue, Slotted};
 use crate::sim::time::Time;
 use crate::stats::{Histogram, Jitter};
 use crate::tcp::TimerKind;
-use crate::trace::{AmpduSubframe, DropReason, Trace, TraceEvent};
+use crate::trace::{AirRate, AmpduSubframe, DropReason, Trace, TraceEvent};
 use std::fmt;
 use tcp_flows::{Outbox, TcpConn};
 
@@ -402,12 +402,13 @@ impl World {
                     packet,
                     at,
                     retry,
+                    rate,
                 } => {
                     let to = packet.hop;
                     let event = TraceEvent::TxStart {
                         node,
                         to,
-                        air: true,
+                        air: Some(rate),
                         retry,
                     };
                     self.trace(at, event, &packet);
@@ -417,6 +418,7 @@ impl World {
                     packet,
                     at,
                     retry,
+                    rate,
                     seq,
                     index,
                     last,
@@ -433,6 +435,7 @@ impl World {
                         node,
                         to,
                         retry,
+                        rate,
                         subframe,
                     };
                     self.trace(at, event, &packet);
@@ -468,11 +471,14 @@ impl World {
                     decoded,
                     data: Some((packet, retry)),
                 } => {
+                    // The spatial medium's frames go at their link's configured rate.
+                    let rate = AirRate::of(&self.mac.store.link(from, packet.hop).rates);
                     let event = TraceEvent::Heard {
                         node,
                         from,
                         retry,
                         decoded,
+                        rate,
                     };
                     self.trace(at, event, &packet);
                 }
@@ -543,7 +549,7 @@ impl World {
         let event = TraceEvent::TxStart {
             node,
             to,
-            air: false,
+            air: None,
             retry: false,
         };
         self.trace(now, event, p);

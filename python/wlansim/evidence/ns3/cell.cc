@@ -26,7 +26,13 @@
 // their frames), the CTS frames sent after RTS frames that collided
 // (`tx_cts_after_collision`: the AP decoded one of them), and a station's SIFS, slot and
 // EIFS ACK time at the end (`phy_sifs_ns`, `phy_slot_ns`, `phy_ack_tx_ns`): a trace, so
-// off by default.
+// off by default. With --counters=1 the data frames' rates too: `tx_data_rate_kbps` (the sum
+// over the data PSDUs of each one's rate, kb/s) and `tx_data_mcs` (the sum of their MCS,
+// HT/VHT only), for the rate managers' mean rate and MCS.
+//
+// Rate adaptation (--rateManager, e.g. ns3::MinstrelHtWifiManager; default the constant
+// --data and --control modes) at a fixed SNR: --rss=R puts every frame at R dBm
+// (FixedRssLossModel) instead of the log-distance model at the nodes' positions.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -87,7 +93,7 @@ CloseGroup()
 }
 
 void
-Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
+Transmitted(WifiConstPsduMap psdus, WifiTxVector txVector, double)
 {
     if (!g_measuring)
     {
@@ -111,6 +117,12 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector, double)
             // MPDUs carried (an A-MPDU carries several) and their bytes with delimiters.
             g_tx["tx_data_mpdus"] += psdu->GetNMpdus();
             g_tx["tx_data_bytes"] += psdu->GetSize();
+            const WifiMode mode = txVector.GetMode();
+            g_tx["tx_data_rate_kbps"] += mode.GetDataRate(txVector) / 1000;
+            if (mode.GetModulationClass() >= WIFI_MOD_CLASS_HT)
+            {
+                g_tx["tx_data_mcs"] += mode.GetMcsValue();
+            }
             if (h.GetAddr2() == g_apAddress)
             {
                 g_tx["tx_ap_data"] += 1;
@@ -202,6 +214,8 @@ main(int argc, char* argv[])
     uint32_t apQueue = 0;
     std::string hostRate = "10Gbps";
     std::string hostDelay = "1us";
+    std::string rateManager = "ns3::ConstantRateWifiManager";
+    double rss = 0;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("standard", "11b, 11a, 11g, 11n-2.4, 11n-5 or 11ac", standard);
@@ -249,6 +263,11 @@ main(int argc, char* argv[])
     cmd.AddValue("apQueue", "packets the AP's MAC queue holds (0: --queue)", apQueue);
     cmd.AddValue("hostRate", "rate of the AP-host link", hostRate);
     cmd.AddValue("hostDelay", "delay of the AP-host link", hostDelay);
+    cmd.AddValue("rateManager",
+                 "ns-3's WifiRemoteStationManager (ns3::MinstrelHtWifiManager...); the "
+                 "default sends at --data and --control",
+                 rateManager);
+    cmd.AddValue("rss", "every frame received at this power, dBm (0: the log-distance model)", rss);
     // TCP as wlansim models it: NewReno with classic recovery (RFC 6582), no SACK, no
     // timestamps. Set before the command line is read, so `--ns3::TcpSocketBase::Sack=1`
     // and the like override them; the segment size, window and initial window are ns-3's
@@ -277,6 +296,12 @@ main(int argc, char* argv[])
     stas.Create(n);
 
     YansWifiChannelHelper channel = YansWifiChannelHelper::Default();
+    if (rss != 0)
+    {
+        channel = YansWifiChannelHelper();
+        channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
+        channel.AddPropagationLoss("ns3::FixedRssLossModel", "Rss", DoubleValue(rss));
+    }
     YansWifiPhyHelper phy;
     phy.SetChannel(channel.Create());
     phy.Set("Antennas", UintegerValue(nss));
@@ -300,11 +325,18 @@ main(int argc, char* argv[])
 
     WifiHelper wifi;
     wifi.SetStandard(StandardOf(standard));
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
-                                 "DataMode",
-                                 StringValue(dataMode),
-                                 "ControlMode",
-                                 StringValue(controlMode));
+    if (rateManager == "ns3::ConstantRateWifiManager")
+    {
+        wifi.SetRemoteStationManager(rateManager,
+                                     "DataMode",
+                                     StringValue(dataMode),
+                                     "ControlMode",
+                                     StringValue(controlMode));
+    }
+    else
+    {
+        wifi.SetRemoteStationManager(rateManager);
+    }
 
     WifiMacHelper mac;
     Ssid ssid("wlansim");

@@ -619,21 +619,25 @@ def _starved(g) -> bool:
                for _, s in g.groupby("sim"))  # fmt: skip
 
 
+def _mbps_pairs(runs, column: str, value: str) -> dict:
+    """Per cell of the `runs` (a table of :func:`compare` or :func:`compare_rate`) whose
+    `column` is `value`: the samples of wlansim's and ns-3's Mb/s."""
+    from wlansim.evidence.claims import NotRun, Sample
+
+    g = runs[runs[column] == value] if len(runs) else runs
+    if len(g) == 0:
+        raise NotRun(f"no {value} case was run")
+    return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, "mbps"]))
+                        for sim in ("wlansim", "ns3"))
+            for cell, x in g.groupby("cell", sort=False)}  # fmt: skip
+
+
 def ns3_claims() -> list:
     """The agreement statements of `wlansim validate ns3`, as claim records for the
     verdict engine: per PHY group (802.11n and 802.11ac with single MPDUs and, apart, with
     A-MPDU), wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every matched case;
     decided on the table ``runs`` (every run, :func:`compare`)."""
-    from wlansim.evidence.claims import Claim, Every, NotRun, Sample, Within
-
-    def per_cell(t, group):
-        g = t["runs"]
-        g = g[g["group"] == group] if len(g) else g
-        if len(g) == 0:
-            raise NotRun(f"no {group} case was run")
-        return {cell: tuple(Sample.of(list(x.loc[x["sim"] == sim, "mbps"]))
-                            for sim in ("wlansim", "ns3"))
-                for cell, x in g.groupby("cell", sort=False)}  # fmt: skip
+    from wlansim.evidence.claims import Claim, Every, Within
 
     def note(group):
         def explain(t, outcome) -> str:
@@ -652,9 +656,9 @@ def ns3_claims() -> list:
               + f": wlansim's throughput within {100 * TOLERANCE:g} % of ns-3.37's in every "
               "matched case (n = 1, 5, 10, 20; basic access and RTS/CTS)",
               Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
-              lambda t, g=group: per_cell(t, g), explain=note(group))
+              lambda t, g=group: _mbps_pairs(t["runs"], "group", g), explain=note(group))
         for group in groups
-    ] + _tcp_claims()  # fmt: skip
+    ] + _tcp_claims() + _rate_claims()  # fmt: skip
 
 
 def _tcp_claims() -> list:
@@ -692,6 +696,181 @@ def _tcp_claims() -> list:
               f"direction starves (gets under {100 * STARVED:g} % of the total)",
               Every(Within("wlansim's ratio", "ns-3's", tol=TCP_RATIO_TOLERANCE), "cell"),
               lambda t: per_cell(t, "ratio", True), explain=explain),
+    ]  # fmt: skip
+
+
+#: Rate adaptation at a fixed SNR ladder (issue 40 item 4): one station sends saturated UDP
+#: to the AP on 802.11n at 20 MHz (one stream, 800 ns guard interval, MCS 0-7) with
+#: A-MPDUs of :data:`AMPDU_BYTES`, both simulators adapting the rate with the same
+#: algorithm (``mac.rate_control``; ns-3's ``WifiRemoteStationManager``), every frame
+#: received at the noise floor plus the SNR (ns-3: ``FixedRssLossModel``), decoded on the
+#: NIST curves in both (ns-3's ``NistErrorRateModel``, ``cell.cc --nistErrors``: the
+#: curves of wlansim's sinr reception; ns-3.37's default for HT is its
+#: ``TableBasedErrorRateModel``).
+RATE_SNRS_DB = (5, 10, 15, 20, 25, 30)
+RATE_MANAGERS = {"minstrel_ht": "ns3::MinstrelHtWifiManager", "ideal": "ns3::IdealWifiManager"}
+#: ns-3's noise floor at 20 MHz, dBm: thermal noise (k · 290 K · 20 MHz, -100.97 dBm) plus
+#: its YansWifiPhy's 7 dB noise figure; wlansim's ``noise_floor_dbm``.
+RATE_NOISE_DBM = -93.97
+#: wlansim's ``sensitivity_dbm`` in these runs: ns-3's ``RxSensitivity`` (-101 dBm), below
+#: every frame here; ns-3's preamble detection (its 4 dB threshold, and frames under
+#: -82 dBm not detected at all) is off (:data:`MATCHED`): with one station no frames
+#: overlap, and its -82 dBm floor would lose every frame under 12 dB SNR.
+RATE_SENSITIVITY_DBM = -101.0
+#: ns-3's offered load, bits/s: above MCS 7's 65 Mb/s, saturated at every SNR.
+RATE_OFFERED_BPS = 70e6
+#: Seeds and seconds of each run (at most the command's).
+RATE_SEEDS = 3
+RATE_DURATION_S = 4.0
+#: What differs between wlansim's Minstrel-HT and ns-3.37's, as modelled (mac/rate/minstrel.rs).
+RATE_DIFFERENCES = (
+    "Minstrel-HT's throughput estimate: wlansim's divides the success probability by the "
+    "airtime of one 1200-byte exchange (data, SIFS, ACK), ns-3's by its first MPDU's alone "
+    "(MinstrelHtWifiManager::CalculateThroughput, perfectTxTime)",
+    "Minstrel-HT's sampling: wlansim draws the rung to sample uniformly among the others and "
+    "never samples a rung slower than the second best; ns-3 walks a sample table (each rate "
+    "once per column, in a random order), at most m_sampleCount samples per interval, and "
+    "samples a slower rate after 20 skips",
+    "Minstrel-HT's retry chain: two attempts per stage in wlansim, a count from a 6 ms "
+    "airtime budget per rate in ns-3",
+)
+
+
+@dataclass(frozen=True)
+class RateCase:
+    """One point of the ladder: `algorithm` (a key of :data:`RATE_MANAGERS`) at `snr_db`."""
+
+    algorithm: str
+    snr_db: int
+
+    @property
+    def label(self) -> str:
+        return f"802.11n 20 MHz A-MPDU {self.algorithm} SNR {self.snr_db} dB"
+
+
+def rate_cases(quick: bool) -> list[RateCase]:
+    """Minstrel-HT and the ideal manager at every SNR of :data:`RATE_SNRS_DB` (quick:
+    Minstrel-HT at 10 and 25 dB)."""
+    if quick:
+        return [RateCase("minstrel_ht", 10), RateCase("minstrel_ht", 25)]
+    return [RateCase(a, snr) for a in RATE_MANAGERS for snr in RATE_SNRS_DB]
+
+
+def rate_scenario(case: RateCase, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
+    """The wlansim side of `case`: :func:`scenario`'s 802.11n 20 MHz A-MPDU cell with one
+    station, the rate adapted, at the SNR."""
+    s = scenario(Case("11n-20", 1, False, AMPDU_BYTES), duration_s, warmup_s)
+    s["name"] = f"ns3-rate-{case.algorithm}-{case.snr_db}dB"
+    s["phy"] = {k: v for k, v in s["phy"].items() if k != "mcs"}
+    s["mac"] = {**s["mac"], "rate_control": case.algorithm}
+    s["channel"] = {"reception": {"model": "sinr", "noise_floor_dbm": RATE_NOISE_DBM,
+                                  "rx_power_dbm": RATE_NOISE_DBM + case.snr_db,
+                                  "sensitivity_dbm": RATE_SENSITIVITY_DBM}}  # fmt: skip
+    return s
+
+
+def rate_args(case: RateCase, duration_s: float, seed: int) -> dict:
+    """The ns-3 side of `case`: the cell's arguments."""
+    return {
+        **ns3_args(Case("11n-20", 1, False, AMPDU_BYTES), duration_s, seed, RATE_OFFERED_BPS,
+                   counters=True),
+        "rateManager": RATE_MANAGERS[case.algorithm],
+        "rss": RATE_NOISE_DBM + case.snr_db,
+        "nistErrors": True,
+    }  # fmt: skip
+
+
+def rate_wlansim_run(case: RateCase, duration_s: float, seed: int) -> dict:
+    """One wlansim run of `case`: Mb/s of UDP payload, the mean rate (Mb/s) of the data
+    frames the station sent (an A-MPDU is one) after the warm-up."""
+    r = wlansim.run(rate_scenario(case, duration_s), seed=seed)
+    sta = r.nodes.set_index("name").loc["sta-0"]
+    return {"mbps": r.metrics["throughput_bps"] / 1e6,
+            "rate_mbps": sta["mean_data_rate_bps"] / 1e6, "cpu_s": r.meta["wall_s"]}  # fmt: skip
+
+
+def rate_ns3_run(binary, case: RateCase, duration_s: float, seed: int) -> dict:
+    """One ns-3 run of `case`: the same columns as :func:`rate_wlansim_run` (the data
+    PSDUs' rates counted on the air after the warm-up), and their mean MCS."""
+    from wlansim.evidence.ns3.run import run_cell
+
+    r = run_cell(binary, rate_args(case, duration_s, seed))
+    frames = max(r.frames.get("tx_data", 0), 1)
+    return {"mbps": r.throughput_bps / 1e6,
+            "rate_mbps": r.frames.get("tx_data_rate_kbps", 0) / frames / 1e3,
+            "mcs": r.frames.get("tx_data_mcs", 0) / frames, "cpu_s": r.cpu_s}  # fmt: skip
+
+
+def compare_rate(binary, cases_: list[RateCase], seeds: list[int], duration_s: float,
+                 jobs: int = 1) -> list[dict]:  # fmt: skip
+    """Every run of the rate `cases_` with the first :data:`RATE_SEEDS` of `seeds`, at most
+    :data:`RATE_DURATION_S` each: one row per (case, simulator, seed)."""
+    from wlansim.evidence.ns2.run import pmap
+
+    seeds = seeds[:RATE_SEEDS]
+    duration_s = min(duration_s, RATE_DURATION_S)
+    work = [(c, s) for c in cases_ for s in seeds]
+    theirs = pmap(lambda cs: rate_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
+    cols = lambda c: {"cell": c.label, "algorithm": c.algorithm, "snr_db": c.snr_db}  # noqa: E731
+    rows = [{**cols(c), "sim": "ns3", "seed": s, **r} for (c, s), r in zip(work, theirs)]
+    rows += [{**cols(c), "sim": "wlansim", "seed": s, **rate_wlansim_run(c, duration_s, s)}
+             for c, s in work]  # fmt: skip
+    return rows
+
+
+def rate_summary(runs: list[dict]) -> list[dict]:
+    """Per rate case: both simulators' mean Mb/s (95 % half-widths), wlansim's difference
+    (%), both mean data rates and ns-3's mean MCS."""
+    import pandas as pd
+
+    out = []
+    if not runs:
+        return out
+    for cell, g in pd.DataFrame(runs).groupby("cell", sort=False):
+        row = {"cell": cell, "algorithm": g.iloc[0]["algorithm"], "snr_db": g.iloc[0]["snr_db"]}
+        for sim in ("ns3", "wlansim"):
+            s = g[g["sim"] == sim]
+            row[f"{sim}_mbps"], row[f"{sim}_ci95"] = mean_half_width(list(s["mbps"]))
+            row[f"{sim}_rate_mbps"] = s["rate_mbps"].mean()
+        row["ns3_mcs"] = g.loc[g["sim"] == "ns3", "mcs"].mean()
+        row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
+        row["rate_diff_pct"] = 100 * (row["wlansim_rate_mbps"] / row["ns3_rate_mbps"] - 1)
+        out.append(row)
+    return out
+
+
+def _rate_explain(t, algorithm: str) -> str:
+    """Where the two are furthest apart: both Mb/s and both mean data rates there; for
+    Minstrel-HT the named differences."""
+    rows = [r for r in rate_summary(t["rate-runs"].to_dict("records"))
+            if r["algorithm"] == algorithm] if len(t["rate-runs"]) else []  # fmt: skip
+    if not rows:
+        return ""
+    r = max(rows, key=lambda r: abs(r["diff_pct"]))
+    text = (f"Furthest apart at SNR {r['snr_db']} dB: {r['wlansim_mbps']:.2f} against "
+            f"{r['ns3_mbps']:.2f} Mb/s ({r['diff_pct']:+.1f} %), the data frames at "
+            f"{r['wlansim_rate_mbps']:.2f} against {r['ns3_rate_mbps']:.2f} Mb/s on average "
+            f"(ns-3's mean MCS {r['ns3_mcs']:.2f}).")  # fmt: skip
+    if algorithm == "minstrel_ht":
+        text += " Named differences: " + "; ".join(RATE_DIFFERENCES) + "."
+    return text
+
+
+def _rate_claims() -> list:
+    """Per rate manager: wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every SNR; on
+    the table ``rate-runs``."""
+    from wlansim.evidence.claims import Claim, Every, Within
+
+    snrs = ", ".join(map(str, RATE_SNRS_DB))
+    return [
+        Claim(f"ns3.rate-{algorithm.replace('_', '-')}", "issue 40: item 4",
+              f"one station, saturated UDP, 802.11n 20 MHz with A-MPDU ({AMPDU_BYTES:,} B), "
+              f"{algorithm} on both sides, SNR {snrs} dB: wlansim's throughput within "
+              f"{100 * TOLERANCE:g} % of ns-3.37's ({manager}) at every SNR",
+              Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
+              lambda t, a=algorithm: _mbps_pairs(t["rate-runs"], "algorithm", a),
+              explain=lambda t, outcome, a=algorithm: _rate_explain(t, a))
+        for algorithm, manager in RATE_MANAGERS.items()
     ]  # fmt: skip
 
 
@@ -815,7 +994,7 @@ class Plan:
     def skips(self) -> list[str]:
         if not self.quick:
             return []
-        cells = ", ".join(c.label for c in cases(True))
+        cells = ", ".join(c.label for c in cases(True) + rate_cases(True))
         return [f"quick: {cells} only, no TCP case, {self.reps} seeds of "
                 f"{seconds_text(self.duration)}"]  # fmt: skip
 
@@ -824,7 +1003,8 @@ def run(plan: Plan) -> dict:
     """The tables ``udp`` (per case: both simulators' means), ``runs`` (one row per case,
     simulator and seed: what the claims read), ``defaults`` and ``default-runs`` (what
     ns-3's defaults change), ``tcp`` and ``tcp-runs`` (the TCP cases: per case, and one row
-    per case, simulator and seed) and ``build`` (the binary and what compiling it cost)."""
+    per case, simulator and seed), ``rate`` and ``rate-runs`` (the rate adaptation ladder,
+    the same two ways) and ``build`` (the binary and what compiling it cost)."""
     import pandas as pd
 
     from wlansim.evidence.ns3.run import cache_dir, compiled
@@ -835,6 +1015,8 @@ def run(plan: Plan) -> dict:
     default_runs = compare_defaults(binary.path, runs, defaults_cases(plan.quick), seeds,
                                     plan.duration, plan.jobs)  # fmt: skip
     tcp_runs = compare_tcp(binary.path, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
+    rate_runs = compare_rate(binary.path, rate_cases(plan.quick), seeds, plan.duration,
+                             plan.jobs)  # fmt: skip
     build = {"binary": str(binary.path), "cache": str(cache_dir()),
              "compile_wall_s": binary.compile_wall_s,
              "compile_cpu_s": binary.compile_cpu_s}  # fmt: skip
@@ -845,6 +1027,8 @@ def run(plan: Plan) -> dict:
         "default-runs": pd.DataFrame(default_runs),
         "tcp": pd.DataFrame(tcp_summary(tcp_runs)),
         "tcp-runs": pd.DataFrame(tcp_runs),
+        "rate": pd.DataFrame(rate_summary(rate_runs)),
+        "rate-runs": pd.DataFrame(rate_runs),
         "build": pd.DataFrame([build]),
     }
 
@@ -882,6 +1066,14 @@ def show(tables: dict, plan: Plan) -> list[str]:
                   "up/down (starved: a direction under "
                   f"{100 * STARVED:g} % of the total)",
                   tables["tcp"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
+    if len(tables["rate"]):
+        cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
+                "ns3_rate_mbps", "wlansim_rate_mbps", "rate_diff_pct", "ns3_mcs"]  # fmt: skip
+        lines += ["", "Rate adaptation, one station, saturated UDP, 802.11n 20 MHz with A-MPDU "
+                  f"({AMPDU_BYTES} B), NIST curves in both, every frame at the noise floor "
+                  f"({RATE_NOISE_DBM} dBm) plus the SNR: Mb/s the AP received, the mean rate "
+                  "(Mb/s) of the data frames sent (an A-MPDU is one), ns-3's mean MCS",
+                  tables["rate"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
     for phys, access, ampdu_only, text in NAMED_DIFFERENCES:
         where = f"{', '.join(PHYS[k].label for k in phys)}; {', '.join(access)}"
         where += "; A-MPDU" if ampdu_only else ""
@@ -889,10 +1081,12 @@ def show(tables: dict, plan: Plan) -> list[str]:
     if len(tables["tcp"]):
         lines += [line for text in TCP_DIFFERENCES
                   for line in ("", f"Named difference (TCP): {text}.")]  # fmt: skip
-    runs = tables["runs"]
-    tcp = tables["tcp-runs"]
-    ns3_cpu = sum(t.loc[t["sim"] == "ns3", "cpu_s"].sum() for t in (runs, tcp) if len(t))
-    ours = sum(t.loc[t["sim"] == "wlansim", "cpu_s"].sum() for t in (runs, tcp) if len(t))
+    if len(tables["rate"]):
+        lines += [line for text in RATE_DIFFERENCES
+                  for line in ("", f"Named difference (rate adaptation): {text}.")]  # fmt: skip
+    every = (tables["runs"], tables["tcp-runs"], tables["rate-runs"])
+    ns3_cpu = sum(t.loc[t["sim"] == "ns3", "cpu_s"].sum() for t in every if len(t))
+    ours = sum(t.loc[t["sim"] == "wlansim", "cpu_s"].sum() for t in every if len(t))
     lines += [
         "",
         f"ns-3: {ns3_cpu:.1f} s CPU in its matched runs; wlansim: {ours:.2f} s in-process",

@@ -17,6 +17,14 @@
 //! control-response rate of the chosen data rate) and the data frame's decoding by the
 //! SINR reception model's error curve of that rate. The i.i.d. frame error rate is
 //! rate-blind, so rate adaptation needs `[channel.reception] model = "sinr"`.
+//!
+//! With aggregation (`mac.ampdu_max_bytes`, `mac.amsdu_max_bytes`) the controller picks
+//! the rate once per A-MPDU, before it is filled (so that its PPDU time limit holds at
+//! that rate), and learns from its Block Ack how many of the MPDUs sent got through (as
+//! ns-3's `ReportAmpduTxStatus` and Linux's `ampdu_len`/`ampdu_ack_len` feed
+//! Minstrel-HT); a missed BlockAck reports every MPDU failed; a BlockAckReq's exchange
+//! reports nothing. ARF and AARF count frames, acknowledged or not, and are refused with
+//! A-MPDUs (an A-MPDU partly acknowledged is neither).
 pub mod arf;
 pub mod ideal;
 pub mod minstrel;
@@ -120,7 +128,8 @@ enum Controller {
     Minstrel(Box<minstrel::Minstrel>),
 }
 
-/// What a link was sent at, for the outputs: attempts and the sum of their rates.
+/// What a link was sent at, for the outputs: attempts (an A-MPDU is one) and the sum of
+/// their rates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RateTally {
     pub attempts: u64,
@@ -225,6 +234,19 @@ impl RateControl {
 
     /// The attempt `tx` → `rx` at `rung` ended at `now`: acknowledged (`success`) or not.
     pub fn report(&mut self, tx: NodeId, rx: NodeId, rung: u8, success: bool, now: Time) {
+        self.report_mpdus(tx, rx, rung, (1, u32::from(success)), now);
+    }
+
+    /// The attempt `tx` → `rx` at `rung` that carried `sent` MPDUs (an A-MPDU, or one
+    /// frame) ended at `now` with `acked` of them acknowledged.
+    pub fn report_mpdus(
+        &mut self,
+        tx: NodeId,
+        rx: NodeId,
+        rung: u8,
+        (sent, acked): (u32, u32),
+        now: Time,
+    ) {
         if rung == CONFIGURED {
             return;
         }
@@ -236,8 +258,9 @@ impl RateControl {
         t.rate_sum += ladder.rungs[rung as usize].rates.data as f64;
         match &mut link.controller {
             Controller::Ideal(_) => {}
-            Controller::Arf(a) => a.report(success, ladder.top()),
-            Controller::Minstrel(m) => m.report(ladder, rung, success, now),
+            // One frame (ARF and AARF are refused with A-MPDUs).
+            Controller::Arf(a) => a.report(acked == sent, ladder.top()),
+            Controller::Minstrel(m) => m.report(ladder, rung, (sent, acked), now),
         }
     }
 

@@ -24,7 +24,7 @@ impl Shared {
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
-        let link = *store.link(node, to);
+        let link = *store.head_link(t);
         let phy = &store.phy;
         let (delta, sifs) = (phy.propagation_delay, phy.sifs);
         let every = channel.asks_every_frame();

@@ -7,8 +7,11 @@ use crate::mac::aggregate::{bar_times, data_offset, subframes, Carried, Mpdu, Se
 use crate::mac::entity::HeadFrame;
 use crate::mac::event::MacOutcome;
 use crate::mac::exchange::{Ampdu, Msdus};
-use crate::net::Packet;
+use crate::mac::rate::CONFIGURED;
+use crate::net::{NodeId, Packet};
+use crate::phy::LinkTimes;
 use crate::sim::time::Time;
+use crate::trace::AirRate;
 
 impl Store {
     /// Whether entity `t` sends A-MPDUs (every entity but a Beacon's, when the run
@@ -43,12 +46,30 @@ impl Store {
         })
     }
 
+    /// The rung of entity `t`'s next A-MPDU to `to` and the link's times at it: its rate
+    /// controller's choice, made once per A-MPDU before it is filled; the configured
+    /// rates without a controller, and for a BlockAckReq.
+    fn aggregate_rate(&mut self, t: u32, to: NodeId) -> (u8, LinkTimes) {
+        let e = &self.entities[t as usize];
+        let node = e.node;
+        let bar = || {
+            let agg = self.aggregation.as_ref().expect("aggregation");
+            agg.sessions[t as usize].iter().any(|s| s.to == to && s.bar)
+        };
+        if let Some(rc) = self.rate.as_deref_mut().filter(|_| !bar()) {
+            let rung = rc.choose(node, to, e.backoff.short_retries + e.backoff.long_retries);
+            if rung != CONFIGURED {
+                return (rung, *rc.times(node, to, rung));
+            }
+        }
+        (CONFIGURED, *self.link(node, to))
+    }
+
     /// Entity `t` won the medium: its A-MPDU, whose whole exchange takes at most `budget`
     /// (the TXOP's time left; None: no TXOP limit). At least one MPDU goes.
     pub(in crate::mac) fn form_aggregate(&mut self, t: u32, budget: Option<Time>) {
         let to = self.entities[t as usize].head.expect("has frame").to;
-        let node = self.entities[t as usize].node;
-        let link = *self.link(node, to);
+        let (rate, link) = self.aggregate_rate(t, to);
         let Store {
             phy,
             entities,
@@ -76,7 +97,7 @@ impl Store {
                 times: bar_times(phy, &link),
                 delivered: false,
                 broadcast: false,
-                rate: crate::mac::rate::CONFIGURED,
+                rate,
             });
             return;
         }
@@ -129,7 +150,7 @@ impl Store {
         }
         agg.current[t as usize] = (s as u32, a.mpdus);
         e.head = Some(HeadFrame {
-            rate: crate::mac::rate::CONFIGURED,
+            rate,
             to,
             times: config.times(phy, &link, *rts_threshold, a),
             delivered: false,
@@ -152,7 +173,7 @@ impl Store {
     ) {
         let e = &self.entities[t as usize];
         let (node, head) = (e.node, e.head.expect("has frame"));
-        let link = *self.link(node, head.to);
+        let link = *self.head_link(t);
         let phy = &self.phy;
         let data_at = start + data_offset(phy, &link, head.times.rts);
         let agg = self.aggregation.as_mut().expect("aggregation");
@@ -181,6 +202,7 @@ impl Store {
                     packet,
                     at: data_at + offset,
                     retry: m.retries > 0,
+                    rate: AirRate::of(&link.rates),
                     seq: m.seq,
                     index: index as u32,
                     last: index + 1 == count,
@@ -261,7 +283,8 @@ impl Store {
     /// goes up at the A-MPDU's end). Whether every MPDU of the A-MPDU was discarded.
     pub(in crate::mac) fn settle_aggregate(&mut self, t: u32, start: Time, acked: bool) -> bool {
         let e = &mut self.entities[t as usize];
-        let times = e.head.expect("has frame").times;
+        let head = e.head.expect("has frame");
+        let times = head.times;
         let (long, at) = (times.rts, start + times.data_end);
         let limit = if long {
             e.params.long_retry_limit
@@ -275,10 +298,16 @@ impl Store {
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
         let bar = std::mem::take(&mut session.bar);
+        let mut delivered = 0;
         for m in session.unacked.iter_mut().take(count) {
             if !(acked && (m.received || bar)) {
                 m.retries += 1;
             }
+            delivered += u32::from(acked && m.received);
+        }
+        // The rate controller learns how many of the A-MPDU's MPDUs got through.
+        if let Some(rc) = self.rate.as_deref_mut().filter(|_| !bar) {
+            rc.report_mpdus(node, head.to, head.rate, (count as u32, delivered), start);
         }
         let at_limit = |m: &Mpdu| limit.is_some_and(|l| m.retries >= l);
         let discarded_all = session.unacked.iter().take(count).all(at_limit);
