@@ -298,6 +298,7 @@ fn eifs_on_802_11g_under_each_profile() {
     };
     assert_eq!(phy("standard").eifs(), (10 + 304 + 28) * US);
     assert_eq!(phy("ns2").eifs(), (10 + 28 + 20) * US + 18_667);
+}
 
 /// Per packet hop of a CBR upload from a station to a wired server, a CBR download back to
 /// it and a saturated upload from a second station: (flow, hop, time from the packet's
