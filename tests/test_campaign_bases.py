@@ -143,3 +143,38 @@ def test_the_store_is_strict_json_that_sqlite_reads(tmp_path):
     finally:
         con.close()
     assert "NaN" not in text and "Infinity" not in text
+
+
+def trace_base(folder: Path, trace: str) -> Path:
+    """A trace-driven download whose trace file lies beside the scenario (a relative path)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "t.txt").write_text(trace)
+    (folder / "base.toml").write_text(
+        'name = "t"\nduration = "0.5 s"\nwarmup = "0 s"\n'
+        '[phy]\nstandard = "802.11b"\n[[stations]]\nname = "n"\n'
+        '[[servers]]\nname = "srv"\n'
+        '[[flows]]\nname = "f"\nstations = "n"\nserver = "srv"\ndirection = "downlink"\n'
+        'traffic = "trace"\npacket_size = "1000 B"\n[flows.trace]\nfile = "t.txt"\n'
+    )
+    return folder / "base.toml"
+
+
+def test_input_files_count_by_content_not_by_path(tmp_path, capsys):
+    frames = (ROOT / "scenarios" / "traces" / "sample-100-frames.txt").read_text()
+    here, there = trace_base(tmp_path / "a", frames), trace_base(tmp_path / "b", frames)
+    space = Space.from_any({"ap.queue": [10, 50]})
+    a = Campaign(here, space, reps=2, store=tmp_path / "s", version="test")
+    b = Campaign(there, space, reps=2, store=tmp_path / "s", version="test")
+    # another checkout of the same study: the same base and the same runs
+    assert a.base_hash == b.base_hash
+    assert [r.key for r in a.plan()] == [r.key for r in b.plan()]
+    # an edited trace at the same path is another base, named as such
+    out = tmp_path / "sw"
+    assert main(sweep(here, out)) == 0
+    capsys.readouterr()
+    trace_base(tmp_path / "a", frames.replace("\n", "\n# edited\n", 1))
+    assert Campaign(here, space, reps=2, store=tmp_path / "s", version="test").base_hash != (
+        a.base_hash
+    )
+    assert main(sweep(here, out)) == 2
+    assert "the contents of an input file differ" in capsys.readouterr().err

@@ -186,8 +186,8 @@ INPUT_FILES = (
 )
 
 
-def _inputs_relative_to(data: Any, base: Path) -> None:
-    """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under `base`."""
+def map_inputs(data: Any, fn: Callable[[str], Any]) -> None:
+    """Replace each path of `INPUT_FILES` in `data` (a scenario as a dict) by ``fn(path)``."""
 
     def walk(node: Any, keys: tuple[str, ...]) -> None:
         if not keys:
@@ -198,9 +198,8 @@ def _inputs_relative_to(data: Any, base: Path) -> None:
             if not isinstance(node, dict) or head not in node:
                 return
             if not rest:
-                value = node[head]
-                if isinstance(value, str) and not Path(value).is_absolute():
-                    node[head] = str(base / value)
+                if isinstance(node[head], str):
+                    node[head] = fn(node[head])
                 return
             children = [node[head]]
         for child in children:
@@ -208,6 +207,11 @@ def _inputs_relative_to(data: Any, base: Path) -> None:
 
     for keys in INPUT_FILES:
         walk(data, keys)
+
+
+def _inputs_relative_to(data: Any, base: Path) -> None:
+    """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under `base`."""
+    map_inputs(data, lambda v: v if Path(v).is_absolute() else str(base / v))
 
 
 def parse_value(text: str) -> Any:

@@ -536,7 +536,8 @@ def _describe_change(stored: Mapping[str, Any], campaign: Campaign) -> str:
             if a.get(k, "(unset)") != b.get(k, "(unset)"):
                 changes.append(f"{what}{k}: {a.get(k, '(unset)')!r} -> {b.get(k, '(unset)')!r}")
     if not changes:
-        return "the scenario differs"
+        # the same text, overrides and version: only an input file's bytes are left
+        return "the contents of an input file differ"
     shown = "; ".join(changes[:5])
     return shown + (f"; and {len(changes) - 5} more" if len(changes) > 5 else "")
 

@@ -15,20 +15,25 @@ replications; adding replications keeps the existing ones.
 
 Run keys
 --------
-A campaign's base scenario (the scenario as written, with input files as absolute paths,
-plus the campaign's fixed ``--set`` overrides) and wlansim's version make its *base hash*
-(:func:`base_hash`). A run is identified by ``sha256`` of the canonical JSON (sorted keys,
-no whitespace) of ``{"base": base hash, "scenario": <fully resolved scenario>, "seed":
-seed}``. Two points of one base that reach the same resolved scenario (even through
-different spellings like ``"1000 B"`` vs ``1000``) share their runs; a changed base or a
-new wlansim version is another base, whose runs are never taken for the first one's
-(see :class:`wlansim.campaign.Campaign`).
+A campaign's base scenario (the scenario as written, plus the campaign's fixed ``--set``
+overrides) and wlansim's version make its *base hash* (:func:`base_hash`). A run is
+identified by ``sha256`` of the canonical JSON (sorted keys, no whitespace) of ``{"base":
+base hash, "scenario": <fully resolved scenario>, "seed": seed}``. In both an input file
+(a trace, a size or think-time distribution: ``wlansim.scenario.INPUT_FILES``) counts by
+the SHA-256 of its bytes, not by its path: the same study from another checkout or install
+finds its runs, and an edited file is a new base. Two points of one base that reach the
+same resolved scenario (even through different spellings like ``"1000 B"`` vs ``1000``)
+share their runs; a changed base or a new wlansim version is another base, whose runs are
+never taken for the first one's (see :class:`wlansim.campaign.Campaign`).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
+import os
 import shlex
 from collections.abc import Mapping
 from typing import Any
@@ -56,16 +61,47 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_default, allow_nan=True)
 
 
+@functools.lru_cache(maxsize=256)
+def _file_digest(path: str, mtime_ns: int, size: int) -> str:
+    # (mtime, size) in the cache key: a file rewritten in place is read again
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return "sha256:" + h.hexdigest()
+
+
+def _content(path: str) -> str:
+    """An input file by its bytes (its path when it cannot be read: the scenario's
+    validation reports that)."""
+    try:
+        st = os.stat(path)
+        return _file_digest(os.path.abspath(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        return path
+
+
+def _by_content(scenario: Mapping[str, Any]) -> Any:
+    from wlansim.scenario import map_inputs
+
+    out = copy.deepcopy(dict(scenario))
+    map_inputs(out, _content)
+    return out
+
+
 def base_hash(scenario: Mapping[str, Any], overrides: Mapping[str, Any], version: str) -> str:
-    """Hash of a campaign's base: the scenario as written, its fixed overrides and the
-    wlansim version."""
-    payload = canonical_json({"overrides": overrides, "scenario": scenario, "version": version})
+    """Hash of a campaign's base: the scenario as written (input files by content), its
+    fixed overrides and the wlansim version."""
+    payload = canonical_json(
+        {"overrides": overrides, "scenario": _by_content(scenario), "version": version}
+    )
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
 def run_key(resolved: Mapping[str, Any], seed: int, base: str) -> str:
-    """Key of a run: hash of its base's hash, its resolved scenario and its seed."""
-    payload = canonical_json({"base": base, "scenario": resolved, "seed": int(seed)})
+    """Key of a run: hash of its base's hash, its resolved scenario (input files by
+    content) and its seed."""
+    payload = canonical_json({"base": base, "scenario": _by_content(resolved), "seed": int(seed)})
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
