@@ -550,9 +550,11 @@ impl Shared {
             };
             e.backoff.countdown_start = after_timeout.max(after_medium);
             let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
-            // The receiver got the data frame of an exchange whose ACK was lost (an
-            // A-MPDU's decoded MPDUs reached it above).
-            let received = (loss == ChannelLoss::Ack && ex.received == 0).then_some(ex.data_end);
+            // The receiver got the data frame of an exchange whose ACK was lost. An
+            // aggregating entity's decoded MPDUs reached it above; a BlockAckReq whose
+            // BlockAck was lost carried none.
+            let received =
+                (loss == ChannelLoss::Ack && !store.aggregates(t)).then_some(ex.data_end);
             store.attempt_failed(t, ex.start, loss, false, received, long_frame);
         }
     }
