@@ -176,9 +176,16 @@ impl Store {
     pub(super) fn head_link(&self, t: u32) -> &LinkTimes {
         let e = &self.entities[t as usize];
         let head = e.head.as_ref().expect("has frame");
+        self.link_at(e.node, head.to, head.rate)
+    }
+
+    /// The times of `node`'s link to `to` at rung `rate` of its ladder (`CONFIGURED`, or
+    /// no rate controller: the link's configured rates).
+    #[inline]
+    fn link_at(&self, node: NodeId, to: NodeId, rate: u8) -> &LinkTimes {
         match &self.rate {
-            Some(rc) if head.rate != CONFIGURED => rc.times(e.node, head.to, head.rate),
-            _ => self.link(e.node, head.to),
+            Some(rc) if rate != CONFIGURED => rc.times(node, to, rate),
+            _ => self.link(node, to),
         }
     }
 
@@ -255,11 +262,7 @@ impl Store {
         match self.last_exchange[t as usize] {
             Some((k, times)) if k == key => times,
             _ => {
-                let node = self.entities[t as usize].node;
-                let link = match &self.rate {
-                    Some(rc) if rate != CONFIGURED => rc.times(node, to, rate),
-                    _ => self.link(node, to),
-                };
+                let link = self.link_at(self.entities[t as usize].node, to, rate);
                 let times = exchange_times(&self.phy, link, self.rts_threshold, ip_bytes);
                 self.last_exchange[t as usize] = Some((key, times));
                 times
