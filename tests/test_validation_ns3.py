@@ -80,8 +80,12 @@ def test_what_the_cell_prints_is_read():
         "sta 2 rx_bytes 1000\nsta 3 rx_bytes 500\ntx_ack 9\ntx_data 12\nrx_bytes 1500\nwindow_s 2\n"
     )
     assert ns3.parse(out) == (1500, 2.0, {2: 1000, 3: 500}, {"tx_ack": 9, "tx_data": 12}, {})
-    tcp = "flow down0 rx_bytes 700\nflow up0 rx_bytes 300\nrx_bytes 1000\nwindow_s 2\n"
+    tcp = (
+        "flow down0 rx_bytes 700\nflow up0 rx_bytes 300\nby_u0_tc_drop 4\napq_samples 9\n"
+        "tcp_up0_timeouts 1\nrx_bytes 1000\nwindow_s 2\n"
+    )
     assert ns3.parse(tcp)[4] == {"down0": 700, "up0": 300}
+    assert ns3.parse(tcp)[3] == {"by_u0_tc_drop": 4, "apq_samples": 9, "tcp_up0_timeouts": 1}
     with pytest.raises(RuntimeError, match="no byte count"):
         ns3.parse("Segmentation fault")
 
