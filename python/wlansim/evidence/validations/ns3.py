@@ -476,9 +476,12 @@ TCP_DIFFERENCES = (
     "ns-3's stations lose more of their A-MPDUs to collisions (802.11n, k = 1, seed 1: the "
     "upload's station 18 % of its frames, wlansim's 11 % of its accesses), and the "
     "upload's RTT is longer (36.1 against 32.4 ms): not traced further",
-    "ns-3.37's Block Ack agreement can stall a flow from its start (802.11n, k = 1, seed 3, "
-    "ns-3's 512-byte writes: the download's receiver passed no packet up from its MAC "
-    "after its ADDBA exchange); wlansim has no ADDBA",
+    "ns-3.37's Block Ack agreement can stall a flow from its start (802.11n, k = 1, seed 3: "
+    "the download's receiver passed no packet up from its MAC after its ADDBA exchange, "
+    "and the run's download is 0); wlansim has no ADDBA",
+    "802.11ac, k = 5: ns-3's total is 6 % above wlansim's in every run, not traced (a "
+    "suspect: ns-3 decodes each MPDU of an A-MPDU at its own SINR, so a short frame "
+    "overlapping an A-MPDU's head spoils only its first MPDUs)",
 )
 #: A direction starves when it gets less than this share of the cell's total: its ratio
 #: is then not compared (the issue's "where nothing starves").
