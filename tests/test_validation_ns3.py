@@ -4,6 +4,7 @@ what the cell prints, and (where ns-3 is installed) the quick run end to end."""
 from __future__ import annotations
 
 import csv
+import math
 
 import pytest
 
@@ -80,8 +81,12 @@ def test_what_the_cell_prints_is_read():
         "sta 2 rx_bytes 1000\nsta 3 rx_bytes 500\ntx_ack 9\ntx_data 12\nrx_bytes 1500\nwindow_s 2\n"
     )
     assert ns3.parse(out) == (1500, 2.0, {2: 1000, 3: 500}, {"tx_ack": 9, "tx_data": 12}, {})
-    tcp = "flow down0 rx_bytes 700\nflow up0 rx_bytes 300\nrx_bytes 1000\nwindow_s 2\n"
+    tcp = (
+        "flow down0 rx_bytes 700\nflow up0 rx_bytes 300\nby_u0_tc_drop 4\napq_samples 9\n"
+        "tcp_up0_timeouts 1\nrx_bytes 1000\nwindow_s 2\n"
+    )
     assert ns3.parse(tcp)[4] == {"down0": 700, "up0": 300}
+    assert ns3.parse(tcp)[3] == {"by_u0_tc_drop": 4, "apq_samples": 9, "tcp_up0_timeouts": 1}
     with pytest.raises(RuntimeError, match="no byte count"):
         ns3.parse("Segmentation fault")
 
@@ -152,6 +157,8 @@ def test_the_tcp_cases_match_on_both_sides():
     assert resolved["mac"]["ampdu_max_bytes"] == args["ampdu"] == validation.AMPDU_BYTES
     assert args["ns3::TcpSocket::SegmentSize"] == 1460 and s["tcp"]["mss"] == "1460 B"
     assert args["ns3::TcpSocket::RcvBufSize"] == 131072 and s["tcp"]["rwnd"] == "131072 B"
+    # ns-3's bulk senders write whole segments, as wlansim's bulk source sends them
+    assert args["ns3::BulkSendApplication::SendSize"] == args["ns3::TcpSocket::SegmentSize"]
     assert args["tcp"] == 2 and args["seed"] == 4 and args["rts"] == validation.NS3_RTS_NEVER
     # both directions carry traffic in a short wlansim run, and the ratio is up/down
     r = validation.tcp_wlansim_run(case, 3.0, seed=1)
@@ -178,6 +185,30 @@ def test_a_starved_direction_takes_a_case_out_of_the_ratio_claim_only():
 
     with pytest.raises(NotRun, match="starves"):
         ratio.measure(tables)
+
+
+def test_an_ns3_run_that_aborts_is_left_out_and_counted(tmp_path):
+    import pandas as pd
+
+    # a cell that aborts as ns-3.37's TCP does in some runs (std::bad_alloc)
+    crash = tmp_path / "cell"
+    crash.write_text('#!/bin/sh\necho "terminate called" >&2\nexit 134\n')
+    crash.chmod(0o755)
+    failed = validation.tcp_ns3_run(crash, validation.TcpCase("11n-20", 1), 3.0, seed=2)
+    assert failed["failed"] == "ns-3 aborted: terminate called"
+    assert math.isnan(failed["total_mbps"])
+    rows = [{"cell": "c", "k": 1, "buffer": 100, "sim": sim, "seed": s, "up_mbps": 30.0 + s,
+             "down_mbps": 20.0, "total_mbps": 50.0 + s, "ratio": (30.0 + s) / 20.0,
+             "retransmissions": 0, "cpu_s": 0.0} for sim in ("ns3", "wlansim")
+            for s in (1, 2, 3)]  # fmt: skip
+    rows[1] = {**rows[1], **failed}  # ns-3's seed 2
+    row = validation.tcp_summary(rows)[0]
+    assert row["ns3_failed"] == 1
+    assert row["ns3_total_mbps"] == pytest.approx(52.0)  # seeds 1 and 3
+    assert row["wlansim_total_mbps"] == pytest.approx(52.0)  # seeds 1-3
+    total = next(c for c in validation.CLAIMS if c.id == "ns3.tcp-total")
+    wlansim_sample, ns3_sample = total.measure({"tcp-runs": pd.DataFrame(rows)})["c"]
+    assert len(ns3_sample.values) == 2 and len(wlansim_sample.values) == 3
 
 
 def test_speed_runs_ns3_at_its_cheapest_on_the_bench_cases():

@@ -28,7 +28,20 @@
 // EIFS ACK time at the end (`phy_sifs_ns`, `phy_slot_ns`, `phy_ack_tx_ns`): a trace, so
 // off by default. With --counters=1 the data frames' rates too: `tx_data_rate_kbps` (the sum
 // over the data PSDUs of each one's rate, kb/s) and `tx_data_mcs` (the sum of their MCS,
-// HT/VHT only), for the rate managers' mean rate and MCS.
+// HT/VHT only), for the rate managers' mean rate and MCS. With --tcp and --counters=1 also
+// per node (`ap`, uploaders `u0`.., downloaders `d0`..): its data PSDUs, their MPDUs, its
+// BlockAckReqs and its frames in collisions (`by_u0_data`, `by_u0_data_mpdus`, `by_u0_bar`,
+// `by_u0_collided`; the AP's per receiver, `by_ap_to_d0_data`...), the MPDUs its MAC
+// dropped by reason (`by_u0_drop_retry`, `_enqueue`, `_lifetime`, `_old`; an MPDU dropped
+// as old after its last retry counts in both), the packets its traffic control layer
+// dropped because the Wi-Fi device's queue was stopped (`by_u0_tc_drop`; the AP's by the
+// station the packet was for, `by_ap_tc_drop_to_d0`...), the AP's queue length every ms,
+// MPDUs in flight included (`apq_packets_sum`, per receiver `apq_to_d0_sum`, over
+// `apq_samples`), and per flow its sender's data segments,
+// retransmissions, fast retransmits, timeouts, cwnd every ms and RTT samples
+// (`tcp_up0_segments`, `_segment_bytes`, `_retransmissions`, `_fast_retransmits`, `_timeouts`, `_cwnd_sum`,
+// `_rtt_us_sum` over `_rtt_samples`) and its receiver's data segments and pure ACKs
+// (`tcp_up0_rx_segments`, `tcp_up0_acks`).
 //
 // Rate adaptation (--rateManager, e.g. ns3::MinstrelHtWifiManager; default the constant
 // --data and --control modes) at a fixed SNR: --rss=R puts every frame at R dBm
@@ -57,6 +70,15 @@ std::map<uint32_t, uint64_t> g_rx;  // bytes per sending station, after the warm
 std::map<std::string, uint64_t> g_tx; // frames on the air after the warm-up, by kind
 bool g_measuring = false;
 Mac48Address g_apAddress; // the AP's: its data frames are counted apart (`tx_ap_data`...)
+// TCP with --counters=1: each node's name (`ap`, `u0`.., `d0`..), its frames counted apart.
+std::map<Mac48Address, std::string> g_label;
+
+std::string
+LabelOf(Mac48Address a)
+{
+    auto it = g_label.find(a);
+    return it == g_label.end() ? std::string() : it->second;
+}
 
 void
 Received(Ptr<const Packet> p, const Address& from)
@@ -73,7 +95,8 @@ Received(Ptr<const Packet> p, const Address& from)
 
 // The frames that started together (within 1 µs: one slot boundary, every node within
 // 3.3 ns of every other) so far, by kind, and when the first of them started.
-std::vector<std::string> g_group;
+// Each frame's kind and its sender's name (empty unless named).
+std::vector<std::pair<std::string, std::string>> g_group;
 Time g_groupStart = Seconds(-1);
 
 // Close the group of frames that started together: a group of two or more is a collision
@@ -84,9 +107,13 @@ CloseGroup()
     if (g_group.size() > 1)
     {
         g_tx["tx_collisions"] += 1;
-        for (const auto& kind : g_group)
+        for (const auto& [kind, label] : g_group)
         {
             g_tx[kind + "_collided"] += 1;
+            if (!label.empty())
+            {
+                g_tx["by_" + label + "_collided"] += 1;
+            }
         }
     }
     g_group.clear();
@@ -129,6 +156,26 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector txVector, double)
                 g_tx["tx_ap_data_mpdus"] += psdu->GetNMpdus();
             }
         }
+        // Named nodes (TCP): data PSDUs, their MPDUs and BlockAckReqs by sender
+        // (`by_u0_data`, `by_u0_data_mpdus`, `by_u0_bar`; the AP's by receiver too,
+        // `by_ap_to_d0_data`...), and (CloseGroup) the frames of collisions by sender.
+        const std::string label = LabelOf(h.GetAddr2());
+        const std::string to = LabelOf(h.GetAddr1());
+        if (!label.empty() && (h.IsData() || h.IsBlockAckReq()))
+        {
+            const std::string what = h.IsData() ? "_data" : "_bar";
+            const uint64_t mpdus = h.IsData() ? psdu->GetNMpdus() : 0;
+            std::vector<std::string> keys{"by_" + label + what};
+            if (h.GetAddr2() == g_apAddress)
+            {
+                keys.push_back("by_ap_to_" + to + what);
+            }
+            for (const auto& key : keys)
+            {
+                g_tx[key] += 1;
+                g_tx[key + "_mpdus"] += mpdus;
+            }
+        }
         if (now - g_groupStart >= MicroSeconds(1))
         {
             // A CTS answering RTS frames that collided: the AP got one of them anyway
@@ -140,7 +187,7 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector txVector, double)
             CloseGroup();
             g_groupStart = now;
         }
-        g_group.emplace_back(kind);
+        g_group.emplace_back(kind, label);
     }
 }
 
@@ -160,6 +207,167 @@ FlowReceived(std::string flow, Ptr<const Packet> p, const Address&)
     if (g_measuring)
     {
         g_flowRx[flow] += p->GetSize();
+    }
+}
+
+// TCP with --counters=1: the AP's queue and each flow's TCP, after the warm-up.
+Ptr<WifiMacQueue> g_apQueue;                       // the AP's AC_BE queue
+std::map<std::string, uint32_t> g_cwnd;            // each flow's sender's cwnd now, bytes
+std::map<std::string, SequenceNumber32> g_highest; // each flow's highest sequence sent + 1
+std::map<Ipv4Address, std::string> g_ipLabel;      // the stations' names by IP address
+
+// An MPDU a named node's MAC dropped (`by_u0_drop_retry`...): the queue was full
+// (`enqueue`), its lifetime ran out (`lifetime`), its retries ran out (`retry`), or it
+// fell behind the Block Ack window (`old`).
+void
+MacDropped(std::string label, WifiMacDropReason reason, Ptr<const WifiMpdu>)
+{
+    static const char* names[] = {"enqueue", "lifetime", "retry", "old"};
+    if (g_measuring)
+    {
+        g_tx["by_" + label + "_drop_" + names[reason]] += 1;
+    }
+}
+
+// A packet a named node's traffic control layer dropped (`by_u0_tc_drop`...): with no
+// queue disc in front of the Wi-Fi device, a packet that finds the device's queue stopped
+// (its MAC queue full, MPDUs in flight included) is dropped there, never reaching the MAC.
+void
+TcDropped(std::string label, Ptr<const Packet> p)
+{
+    if (!g_measuring)
+    {
+        return;
+    }
+    g_tx["by_" + label + "_tc_drop"] += 1;
+    // The AP's by the station the packet was for (`by_ap_tc_drop_to_d0`...).
+    Ipv4Header ip;
+    if (label == "ap" && p->PeekHeader(ip) > 0 && g_ipLabel.count(ip.GetDestination()) > 0)
+    {
+        g_tx["by_ap_tc_drop_to_" + g_ipLabel[ip.GetDestination()]] += 1;
+    }
+}
+
+// Every millisecond of the measured window: the AP's queue (MPDUs in flight included, as
+// ns-3 keeps them queued until acknowledged; `apq_packets_sum`, per receiver
+// `apq_to_d0_sum`...) and each sender's cwnd (`tcp_up0_cwnd_sum`, bytes), over
+// `apq_samples` samples.
+void
+Sample()
+{
+    g_tx["apq_samples"] += 1;
+    g_tx["apq_packets_sum"] += g_apQueue->GetNPackets();
+    for (const auto& [address, label] : g_label)
+    {
+        if (address != g_apAddress)
+        {
+            WifiContainerQueueId id(WIFI_QOSDATA_UNICAST_QUEUE, address, 0);
+            g_tx["apq_to_" + label + "_sum"] += g_apQueue->GetNPackets(id);
+        }
+    }
+    for (const auto& [flow, cwnd] : g_cwnd)
+    {
+        g_tx["tcp_" + flow + "_cwnd_sum"] += cwnd;
+    }
+    Simulator::Schedule(MilliSeconds(1), &Sample);
+}
+
+// A segment a flow's sender passed to IP: data segments (`tcp_up0_segments`, carrying
+// `tcp_up0_segment_bytes`) and those below the highest sequence sent before
+// (`tcp_up0_retransmissions`).
+void
+SenderTx(std::string flow, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (p->GetSize() == 0)
+    {
+        return;
+    }
+    const SequenceNumber32 end = h.GetSequenceNumber() + p->GetSize();
+    auto [it, fresh] = g_highest.emplace(flow, end);
+    const bool again = !fresh && h.GetSequenceNumber() < it->second;
+    if (!again)
+    {
+        it->second = std::max(it->second, end);
+    }
+    if (g_measuring)
+    {
+        g_tx["tcp_" + flow + "_segments"] += 1;
+        g_tx["tcp_" + flow + "_segment_bytes"] += p->GetSize();
+        g_tx["tcp_" + flow + "_retransmissions"] += again ? 1 : 0;
+    }
+}
+
+// A sender's congestion state: entering fast recovery (`tcp_up0_fast_retransmits`) or
+// loss recovery after a timeout (`tcp_up0_timeouts`).
+void
+SenderState(std::string flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (g_measuring && now == TcpSocketState::CA_RECOVERY)
+    {
+        g_tx["tcp_" + flow + "_fast_retransmits"] += 1;
+    }
+    if (g_measuring && now == TcpSocketState::CA_LOSS)
+    {
+        g_tx["tcp_" + flow + "_timeouts"] += 1;
+    }
+}
+
+void
+SenderCwnd(std::string flow, uint32_t, uint32_t cwnd)
+{
+    g_cwnd[flow] = cwnd;
+}
+
+// A sender's RTT samples (`tcp_up0_rtt_us_sum` over `tcp_up0_rtt_samples`).
+void
+SenderRtt(std::string flow, Time, Time rtt)
+{
+    if (g_measuring)
+    {
+        g_tx["tcp_" + flow + "_rtt_us_sum"] += rtt.GetMicroSeconds();
+        g_tx["tcp_" + flow + "_rtt_samples"] += 1;
+    }
+}
+
+// A segment a flow's receiver sent (`tcp_up0_acks`: pure ACKs) or received with data
+// (`tcp_up0_rx_segments`).
+void
+ReceiverTx(std::string flow, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
+{
+    if (g_measuring && p->GetSize() == 0)
+    {
+        g_tx["tcp_" + flow + "_acks"] += 1;
+    }
+}
+
+void
+ReceiverRx(std::string flow, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
+{
+    if (g_measuring && p->GetSize() > 0)
+    {
+        g_tx["tcp_" + flow + "_rx_segments"] += 1;
+    }
+}
+
+// The sender's traces, once its application has opened the socket.
+void
+TraceSender(std::string flow, Ptr<BulkSendApplication> app)
+{
+    Ptr<Socket> socket = app->GetSocket();
+    socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&SenderTx, flow));
+    socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&SenderState, flow));
+    socket->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&SenderCwnd, flow));
+    socket->TraceConnectWithoutContext("RTT", MakeBoundCallback(&SenderRtt, flow));
+}
+
+// The receiver's traces: its sink's accepted connection (at the warm-up's end).
+void
+TraceReceiver(std::string flow, Ptr<PacketSink> sink)
+{
+    for (const auto& socket : sink->GetAcceptedSockets())
+    {
+        socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&ReceiverTx, flow));
+        socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&ReceiverRx, flow));
     }
 }
 
@@ -431,24 +639,56 @@ main(int argc, char* argv[])
     {
         // Upload i: station i to the host; download i: the host to station tcp + i; each
         // starts at its own time, uploads first.
-        const uint16_t up = 1000 + i;
-        const uint16_t down = 2000 + i;
-        PacketSinkHelper upSink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), up));
-        ApplicationContainer s = upSink.Install(host.Get(0));
-        s.Get(0)->TraceConnectWithoutContext(
-            "Rx", MakeBoundCallback(&FlowReceived, "up" + std::to_string(i)));
-        PacketSinkHelper downSink("ns3::TcpSocketFactory",
-                                  InetSocketAddress(Ipv4Address::GetAny(), down));
-        s = downSink.Install(stas.Get(tcp + i));
-        s.Get(0)->TraceConnectWithoutContext(
-            "Rx", MakeBoundCallback(&FlowReceived, "down" + std::to_string(i)));
-        BulkSendHelper upSend("ns3::TcpSocketFactory", InetSocketAddress(hostIf.GetAddress(1), up));
-
-        upSend.Install(stas.Get(i)).Start(Seconds(0.5 + 0.01 * i));
-        BulkSendHelper downSend("ns3::TcpSocketFactory",
-                                InetSocketAddress(staIf.GetAddress(tcp + i), down));
-
-        downSend.Install(host.Get(0)).Start(Seconds(0.5 + 0.01 * (tcp + i)));
+        const std::string flows[] = {"up" + std::to_string(i), "down" + std::to_string(i)};
+        const uint16_t ports[] = {static_cast<uint16_t>(1000 + i), static_cast<uint16_t>(2000 + i)};
+        const Ptr<Node> senders[] = {stas.Get(i), host.Get(0)};
+        const Ptr<Node> receivers[] = {host.Get(0), stas.Get(tcp + i)};
+        const Ipv4Address to[] = {hostIf.GetAddress(1), staIf.GetAddress(tcp + i)};
+        const double start[] = {0.5 + 0.01 * i, 0.5 + 0.01 * (tcp + i)};
+        for (int f = 0; f < 2; ++f)
+        {
+            PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                        InetSocketAddress(Ipv4Address::GetAny(), ports[f]));
+            Ptr<PacketSink> sink = DynamicCast<PacketSink>(sinkHelper.Install(receivers[f]).Get(0));
+            sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&FlowReceived, flows[f]));
+            BulkSendHelper send("ns3::TcpSocketFactory", InetSocketAddress(to[f], ports[f]));
+            ApplicationContainer app = send.Install(senders[f]);
+            app.Start(Seconds(start[f]));
+            if (counters)
+            {
+                // The sender's socket exists once its application started; the
+                // receiver's connection once accepted (long before the warm-up ends).
+                Simulator::Schedule(Seconds(start[f]) + MicroSeconds(1),
+                                    &TraceSender,
+                                    flows[f],
+                                    DynamicCast<BulkSendApplication>(app.Get(0)));
+                Simulator::Schedule(Seconds(warmup), &TraceReceiver, flows[f], sink);
+            }
+        }
+    }
+    if (tcp > 0 && counters)
+    {
+        // Names for the per-node counters, the AP's queue traced and sampled.
+        NetDeviceContainer named(apDev, staDevs);
+        for (uint32_t i = 0; i < named.GetN(); ++i)
+        {
+            const uint32_t sta = i - 1; // the AP first
+            const std::string name = i == 0  ? std::string("ap")
+                                     : sta < tcp ? "u" + std::to_string(sta)
+                                                 : "d" + std::to_string(sta - tcp);
+            Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(named.Get(i));
+            g_label[Mac48Address::ConvertFrom(dev->GetAddress())] = name;
+            if (i > 0)
+            {
+                g_ipLabel[staIf.GetAddress(sta)] = name;
+            }
+            dev->GetMac()->TraceConnectWithoutContext("DroppedMpdu",
+                                                      MakeBoundCallback(&MacDropped, name));
+            dev->GetNode()->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+                "TcDrop", MakeBoundCallback(&TcDropped, name));
+        }
+        g_apQueue = DynamicCast<WifiNetDevice>(apDev.Get(0))->GetMac()->GetTxopQueue(AC_BE);
+        Simulator::Schedule(Seconds(warmup), &Sample);
     }
 
     uint16_t port = 9;

@@ -147,8 +147,10 @@ def compiled() -> Compiled:
 class Ns3Run:
     """What one run of the cell printed: payload bytes received after the warm-up (in
     all; UDP per station, by the last byte of its address; TCP per flow, ``up0``,
-    ``down0``...), the measured window, the frames on the air by kind (with
-    ``counters``), and its wall-clock and CPU seconds."""
+    ``down0``...), the measured window, the counters (with ``counters``: the frames on
+    the air by kind, ``tx_...``; with TCP also per node, ``by_...``, the AP's queue,
+    ``apq_...``, and per flow, ``tcp_...``: cell.cc's header), and its wall-clock and CPU
+    seconds."""
 
     rx_bytes: int
     window_s: float
@@ -164,14 +166,13 @@ class Ns3Run:
 
 
 def parse(out: str) -> tuple[int, float, dict[int, int], dict[str, int], dict[str, int]]:
-    """(rx_bytes, window_s, per station, frames by kind, per flow) from the cell's
-    output."""
+    """(rx_bytes, window_s, per station, counters, per flow) from the cell's output."""
     total = re.search(r"^rx_bytes (\d+)$", out, re.MULTILINE)
     window = re.search(r"^window_s (\S+)$", out, re.MULTILINE)
     if total is None or window is None:
         raise RuntimeError(f"ns-3's cell printed no byte count:\n{out}")
     stations = {int(a): int(b) for a, b in re.findall(r"^sta (\d+) rx_bytes (\d+)$", out, re.M)}
-    frames = {k: int(v) for k, v in re.findall(r"^((?:tx|phy)_\w+) (\d+)$", out, re.MULTILINE)}
+    frames = {k: int(v) for k, v in re.findall(r"^((?:tx|phy|by|apq|tcp)_\w+) (\d+)$", out, re.M)}
     flows = {k: int(v) for k, v in re.findall(r"^flow (\w+) rx_bytes (\d+)$", out, re.M)}
     return int(total.group(1)), float(window.group(1)), stations, frames, flows
 
