@@ -274,7 +274,8 @@ impl Contention {
     }
 
     /// The medium turns busy at `now`: the entities pending with a frame whose backoff
-    /// expires now go into `transmitters` (in entity order) and are out; every other
+    /// expires now go into `transmitters` (in no particular order: the caller sorts them
+    /// when their order matters) and are out; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff that reached zero after its
     /// countdown started is over. `short`: the entities that count fewer slots under
     /// ns-2's rules ([`ShortCount`]).
@@ -337,7 +338,6 @@ impl Contention {
         }
         self.aside.clear();
         self.aside_earliest = Time::MAX;
-        transmitters.sort_unstable();
     }
 
     /// The medium turns idle at `end`: every class counts from AIFS after it when the last
@@ -474,7 +474,7 @@ impl KeyRing {
 /// A 4-ary min-heap of (key, entity) ordered by key alone, from which any entity can be
 /// removed: `pos[e]` is the index of entity `e` in the heap that holds it (an entity is in
 /// one heap at most). Equal keys come out in no particular order: the grant takes every
-/// entity of the earliest expiry and sorts them. Four children per node halve the depth of
+/// entity of the earliest expiry. Four children per node halve the depth of
 /// a binary heap, and the four share a cache line.
 #[derive(Default)]
 struct KeyHeap {

@@ -241,6 +241,9 @@ impl Shared {
         let short = self.short_count(store, now);
         self.select_transmitters(store, now, short);
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
+        if self.transmitters.len() > 1 && Self::order_matters(store, channel) {
+            self.transmitters.sort_unstable();
+        }
         self.busy = true;
         if store.aggregation.is_some() {
             self.form_aggregates(store);
@@ -309,7 +312,7 @@ impl Shared {
         }
     }
 
-    /// The entities whose backoff expires at `now` (in entity order) transmit; every other
+    /// The entities whose backoff expires at `now` transmit; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff whose counter reached zero
     /// after its countdown started is complete (the entity may then access the medium at
     /// once when a frame arrives after AIFS of idle medium).
@@ -320,6 +323,19 @@ impl Shared {
         }
         self.contention
             .grant(now, &mut store.entities, &mut self.transmitters, short);
+    }
+
+    /// Whether what becomes of a grant's transmitters depends on the order in which they
+    /// are taken, so that they must be in entity order (the order the reference scan finds
+    /// them in): what the store says ([`Store::order_matters`]), a receiver that picks one
+    /// frame of a collision (SINR reception, `mac/capture.rs`), or burst loss processes,
+    /// which links may share, moved by each collided data frame. Otherwise a collided
+    /// transmitter's failure touches its own state alone (its counters, CW and its
+    /// backoff's own random stream) and the order cannot change a result, so a crowded
+    /// cell's collisions skip the sort.
+    #[inline]
+    fn order_matters(store: &Store, channel: &Channel) -> bool {
+        store.order_matters() || channel.reception.is_some() || channel.bursts.is_some()
     }
 
     /// Under ns-2's rules, when the node that sent the last frame transmits at `now` as its
