@@ -224,14 +224,16 @@ impl Contention {
         };
     }
 
-    /// The transmitters of the exchange that just ended (out) are aside: their countdown
+    /// Transmitters of the exchange that just ended (out) are aside: their countdown
     /// starts are their own (ACK/CTS timeout).
     #[inline]
-    pub fn set_aside(&mut self, e: u32, ent: &Entity) {
-        debug_assert_eq!(self.place[e as usize], Place::Out);
-        self.place[e as usize] = Place::Aside;
-        self.aside.push(e);
-        self.note_aside(ent);
+    pub fn set_aside(&mut self, transmitters: &[u32], entities: &[Entity]) {
+        self.aside.extend_from_slice(transmitters);
+        for &e in transmitters {
+            debug_assert_eq!(self.place[e as usize], Place::Out);
+            self.place[e as usize] = Place::Aside;
+            self.note_aside(&entities[e as usize]);
+        }
     }
 
     /// Recompute `aside_earliest` after a test set an entity's backoff by hand.
@@ -396,8 +398,9 @@ impl KeyRing {
 
     #[inline(always)]
     fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
+        // (key < clock wraps above the mask.)
         assert!(
-            key >= clock && key - clock <= self.mask(),
+            key.wrapping_sub(clock) <= self.mask(),
             "an armed counter is within [0, CW]"
         );
         let b = (key & self.mask()) as usize;
