@@ -194,6 +194,13 @@ impl Channel {
         }
     }
 
+    /// Whether [`Channel::collided_attempt`] moves anything (a burst model): when not, a
+    /// collision's frames need not be taken one by one.
+    #[inline]
+    pub fn counts_collided_attempts(&self) -> bool {
+        self.bursts.is_some()
+    }
+
     /// Whether the frame `kind` sent by `tx` to `rx` at `now` is received in error (the
     /// shared medium's question: the link models, then the addressee's shadowing draw).
     #[inline]

@@ -224,14 +224,16 @@ impl Contention {
         };
     }
 
-    /// The transmitters of the exchange that just ended (out) are aside: their countdown
+    /// Transmitters of the exchange that just ended (out) are aside: their countdown
     /// starts are their own (ACK/CTS timeout).
     #[inline]
-    pub fn set_aside(&mut self, e: u32, ent: &Entity) {
-        debug_assert_eq!(self.place[e as usize], Place::Out);
-        self.place[e as usize] = Place::Aside;
-        self.aside.push(e);
-        self.note_aside(ent);
+    pub fn set_aside(&mut self, transmitters: &[u32], entities: &[Entity]) {
+        self.aside.extend_from_slice(transmitters);
+        for &e in transmitters {
+            debug_assert_eq!(self.place[e as usize], Place::Out);
+            self.place[e as usize] = Place::Aside;
+            self.note_aside(&entities[e as usize]);
+        }
     }
 
     /// Recompute `aside_earliest` after a test set an entity's backoff by hand.
@@ -274,7 +276,8 @@ impl Contention {
     }
 
     /// The medium turns busy at `now`: the entities pending with a frame whose backoff
-    /// expires now go into `transmitters` (in entity order) and are out; every other
+    /// expires now go into `transmitters` (in no particular order: the caller sorts them
+    /// when their order matters) and are out; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff that reached zero after its
     /// countdown started is over. `short`: the entities that count fewer slots under
     /// ns-2's rules ([`ShortCount`]).
@@ -337,7 +340,6 @@ impl Contention {
         }
         self.aside.clear();
         self.aside_earliest = Time::MAX;
-        transmitters.sort_unstable();
     }
 
     /// The medium turns idle at `end`: every class counts from AIFS after it when the last
@@ -396,8 +398,9 @@ impl KeyRing {
 
     #[inline(always)]
     fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
+        // (key < clock wraps above the mask.)
         assert!(
-            key >= clock && key - clock <= self.mask(),
+            key.wrapping_sub(clock) <= self.mask(),
             "an armed counter is within [0, CW]"
         );
         let b = (key & self.mask()) as usize;
@@ -474,7 +477,7 @@ impl KeyRing {
 /// A 4-ary min-heap of (key, entity) ordered by key alone, from which any entity can be
 /// removed: `pos[e]` is the index of entity `e` in the heap that holds it (an entity is in
 /// one heap at most). Equal keys come out in no particular order: the grant takes every
-/// entity of the earliest expiry and sorts them. Four children per node halve the depth of
+/// entity of the earliest expiry. Four children per node halve the depth of
 /// a binary heap, and the four share a cache line.
 #[derive(Default)]
 struct KeyHeap {

@@ -61,6 +61,28 @@ pub(crate) struct Exchange {
     pub received: u64,
 }
 
+/// The countdown start of the last transmitter of a failed exchange worked out, with what
+/// it depends on ([`Shared::exchange_end`]).
+#[derive(Clone, Copy)]
+struct OwnStart {
+    own_end: Time,
+    aifs: Time,
+    eifs: Time,
+    start: Time,
+}
+
+impl Default for OwnStart {
+    /// None yet: no frame ends at `Time::MAX`.
+    fn default() -> Self {
+        OwnStart {
+            own_end: Time::MAX,
+            aifs: 0,
+            eifs: 0,
+            start: 0,
+        }
+    }
+}
+
 /// The shared medium: one collision domain.
 pub(crate) struct Shared {
     /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3), or ns-2's deferral
@@ -241,6 +263,9 @@ impl Shared {
         let short = self.short_count(store, now);
         self.select_transmitters(store, now, short);
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
+        if self.transmitters.len() > 1 && Self::order_matters(store, channel) {
+            self.transmitters.sort_unstable();
+        }
         self.busy = true;
         if store.aggregation.is_some() {
             self.form_aggregates(store);
@@ -280,6 +305,9 @@ impl Shared {
     /// their frames): each unicast data frame sent without RTS still moves its link's
     /// burst models ([`Channel::collided_attempt`]); a collided RTS sent no data frame.
     pub(super) fn collided_attempts(&self, store: &Store, from: usize, channel: &mut Channel) {
+        if !channel.counts_collided_attempts() {
+            return;
+        }
         for &t in &self.transmitters[from..] {
             let e = &store.entities[t as usize];
             let head = e.head.expect("has frame");
@@ -309,7 +337,7 @@ impl Shared {
         }
     }
 
-    /// The entities whose backoff expires at `now` (in entity order) transmit; every other
+    /// The entities whose backoff expires at `now` transmit; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff whose counter reached zero
     /// after its countdown started is complete (the entity may then access the medium at
     /// once when a frame arrives after AIFS of idle medium).
@@ -320,6 +348,19 @@ impl Shared {
         }
         self.contention
             .grant(now, &mut store.entities, &mut self.transmitters, short);
+    }
+
+    /// Whether what becomes of a grant's transmitters depends on the order in which they
+    /// are taken, so that they must be in entity order (the order the reference scan finds
+    /// them in): what the store says ([`Store::order_matters`]), a receiver that picks one
+    /// frame of a collision (SINR reception, `mac/capture.rs`), or burst loss processes,
+    /// which links may share, moved by each collided data frame. Otherwise a collided
+    /// transmitter's failure touches its own state alone (its counters, CW and its
+    /// backoff's own random stream) and the order cannot change a result, so a crowded
+    /// cell's collisions skip the sort.
+    #[inline]
+    fn order_matters(store: &Store, channel: &Channel) -> bool {
+        store.order_matters() || channel.reception.is_some() || channel.counts_collided_attempts()
     }
 
     /// Under ns-2's rules, when the node that sent the last frame transmits at `now` as its
@@ -514,49 +555,76 @@ impl Shared {
                 return;
             }
         }
-        let delta = store.phy.propagation_delay;
         // Non-transmitters: DIFS/AIFS after a correct frame, EIFS after a collision (9.3.7).
         let correct_end = ex.success && !ex.tail;
         self.idle_from(store, now, correct_end);
         if ex.success && !ex.captured {
             return;
         }
-        for k in usize::from(ex.success)..self.transmitters.len() {
-            let t = self.transmitters[k];
-            let times = store.head_exchange(t);
-            let e = &mut store.entities[t as usize];
-            // The captured exchange's own loss; the other transmitters collided.
-            let loss = if k == 0 { ex.loss } else { ChannelLoss::None };
-            let own_end = match loss {
-                ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => {
-                    ex.start + times.first_frame
-                }
-                ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - delta,
-            };
+        // The first transmitter failed by the exchange's own loss (or collided, which is
+        // no loss); the others (of a collision, or beside a captured exchange) collided:
+        // their loop knows that no frame of theirs was lost.
+        let mut last = OwnStart::default();
+        if !ex.success {
+            self.transmitter_failed(store, 0, ex.loss, now, correct_end, &mut last);
+        }
+        for k in 1..self.transmitters.len() {
+            self.transmitter_failed(store, k, ChannelLoss::None, now, correct_end, &mut last);
+        }
+    }
+
+    /// Transmitter `k` of the exchange that ended at `now` failed: the frame of its
+    /// exchange the channel lost (`loss`), or a collision (`ChannelLoss::None`). Its
+    /// countdown starts at a time of its own, and the failure is counted.
+    #[inline(always)]
+    fn transmitter_failed(
+        &self,
+        store: &mut Store,
+        k: usize,
+        loss: ChannelLoss,
+        now: Time,
+        correct_end: bool,
+        last: &mut OwnStart,
+    ) {
+        let ex = &self.exchange;
+        let t = self.transmitters[k];
+        let times = store.head_exchange(t);
+        let delta = store.phy.propagation_delay;
+        let own_end = match loss {
+            ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => ex.start + times.first_frame,
+            ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - delta,
+        };
+        let (aifs, eifs) = (
+            store.entities[t as usize].params.aifs,
+            self.eifs[t as usize],
+        );
+        // It depends on its own frame's end, AIFS and EIFS alone: the transmitters of a
+        // collision of equal frames and one class (a crowded cell's) share it.
+        if (own_end, aifs, eifs) != (last.own_end, last.aifs, last.eifs) {
             // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
             // received the tail of a colliding frame in error it also defers EIFS after
             // it.
-            let aifs = e.params.aifs;
             let after_timeout = own_end + store.phy.response_timeout() + aifs;
             // The frames of a collision start together and reach it δ later.
             let errored_tail = store
                 .rules
                 .tail_is_errored(ex.start + delta..now, ex.start..own_end)
                 && (!correct_end || store.rules.eifs_outlasts_correct_frames());
-            let after_medium = if errored_tail {
-                now + self.eifs[t as usize]
-            } else {
-                now + aifs
+            let after_medium = if errored_tail { now + eifs } else { now + aifs };
+            *last = OwnStart {
+                own_end,
+                aifs,
+                eifs,
+                start: after_timeout.max(after_medium),
             };
-            e.backoff.countdown_start = after_timeout.max(after_medium);
-            let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
-            // The receiver got the data frame of an exchange whose ACK was lost. An
-            // aggregating entity's decoded MPDUs reached it above; a BlockAckReq whose
-            // BlockAck was lost carried none.
-            let received =
-                (loss == ChannelLoss::Ack && !store.aggregates(t)).then_some(ex.data_end);
-            store.attempt_failed(t, ex.start, loss, false, received, long_frame);
         }
+        store.entities[t as usize].backoff.countdown_start = last.start;
+        let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
+        // The receiver got the data frame of an exchange whose ACK was lost. An
+        // aggregating entity's decoded MPDUs reached it above; a BlockAckReq whose
+        // BlockAck was lost carried none.
+        let received = (loss == ChannelLoss::Ack && !store.aggregates(t)).then_some(ex.data_end);
+        store.attempt_failed(t, ex.start, loss, false, received, long_frame);
     }
 
     /// Tracing only: the A-MPDUs (or BlockAckReqs) of the exchange that ends (the first
@@ -645,13 +713,12 @@ impl Shared {
             return;
         }
         // The first transmitter succeeded alone or was captured; any other collided.
-        for (k, &t) in self.transmitters.iter().enumerate() {
-            if success && k == 0 {
-                self.contention.join(t, &store.entities[t as usize]);
-            } else {
-                self.contention.set_aside(t, &store.entities[t as usize]);
-            }
+        if success {
+            let t = self.transmitters[0];
+            self.contention.join(t, &store.entities[t as usize]);
         }
+        let failed = &self.transmitters[usize::from(success)..];
+        self.contention.set_aside(failed, &store.entities);
     }
 
     /// Drive this medium with the linear reference scan (before any event).

@@ -58,6 +58,8 @@ pub struct Store {
     /// Some node has more than one entity (EDCA, or a beacon entity beside its data
     /// one): internal collisions are possible.
     shares_nodes: bool,
+    /// Some entity has a retry limit: a failure may drop a frame (an outcome).
+    limits_retries: bool,
     /// Per entity: the last exchange worked out for its head-of-line frame, with what it
     /// depends on ([`Store::exchange_at`]).
     last_exchange: Vec<Option<(ExchangeKey, ExchangeTimes)>>,
@@ -85,6 +87,10 @@ impl Store {
         let n = entities.len();
         // A node's entities are contiguous (`world/build.rs`).
         let shares_nodes = entities.windows(2).any(|w| w[0].node == w[1].node);
+        let limits_retries = entities.iter().any(|e| {
+            let p = &e.params;
+            p.short_retry_limit.is_some() || p.long_retry_limit.is_some()
+        });
         Store {
             phy,
             links,
@@ -95,6 +101,7 @@ impl Store {
             aggregation: None,
             rate: None,
             shares_nodes,
+            limits_retries,
             last_exchange: vec![None; n],
             trace: false,
             trace_heard: false,
@@ -110,6 +117,20 @@ impl Store {
     pub fn restore_outcomes(&mut self, mut buffer: Vec<MacOutcome>) {
         buffer.clear();
         self.outcomes = buffer;
+    }
+
+    /// Whether the rules applied to the transmitters of one grant depend on the order
+    /// they are taken in: a node's EDCAFs must be adjacent (internal collisions); or a
+    /// failure may write an outcome (the trace, a frame dropped at its retry limit), move
+    /// a Block Ack session, or report to a rate controller. Otherwise a failure touches
+    /// the failed entity's own state alone.
+    #[inline]
+    pub(super) fn order_matters(&self) -> bool {
+        self.shares_nodes
+            || self.limits_retries
+            || self.trace
+            || self.aggregation.is_some()
+            || self.rate.is_some()
     }
 
     /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted.

@@ -35,11 +35,18 @@ fn scenario(rng: &mut Rng, stations: u32) -> String {
     let rts = pick(rng, &["\"off\"", "\"off\"", "\"always\"", "500"]);
     let queue = pick(rng, &["1", "3", "10", "50"]);
     let ap_qos = chance(rng, 40);
+    let retries = pick(rng, &["2", "7", "\"unlimited\""]);
+    // Unlimited: both limits, so that no entity has one and, in a cell of one entity per
+    // node, a grant's transmitters stay unsorted (`Shared::order_matters`).
+    let long = if retries == "2" || retries == "7" {
+        String::new()
+    } else {
+        format!("long_retry_limit = {retries}\n")
+    };
     let mut s = format!(
         "duration = \"3 s\"\nwarmup = \"0.5 s\"\n[phy]\nstandard = \"{standard}\"\n\
-         [mac]\nrts_threshold = {rts}\nqueue = {queue}\nshort_retry_limit = {}\n\
+         [mac]\nrts_threshold = {rts}\nqueue = {queue}\nshort_retry_limit = {retries}\n{long}\
          profile = \"{}\"\n[ap]\nqueue = {}\nqos = {ap_qos}\n",
-        pick(rng, &["2", "7", "\"unlimited\""]),
         pick(rng, &["standard", "standard", "ns2"]),
         pick(rng, &["5", "30"]),
     );
