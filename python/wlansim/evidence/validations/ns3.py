@@ -145,30 +145,23 @@ PHYS = {p.key: p for p in (
     _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
 )}  # fmt: skip
 
-#: What differs and has no switch: (PHYs it touches, the accesses it touches, whether it
-#: touches the A-MPDU cases only, text).
+#: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
 NAMED_DIFFERENCES = (
-    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"), False,
+    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"),
      "ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU (VhtPhy::GetSigBDuration returns 0 "
      "unless MU): its VHT data frames are 4 µs shorter than 802.11-2020 21.4.3's, which "
      "wlansim follows"),
-    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",), False,
+    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",),
      "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
      "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
      "where the NIST curves of wlansim's sinr reception lose both frames"),
-    (("11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"), True,
-     "ns-3.37 sets each station's Block Ack agreement up with an ADDBA Request and Response "
-     "(management frames at 6 Mb/s, each acknowledged, the Response in a channel access of "
-     "the AP's) before its first A-MPDU; wlansim assumes the agreement from the first "
-     "frame: once per station, inside the 2 s warm-up"),
 )  # fmt: skip
 
 
 def named(case: Case) -> list[str]:
     """The named differences that touch `case`."""
-    return [text for phys, access, ampdu_only, text in NAMED_DIFFERENCES
-            if case.phy in phys and case.access in access
-            and (case.ampdu or not ampdu_only)]  # fmt: skip
+    return [text for phys, access, text in NAMED_DIFFERENCES
+            if case.phy in phys and case.access in access]  # fmt: skip
 
 
 #: ns-3's defaults the matched runs turn off (cell.cc switch, the PHY groups it touches or
@@ -1074,9 +1067,8 @@ def show(tables: dict, plan: Plan) -> list[str]:
                   f"({RATE_NOISE_DBM} dBm) plus the SNR: Mb/s the AP received, the mean rate "
                   "(Mb/s) of the data frames sent (an A-MPDU is one), ns-3's mean MCS",
                   tables["rate"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
-    for phys, access, ampdu_only, text in NAMED_DIFFERENCES:
+    for phys, access, text in NAMED_DIFFERENCES:
         where = f"{', '.join(PHYS[k].label for k in phys)}; {', '.join(access)}"
-        where += "; A-MPDU" if ampdu_only else ""
         lines += ["", f"Named difference ({where}): {text}."]
     if len(tables["tcp"]):
         lines += [line for text in TCP_DIFFERENCES

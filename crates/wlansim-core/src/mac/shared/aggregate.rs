@@ -3,7 +3,7 @@
 //! medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
 use crate::channel::{Channel, FrameKind, Ppdu};
-use crate::mac::aggregate::{data_offset, subframes};
+use crate::mac::aggregate::{data_offset, subframes, ADDBA_FRAME};
 use crate::mac::store::{ChannelLoss, Store};
 use crate::sim::time::Time;
 
@@ -68,9 +68,29 @@ impl Shared {
         }
         let data_at = data_offset(phy, &link, times.rts);
         let agg = store.aggregation.as_ref().expect("aggregation");
-        let (s, count) = agg.current[t as usize];
+        if agg.action[t as usize].is_some() {
+            // An ADDBA Request or Response: the recipient decoded it (bit 0) unless lost,
+            // then its ACK.
+            let frame = control(link.rates.mgmt, ADDBA_FRAME);
+            if every && lost(channel, node, to, 0, FrameKind::Control, frame) {
+                return ended(ChannelLoss::Data, times.data_end);
+            }
+            let ack = control(link.rates.mgmt, ACK);
+            let ack_at = times.data_end + sifs;
+            let lost = every && lost(channel, to, node, ack_at, FrameKind::Control, ack);
+            let loss = if lost {
+                ChannelLoss::Ack
+            } else {
+                ChannelLoss::None
+            };
+            return Exchange {
+                success: !lost,
+                received: 1,
+                ..ended(loss, times.end)
+            };
+        }
+        let (s, count, ampdu) = agg.current[t as usize];
         let session = &agg.sessions[t as usize][s as usize];
-        let ampdu = agg.config.ampdu();
         // The receiver's answer (`bytes`) SIFS after the request or the data, which gave
         // it the MPDUs of `received`.
         let answer = |c: &mut Channel, received, bytes| {
