@@ -28,6 +28,10 @@ def test_every_case_is_a_valid_wlansim_scenario_with_ns3s_rates():
         assert validation.NS3_RTS_NEVER > 1_048_575
         if case.ampdu:
             assert args["queue"] == resolved["mac"]["queue"] == validation.AMPDU_QUEUE
+        # ns-3.37 discards no MPDU under a Block Ack agreement for its retries
+        limits = ("short_retry_limit", "long_retry_limit")
+        unlimited = {resolved["mac"][k] for k in limits} == {"unlimited"}
+        assert unlimited == bool(case.ampdu), case
     # single MPDUs: 4 station counts x 2 accesses x 8 PHYs; A-MPDU: the 5 HT/VHT PHYs
     assert len(validation.cases(quick=False)) == 64 + 40
     assert {c.group for c in validation.cases(quick=False) if c.ampdu} == {

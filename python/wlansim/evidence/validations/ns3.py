@@ -227,13 +227,22 @@ def cases(quick: bool) -> list[Case]:
                      for n in (1, 5, 10, 20)]  # fmt: skip
 
 
+#: With A-MPDU, ns-3.37 discards no MPDU under a Block Ack agreement for its retries: after
+#: a missed BlockAck it sends a BlockAckReq while MPDUs are outstanding
+#: (``HtFrameExchangeManager::MissedBlockAck`` with ``UseExplicitBarAfterMissedBlockAck``,
+#: ``BlockAckManager::NeedBarRetransmission``), and only their lifetime (500 ms) ends them;
+#: wlansim applies the retry limits to each MPDU (every missed BlockAck and failed
+#: BlockAckReq counting one). Matched: the A-MPDU cells' wlansim side has no retry limit.
+AMPDU_RETRY_LIMITS = {"short_retry_limit": "unlimited", "long_retry_limit": "unlimited"}
+
+
 def _wlansim_cell(phy: str, rts: bool, ampdu: int) -> dict:
     """What every matched wlansim scenario on `phy` sets: PHY, reception, MAC, the AP's
     rates."""
     p = PHYS[phy]
     mac = {"rts_threshold": 0 if rts else "off"}
     if ampdu:
-        mac |= {"ampdu_max_bytes": ampdu, "queue": AMPDU_QUEUE}
+        mac |= {"ampdu_max_bytes": ampdu, "queue": AMPDU_QUEUE, **AMPDU_RETRY_LIMITS}
     return {
         "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
         "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
