@@ -324,6 +324,14 @@ impl Session {
         )
     }
 
+    /// The index of the session with `to` in `sessions`, a new one if there is none.
+    pub(super) fn of(sessions: &mut Vec<Session>, to: NodeId) -> usize {
+        sessions.iter().position(|s| s.to == to).unwrap_or_else(|| {
+            sessions.push(Session::new(to));
+            sessions.len() - 1
+        })
+    }
+
     /// The sender's window start: the oldest unacknowledged sequence number.
     pub(super) fn window_start(&self) -> u32 {
         self.unacked.front().map_or(self.next_seq, |m| m.seq)

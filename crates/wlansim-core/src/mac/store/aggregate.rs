@@ -121,13 +121,7 @@ impl Store {
         let agg = aggregation.as_mut().expect("aggregation");
         let e = &mut entities[t as usize];
         let sessions = &mut agg.sessions[t as usize];
-        let s = match sessions.iter().position(|s| s.to == to) {
-            Some(s) => s,
-            None => {
-                sessions.push(Session::new(to));
-                sessions.len() - 1
-            }
-        };
+        let s = Session::of(sessions, to);
         let session = &mut sessions[s];
         if session.bar {
             // A BlockAckReq about every MPDU sent and not acknowledged.
@@ -224,13 +218,7 @@ impl Store {
             }
             let to = e.head.expect("has frame").to;
             let sessions = &mut agg.sessions[t as usize];
-            let s = match sessions.iter().position(|s| s.to == to) {
-                Some(s) => s,
-                None => {
-                    sessions.push(Session::new(to));
-                    sessions.len() - 1
-                }
-            };
+            let s = Session::of(sessions, to);
             let session = &mut sessions[s];
             if matches!(session.agreement, Agreement::NoReply { retry_at } if now >= retry_at) {
                 session.agreement = Agreement::None;
