@@ -228,3 +228,68 @@ packet_size = "1472 B"
         assert!(near.mac.control_errors > 0, "seed {seed}: no BlockAck lost");
     }
 }
+
+/// [`cell`] measured from the start (the ADDBA exchanges counted).
+fn from_start(n: u32, phy: &str, mac: &str) -> Scenario {
+    let mut s = cell(n, phy, mac, "").unwrap();
+    s.warmup = Default::default();
+    s
+}
+
+#[test]
+fn every_station_sets_its_block_ack_agreement_up_with_addba() {
+    // Each station's first access sends an ADDBA Request, and the AP answers each with an
+    // ADDBA Response in an access of its own: the Requests that collide go again, so at
+    // least one of each per station (a late Response lets MPDUs go alone meanwhile, and a
+    // new Request follows 200 ms later only if none came).
+    for seed in 1..=3 {
+        let r = run(&from_start(5, AC, "ampdu_max_bytes = 65535"), seed);
+        let (ap, stations) = r.nodes.split_first().unwrap();
+        assert!(
+            stations.iter().all(|n| n.mac.addba_sent >= 1),
+            "seed {seed}"
+        );
+        let sent: u64 = stations.iter().map(|n| n.mac.addba_sent).sum();
+        assert!(sent < 50, "seed {seed}: {sent} Requests");
+        assert!(ap.mac.addba_sent >= 5, "seed {seed}: {}", ap.mac.addba_sent);
+    }
+    // No A-MPDU, no agreement (A-MSDUs alone go with ACKs).
+    for mac in ["", "amsdu_max_bytes = 3839"] {
+        let r = run(&from_start(5, AC, mac), 1);
+        assert!(r.nodes.iter().all(|n| n.mac.addba_sent == 0), "{mac:?}");
+    }
+}
+
+#[test]
+fn a_lone_packet_on_802_11n_goes_without_an_agreement() {
+    // ns-3.37's NeedSetupBlockAck: on an HT PHY, one MPDU waiting for its receiver goes
+    // alone with an ACK; on a VHT PHY any starts the setup. One 1472-byte packet a second.
+    let one = |phy: &str| {
+        let s = Scenario::from_toml(&format!(
+            r#"
+duration = "3 s"
+warmup = "0 s"
+[phy]
+{phy}
+[mac]
+ampdu_max_bytes = 65535
+[[stations]]
+name = "sta"
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "sta"
+traffic = "cbr"
+rate = "11776 b/s"
+packet_size = "1472 B"
+"#
+        ))
+        .unwrap();
+        let r = run(&s, 1);
+        let c = &r.flows[0].counts;
+        assert_eq!(c.delivered_packets, c.offered_packets);
+        r.nodes[1].mac.addba_sent
+    };
+    assert_eq!(one("standard = \"802.11n\""), 0);
+    assert_eq!(one(AC), 1);
+}

@@ -40,9 +40,28 @@
 //!   (lost, collided) counts a retry on every MPDU of the window and doubles CW, and the
 //!   next access asks again, until those MPDUs are acknowledged or discarded.
 //!
+//! - the Block Ack agreement of a session is set up by ADDBA (802.11-2020 11.5.2; as
+//!   ns-3.37 does by default: `HtFrameExchangeManager::NeedSetupBlockAck`,
+//!   `SendAddBaRequest`, `QosTxop::AddBaResponseTimeout`, `ResetBa`). The access that
+//!   would send the first A-MPDU to a receiver, when more than one MPDU waits for it
+//!   (on a VHT PHY: any), sends an ADDBA Request instead (an action frame of
+//!   [`ADDBA_FRAME`] bytes at the BSS's lowest basic rate, acknowledged by an ACK at the
+//!   same rate); from then on the session's MPDUs wait. The recipient, once it decoded
+//!   the Request, sends an ADDBA Response (same size and rate, acknowledged) in a channel
+//!   access of its own, before its other frames; the originator's agreement exists from
+//!   the Response's reception. A Request or Response without its ACK is retried up to
+//!   the short retry limit, CW doubling; a discarded Request, or no Response within
+//!   [`ADDBA_RESPONSE_TIMEOUT`] of the Request's ACK, lets the MPDUs go alone, each
+//!   acknowledged by an ACK, until a Response arrives or, [`FAILED_ADDBA_TIMEOUT`]
+//!   later, a new Request goes (ns-3's `AddBaResponseTimeout` and `FailedAddBaTimeout`).
+//!   Without an agreement an MPDU goes alone with an ACK (a window of 1). The action
+//!   frames are lost as control frames are (only when the channel asks about every
+//!   frame). Counted per node in `addba_sent` (Requests and Responses, each attempt).
+//!
 //! What is not modelled, and what stands in for it:
-//! - ADDBA: the agreement exists from the first frame (no ADDBA Request/Response
-//!   exchange; ns-3 sends the first MPDU alone and sets the agreement up then).
+//! - The agreement, once set up, lasts the run: no inactivity timeout, no DELBA (ns-3's
+//!   default inactivity timeout is 0, none); the recipient's side of the agreement
+//!   exists with the originator's.
 //! - When the sender discards an MPDU, the receiver's window moves past it at once (the
 //!   effect of the BlockAckReq the sender would send, without its airtime), releasing
 //!   what it held behind the gap.
@@ -55,8 +74,66 @@ use super::exchange::{ampdu_times, Ampdu, ExchangeTimes, Msdus, PPDU_MAX_TIME};
 use crate::net::{NodeId, Packet};
 use crate::phy::ht::Format;
 use crate::phy::{LinkTimes, Phy};
-use crate::sim::time::Time;
+use crate::sim::time::{Time, MS};
 use std::collections::VecDeque;
+
+/// ADDBA Request and Response frames (802.11-2020 9.6.4.2, 9.6.4.3): the management
+/// frame header (24 bytes), a body of 9 (Category, Block Ack Action, Dialog Token, then
+/// the Block Ack Parameter Set, Block Ack Timeout Value and Block Ack Starting Sequence
+/// Control of a Request, or the Status Code, Block Ack Parameter Set and Block Ack
+/// Timeout Value of a Response; 2 bytes each) and the FCS.
+pub const ADDBA_FRAME: u32 = 24 + 9 + 4;
+
+/// How long an originator waits for the ADDBA Response after the Request's ACK
+/// (ns-3.37's `QosTxop::AddBaResponseTimeout` default; the standard leaves it to the
+/// implementation).
+pub const ADDBA_RESPONSE_TIMEOUT: Time = MS;
+
+/// After a failed setup (the Request discarded, or no Response in time), how long MPDUs
+/// go alone before a new Request (ns-3.37's `QosTxop::FailedAddBaTimeout` default).
+pub const FAILED_ADDBA_TIMEOUT: Time = 200 * MS;
+
+/// The Block Ack agreement of a session, as its originator sees it (`mac/aggregate.rs`'s
+/// module note).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Agreement {
+    /// None yet: the next A-MPDU's access sends an ADDBA Request instead.
+    None,
+    /// The Request went `retries` times without its ACK; it goes again, and the session's
+    /// MPDUs wait.
+    Requesting {
+        retries: u32,
+    },
+    /// The Request was acknowledged: the session's MPDUs wait for the Response until
+    /// `until`.
+    Awaiting {
+        until: Time,
+    },
+    /// No Response in time, or the Request discarded: MPDUs go alone (each acknowledged
+    /// by an ACK) until a Response arrives, and a new Request goes from `retry_at`.
+    NoReply {
+        retry_at: Time,
+    },
+    Established,
+}
+
+/// An ADDBA Response a recipient entity owes: to entity `from`'s session `session`, with
+/// its failed attempts so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Response {
+    pub(super) from: u32,
+    pub(super) session: u32,
+    pub(super) retries: u32,
+}
+
+/// An entity's current exchange when it sends an ADDBA frame rather than data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Action {
+    /// The Request of the current session.
+    Request,
+    /// The first Response the entity owes.
+    Response(Response),
+}
 
 /// The largest A-MPDU a PHY carries (802.11-2020 19.3.13.2 HT: 65535 bytes; VHT with the
 /// largest Maximum A-MPDU Length Exponent: 2^20 − 1).
@@ -98,22 +175,23 @@ impl AggregationConfig {
         self.max_bytes > 0
     }
 
-    /// The exchange of the PSDU that carries `a` on `link`.
+    /// The exchange of the PSDU that carries `a` on `link`: an A-MPDU answered by a
+    /// BlockAck (`ampdu`: the run sends A-MPDUs and the session has its agreement), else
+    /// one MPDU answered by an ACK.
     #[inline]
     pub fn times(
-        &self,
         phy: &Phy,
         link: &LinkTimes,
         rts_threshold: Option<u32>,
         a: Ampdu,
+        ampdu: bool,
     ) -> ExchangeTimes {
-        let ampdu = self.ampdu();
         ampdu_times(phy, link, rts_threshold, a.psdu(phy, ampdu), ampdu)
     }
 
     /// Whether the A-MPDU `a` may go on `link`: within `max_bytes` (one MPDU without
-    /// A-MPDU), aPPDUMaxTime and, when given, the `budget` its whole exchange may take
-    /// (the TXOP's time left).
+    /// A-MPDU, or without its agreement: `ampdu` false), aPPDUMaxTime and, when given,
+    /// the `budget` its whole exchange may take (the TXOP's time left).
     #[inline]
     pub(super) fn fits(
         &self,
@@ -121,16 +199,16 @@ impl AggregationConfig {
         link: &LinkTimes,
         rts_threshold: Option<u32>,
         budget: Option<Time>,
-        a: Ampdu,
+        (a, ampdu): (Ampdu, bool),
     ) -> bool {
-        let within = if self.ampdu() {
+        let within = if ampdu {
             a.bytes <= self.max_bytes
         } else {
             a.mpdus <= 1
         };
         within
-            && link.data(phy, a.psdu(phy, self.ampdu())) <= PPDU_MAX_TIME
-            && budget.is_none_or(|b| self.times(phy, link, rts_threshold, a).end <= b)
+            && link.data(phy, a.psdu(phy, ampdu)) <= PPDU_MAX_TIME
+            && budget.is_none_or(|b| Self::times(phy, link, rts_threshold, a, ampdu).end <= b)
     }
 
     /// Whether the A-MSDU `body` may go in an MPDU: one MSDU always does (without
@@ -155,7 +233,9 @@ impl AggregationConfig {
         while body.count < queued {
             let next = body.with(ip_bytes);
             let one = Ampdu::default().with_mpdu(phy, next);
-            if !self.amsdu_fits(next) || !self.fits(phy, link, rts_threshold, budget, one) {
+            let ampdu = self.ampdu();
+            if !self.amsdu_fits(next) || !self.fits(phy, link, rts_threshold, budget, (one, ampdu))
+            {
                 break;
             }
             body = next;
@@ -163,7 +243,7 @@ impl AggregationConfig {
         let mut a = Ampdu::default();
         while a.mpdus < self.window && queued >= body.count {
             let next = a.with_mpdu(phy, body);
-            if a.mpdus > 0 && !self.fits(phy, link, rts_threshold, budget, next) {
+            if a.mpdus > 0 && !self.fits(phy, link, rts_threshold, budget, (next, self.ampdu())) {
                 break;
             }
             a = next;
@@ -213,6 +293,7 @@ pub(super) struct Session {
     /// The sender missed the BlockAck of its last A-MPDU: its next exchange on this
     /// session is a BlockAckReq (and the current one, once formed).
     pub(super) bar: bool,
+    pub(super) agreement: Agreement,
 }
 
 impl Session {
@@ -224,7 +305,31 @@ impl Session {
             rx_start: 0,
             held: VecDeque::new(),
             bar: false,
+            agreement: Agreement::None,
         }
+    }
+
+    /// Its MPDUs go in A-MPDUs answered by BlockAcks: the agreement exists.
+    #[inline]
+    pub(super) fn block_ack(&self) -> bool {
+        self.agreement == Agreement::Established
+    }
+
+    /// Its MPDUs wait: an ADDBA Request is on its way, or its Response is awaited.
+    #[inline]
+    pub(super) fn waits(&self) -> bool {
+        matches!(
+            self.agreement,
+            Agreement::Requesting { .. } | Agreement::Awaiting { .. }
+        )
+    }
+
+    /// The index of the session with `to` in `sessions`, a new one if there is none.
+    pub(super) fn of(sessions: &mut Vec<Session>, to: NodeId) -> usize {
+        sessions.iter().position(|s| s.to == to).unwrap_or_else(|| {
+            sessions.push(Session::new(to));
+            sessions.len() - 1
+        })
     }
 
     /// The sender's window start: the oldest unacknowledged sequence number.
@@ -268,8 +373,18 @@ pub(crate) struct Aggregation {
     pub(super) config: AggregationConfig,
     /// Per entity: a session per receiver.
     pub(super) sessions: Vec<Vec<Session>>,
-    /// Per entity: the session of its current A-MPDU and how many MPDUs it holds.
-    pub(super) current: Vec<(u32, u32)>,
+    /// Per entity: the session of its current A-MPDU, how many MPDUs it holds, and
+    /// whether a BlockAck answers it (else an ACK: one MPDU without A-MPDU or without
+    /// its agreement).
+    pub(super) current: Vec<(u32, u32, bool)>,
+    /// Per entity: the ADDBA frame its current exchange sends, if it sends one.
+    pub(super) action: Vec<Option<Action>>,
+    /// Per entity: the ADDBA Responses it owes, oldest first.
+    pub(super) responses: Vec<Vec<Response>>,
+    /// Entities whose sessions may send again from a time on (a Response arrived or is
+    /// owed, or a Response's wait ended): the medium works their head out again then
+    /// (`Shared::exchange_done`, [`crate::mac::Mac::wake`]).
+    pub(super) wakes: Vec<(Time, u32)>,
 }
 
 impl Aggregation {
@@ -277,13 +392,16 @@ impl Aggregation {
         Aggregation {
             config,
             sessions: (0..entities).map(|_| Vec::new()).collect(),
-            current: vec![(0, 0); entities],
+            current: vec![(0, 0, false); entities],
+            action: vec![None; entities],
+            responses: (0..entities).map(|_| Vec::new()).collect(),
+            wakes: Vec::new(),
         }
     }
 
     /// The current A-MPDU of entity `t`: its session and its MPDUs.
     pub(super) fn current(&mut self, t: u32) -> (&mut Session, usize) {
-        let (s, count) = self.current[t as usize];
+        let (s, count, _) = self.current[t as usize];
         (&mut self.sessions[t as usize][s as usize], count as usize)
     }
 
@@ -297,16 +415,35 @@ impl Aggregation {
     }
 }
 
-/// The exchange of a BlockAckReq on `link`: the request, SIFS, the BlockAck; neither at
-/// risk of a collision beyond the request's length.
+/// The exchange of a BlockAckReq on `link`: the request, SIFS, the BlockAck.
 pub(super) fn bar_times(phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
+    short_exchange(phy, link.block_ack_req, link.block_ack)
+}
+
+/// The exchange of an ADDBA Request or Response on `link`: the action frame at the BSS's
+/// lowest basic rate (management frames go at a basic rate, 10.6.6.2; ns-3.37 sends them
+/// at the lowest), SIFS, the ACK at the same rate (the control-response rate of the
+/// lowest basic rate is itself).
+pub(super) fn addba_times(phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
+    let (plcp, rate) = (link.rates.plcp, link.rates.mgmt);
+    let frame = phy.ppdu_time_with(plcp, ADDBA_FRAME, rate);
+    short_exchange(
+        phy,
+        frame,
+        phy.ppdu_time_with(plcp, crate::phy::frame::ACK, rate),
+    )
+}
+
+/// A frame of `frame` and its answer of `answer` SIFS later; neither at risk of a
+/// collision beyond the first frame's length.
+fn short_exchange(phy: &Phy, frame: Time, answer: Time) -> ExchangeTimes {
     let delta = phy.propagation_delay;
-    let data_end = link.block_ack_req + delta;
+    let data_end = frame + delta;
     ExchangeTimes {
         rts: false,
-        first_frame: link.block_ack_req,
+        first_frame: frame,
         data_end,
-        end: data_end + phy.sifs + link.block_ack + delta,
+        end: data_end + phy.sifs + answer + delta,
     }
 }
 

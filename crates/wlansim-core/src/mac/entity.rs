@@ -57,6 +57,9 @@ pub struct MacStats {
     /// than the propagation delay apart: its sender did not sense the earlier one (a
     /// hidden terminal; spatial medium).
     pub hidden_collisions: u64,
+    /// ADDBA Requests and Responses sent, each attempt (A-MPDU runs: the Block Ack
+    /// agreements' setup, `mac/aggregate.rs`).
+    pub addba_sent: u64,
 }
 
 impl MacStats {
@@ -77,6 +80,7 @@ impl MacStats {
         self.control_errors += o.control_errors;
         self.captures += o.captures;
         self.hidden_collisions += o.hidden_collisions;
+        self.addba_sent += o.addba_sent;
     }
 
     /// Count a frame delivered.
@@ -177,8 +181,8 @@ impl Entity {
     /// rather than from the queue).
     #[inline]
     pub fn has_frame(&self) -> bool {
-        // (An aggregating entity may have MPDUs to resend with an empty queue.)
-        debug_assert!(self.head.is_some() || self.queue.is_empty());
+        // (An aggregating entity may have MPDUs to resend with an empty queue, or queued
+        // packets that wait for their session's ADDBA Response and no frame.)
         self.head.is_some()
     }
 

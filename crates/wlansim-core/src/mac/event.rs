@@ -26,6 +26,9 @@ pub enum MacEvent {
     SignalEnd(u32),
     /// Spatial medium: a sender's CTSTimeout/ACKTimeout (node, generation).
     Timeout(NodeId, u32),
+    /// Shared medium with A-MPDU: entity's wait for an ADDBA Response ends
+    /// (`mac/aggregate.rs`).
+    Wake(u32),
 }
 
 /// What the MAC hands back to the world, in the order it happened.
@@ -61,7 +64,8 @@ pub enum MacOutcome {
         lost: bool,
     },
     /// Tracing only: `node` sent `packet` (to `packet.hop`) as the `index`-th subframe of
-    /// an A-MPDU (`last`: its last one), starting at `at` (`retry`: a retransmission),
+    /// an A-MPDU (`last`: its last one; None: an MPDU sent alone, acknowledged by an ACK,
+    /// before its session's Block Ack agreement), starting at `at` (`retry`: a retransmission),
     /// with Block Ack sequence number `seq`, at the A-MPDU's `rate`; `decoded`: its
     /// receiver got it.
     Subframe {
@@ -72,7 +76,7 @@ pub enum MacOutcome {
         rate: AirRate,
         seq: u32,
         index: u32,
-        last: bool,
+        last: Option<bool>,
         decoded: bool,
     },
     /// Tracing only: `node` answered an A-MPDU or a BlockAckReq of `to` with a compressed
@@ -86,6 +90,17 @@ pub enum MacOutcome {
         rate: u64,
         ssn: u32,
         bitmap: Option<u64>,
+        lost: bool,
+    },
+    /// Tracing only: `node` sent `to` an ADDBA Request (`response`: an ADDBA Response) at
+    /// `at`, at `rate` (b/s), in the BSS of AP `bssid`; `lost`: lost or collided.
+    Addba {
+        node: NodeId,
+        to: NodeId,
+        bssid: NodeId,
+        at: Time,
+        rate: u64,
+        response: bool,
         lost: bool,
     },
     /// Tracing what each node hears (spatial medium, [`super::store::Store::trace_heard`]):

@@ -116,8 +116,13 @@ impl Mac {
             e.stats.count_queue_drop(&p);
             return Err(p);
         }
-        if was_empty {
+        // (An aggregating entity may have no frame to send with packets queued: they
+        // wait for their session's ADDBA Response; the new one may not.)
+        if was_empty || !e.has_frame() {
             self.store.new_head(entity);
+            if !self.store.entities[entity as usize].has_frame() {
+                return Ok(());
+            }
             if self.spatial.is_none() {
                 self.shared.frame_ready(&mut self.store, now, entity, sched);
             } else {
@@ -184,6 +189,12 @@ impl Mac {
     }
 
     /// [`MacEvent::Received`] at `now` (either medium).
+    /// [`MacEvent::Wake`] at `now` (shared medium with A-MPDU): entity `t`'s wait for an
+    /// ADDBA Response ends.
+    pub fn wake<S: Schedule<MacEvent>>(&mut self, now: Time, t: u32, sched: &mut S) {
+        self.shared.wake(&mut self.store, now, t, sched);
+    }
+
     pub fn received(&mut self, now: Time, t: u32) {
         self.store.received(now, t);
     }

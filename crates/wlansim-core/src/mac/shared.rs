@@ -268,7 +268,7 @@ impl Shared {
         }
         self.busy = true;
         if store.aggregation.is_some() {
-            self.form_aggregates(store);
+            self.form_aggregates(store, now);
         }
         if self.transmitters.len() > 1 {
             self.resolve_internal_collisions(store, now);
@@ -499,11 +499,11 @@ impl Shared {
     /// The transmitters of a grant form their A-MPDUs (before internal collisions: an
     /// outranked EDCAF's MPDUs count the failure), each within its TXOP limit.
     #[inline(never)]
-    fn form_aggregates(&self, store: &mut Store) {
+    fn form_aggregates(&self, store: &mut Store, now: Time) {
         for &t in &self.transmitters {
             if store.aggregates(t) {
                 let limit = store.entities[t as usize].params.txop_limit;
-                store.form_aggregate(t, (limit > 0).then_some(limit));
+                store.form_aggregate(t, now, (limit > 0).then_some(limit));
             }
         }
     }
@@ -658,6 +658,13 @@ impl Shared {
         sched: &mut S,
     ) {
         let ex = self.exchange;
+        if store
+            .aggregation
+            .as_ref()
+            .is_some_and(|a| !a.wakes.is_empty())
+        {
+            self.wake_entities(store, now, sched);
+        }
         let t = self.transmitters[0];
         let e = &store.entities[t as usize];
         let (limit, has_frame) = (e.params.txop_limit, e.has_frame());
@@ -665,7 +672,7 @@ impl Shared {
             if store.aggregates(t) && has_frame && !ex.captured {
                 // The next A-MPDU fits in what is left of the TXOP.
                 let elapsed = now + store.phy.sifs - ex.txop_start;
-                store.form_aggregate(t, Some(limit.saturating_sub(elapsed)));
+                store.form_aggregate(t, now, Some(limit.saturating_sub(elapsed)));
             }
             if let Some(start) = store.txop_next(t, now, ex.txop_start, ex.captured) {
                 if store.trace {
@@ -691,6 +698,42 @@ impl Shared {
         self.return_transmitters(store, ex.success);
         self.transmitters.clear();
         self.schedule_grant(store, now, sched);
+    }
+
+    /// The entities the exchange that ends at `now` woke (ADDBA: `mac/aggregate.rs`):
+    /// those due now work their head out again and contend if they have a frame;
+    /// the others wake at their time ([`MacEvent::Wake`]). Out of line: once per ADDBA
+    /// frame.
+    #[inline(never)]
+    fn wake_entities<S: Schedule<MacEvent>>(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        sched: &mut S,
+    ) {
+        let wakes = std::mem::take(&mut store.aggregation.as_mut().expect("aggregation").wakes);
+        for &(at, t) in &wakes {
+            if at > now {
+                sched.schedule(at, MacEvent::Wake(t));
+            } else {
+                self.wake(store, now, t, sched);
+            }
+        }
+    }
+
+    /// [`MacEvent::Wake`] at `now` for entity `t`: its sessions see whether an awaited
+    /// ADDBA Response is late ([`Store::wake_aggregate`]); if it had no frame and now has
+    /// one, it contends as when a frame reaches an empty queue.
+    pub fn wake<S: Schedule<MacEvent>>(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        t: u32,
+        sched: &mut S,
+    ) {
+        if store.wake_aggregate(t, now) {
+            self.frame_ready(store, now, t, sched);
+        }
     }
 
     /// Every entity counts idle slots from AIFS after `end` (`correct`) or from

@@ -376,7 +376,10 @@ impl Spatial {
             MacEvent::SignalStart(tx) => self.signal_start(store, now, tx, channel, sched),
             MacEvent::SignalEnd(tx) => self.signal_end(store, now, tx, channel, sched),
             MacEvent::Timeout(n, generation) => self.on_timeout(store, now, n, generation, sched),
-            MacEvent::Grant(_) | MacEvent::ExchangeEnd | MacEvent::Received(_) => {
+            MacEvent::Grant(_)
+            | MacEvent::ExchangeEnd
+            | MacEvent::Received(_)
+            | MacEvent::Wake(_) => {
                 unreachable!("events of the shared medium or the world")
             }
         }

@@ -30,6 +30,9 @@ pub struct LinkRates {
     pub rts: u64,
     pub cts: u64,
     pub ack: u64,
+    /// Rate of the management frames of the link (ADDBA): the lowest rate of the BSS's
+    /// basic rate set.
+    pub mgmt: u64,
     /// PLCP preamble + header time of the BSS's preamble (DSSS long or short).
     pub plcp: Time,
 }
@@ -44,6 +47,7 @@ impl LinkRates {
             rts: phy.control_rate,
             cts: phy.control_rate,
             ack: phy.control_rate,
+            mgmt: phy.control_rate,
             plcp: phy.plcp,
         }
     }
@@ -66,6 +70,7 @@ impl LinkRates {
             rts,
             cts: control_response_rate(standard, basic, rts),
             ack: control_response_rate(standard, basic, eliciting),
+            mgmt: *basic.iter().min().expect("a basic rate set holds a rate"),
             plcp,
         }
     }

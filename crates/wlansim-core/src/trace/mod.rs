@@ -107,9 +107,10 @@ impl AirRate {
 pub struct AmpduSubframe {
     /// Its Block Ack sequence number.
     pub seq: u32,
-    /// Its place in the A-MPDU (0: the first) and whether it is the last.
+    /// Its place in the A-MPDU (0: the first) and whether it is the last (None: an MPDU
+    /// sent alone, not in an A-MPDU, before its session's Block Ack agreement).
     pub index: u32,
-    pub last: bool,
+    pub last: Option<bool>,
     /// Its receiver decoded it.
     pub decoded: bool,
 }

@@ -299,6 +299,7 @@ impl World {
             Event::Mac(MacEvent::Grant(generation)) => self.on_access_grant(now, generation),
             Event::Mac(MacEvent::ExchangeEnd) => self.on_exchange_end(now),
             Event::Mac(MacEvent::Received(entity)) => self.on_received(now, entity),
+            Event::Mac(MacEvent::Wake(entity)) => self.on_wake(now, entity),
             Event::Mac(event) => self.on_spatial(now, event),
             Event::Arrival(flow) => self.on_arrival(now, flow),
             Event::SourceStart(flow) => self.on_source_start(now, flow),
@@ -363,6 +364,13 @@ impl World {
     /// `now` less the rules' delivery delay, goes up now (ns-2's profile).
     fn on_received(&mut self, now: Time, entity: u32) {
         self.mac.received(now, entity);
+        self.handle_mac_outcomes(now);
+    }
+
+    /// [`MacEvent::Wake`]: entity's wait for an ADDBA Response ends (A-MPDU runs).
+    #[inline(never)]
+    fn on_wake(&mut self, now: Time, entity: u32) {
+        self.mac.wake(now, entity, &mut self.events);
         self.handle_mac_outcomes(now);
     }
 
@@ -454,6 +462,22 @@ impl World {
                     }) = &mut self.trace
                     {
                         cap.block_ack(at, node, to, rate, (ssn, bitmap), lost);
+                    }
+                }
+                MacOutcome::Addba {
+                    node,
+                    to,
+                    bssid,
+                    at,
+                    rate,
+                    response,
+                    lost,
+                } => {
+                    if let Some(Trace {
+                        pcap: Some(cap), ..
+                    }) = &mut self.trace
+                    {
+                        cap.addba(at, (node, to, bssid), rate, response, lost);
                     }
                 }
                 MacOutcome::Beacon { node, at, collided } => {

@@ -3,7 +3,7 @@
 //! medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
 use crate::channel::{Channel, FrameKind, Ppdu};
-use crate::mac::aggregate::{data_offset, subframes};
+use crate::mac::aggregate::{data_offset, subframes, ADDBA_FRAME};
 use crate::mac::store::{ChannelLoss, Store};
 use crate::sim::time::Time;
 
@@ -68,13 +68,9 @@ impl Shared {
         }
         let data_at = data_offset(phy, &link, times.rts);
         let agg = store.aggregation.as_ref().expect("aggregation");
-        let (s, count) = agg.current[t as usize];
-        let session = &agg.sessions[t as usize][s as usize];
-        let ampdu = agg.config.ampdu();
-        // The receiver's answer (`bytes`) SIFS after the request or the data, which gave
-        // it the MPDUs of `received`.
-        let answer = |c: &mut Channel, received, bytes| {
-            let frame = control(link.rates.ack, bytes);
+        // The receiver's answer `frame` SIFS after the request or the data, which gave it
+        // the MPDUs of `received`.
+        let answer = |c: &mut Channel, received, frame: Ppdu| {
             let ba_at = times.data_end + sifs;
             let lost = every && lost(c, to, node, ba_at, FrameKind::Control, frame);
             let loss = if lost {
@@ -88,12 +84,23 @@ impl Shared {
                 ..ended(loss, times.end)
             }
         };
+        if agg.action[t as usize].is_some() {
+            // An ADDBA Request or Response: the recipient decoded it (bit 0) unless lost,
+            // then its ACK.
+            let frame = control(link.rates.mgmt, ADDBA_FRAME);
+            if every && lost(channel, node, to, 0, FrameKind::Control, frame) {
+                return ended(ChannelLoss::Data, times.data_end);
+            }
+            return answer(channel, 1, control(link.rates.mgmt, ACK));
+        }
+        let (s, count, ampdu) = agg.current[t as usize];
+        let session = &agg.sessions[t as usize][s as usize];
         if session.bar {
             let bar = control(link.rates.ack, BLOCK_ACK_REQ);
             if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
                 return ended(ChannelLoss::Data, times.data_end);
             }
-            return answer(channel, 0, BLOCK_ACK);
+            return answer(channel, 0, control(link.rates.ack, BLOCK_ACK));
         }
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
@@ -111,6 +118,7 @@ impl Shared {
         if received == 0 {
             return ended(ChannelLoss::Data, times.data_end);
         }
-        answer(channel, received, if ampdu { BLOCK_ACK } else { ACK })
+        let bytes = if ampdu { BLOCK_ACK } else { ACK };
+        answer(channel, received, control(link.rates.ack, bytes))
     }
 }

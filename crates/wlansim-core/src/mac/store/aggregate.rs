@@ -3,12 +3,16 @@
 //! ends. A child of the store so that `mac/aggregate.rs` (the sessions, the windows and
 //! the reordering) depends on neither medium nor store.
 use super::Store;
-use crate::mac::aggregate::{bar_times, data_offset, subframes, Carried, Mpdu, Session};
+use crate::mac::aggregate::{
+    addba_times, bar_times, data_offset, subframes, Action, AggregationConfig, Agreement, Carried,
+    Mpdu, Response, Session, ADDBA_RESPONSE_TIMEOUT, FAILED_ADDBA_TIMEOUT,
+};
 use crate::mac::entity::HeadFrame;
 use crate::mac::event::MacOutcome;
 use crate::mac::exchange::{Ampdu, Msdus};
 use crate::mac::rate::CONFIGURED;
 use crate::net::{NodeId, Packet};
+use crate::phy::ht::Format;
 use crate::phy::LinkTimes;
 use crate::sim::time::Time;
 use crate::trace::AirRate;
@@ -21,29 +25,61 @@ impl Store {
         self.aggregation.is_some() && self.entities[t as usize].beacon.is_none()
     }
 
-    /// The head of an aggregating entity: the receiver of its next A-MPDU (the session
-    /// with MPDUs to resend, else the queue's head) and, until the A-MPDU is formed when
-    /// it wins the medium, the exchange of its first MPDU alone.
+    /// The head of an aggregating entity: the receiver of its next exchange (an ADDBA
+    /// Response it owes; the session whose ADDBA Request goes again; the session with
+    /// MPDUs to resend; else the first queued packet whose session does not wait for its
+    /// agreement) and, until the exchange is formed when it wins the medium, the
+    /// exchange of that frame alone. None while every frame it has waits.
     pub(in crate::mac) fn aggregate_head(&self, t: u32) -> Option<HeadFrame> {
         let agg = self.aggregation.as_ref().expect("aggregation");
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
-        let (to, body) = sessions
-            .iter()
-            .find_map(|s| s.unacked.front().map(|m| (s.to, m.body)))
+        let frame = |to, times| HeadFrame {
+            rate: CONFIGURED,
+            to,
+            times,
+            delivered: false,
+            broadcast: false,
+        };
+        let action = agg.responses[t as usize]
+            .first()
+            .map(|r| self.entities[r.from as usize].node)
             .or_else(|| {
-                let p = e.queue.head()?;
-                Some((p.hop, Msdus::default().with(p.ip_bytes())))
+                let requesting = |s: &&Session| matches!(s.agreement, Agreement::Requesting { .. });
+                sessions.iter().find(requesting).map(|s| s.to)
+            });
+        if let Some(to) = action {
+            return Some(frame(to, addba_times(&self.phy, self.link(e.node, to))));
+        }
+        let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
+        let (to, body, ampdu) = sessions
+            .iter()
+            .filter(|s| !s.waits())
+            .find_map(|s| s.unacked.front().map(|m| (s.to, m.body, s.block_ack())))
+            .or_else(|| {
+                let (_, p) = e.queue.find(|p| !waits(p.hop))?;
+                let ampdu = sessions.iter().any(|s| s.to == p.hop && s.block_ack());
+                Some((p.hop, Msdus::default().with(p.ip_bytes()), ampdu))
             })?;
         let link = self.link(e.node, to);
         let one = Ampdu::default().with_mpdu(&self.phy, body);
-        Some(HeadFrame {
-            rate: crate::mac::rate::CONFIGURED,
-            to,
-            times: agg.config.times(&self.phy, link, self.rts_threshold, one),
-            delivered: false,
-            broadcast: false,
-        })
+        let times = AggregationConfig::times(&self.phy, link, self.rts_threshold, one, ampdu);
+        Some(frame(to, times))
+    }
+
+    /// The entity of node `node` that answers entity `t`'s ADDBA Request: the one of the
+    /// same access category (TID), else the node's first that is not a Beacon's.
+    fn peer_entity(&self, t: u32, node: NodeId) -> u32 {
+        let ac = self.entities[t as usize].ac;
+        let of_node = || {
+            let all = self.entities.iter().enumerate();
+            all.filter(move |(_, e)| e.node == node && e.beacon.is_none())
+        };
+        let same_ac = of_node().find(|(_, e)| e.ac == ac);
+        same_ac
+            .or_else(|| of_node().next())
+            .expect("a node that receives has an entity")
+            .0 as u32
     }
 
     /// The rung of entity `t`'s next A-MPDU to `to` and the link's times at it: its rate
@@ -65,9 +101,13 @@ impl Store {
         (CONFIGURED, *self.link(node, to))
     }
 
-    /// Entity `t` won the medium: its A-MPDU, whose whole exchange takes at most `budget`
-    /// (the TXOP's time left; None: no TXOP limit). At least one MPDU goes.
-    pub(in crate::mac) fn form_aggregate(&mut self, t: u32, budget: Option<Time>) {
+    /// Entity `t` won the medium at `now`: an ADDBA frame ([`Store::form_addba`]), or its
+    /// A-MPDU, whose whole exchange takes at most `budget` (the TXOP's time left; None: no
+    /// TXOP limit). At least one MPDU goes.
+    pub(in crate::mac) fn form_aggregate(&mut self, t: u32, now: Time, budget: Option<Time>) {
+        if self.form_addba(t, now) {
+            return;
+        }
         let to = self.entities[t as usize].head.expect("has frame").to;
         let (rate, link) = self.aggregate_rate(t, to);
         let Store {
@@ -81,17 +121,11 @@ impl Store {
         let agg = aggregation.as_mut().expect("aggregation");
         let e = &mut entities[t as usize];
         let sessions = &mut agg.sessions[t as usize];
-        let s = match sessions.iter().position(|s| s.to == to) {
-            Some(s) => s,
-            None => {
-                sessions.push(Session::new(to));
-                sessions.len() - 1
-            }
-        };
+        let s = Session::of(sessions, to);
         let session = &mut sessions[s];
         if session.bar {
             // A BlockAckReq about every MPDU sent and not acknowledged.
-            agg.current[t as usize] = (s as u32, session.unacked.len() as u32);
+            agg.current[t as usize] = (s as u32, session.unacked.len() as u32, true);
             e.head = Some(HeadFrame {
                 to,
                 times: bar_times(phy, &link),
@@ -102,7 +136,10 @@ impl Store {
             return;
         }
         let config = agg.config;
-        let fits = |a| config.fits(phy, &link, *rts_threshold, budget, a);
+        // Without its agreement an MPDU goes alone, acknowledged by an ACK.
+        let ampdu = session.block_ack();
+        let window = if ampdu { config.window } else { 1 };
+        let fits = |a| config.fits(phy, &link, *rts_threshold, budget, (a, ampdu));
         let mut a = Ampdu::default();
         for m in &session.unacked {
             let next = a.with_mpdu(phy, m.body);
@@ -112,7 +149,7 @@ impl Store {
             a = next;
         }
         if a.mpdus as usize == session.unacked.len() {
-            let end = session.window_start() + agg.config.window;
+            let end = session.window_start() + window;
             // The queued packets to `to`, wherever they stand (as ns-3 and Linux take
             // every queued MPDU of the receiver and TID): the entity's queue is its TID's.
             let for_to = |p: &Packet| p.hop == to;
@@ -148,14 +185,69 @@ impl Store {
                 session.next_seq += 1;
             }
         }
-        agg.current[t as usize] = (s as u32, a.mpdus);
+        agg.current[t as usize] = (s as u32, a.mpdus, ampdu);
         e.head = Some(HeadFrame {
             rate,
             to,
-            times: config.times(phy, &link, *rts_threshold, a),
+            times: AggregationConfig::times(phy, &link, *rts_threshold, a, ampdu),
             delivered: false,
             broadcast: false,
         });
+    }
+
+    /// Entity `t`, which won the medium at `now`, sends an ADDBA frame: the first
+    /// Response it owes, or the Request of the session of its head when that session has
+    /// no agreement yet and, as ns-3.37's `NeedSetupBlockAck`, more than one MPDU waits
+    /// for its receiver (on a VHT PHY: any), or when its Request goes again. Whether it
+    /// does (the exchange is then its head's).
+    fn form_addba(&mut self, t: u32, now: Time) -> bool {
+        let Store {
+            phy,
+            entities,
+            aggregation,
+            ..
+        } = self;
+        let agg = aggregation.as_mut().expect("aggregation");
+        agg.action[t as usize] = None;
+        let e = &entities[t as usize];
+        let (to, action) = if let Some(&r) = agg.responses[t as usize].first() {
+            (entities[r.from as usize].node, Action::Response(r))
+        } else {
+            if !agg.config.ampdu() {
+                return false;
+            }
+            let to = e.head.expect("has frame").to;
+            let sessions = &mut agg.sessions[t as usize];
+            let s = Session::of(sessions, to);
+            let session = &mut sessions[s];
+            if matches!(session.agreement, Agreement::NoReply { retry_at } if now >= retry_at) {
+                session.agreement = Agreement::None;
+            }
+            let request = match session.agreement {
+                Agreement::Requesting { .. } => true,
+                Agreement::None => {
+                    let vht = phy.ht.is_some_and(|m| m.format == Format::Vht);
+                    let queued = e.queue.entries().filter(|(p, _)| p.hop == to);
+                    vht || session.unacked.len() + queued.take(2).count() > 1
+                }
+                _ => false,
+            };
+            if !request {
+                return false;
+            }
+            agg.current[t as usize] = (s as u32, 0, false);
+            (to, Action::Request)
+        };
+        agg.action[t as usize] = Some(action);
+        let times = addba_times(&self.phy, self.link(self.entities[t as usize].node, to));
+        self.entities[t as usize].head = Some(HeadFrame {
+            rate: CONFIGURED,
+            to,
+            times,
+            delivered: false,
+            broadcast: false,
+        });
+        true
     }
 
     /// Tracing only, at the end of entity `t`'s exchange that began at `start` (after
@@ -177,7 +269,24 @@ impl Store {
         let phy = &self.phy;
         let data_at = start + data_offset(phy, &link, head.times.rts);
         let agg = self.aggregation.as_mut().expect("aggregation");
-        let ampdu = agg.config.ampdu();
+        if let Some(action) = agg.action[t as usize] {
+            let bssid = if self.links[node as usize].is_some() {
+                head.to
+            } else {
+                node
+            };
+            self.outcomes.push(MacOutcome::Addba {
+                node,
+                to: head.to,
+                bssid,
+                at: start,
+                rate: link.rates.mgmt,
+                response: matches!(action, Action::Response(_)),
+                lost: received == 0,
+            });
+            return;
+        }
+        let ampdu = agg.current[t as usize].2;
         let (session, count) = agg.current(t);
         let ssn = session.window_start();
         let rate = link.rates.ack;
@@ -205,7 +314,7 @@ impl Store {
                     rate: AirRate::of(&link.rates),
                     seq: m.seq,
                     index: index as u32,
-                    last: index + 1 == count,
+                    last: ampdu.then_some(index + 1 == count),
                     decoded: received >> index & 1 == 1,
                 });
             }
@@ -233,6 +342,9 @@ impl Store {
     /// subframe), whose reception ended at `at`: it keeps the new ones and passes up what
     /// is in order.
     pub(in crate::mac) fn aggregate_received(&mut self, t: u32, bitmap: u64, at: Time) {
+        if self.aggregation.as_ref().expect("aggregation").action[t as usize].is_some() {
+            return self.addba_received(t, at);
+        }
         let agg = self.aggregation.as_mut().expect("aggregation");
         let (session, count) = agg.current(t);
         for i in 0..count {
@@ -253,15 +365,128 @@ impl Store {
     /// Entity `t`'s BlockAck came back (its exchange began at `start`): the MPDUs the
     /// receiver holds leave the window; each of the A-MPDU's missing ones counts a retry.
     pub(in crate::mac) fn aggregate_acked(&mut self, t: u32, start: Time) {
-        self.settle_aggregate(t, start, true);
+        if self.settle_addba(t, start, true).is_none() {
+            self.settle_aggregate(t, start, true);
+        }
         self.new_head(t);
+    }
+
+    /// The recipient of entity `t`'s ADDBA frame decoded it at `at`: a Request makes it
+    /// owe a Response (replacing one it owes for the same session, as ns-3.37 does), a
+    /// Response sets the originator's agreement up. Either wakes the entity that may now
+    /// send.
+    fn addba_received(&mut self, t: u32, at: Time) {
+        let e = &self.entities[t as usize];
+        let (node, to) = (e.node, e.head.expect("has frame").to);
+        let action = self.aggregation.as_ref().expect("aggregation").action[t as usize];
+        match action.expect("an ADDBA frame") {
+            Action::Request => {
+                let r = self.peer_entity(t, to);
+                let agg = self.aggregation.as_mut().expect("aggregation");
+                let session = agg.current[t as usize].0;
+                let owed = &mut agg.responses[r as usize];
+                owed.retain(|o| (o.from, o.session) != (t, session));
+                owed.push(Response {
+                    from: t,
+                    session,
+                    retries: 0,
+                });
+                agg.wakes.push((at, r));
+            }
+            Action::Response(r) => {
+                let agg = self.aggregation.as_mut().expect("aggregation");
+                let session = &mut agg.sessions[r.from as usize][r.session as usize];
+                debug_assert_eq!(session.to, node);
+                session.agreement = Agreement::Established;
+                agg.wakes.push((at, r.from));
+            }
+        }
+    }
+
+    /// Entity `t`'s exchange that began at `start` ended (`acked`: its ACK came back): if
+    /// it sent an ADDBA frame, the frame's fate: a Request acknowledged makes its session
+    /// wait for the Response (until [`ADDBA_RESPONSE_TIMEOUT`] has passed: a wake then);
+    /// one not acknowledged goes again, or, at the short retry limit, is discarded and
+    /// the session's MPDUs go alone for [`FAILED_ADDBA_TIMEOUT`]; a Response acknowledged,
+    /// or discarded at the limit, is no longer owed. Whether the frame was discarded;
+    /// None when the exchange was not an ADDBA frame's.
+    fn settle_addba(&mut self, t: u32, start: Time, acked: bool) -> Option<bool> {
+        let agg = self.aggregation.as_mut().expect("aggregation");
+        let action = agg.action[t as usize].take()?;
+        let e = &mut self.entities[t as usize];
+        e.stats.addba_sent += 1;
+        let end = start + e.head.expect("has frame").times.end;
+        let limit = e.params.short_retry_limit;
+        let at_limit = |retries: u32| limit.is_some_and(|l| retries >= l);
+        let discarded = match action {
+            Action::Request => {
+                let s = agg.current[t as usize].0 as usize;
+                let session = &mut agg.sessions[t as usize][s];
+                let retries = match session.agreement {
+                    Agreement::Requesting { retries } => retries,
+                    _ => 0,
+                };
+                let discarded = !acked && at_limit(retries + 1);
+                session.agreement = if acked {
+                    agg.wakes.push((end + ADDBA_RESPONSE_TIMEOUT, t));
+                    Agreement::Awaiting {
+                        until: end + ADDBA_RESPONSE_TIMEOUT,
+                    }
+                } else if discarded {
+                    Agreement::NoReply {
+                        retry_at: end + FAILED_ADDBA_TIMEOUT,
+                    }
+                } else {
+                    Agreement::Requesting {
+                        retries: retries + 1,
+                    }
+                };
+                discarded
+            }
+            Action::Response(r) => {
+                let owed = &mut agg.responses[t as usize];
+                let same = |o: &Response| (o.from, o.session) == (r.from, r.session);
+                let Some(i) = owed.iter().position(same) else {
+                    return Some(false); // replaced by a newer one meanwhile
+                };
+                owed[i].retries += 1;
+                let discarded = !acked && at_limit(owed[i].retries);
+                if acked || discarded {
+                    owed.remove(i);
+                }
+                discarded
+            }
+        };
+        Some(discarded)
+    }
+
+    /// A wake of entity `t` at `now` ([`Aggregation::wakes`]): a Response awaited until
+    /// now that did not come lets the session's MPDUs go alone (`NoReply`). Whether the
+    /// entity had no frame and now has one (it then contends).
+    pub(in crate::mac) fn wake_aggregate(&mut self, t: u32, now: Time) -> bool {
+        let agg = self.aggregation.as_mut().expect("aggregation");
+        for s in &mut agg.sessions[t as usize] {
+            if matches!(s.agreement, Agreement::Awaiting { until } if until <= now) {
+                s.agreement = Agreement::NoReply {
+                    retry_at: now + FAILED_ADDBA_TIMEOUT,
+                };
+            }
+        }
+        if self.entities[t as usize].has_frame() {
+            return false;
+        }
+        self.new_head(t);
+        self.entities[t as usize].has_frame()
     }
 
     /// Entity `t`'s A-MPDU (sent at `start`) got no BlockAck (lost, collided, or no MPDU
     /// decoded): each of its MPDUs counts a retry; CW doubles, or resets when every MPDU
     /// of it was discarded. `long_frame`: sent after RTS/CTS (the long retry limit).
     pub(in crate::mac) fn aggregate_failed(&mut self, t: u32, start: Time, long_frame: bool) {
-        let discarded_all = self.settle_aggregate(t, start, false);
+        let discarded_all = match self.settle_addba(t, start, false) {
+            Some(discarded) => discarded,
+            None => self.settle_aggregate(t, start, false),
+        };
         let e = &mut self.entities[t as usize];
         let b = &mut e.backoff;
         if discarded_all {
@@ -293,7 +518,7 @@ impl Store {
         };
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
-        let ampdu = agg.config.ampdu();
+        let ampdu = agg.current[t as usize].2;
         let (session, count) = agg.current(t);
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
@@ -344,7 +569,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mac::aggregate::{Aggregation, AggregationConfig};
+    use crate::mac::aggregate::Aggregation;
     use crate::mac::backoff::Backoff;
     use crate::mac::entity::{AccessParams, Entity};
     use crate::mac::ns2::MacRules;
@@ -352,38 +577,43 @@ mod tests {
     use crate::net::TxQueue;
     use crate::phy::{LinkRates, Preamble, Standard};
     use crate::sim::rng::{Rng, StreamKind};
+    use crate::sim::time::MS;
 
-    /// An AP (node 0) that aggregates, its queue holding `queue` (packets to `hop`, by
-    /// node), and its two stations (nodes 1 and 2).
+    /// An AP (node 0, entity 0) that aggregates, its queue holding `queue` (packets to
+    /// `hop`, by node), and its two stations (nodes and entities 1 and 2, nothing
+    /// queued), on 802.11n (HT).
     fn ap(queue: &[u32], amsdu_bytes: u32) -> Store {
         let phy = Standard::Ieee80211n.preset(Preamble::Long);
-        let mut q = TxQueue::shared(100);
-        for (seq, &hop) in queue.iter().enumerate() {
-            let p = Packet::udp(hop, seq as u32, 1000, 0, hop, 0);
-            q.push(Packet { hop, ..p }).unwrap();
-        }
-        let e = Entity {
-            node: 0,
-            ac: None,
-            queue: q,
-            head: None,
-            backoff: Backoff::new(15, Rng::named(1, StreamKind::Backoff, "ap")),
-            params: AccessParams {
-                aifs: 43_000,
-                cw_min: 15,
-                cw_max: 1023,
-                short_retry_limit: Some(7),
-                long_retry_limit: Some(4),
-                txop_limit: 0,
-            },
-            stats: MacStats::default(),
-            beacon: None,
+        let entity = |node: NodeId, queue: &[u32]| {
+            let mut q = TxQueue::shared(100);
+            for (seq, &hop) in queue.iter().enumerate() {
+                let p = Packet::udp(hop, seq as u32, 1000, node, hop, 0);
+                q.push(Packet { hop, ..p }).unwrap();
+            }
+            Entity {
+                node,
+                ac: None,
+                queue: q,
+                head: None,
+                backoff: Backoff::new(15, Rng::named(1, StreamKind::Backoff, "ap")),
+                params: AccessParams {
+                    aifs: 43_000,
+                    cw_min: 15,
+                    cw_max: 1023,
+                    short_retry_limit: Some(7),
+                    long_retry_limit: Some(4),
+                    txop_limit: 0,
+                },
+                stats: MacStats::default(),
+                beacon: None,
+            }
         };
         let link = Some(LinkRates::fixed(&phy));
+        let entities = vec![entity(0, queue), entity(1, &[]), entity(2, &[])];
         let mut store = Store::new(
             phy,
             None,
-            vec![e],
+            entities,
             vec![None, link, link],
             MacRules::default(),
         );
@@ -392,9 +622,33 @@ mod tests {
             window: 64,
             amsdu_bytes,
         };
-        store.aggregation = Some(Aggregation::new(config, 1));
+        store.aggregation = Some(Aggregation::new(config, 3));
         store.entities[0].head = store.aggregate_head(0);
         store
+    }
+
+    /// Entity 0's agreements with `receivers` exist.
+    fn agreed(store: &mut Store, receivers: &[NodeId]) {
+        let sessions = &mut store.aggregation.as_mut().unwrap().sessions[0];
+        for &to in receivers {
+            let mut s = Session::new(to);
+            s.agreement = Agreement::Established;
+            sessions.push(s);
+        }
+    }
+
+    /// Entity `t`'s exchange that began at `start` got through: every frame of it
+    /// decoded, then its ACK or BlockAck.
+    fn received_and_acked(store: &mut Store, t: u32, start: Time) {
+        let data_end = start + store.entities[t as usize].head.unwrap().times.data_end;
+        store.aggregate_received(t, u64::MAX, data_end);
+        store.aggregate_acked(t, start);
+    }
+
+    /// Entity `t`'s current exchange: its ADDBA frame, else whether a BlockAck answers it.
+    fn exchange(store: &Store, t: u32) -> (Option<Action>, bool) {
+        let agg = store.aggregation.as_ref().unwrap();
+        (agg.action[t as usize], agg.current[t as usize].2)
     }
 
     /// The packets (flow, seq) of entity 0's current A-MPDU, by MPDU.
@@ -411,7 +665,8 @@ mod tests {
         // Download segments to station 1 interleaved with TCP ACKs to station 2.
         let queue = [1, 2, 1, 2, 1, 2, 1];
         let mut store = ap(&queue, 0);
-        store.form_aggregate(0, None);
+        agreed(&mut store, &[1, 2]);
+        store.form_aggregate(0, 0, None);
         assert_eq!(store.entities[0].head.unwrap().to, 1);
         let ones = [[(1, 0)], [(1, 2)], [(1, 4)], [(1, 6)]];
         assert_eq!(current(&mut store), ones.map(Vec::from));
@@ -423,10 +678,89 @@ mod tests {
         assert_eq!(left, [1, 3, 5], "the others stay, in order");
         // A-MSDUs are filled the same way: two subframes (2102 B) fit in 2200 B, three not.
         let mut store = ap(&queue, 2_200);
-        store.form_aggregate(0, None);
+        agreed(&mut store, &[1, 2]);
+        store.form_aggregate(0, 0, None);
         assert_eq!(
             current(&mut store),
             [vec![(1, 0), (1, 2)], vec![(1, 4), (1, 6)]]
         );
+    }
+
+    #[test]
+    fn an_addba_request_goes_first_and_its_receivers_mpdus_wait_for_the_response() {
+        use crate::sim::time::US;
+        // Two packets for station 1, one for station 2 (HT: one alone needs no agreement).
+        let mut store = ap(&[1, 1, 2], 0);
+        store.form_aggregate(0, 0, None);
+        let head = store.entities[0].head.unwrap();
+        assert_eq!(
+            (head.to, exchange(&store, 0)),
+            (1, (Some(Action::Request), false))
+        );
+        // 37 bytes at 6 Mb/s (the lowest basic rate): 16 + 296 + 6 bits in 14 symbols
+        // after the 20 µs preamble; SIFS; the ACK at 6 Mb/s, 44 µs.
+        let delta = store.phy.propagation_delay;
+        assert_eq!(head.times.first_frame, 76 * US);
+        assert_eq!(head.times.end, (76 + 16 + 44) * US + 2 * delta);
+        // Station 1 decodes it and owes a Response; the ACK comes back at `end`.
+        let end = head.times.end;
+        store.aggregate_received(0, 1, head.times.data_end);
+        store.aggregate_acked(0, 0);
+        let agg = store.aggregation.as_ref().unwrap();
+        let owed = Response {
+            from: 0,
+            session: 0,
+            retries: 0,
+        };
+        assert_eq!(agg.responses[1], [owed]);
+        assert_eq!(agg.wakes, [(head.times.data_end, 1), (end + MS, 0)]);
+        // Station 1's packets wait; station 2's goes alone with an ACK.
+        assert_eq!(store.entities[0].head.unwrap().to, 2);
+        store.form_aggregate(0, end, None);
+        assert_eq!(exchange(&store, 0), (None, false));
+        assert_eq!(current(&mut store), [vec![(2, 2)]]);
+        received_and_acked(&mut store, 0, end);
+        assert!(store.entities[0].head.is_none() && store.entities[0].queue.len() == 2);
+        // No Response within 1 ms of the Request's ACK: the MPDUs go alone meanwhile.
+        assert!(store.wake_aggregate(0, end + MS));
+        store.form_aggregate(0, end + MS, None);
+        assert_eq!(exchange(&store, 0), (None, false));
+        assert_eq!(current(&mut store), [vec![(1, 0)]]);
+        received_and_acked(&mut store, 0, end + MS);
+        // Station 1 wakes to send its Response (before anything of its own).
+        assert!(store.wake_aggregate(1, end + MS));
+        store.form_aggregate(1, end + 2 * MS, None);
+        assert_eq!(store.entities[1].head.unwrap().to, 0);
+        assert!(matches!(exchange(&store, 1).0, Some(Action::Response(r)) if r == owed));
+        received_and_acked(&mut store, 1, end + 2 * MS);
+        let agg = store.aggregation.as_ref().unwrap();
+        assert!(agg.responses[1].is_empty() && agg.sessions[0][0].block_ack());
+        assert_eq!(store.entities[0].stats.addba_sent, 1);
+        assert_eq!(store.entities[1].stats.addba_sent, 1);
+        // The agreement exists: what is left goes in an A-MPDU.
+        store.form_aggregate(0, end + 3 * MS, None);
+        assert_eq!(exchange(&store, 0), (None, true));
+        assert_eq!(current(&mut store), [vec![(1, 1)]]);
+    }
+
+    #[test]
+    fn a_request_discarded_at_the_retry_limit_lets_mpdus_go_alone_for_200_ms() {
+        let mut store = ap(&[1, 1, 1, 1], 0);
+        for _ in 0..7 {
+            store.form_aggregate(0, 0, None);
+            assert_eq!(exchange(&store, 0), (Some(Action::Request), false));
+            store.aggregate_failed(0, 0, false);
+        }
+        assert_eq!(store.entities[0].stats.addba_sent, 7);
+        // Discarded at the short retry limit (7): CW back to its minimum.
+        assert_eq!(store.entities[0].backoff.short_retries, 0);
+        for at in [MS, 199 * MS] {
+            store.form_aggregate(0, at, None);
+            assert_eq!(exchange(&store, 0), (None, false));
+            assert_eq!(current(&mut store).len(), 1);
+            received_and_acked(&mut store, 0, at);
+        }
+        store.form_aggregate(0, 201 * MS, None);
+        assert_eq!(exchange(&store, 0), (Some(Action::Request), false));
     }
 }
