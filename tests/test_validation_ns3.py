@@ -110,8 +110,8 @@ def test_quick_run_agrees_within_3_percent_and_writes_its_claims(tmp_path):
     assert claims["ns3.rate-ideal-11ac"] == claims["ns3.rate-minstrel-ht-11ac"] == "not run"
     rate = list(csv.DictReader(open(tmp_path / "ns3-rate.csv")))
     assert [r["cell"] for r in rate] == [c.label for c in validation.rate_cases(quick=True)]
-    # Minstrel-HT at 25 dB settles at MCS 7 in both; at 10 dB wlansim carries about 8 %
-    # less (named in docs/validation-ns3.md), so that statement may fail.
+    # Minstrel-HT at 25 dB settles at MCS 7 in both; at 10 dB, with 2 runs, ns-3's spread
+    # between seeds (docs/validation-ns3.md) may leave that statement undecided.
     assert abs(float(rate[1]["diff_pct"])) < 2.0, rate[1]
     agreed = {k: v for k, v in claims.items() if k != "ns3.rate-minstrel-ht"}
     assert "does not hold" not in agreed.values()
