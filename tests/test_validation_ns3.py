@@ -113,13 +113,15 @@ def test_quick_run_agrees_within_3_percent_and_writes_its_claims(tmp_path):
     assert set(claims) == {"ns3.udp-80211b", "ns3.udp-80211ag", "ns3.udp-80211n",
                            "ns3.udp-80211ac", "ns3.udp-80211n-ampdu",
                            "ns3.udp-80211ac-ampdu", "ns3.tcp-total", "ns3.tcp-ratio",
-                           "ns3.rate-minstrel-ht", "ns3.rate-ideal"}  # fmt: skip
+                           "ns3.rate-minstrel-ht", "ns3.rate-ideal",
+                           "ns3.rate-minstrel-ht-11ac", "ns3.rate-ideal-11ac"}  # fmt: skip
     assert claims["ns3.tcp-total"] == "not run"  # no TCP case in --quick
     assert claims["ns3.rate-ideal"] == "not run"  # Minstrel-HT only in --quick
+    assert claims["ns3.rate-ideal-11ac"] == claims["ns3.rate-minstrel-ht-11ac"] == "not run"
     rate = list(csv.DictReader(open(tmp_path / "ns3-rate.csv")))
     assert [r["cell"] for r in rate] == [c.label for c in validation.rate_cases(quick=True)]
-    # Minstrel-HT at 25 dB settles at MCS 7 in both; at 10 dB wlansim carries about 8 %
-    # less (named in docs/validation-ns3.md), so that statement may fail.
+    # Minstrel-HT at 25 dB settles at MCS 7 in both; at 10 dB, with 2 runs, ns-3's spread
+    # between seeds (docs/validation-ns3.md) may leave that statement undecided.
     assert abs(float(rate[1]["diff_pct"])) < 2.0, rate[1]
     agreed = {k: v for k, v in claims.items() if k != "ns3.rate-minstrel-ht"}
     assert "does not hold" not in agreed.values()
@@ -129,20 +131,27 @@ def test_quick_run_agrees_within_3_percent_and_writes_its_claims(tmp_path):
 
 def test_the_rate_cases_match_on_both_sides():
     cases = validation.rate_cases(quick=False)
-    assert {(c.algorithm, c.snr_db) for c in cases} == {
-        (a, snr) for a in ("minstrel_ht", "ideal") for snr in (5, 10, 15, 20, 25, 30)}  # fmt: skip
+    assert {(c.phy, c.algorithm, c.snr_db) for c in cases} == {
+        (p, a, snr) for p in ("11n-20", "11ac-80") for a in ("minstrel_ht", "ideal")
+        for snr in (5, 10, 15, 20, 25, 30)}  # fmt: skip
     for case in cases:
         s = resolve(validation.rate_scenario(case, 4.0))
         args = validation.rate_args(case, 4.0, seed=2)
         reception = s["channel"]["reception"]
         assert reception["noise_floor_dbm"] == validation.RATE_NOISE_DBM
-        assert reception["rx_power_dbm"] == args["rss"] == validation.RATE_NOISE_DBM + case.snr_db
+        # the SNR over the noise of the channel's width (+6.02 dB at 80 MHz)
+        width_db = {"11n-20": 0.0, "11ac-80": 6.02}[case.phy]
+        assert reception["rx_power_dbm"] == args["rss"] == case.rx_power_dbm
+        assert abs(case.rx_power_dbm - (validation.RATE_NOISE_DBM + width_db + case.snr_db)) < 0.01
         assert s["mac"]["rate_control"] == case.algorithm
         assert "mcs" not in validation.rate_scenario(case, 4.0)["phy"]  # the controller's
         assert args["rateManager"] == validation.RATE_MANAGERS[case.algorithm]
         assert args["nistErrors"] is True and args["preambleDetection"] is False
         assert args["n"] == 1 and args["ampdu"] == s["mac"]["ampdu_max_bytes"] == 65_535
-        assert args["width"] == s["phy"]["channel_width"] == 20 and args["counters"] is True
+        assert args["width"] == s["phy"]["channel_width"] == case.width
+        assert args["standard"] == {"11n-20": "11n-5", "11ac-80": "11ac"}[case.phy]
+        assert s["phy"]["standard"] == {"11n-20": "802.11n", "11ac-80": "802.11ac"}[case.phy]
+        assert args["counters"] is True
 
 
 def test_the_tcp_cases_match_on_both_sides():

@@ -292,8 +292,13 @@ impl Store {
     }
 
     /// Entity `t`'s rate controller learns the fate of the attempt that began at `start`.
+    /// With aggregation `settle_aggregate` reports each exchange (its MPDUs sent and
+    /// acknowledged), not this.
     #[inline(never)]
     fn report_rate(&mut self, t: u32, success: bool, start: Time) {
+        if self.aggregation.is_some() {
+            return;
+        }
         let rc = self.rate.as_mut().expect("rate control");
         let e = &self.entities[t as usize];
         if let Some(head) = e.head.filter(|h| !h.broadcast) {

@@ -28,8 +28,9 @@
 // EIFS ACK time at the end (`phy_sifs_ns`, `phy_slot_ns`, `phy_ack_tx_ns`): a trace, so
 // off by default. With --counters=1 the data frames' rates too: `tx_data_rate_kbps` (the sum
 // over the data PSDUs of each one's rate, kb/s) and `tx_data_mcs` (the sum of their MCS,
-// HT/VHT only), for the rate managers' mean rate and MCS. With --tcp and --counters=1 also
-// per node (`ap`, uploaders `u0`.., downloaders `d0`..): its data PSDUs, their MPDUs, its
+// HT/VHT only), for the rate managers' mean rate and MCS, and per MCS M the PSDUs sent at it
+// (`tx_data_mcsM_psdus`), their MPDUs (`tx_data_mcsM_mpdus`) and airtime
+// (`tx_data_mcsM_ns`). With --tcp and --counters=1 also per node (`ap`, uploaders `u0`.., downloaders `d0`..): its data PSDUs, their MPDUs, its
 // BlockAckReqs and its frames in collisions (`by_u0_data`, `by_u0_data_mpdus`, `by_u0_bar`,
 // `by_u0_collided`; the AP's per receiver, `by_ap_to_d0_data`...), the MPDUs its MAC
 // dropped by reason (`by_u0_drop_retry`, `_enqueue`, `_lifetime`, `_old`; an MPDU dropped
@@ -70,6 +71,7 @@ std::map<uint32_t, uint64_t> g_rx;  // bytes per sending station, after the warm
 std::map<std::string, uint64_t> g_tx; // frames on the air after the warm-up, by kind
 bool g_measuring = false;
 Mac48Address g_apAddress; // the AP's: its data frames are counted apart (`tx_ap_data`...)
+WifiPhyBand g_band = WIFI_PHY_BAND_5GHZ; // the PHY's band (the data frames' airtime)
 // TCP with --counters=1: each node's name (`ap`, `u0`.., `d0`..), its frames counted apart.
 std::map<Mac48Address, std::string> g_label;
 
@@ -149,6 +151,12 @@ Transmitted(WifiConstPsduMap psdus, WifiTxVector txVector, double)
             if (mode.GetModulationClass() >= WIFI_MOD_CLASS_HT)
             {
                 g_tx["tx_data_mcs"] += mode.GetMcsValue();
+                // Per MCS: the PSDUs, their MPDUs and their airtime (ns).
+                const std::string m = "tx_data_mcs" + std::to_string(mode.GetMcsValue());
+                g_tx[m + "_psdus"] += 1;
+                g_tx[m + "_mpdus"] += psdu->GetNMpdus();
+                g_tx[m + "_ns"] +=
+                    WifiPhy::CalculateTxDuration(psdu, txVector, g_band).GetNanoSeconds();
             }
             if (h.GetAddr2() == g_apAddress)
             {
@@ -524,6 +532,7 @@ main(int argc, char* argv[])
         phy.DisablePreambleDetectionModel();
     }
     const bool band24 = standard == "11b" || standard == "11g" || standard == "11n-2.4";
+    g_band = band24 ? WIFI_PHY_BAND_2_4GHZ : WIFI_PHY_BAND_5GHZ;
     if (standard.rfind("11n", 0) == 0 || standard == "11ac")
     {
         std::string band = band24 ? "BAND_2_4GHZ" : "BAND_5GHZ";

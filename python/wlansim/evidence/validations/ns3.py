@@ -731,71 +731,94 @@ def _tcp_claims() -> list:
 
 
 #: Rate adaptation at a fixed SNR ladder (issue 40 item 4): one station sends saturated UDP
-#: to the AP on 802.11n at 20 MHz (one stream, 800 ns guard interval, MCS 0-7) with
-#: A-MPDUs of :data:`AMPDU_BYTES`, both simulators adapting the rate with the same
-#: algorithm (``mac.rate_control``; ns-3's ``WifiRemoteStationManager``), every frame
-#: received at the noise floor plus the SNR (ns-3: ``FixedRssLossModel``), decoded on the
-#: NIST curves in both (ns-3's ``NistErrorRateModel``, ``cell.cc --nistErrors``: the
-#: curves of wlansim's sinr reception; ns-3.37's default for HT is its
-#: ``TableBasedErrorRateModel``).
+#: to the AP with A-MPDUs of :data:`AMPDU_BYTES` on 802.11n at 20 MHz (one stream, 800 ns
+#: guard interval, MCS 0-7) or 802.11ac at 80 MHz (one stream, 800 ns, MCS 0-9), both
+#: simulators adapting the rate with the same algorithm (``mac.rate_control``; ns-3's
+#: ``WifiRemoteStationManager``), every frame received at the noise floor of the channel's
+#: width plus the SNR (ns-3: ``FixedRssLossModel``), decoded on the NIST curves in both
+#: (ns-3's ``NistErrorRateModel``, ``cell.cc --nistErrors``: the curves of wlansim's sinr
+#: reception; ns-3.37's default for HT and VHT is its ``TableBasedErrorRateModel``).
 RATE_SNRS_DB = (5, 10, 15, 20, 25, 30)
+#: The PHYs of the ladder (keys of :data:`PHYS`; the data rate is the controller's).
+RATE_PHYS = ("11n-20", "11ac-80")
 RATE_MANAGERS = {"minstrel_ht": "ns3::MinstrelHtWifiManager", "ideal": "ns3::IdealWifiManager"}
 #: ns-3's noise floor at 20 MHz, dBm: thermal noise (k · 290 K · 20 MHz, -100.97 dBm) plus
-#: its YansWifiPhy's 7 dB noise figure; wlansim's ``noise_floor_dbm``.
+#: its YansWifiPhy's 7 dB noise figure; wlansim's ``noise_floor_dbm`` (both scale it with
+#: the width of a frame: +6.02 dB at 80 MHz).
 RATE_NOISE_DBM = -93.97
 #: wlansim's ``sensitivity_dbm`` in these runs: ns-3's ``RxSensitivity`` (-101 dBm), below
 #: every frame here; ns-3's preamble detection (its 4 dB threshold, and frames under
 #: -82 dBm not detected at all) is off (:data:`MATCHED`): with one station no frames
 #: overlap, and its -82 dBm floor would lose every frame under 12 dB SNR.
 RATE_SENSITIVITY_DBM = -101.0
-#: ns-3's offered load, bits/s: above MCS 7's 65 Mb/s, saturated at every SNR.
-RATE_OFFERED_BPS = 70e6
+#: ns-3's offered load, bits/s, per PHY: above its top MCS's rate (802.11n MCS 7 65 Mb/s,
+#: 802.11ac MCS 9 80 MHz 390 Mb/s), saturated at every SNR.
+RATE_OFFERED_BPS = {"11n-20": 70e6, "11ac-80": 400e6}
 #: Seeds and seconds of each run (at most the command's).
 RATE_SEEDS = 3
 RATE_DURATION_S = 4.0
-#: What differs between wlansim's Minstrel-HT and ns-3.37's, as modelled (mac/rate/minstrel.rs).
+#: What differs between wlansim's Minstrel-HT (mac/rate/minstrel_ht.rs, after ns-3.37's
+#: MinstrelHtWifiManager) and ns-3.37's, as modelled.
 RATE_DIFFERENCES = (
-    "Minstrel-HT's throughput estimate: wlansim's divides the success probability by the "
-    "airtime of one 1200-byte exchange (data, SIFS, ACK), ns-3's by its first MPDU's alone "
-    "(MinstrelHtWifiManager::CalculateThroughput, perfectTxTime)",
-    "Minstrel-HT's sampling: wlansim draws the rung to sample uniformly among the others and "
-    "never samples a rung slower than the second best; ns-3 walks a sample table (each rate "
-    "once per column, in a random order), at most m_sampleCount samples per interval, and "
-    "samples a slower rate after 20 skips",
-    "Minstrel-HT's retry chain: two attempts per stage in wlansim, a count from a 6 ms "
-    "airtime budget per rate in ns-3",
+    "Minstrel-HT's groups: wlansim's has one, the configured streams, width and guard "
+    "interval; ns-3.37's has every group the two stations support (UseLatestAmendmentOnly): "
+    "one on 802.11n at 20 MHz with one stream and 800 ns, three on 802.11ac at 80 MHz (VHT "
+    "at 20, 40 and 80 MHz), among which it samples and moves: its data frames there go at "
+    "narrower widths (a mean rate below its mean MCS's at 80 MHz)",
+    "Minstrel-HT with single MPDUs: ns-3.37 also limits a frame's retries to its retry "
+    "chain's (DoNeedRetransmission) and restarts the chain after a frame dropped at that "
+    "limit (DoReportFinalDataFailed); wlansim keeps the MAC's retry limits and its chain "
+    "until the next success",
 )
 
 
 @dataclass(frozen=True)
 class RateCase:
-    """One point of the ladder: `algorithm` (a key of :data:`RATE_MANAGERS`) at `snr_db`."""
+    """One point of the ladder: `algorithm` (a key of :data:`RATE_MANAGERS`) at `snr_db`
+    on `phy` (a key of :data:`RATE_PHYS`)."""
 
     algorithm: str
     snr_db: int
+    phy: str = "11n-20"
+
+    @property
+    def width(self) -> int:
+        return PHYS[self.phy].wlansim["channel_width"]
+
+    @property
+    def family(self) -> str:
+        """The cases one claim decides: the PHY and the algorithm."""
+        return f"{self.phy} {self.algorithm}"
 
     @property
     def label(self) -> str:
-        return f"802.11n 20 MHz A-MPDU {self.algorithm} SNR {self.snr_db} dB"
+        return (f"{PHYS[self.phy].group} {self.width} MHz A-MPDU {self.algorithm} "
+                f"SNR {self.snr_db} dB")  # fmt: skip
+
+    @property
+    def rx_power_dbm(self) -> float:
+        """Every frame's received power: the noise floor of the channel's width plus the
+        SNR."""
+        return round(RATE_NOISE_DBM + 10 * math.log10(self.width / 20) + self.snr_db, 2)
 
 
 def rate_cases(quick: bool) -> list[RateCase]:
-    """Minstrel-HT and the ideal manager at every SNR of :data:`RATE_SNRS_DB` (quick:
-    Minstrel-HT at 10 and 25 dB)."""
+    """Minstrel-HT and the ideal manager at every SNR of :data:`RATE_SNRS_DB` on every PHY
+    of :data:`RATE_PHYS` (quick: Minstrel-HT at 10 and 25 dB on 802.11n)."""
     if quick:
         return [RateCase("minstrel_ht", 10), RateCase("minstrel_ht", 25)]
-    return [RateCase(a, snr) for a in RATE_MANAGERS for snr in RATE_SNRS_DB]
+    return [RateCase(a, snr, p) for p in RATE_PHYS for a in RATE_MANAGERS for snr in RATE_SNRS_DB]
 
 
 def rate_scenario(case: RateCase, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
-    """The wlansim side of `case`: :func:`scenario`'s 802.11n 20 MHz A-MPDU cell with one
+    """The wlansim side of `case`: :func:`scenario`'s A-MPDU cell on the case's PHY with one
     station, the rate adapted, at the SNR."""
-    s = scenario(Case("11n-20", 1, False, AMPDU_BYTES), duration_s, warmup_s)
-    s["name"] = f"ns3-rate-{case.algorithm}-{case.snr_db}dB"
+    s = scenario(Case(case.phy, 1, False, AMPDU_BYTES), duration_s, warmup_s)
+    s["name"] = f"ns3-rate-{case.phy}-{case.algorithm}-{case.snr_db}dB"
     s["phy"] = {k: v for k, v in s["phy"].items() if k != "mcs"}
     s["mac"] = {**s["mac"], "rate_control": case.algorithm}
     s["channel"] = {"reception": {"model": "sinr", "noise_floor_dbm": RATE_NOISE_DBM,
-                                  "rx_power_dbm": RATE_NOISE_DBM + case.snr_db,
+                                  "rx_power_dbm": case.rx_power_dbm,
                                   "sensitivity_dbm": RATE_SENSITIVITY_DBM}}  # fmt: skip
     return s
 
@@ -803,10 +826,10 @@ def rate_scenario(case: RateCase, duration_s: float, warmup_s: float = WARMUP_S)
 def rate_args(case: RateCase, duration_s: float, seed: int) -> dict:
     """The ns-3 side of `case`: the cell's arguments."""
     return {
-        **ns3_args(Case("11n-20", 1, False, AMPDU_BYTES), duration_s, seed, RATE_OFFERED_BPS,
-                   counters=True),
+        **ns3_args(Case(case.phy, 1, False, AMPDU_BYTES), duration_s, seed,
+                   RATE_OFFERED_BPS[case.phy], counters=True),
         "rateManager": RATE_MANAGERS[case.algorithm],
-        "rss": RATE_NOISE_DBM + case.snr_db,
+        "rss": case.rx_power_dbm,
         "nistErrors": True,
     }  # fmt: skip
 
@@ -842,7 +865,8 @@ def compare_rate(binary, cases_: list[RateCase], seeds: list[int], duration_s: f
     duration_s = min(duration_s, RATE_DURATION_S)
     work = [(c, s) for c in cases_ for s in seeds]
     theirs = pmap(lambda cs: rate_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
-    cols = lambda c: {"cell": c.label, "algorithm": c.algorithm, "snr_db": c.snr_db}  # noqa: E731
+    cols = lambda c: {"cell": c.label, "family": c.family, "algorithm": c.algorithm,  # noqa: E731
+                      "phy": c.phy, "snr_db": c.snr_db}  # fmt: skip
     rows = [{**cols(c), "sim": "ns3", "seed": s, **r} for (c, s), r in zip(work, theirs)]
     rows += [{**cols(c), "sim": "wlansim", "seed": s, **rate_wlansim_run(c, duration_s, s)}
              for c, s in work]  # fmt: skip
@@ -858,7 +882,9 @@ def rate_summary(runs: list[dict]) -> list[dict]:
     if not runs:
         return out
     for cell, g in pd.DataFrame(runs).groupby("cell", sort=False):
-        row = {"cell": cell, "algorithm": g.iloc[0]["algorithm"], "snr_db": g.iloc[0]["snr_db"]}
+        first = g.iloc[0]
+        row = {"cell": cell, "family": first["family"], "algorithm": first["algorithm"],
+               "snr_db": first["snr_db"]}  # fmt: skip
         for sim in ("ns3", "wlansim"):
             s = g[g["sim"] == sim]
             row[f"{sim}_mbps"], row[f"{sim}_ci95"] = mean_half_width(list(s["mbps"]))
@@ -870,11 +896,11 @@ def rate_summary(runs: list[dict]) -> list[dict]:
     return out
 
 
-def _rate_explain(t, algorithm: str) -> str:
-    """Where the two are furthest apart: both Mb/s and both mean data rates there; for
-    Minstrel-HT the named differences."""
+def _rate_explain(t, family: str, algorithm: str) -> str:
+    """Where the two are furthest apart in `family`: both Mb/s and both mean data rates
+    there; for Minstrel-HT the named differences."""
     rows = [r for r in rate_summary(t["rate-runs"].to_dict("records"))
-            if r["algorithm"] == algorithm] if len(t["rate-runs"]) else []  # fmt: skip
+            if r["family"] == family] if len(t["rate-runs"]) else []  # fmt: skip
     if not rows:
         return ""
     r = max(rows, key=lambda r: abs(r["diff_pct"]))
@@ -888,21 +914,28 @@ def _rate_explain(t, algorithm: str) -> str:
 
 
 def _rate_claims() -> list:
-    """Per rate manager: wlansim's Mb/s within :data:`TOLERANCE` of ns-3's at every SNR; on
-    the table ``rate-runs``."""
+    """Per PHY of the ladder and rate manager: wlansim's Mb/s within :data:`TOLERANCE` of
+    ns-3's at every SNR; on the table ``rate-runs``. The 802.11n statements keep their ids
+    (``ns3.rate-minstrel-ht``...), the 802.11ac ones end in ``-11ac``."""
     from wlansim.evidence.claims import Claim, Every, Within
 
     snrs = ", ".join(map(str, RATE_SNRS_DB))
-    return [
-        Claim(f"ns3.rate-{algorithm.replace('_', '-')}", "issue 40: item 4",
-              f"one station, saturated UDP, 802.11n 20 MHz with A-MPDU ({AMPDU_BYTES:,} B), "
-              f"{algorithm} on both sides, SNR {snrs} dB: wlansim's throughput within "
-              f"{100 * TOLERANCE:g} % of ns-3.37's ({manager}) at every SNR",
-              Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
-              lambda t, a=algorithm: _mbps_pairs(t["rate-runs"], "algorithm", a),
-              explain=lambda t, outcome, a=algorithm: _rate_explain(t, a))
-        for algorithm, manager in RATE_MANAGERS.items()
-    ]  # fmt: skip
+
+    def claim(phy: str, algorithm: str, manager: str) -> Claim:
+        case = RateCase(algorithm, 0, phy)
+        suffix = "" if phy == RATE_PHYS[0] else "-11ac"
+        return Claim(
+            f"ns3.rate-{algorithm.replace('_', '-')}{suffix}",
+            "issue 40: item 4",
+            f"one station, saturated UDP, {PHYS[phy].group} {case.width} MHz with A-MPDU "
+            f"({AMPDU_BYTES:,} B), {algorithm} on both sides, SNR {snrs} dB: wlansim's "
+            f"throughput within {100 * TOLERANCE:g} % of ns-3.37's ({manager}) at every SNR",
+            Every(Within("wlansim's Mb/s", "ns-3's", tol=TOLERANCE), "cell"),
+            lambda t: _mbps_pairs(t["rate-runs"], "family", case.family),
+            explain=lambda t, outcome: _rate_explain(t, case.family, algorithm),
+        )
+
+    return [claim(p, a, m) for p in RATE_PHYS for a, m in RATE_MANAGERS.items()]
 
 
 #: ns-3's offered load in ``--speed``, in multiples of a station's share of wlansim's
@@ -1101,9 +1134,10 @@ def show(tables: dict, plan: Plan) -> list[str]:
     if len(tables["rate"]):
         cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
                 "ns3_rate_mbps", "wlansim_rate_mbps", "rate_diff_pct", "ns3_mcs"]  # fmt: skip
-        lines += ["", "Rate adaptation, one station, saturated UDP, 802.11n 20 MHz with A-MPDU "
-                  f"({AMPDU_BYTES} B), NIST curves in both, every frame at the noise floor "
-                  f"({RATE_NOISE_DBM} dBm) plus the SNR: Mb/s the AP received, the mean rate "
+        lines += ["", "Rate adaptation, one station, saturated UDP, 802.11n 20 MHz and "
+                  f"802.11ac 80 MHz with A-MPDU ({AMPDU_BYTES} B), NIST curves in both, every "
+                  f"frame at the noise floor of the channel's width ({RATE_NOISE_DBM} dBm at "
+                  "20 MHz) plus the SNR: Mb/s the AP received, the mean rate "
                   "(Mb/s) of the data frames sent (an A-MPDU is one), ns-3's mean MCS",
                   tables["rate"][cols].to_string(index=False, float_format=fmt)]  # fmt: skip
     for phys, access, text in NAMED_DIFFERENCES:

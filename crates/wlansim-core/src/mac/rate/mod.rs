@@ -10,8 +10,9 @@
 //! - `constant`: no controller, the link's configured rate (the default);
 //! - `ideal` (`ideal.rs`): the highest rate whose threshold SNR is below the link's SNR;
 //! - `arf`, `aarf` (`arf.rs`): up after a run of successes, down after failures;
-//! - `minstrel`, `minstrel_ht` (`minstrel.rs`): throughput statistics per rate with
-//!   sampling and a retry chain.
+//! - `minstrel` (`minstrel.rs`), `minstrel_ht` (`minstrel_ht.rs`, ns-3.37's
+//!   `MinstrelHtWifiManager`): throughput statistics per rate with sampling and a retry
+//!   chain.
 //!
 //! Where the rate is used: the exchange's airtime (data frame and its ACK at the
 //! control-response rate of the chosen data rate) and the data frame's decoding by the
@@ -22,12 +23,16 @@
 //! the rate once per A-MPDU, before it is filled (so that its PPDU time limit holds at
 //! that rate), and learns from its Block Ack how many of the MPDUs sent got through (as
 //! ns-3's `ReportAmpduTxStatus` and Linux's `ampdu_len`/`ampdu_ack_len` feed
-//! Minstrel-HT); a missed BlockAck reports every MPDU failed; a BlockAckReq's exchange
-//! reports nothing. ARF and AARF count frames, acknowledged or not, and are refused with
-//! A-MPDUs (an A-MPDU partly acknowledged is neither).
+//! Minstrel-HT); a missed BlockAck reports every MPDU failed (Minstrel-HT: first one
+//! failed attempt, as ns-3.37); the BlockAckReq that follows goes at the controller's rung
+//! (it and its BlockAck at that rung's control-response rate) and its BlockAck tells
+//! Minstrel-HT the MPDUs still outstanding and those it acknowledges. ARF and AARF count
+//! frames, acknowledged or not, and are refused with A-MPDUs (an A-MPDU partly
+//! acknowledged is neither).
 pub mod arf;
 pub mod ideal;
 pub mod minstrel;
+pub mod minstrel_ht;
 
 use crate::net::NodeId;
 use crate::phy::{LinkTimes, Phy};
@@ -90,6 +95,12 @@ pub struct Ladder {
     /// Per rung: the airtime of one exchange of a 1200-byte MPDU with its ACK (Minstrel's
     /// throughput estimate divides the success probability by it).
     pub exchange: Vec<Time>,
+    /// Per rung (Minstrel-HT): a 1200-byte MPDU's airtime first in an A-MPDU (with the
+    /// preamble: ns-3's `perfectTxTime`) and further in it (`GetMpduTxTime`).
+    pub first_mpdu: Vec<Time>,
+    pub next_mpdu: Vec<Time>,
+    /// SIFS and a BlockAck at the lowest rung's control rate (Minstrel-HT's retry counts).
+    pub block_ack: Time,
 }
 
 impl Ladder {
@@ -102,10 +113,20 @@ impl Ladder {
             .iter()
             .map(|l| l.data(phy, 1200) + phy.sifs + l.ack)
             .collect();
+        let first: Vec<Time> = rungs.iter().map(|l| l.data(phy, 1200)).collect();
+        let next_mpdu = rungs
+            .iter()
+            .zip(&first)
+            .map(|(l, &one)| l.data(phy, 2400) - one)
+            .collect();
+        let block_ack = phy.sifs + rungs.first().map_or(0, |l| l.block_ack);
         Ladder {
             rungs,
             thresholds,
             exchange,
+            first_mpdu: first,
+            next_mpdu,
+            block_ack,
         }
     }
 
@@ -126,6 +147,7 @@ enum Controller {
     Ideal(u8),
     Arf(arf::Arf),
     Minstrel(Box<minstrel::Minstrel>),
+    MinstrelHt(Box<minstrel_ht::MinstrelHt>),
 }
 
 /// What a link was sent at, for the outputs: attempts (an A-MPDU is one) and the sum of
@@ -180,12 +202,12 @@ impl RateControl {
                 RateAlgorithm::Ideal => Controller::Ideal(ideal::choose(ladder, s.snr)),
                 RateAlgorithm::Arf => Controller::Arf(arf::Arf::new(false)),
                 RateAlgorithm::Aarf => Controller::Arf(arf::Arf::new(true)),
-                RateAlgorithm::Minstrel | RateAlgorithm::MinstrelHt => {
-                    Controller::Minstrel(Box::new(minstrel::Minstrel::new(
-                        ladder,
-                        s.algorithm == RateAlgorithm::MinstrelHt,
-                        s.rng,
-                    )))
+                RateAlgorithm::MinstrelHt => {
+                    let mut rng = s.rng;
+                    Controller::MinstrelHt(Box::new(minstrel_ht::MinstrelHt::new(ladder, &mut rng)))
+                }
+                RateAlgorithm::Minstrel => {
+                    Controller::Minstrel(Box::new(minstrel::Minstrel::new(ladder, s.rng)))
                 }
             };
             let slot = match s.direction {
@@ -229,22 +251,35 @@ impl RateControl {
             Controller::Ideal(r) => *r,
             Controller::Arf(a) => a.rate(),
             Controller::Minstrel(m) => m.choose(ladder, attempt),
+            Controller::MinstrelHt(m) => m.rate(),
         }
     }
 
     /// The attempt `tx` → `rx` at `rung` ended at `now`: acknowledged (`success`) or not.
     pub fn report(&mut self, tx: NodeId, rx: NodeId, rung: u8, success: bool, now: Time) {
-        self.report_mpdus(tx, rx, rung, (1, u32::from(success)), now);
+        self.feed(tx, rx, rung, (1, u32::from(success)), false, now);
     }
 
-    /// The attempt `tx` → `rx` at `rung` that carried `sent` MPDUs (an A-MPDU, or one
-    /// frame) ended at `now` with `acked` of them acknowledged.
+    /// The A-MPDU `tx` → `rx` at `rung` that carried `sent` MPDUs ended at `now` with
+    /// `acked` of them acknowledged (0: its BlockAck was missed).
     pub fn report_mpdus(
         &mut self,
         tx: NodeId,
         rx: NodeId,
         rung: u8,
+        counts: (u32, u32),
+        now: Time,
+    ) {
+        self.feed(tx, rx, rung, counts, true, now);
+    }
+
+    fn feed(
+        &mut self,
+        tx: NodeId,
+        rx: NodeId,
+        rung: u8,
         (sent, acked): (u32, u32),
+        ampdu: bool,
         now: Time,
     ) {
         if rung == CONFIGURED {
@@ -260,7 +295,33 @@ impl RateControl {
             Controller::Ideal(_) => {}
             // One frame (ARF and AARF are refused with A-MPDUs).
             Controller::Arf(a) => a.report(acked == sent, ladder.top()),
-            Controller::Minstrel(m) => m.report(ladder, rung, (sent, acked), now),
+            // One frame (Minstrel is refused on 802.11n/ac, the PHYs that aggregate).
+            Controller::Minstrel(m) => m.report(ladder, rung, acked == sent, now),
+            // ns-3.37: a missed BlockAck is a failed attempt, then its MPDUs' status.
+            Controller::MinstrelHt(m) if ampdu => {
+                if acked == 0 {
+                    m.data_failed();
+                }
+                m.ampdu_status((sent, acked), now);
+            }
+            Controller::MinstrelHt(m) if acked == 1 => m.data_ok(now),
+            Controller::MinstrelHt(m) => m.data_failed(),
+        }
+    }
+
+    /// The BlockAckReq `tx` → `rx` (sent after a missed BlockAck) ended at `now`: its
+    /// BlockAck came back (Some: the MPDUs still outstanding, and those it acknowledges) or
+    /// not (None). Minstrel-HT learns from it as ns-3.37 does (`minstrel_ht.rs`); the other
+    /// controllers do not.
+    pub fn report_bar(&mut self, tx: NodeId, rx: NodeId, status: Option<(u32, u32)>, now: Time) {
+        let Some(i) = self.link(tx, rx) else {
+            return;
+        };
+        if let Controller::MinstrelHt(m) = &mut self.links[i].controller {
+            match status {
+                Some(counts) => m.ampdu_status(counts, now),
+                None => m.data_failed(),
+            }
         }
     }
 

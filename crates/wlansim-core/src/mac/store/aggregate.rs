@@ -82,17 +82,16 @@ impl Store {
             .0 as u32
     }
 
-    /// The rung of entity `t`'s next A-MPDU to `to` and the link's times at it: its rate
-    /// controller's choice, made once per A-MPDU before it is filled; the configured
-    /// rates without a controller, and for a BlockAckReq.
+    /// The rung of entity `t`'s next A-MPDU to `to`, or of its BlockAckReq, and the link's
+    /// times at it: its rate controller's choice, made once per A-MPDU before it is
+    /// filled; the configured rates without a controller. A BlockAckReq goes at the
+    /// controller's rung too, it and its BlockAck at that rung's control-response rate (as
+    /// ns-3.37's `HtFrameExchangeManager::SendBlockAckReq` sends it with the BlockAck's
+    /// TXVECTOR for the rate manager's data TXVECTOR).
     fn aggregate_rate(&mut self, t: u32, to: NodeId) -> (u8, LinkTimes) {
         let e = &self.entities[t as usize];
         let node = e.node;
-        let bar = || {
-            let agg = self.aggregation.as_ref().expect("aggregation");
-            agg.sessions[t as usize].iter().any(|s| s.to == to && s.bar)
-        };
-        if let Some(rc) = self.rate.as_deref_mut().filter(|_| !bar()) {
+        if let Some(rc) = self.rate.as_deref_mut() {
             let rung = rc.choose(node, to, e.backoff.short_retries + e.backoff.long_retries);
             if rung != CONFIGURED {
                 return (rung, *rc.times(node, to, rung));
@@ -531,8 +530,17 @@ impl Store {
             delivered += u32::from(acked && m.received);
         }
         // The rate controller learns how many of the A-MPDU's MPDUs got through.
-        if let Some(rc) = self.rate.as_deref_mut().filter(|_| !bar) {
-            rc.report_mpdus(node, head.to, head.rate, (count as u32, delivered), start);
+        if let Some(rc) = self.rate.as_deref_mut() {
+            if bar {
+                rc.report_bar(
+                    node,
+                    head.to,
+                    acked.then_some((count as u32, delivered)),
+                    start,
+                );
+            } else {
+                rc.report_mpdus(node, head.to, head.rate, (count as u32, delivered), start);
+            }
         }
         let at_limit = |m: &Mpdu| limit.is_some_and(|l| m.retries >= l);
         let discarded_all = session.unacked.iter().take(count).all(at_limit);
