@@ -324,14 +324,16 @@ impl World {
         }
     }
 
+    /// The run's pcap capture, when one is written.
+    fn capture(&mut self) -> Option<&mut crate::trace::pcap::PcapRecorder> {
+        self.trace.as_mut().and_then(|t| t.pcap.as_mut())
+    }
+
     /// The end of the run: the accounting check, the captures closed, the report.
     fn finish(mut self, wall_s: f64) -> Result<Results, SimError> {
         self.check_accounting()?;
         self.check_records(self.end)?;
-        if let Some(Trace {
-            pcap: Some(cap), ..
-        }) = &mut self.trace
-        {
+        if let Some(cap) = self.capture() {
             cap.finish()
                 .map_err(|e| SimError::Scenario(ScenarioError::new("output.pcap", e)))?;
         }
@@ -457,10 +459,7 @@ impl World {
                     bitmap,
                     lost,
                 } => {
-                    if let Some(Trace {
-                        pcap: Some(cap), ..
-                    }) = &mut self.trace
-                    {
+                    if let Some(cap) = self.capture() {
                         cap.block_ack(at, node, to, rate, (ssn, bitmap), lost);
                     }
                 }
@@ -473,18 +472,12 @@ impl World {
                     response,
                     lost,
                 } => {
-                    if let Some(Trace {
-                        pcap: Some(cap), ..
-                    }) = &mut self.trace
-                    {
+                    if let Some(cap) = self.capture() {
                         cap.addba(at, (node, to, bssid), rate, response, lost);
                     }
                 }
                 MacOutcome::Beacon { node, at, collided } => {
-                    if let Some(Trace {
-                        pcap: Some(cap), ..
-                    }) = &mut self.trace
-                    {
+                    if let Some(cap) = self.capture() {
                         cap.beacon(at, node, node, collided);
                     }
                 }
@@ -513,10 +506,7 @@ impl World {
                     decoded,
                     data: None,
                 } => {
-                    if let Some(Trace {
-                        pcap: Some(cap), ..
-                    }) = &mut self.trace
-                    {
+                    if let Some(cap) = self.capture() {
                         cap.beacon(at, from, node, !decoded);
                     }
                 }
