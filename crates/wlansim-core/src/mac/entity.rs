@@ -148,6 +148,21 @@ pub struct HeadFrame {
     pub rate: u8,
 }
 
+impl HeadFrame {
+    /// A unicast frame to `to` that has not reached it yet, its exchange `times` at
+    /// `rate`.
+    #[inline]
+    pub fn unicast(to: NodeId, times: super::exchange::ExchangeTimes, rate: u8) -> HeadFrame {
+        HeadFrame {
+            to,
+            times,
+            delivered: false,
+            broadcast: false,
+            rate,
+        }
+    }
+}
+
 /// What became of the head-of-line frame after a failed attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AfterFailure {

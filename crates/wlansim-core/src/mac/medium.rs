@@ -188,13 +188,13 @@ impl Mac {
             .exchange_done(&mut self.store, now, channel, sched);
     }
 
-    /// [`MacEvent::Received`] at `now` (either medium).
     /// [`MacEvent::Wake`] at `now` (shared medium with A-MPDU): entity `t`'s wait for an
     /// ADDBA Response ends.
     pub fn wake<S: Schedule<MacEvent>>(&mut self, now: Time, t: u32, sched: &mut S) {
         self.shared.wake(&mut self.store, now, t, sched);
     }
 
+    /// [`MacEvent::Received`] at `now` (either medium).
     pub fn received(&mut self, now: Time, t: u32) {
         self.store.received(now, t);
     }

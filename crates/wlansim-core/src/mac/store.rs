@@ -235,13 +235,8 @@ impl Store {
             }),
             (Some(p), None) => {
                 let (to, ip_bytes) = (p.hop, p.ip_bytes());
-                Some(HeadFrame {
-                    delivered: false,
-                    broadcast: false,
-                    to,
-                    rate: CONFIGURED,
-                    times: self.exchange_at(t, to, ip_bytes, CONFIGURED),
-                })
+                let times = self.exchange_at(t, to, ip_bytes, CONFIGURED);
+                Some(HeadFrame::unicast(to, times, CONFIGURED))
             }
         };
         self.entities[t as usize].head = head;

@@ -34,13 +34,6 @@ impl Store {
         let agg = self.aggregation.as_ref().expect("aggregation");
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
-        let frame = |to, times| HeadFrame {
-            rate: CONFIGURED,
-            to,
-            times,
-            delivered: false,
-            broadcast: false,
-        };
         let action = agg.responses[t as usize]
             .first()
             .map(|r| self.entities[r.from as usize].node)
@@ -49,7 +42,8 @@ impl Store {
                 sessions.iter().find(requesting).map(|s| s.to)
             });
         if let Some(to) = action {
-            return Some(frame(to, addba_times(&self.phy, self.link(e.node, to))));
+            let times = addba_times(&self.phy, self.link(e.node, to));
+            return Some(HeadFrame::unicast(to, times, CONFIGURED));
         }
         let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
         let (to, body, ampdu) = sessions
@@ -64,7 +58,7 @@ impl Store {
         let link = self.link(e.node, to);
         let one = Ampdu::default().with_mpdu(&self.phy, body);
         let times = AggregationConfig::times(&self.phy, link, self.rts_threshold, one, ampdu);
-        Some(frame(to, times))
+        Some(HeadFrame::unicast(to, times, CONFIGURED))
     }
 
     /// The entity of node `node` that answers entity `t`'s ADDBA Request: the one of the
@@ -125,13 +119,7 @@ impl Store {
         if session.bar {
             // A BlockAckReq about every MPDU sent and not acknowledged.
             agg.current[t as usize] = (s as u32, session.unacked.len() as u32, true);
-            e.head = Some(HeadFrame {
-                to,
-                times: bar_times(phy, &link),
-                delivered: false,
-                broadcast: false,
-                rate,
-            });
+            e.head = Some(HeadFrame::unicast(to, bar_times(phy, &link), rate));
             return;
         }
         let config = agg.config;
@@ -185,13 +173,8 @@ impl Store {
             }
         }
         agg.current[t as usize] = (s as u32, a.mpdus, ampdu);
-        e.head = Some(HeadFrame {
-            rate,
-            to,
-            times: AggregationConfig::times(phy, &link, *rts_threshold, a, ampdu),
-            delivered: false,
-            broadcast: false,
-        });
+        let times = AggregationConfig::times(phy, &link, *rts_threshold, a, ampdu);
+        e.head = Some(HeadFrame::unicast(to, times, rate));
     }
 
     /// Entity `t`, which won the medium at `now`, sends an ADDBA frame: the first
@@ -239,13 +222,7 @@ impl Store {
         };
         agg.action[t as usize] = Some(action);
         let times = addba_times(&self.phy, self.link(self.entities[t as usize].node, to));
-        self.entities[t as usize].head = Some(HeadFrame {
-            rate: CONFIGURED,
-            to,
-            times,
-            delivered: false,
-            broadcast: false,
-        });
+        self.entities[t as usize].head = Some(HeadFrame::unicast(to, times, CONFIGURED));
         true
     }
 
