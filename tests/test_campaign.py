@@ -581,3 +581,44 @@ def test_t_quantile_written_out_matches_scipy(confidence):
     p = 0.5 + confidence / 2
     for df in [1, 2, 3, 4, 5, 9, 10, 29, 30, 100, 1000, 10**6]:
         assert t_quantile(p, df) == pytest.approx(st.t.ppf(p, df), rel=1e-8), df
+
+
+# ------------------------------------------------------------- dump, merge and the ns-2 pack
+
+
+def test_dump_and_merge_carry_every_run_and_its_base(tmp_path):
+    c = campaign(tmp_path / "a")
+    c.run(in_process=True, progress=False)
+    with Store(tmp_path / "a", readonly=True) as store:
+        dump = store.dump()
+    assert len(dump["runs"]) == 9 and len(dump["bases"]) == 1
+    with Store(tmp_path / "b") as store:
+        assert store.merge(dump) == 9
+        assert store.merge(dump) == 0  # a run already stored is kept, not added twice
+    again = campaign(tmp_path / "b")
+    assert again.missing() == []  # the merged runs are this campaign's runs
+    pd.testing.assert_frame_equal(comparable(again.results()), comparable(c.results()))
+    with Store(tmp_path / "b", readonly=True) as store:
+        assert store.dump() == dump
+        assert store.series(dump["runs"][0]["key"])  # series come along
+
+
+def test_ns2_pack_restores_what_it_saved_byte_for_byte(tmp_path):
+    from wlansim.evidence.ns2 import pack
+    from wlansim.evidence.ns2.run import stored
+
+    ns2 = tmp_path / "out" / "ns2"
+    campaign(ns2 / "near-a").run(in_process=True, progress=False)
+    row = stored(ns2 / "scripts", "set ns [new Simulator]", lambda: {"packets": 7})
+    first = tmp_path / "out" / pack.PACK
+    assert pack.save(ns2, first) == 10
+    fresh = tmp_path / "clone" / "ns2"
+    assert pack.restore(first, fresh) == 10
+    assert pack.restore(first, fresh) == 0
+    # a stored script's row is found without computing it again
+    assert stored(fresh / "scripts", "set ns [new Simulator]", lambda: 1 / 0) == row
+    assert campaign(fresh / "near-a").missing() == []
+    second = tmp_path / "clone" / pack.PACK
+    pack.save(fresh, second)
+    assert second.read_bytes() == first.read_bytes()
+    assert pack.restore(tmp_path / "none.jsonl.gz", fresh) == 0

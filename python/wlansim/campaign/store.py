@@ -122,6 +122,13 @@ BOOKKEEPING = ["key", "rep", "seed", "status", "wall_s", "error", "command", "fi
 BASE = "base"
 
 
+#: the columns of a run and of a base as :meth:`Store.dump` gives them and
+#: :meth:`Store.merge` takes them (a run's ``base`` goes as its base's hash)
+_RUN_COLUMNS = ("key", "params", "rep", "seed", "status", "error", "command", "metrics",
+                "meta", "flows", "nodes", "wall_s", "finished_at", "version")  # fmt: skip
+_BASE_COLUMNS = ("hash", "version", "scenario", "overrides", "resolved", "file", "created_at")
+
+
 class StoreError(WlansimError):
     """The store directory or database cannot be used."""
 
@@ -499,6 +506,42 @@ class Store:
                 self.conn.execute("DELETE FROM series WHERE key = ?", (key,))
             return gone
 
+    @_guarded
+    def merge(self, dump: Mapping[str, Any]) -> int:
+        """Add the bases and runs of another store's :meth:`dump` that this one does not
+        hold (a run already stored is kept as it is), in one transaction; how many runs it
+        added. A run keeps its base by the base's hash."""
+        with self._transaction():
+            c = self.conn
+            for b in dump["bases"]:
+                c.execute(
+                    f"INSERT OR IGNORE INTO bases({', '.join(_BASE_COLUMNS)}) VALUES "
+                    f"({', '.join('?' * len(_BASE_COLUMNS))})",
+                    [b[k] for k in _BASE_COLUMNS],
+                )
+            ids = {h: i for i, h in c.execute("SELECT id, hash FROM bases")}
+            cols = (*_RUN_COLUMNS, "base")
+            added = 0
+            for r in dump["runs"]:
+                cur = c.execute(
+                    f"INSERT OR IGNORE INTO runs({', '.join(cols)}) VALUES "
+                    f"({', '.join('?' * len(cols))})",
+                    [r[k] for k in _RUN_COLUMNS] + [ids.get(r["base_hash"])],
+                )
+                if cur.rowcount == 0:
+                    continue
+                added += 1
+                metrics = json.loads(r["metrics"]) if r["metrics"] else {}
+                c.executemany(
+                    "INSERT INTO metrics(key, name, value) VALUES (?, ?, ?)",
+                    [(r["key"], str(k), _float(v)) for k, v in metrics.items()],
+                )
+                c.executemany(
+                    "INSERT INTO series(key, name, data) VALUES (?, ?, ?)",
+                    [(r["key"], k, d) for k, d in r["series"].items()],
+                )
+            return added
+
     # -- reading
     @_guarded
     def bases(self) -> list[dict[str, Any]]:
@@ -520,6 +563,27 @@ class Store:
                 base[k] = None if base[k] is None else json.loads(base[k])
             out.append(base)
         return out
+
+    @_guarded
+    def dump(self) -> dict[str, list[dict[str, Any]]]:
+        """Every base and run of the store as plain JSON-able rows, as the database holds
+        them (JSON columns as text; a run names its base by the base's hash, and carries
+        its series), in key order: what :meth:`merge` takes."""
+        c = self.conn
+        hashes, bases = {}, []
+        for row in c.execute(f"SELECT id, {', '.join(_BASE_COLUMNS)} FROM bases ORDER BY hash"):
+            hashes[row[0]] = row[1]
+            bases.append(dict(zip(_BASE_COLUMNS, row[1:])))
+        series: dict[str, dict[str, str]] = {}
+        for key, name, data in c.execute("SELECT key, name, data FROM series ORDER BY key, name"):
+            series.setdefault(key, {})[name] = data
+        runs = []
+        for row in c.execute(f"SELECT {', '.join(_RUN_COLUMNS)}, base FROM runs ORDER BY key"):
+            run = dict(zip(_RUN_COLUMNS, row[:-1]))
+            run["base_hash"] = hashes.get(row[-1])
+            run["series"] = series.get(run["key"], {})
+            runs.append(run)
+        return {"bases": bases, "runs": runs}
 
     @_guarded
     def base_of(self) -> dict[str, int | None]:

@@ -1,0 +1,78 @@
+"""ns-2.35's runs of a study, packed into one file that is committed beside its report.
+
+`wlansim reproduce NAME --against ns2` keeps ns-2.35's runs under ``OUT/NAME/ns2/``: the
+campaign stores (``campaign.sqlite``) and the rows of :func:`~wlansim.evidence.ns2.run.stored`
+(one JSON file per script). Those are work files, not committed, so a new machine had to
+run ns-2.35 again (about two hours of CPU for the four studies) before it could write a
+report with the ns-2 column, even when only wlansim's side had changed. :func:`save`
+packs them into ``OUT/NAME/ns2-runs.jsonl.gz`` (:data:`PACK`), which is committed with the
+report; :func:`restore` puts the packed runs back into an empty or partial ``ns2/`` before
+the study runs, so only the runs whose scenario (its run key) or script (its hash) changed
+are made again. A packed run is used exactly as a stored one: the same key, the same row.
+
+The pack is one JSON object per line, sorted, in a gzip stream without a time stamp, so
+packing the same runs twice gives the same bytes. A line is one of
+``{"kind": "file", "path": ..., "row": ...}`` (a stored script's row),
+``{"kind": "base", "store": ..., ...}`` (a campaign's base scenario) and
+``{"kind": "run", "store": ..., ...}`` (a run: the store's ``runs`` row, its series).
+Paths are relative to ``ns2/``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+from wlansim.campaign.store import DB_NAME, Store
+
+#: the file a study's ns-2.35 runs are packed into, in its output directory
+PACK = "ns2-runs.jsonl.gz"
+
+
+def save(store: Path, pack: Path) -> int:
+    """Pack every run under the directory `store` (a study's ``ns2/``) into `pack`; how
+    many runs (campaign runs and stored scripts) it holds."""
+    store = Path(store)
+    lines = []
+    for path in sorted(store.rglob("*.json")):
+        rel = path.relative_to(store).as_posix()
+        lines.append({"kind": "file", "path": rel, "row": json.loads(path.read_text())})
+    for db in sorted(store.rglob(DB_NAME)):
+        rel = db.parent.relative_to(store).as_posix()
+        with Store(db.parent, readonly=True) as st:
+            dump = st.dump()
+        lines += [{"kind": "base", "store": rel, **b} for b in dump["bases"]]
+        lines += [{"kind": "run", "store": rel, **r} for r in dump["runs"]]
+    tmp = pack.with_name(pack.name + ".tmp")
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
+        for line in lines:
+            gz.write((json.dumps(line, sort_keys=True) + "\n").encode())
+    os.replace(tmp, pack)
+    return sum(x["kind"] != "base" for x in lines)
+
+
+def restore(pack: Path, store: Path) -> int:
+    """Put the runs of `pack` into the directory `store` where they are not there yet
+    (a run already stored is kept as it is); how many it put. No pack: nothing."""
+    pack, store = Path(pack), Path(store)
+    if not pack.is_file():
+        return 0
+    dumps: dict[str, dict[str, list]] = {}
+    put = 0
+    with gzip.open(pack, "rt") as f:
+        for x in map(json.loads, f):
+            kind = x.pop("kind")
+            if kind == "file":
+                path = store / x["path"]
+                if not path.exists():
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(json.dumps(x["row"]))
+                    put += 1
+            else:
+                dump = dumps.setdefault(x.pop("store"), {"bases": [], "runs": []})
+                dump[f"{kind}s"].append(x)
+    for rel, dump in dumps.items():
+        with Store(store / rel) as st:
+            put += st.merge(dump)
+    return put
