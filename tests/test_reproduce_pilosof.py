@@ -165,6 +165,12 @@ def test_against_ns2_writes_ns2_verdicts_beside_wlansims(against_ns2):
     assert 0.9 <= b.loc[85, "ratio"] <= 1.1 and (b.loc[10:40, "ratio"] >= 4).all()
     assert pd.read_csv(against_ns2 / "ns2_fig11.csv")["ratio"].between(0.85, 1.15).all()
     assert rows["fig3.rtt-down-grows"]["ns2_verdict"] == "holds"
+    # ns-2.35's runs packed for committing: every one of them
+    from wlansim.evidence.ns2 import pack
+
+    runs = len(list((against_ns2 / "ns2").rglob("*.json")))
+    assert runs >= 60
+    assert pack.restore(against_ns2 / pack.PACK, against_ns2.parent / "from-pack") == runs
 
 
 def test_ns2_frames_and_drops_are_counted_from_the_trace():
