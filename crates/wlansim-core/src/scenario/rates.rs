@@ -5,7 +5,7 @@
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
-use crate::mac::rate::{minstrel_ht, RateAlgorithm};
+use crate::mac::rate::{minstrel_ht, RateAlgorithm, MAX_RUNGS};
 use crate::phy::ht::HtMode;
 use crate::phy::rates::mandatory_rates;
 use crate::phy::{channels, LinkRates, Phy, Preamble, Standard};
@@ -283,6 +283,14 @@ fn rate_control(s: &Scenario, g: &StationGroup, key: &str) -> Result<(), Scenari
                 "Minstrel-HT chooses among HT/VHT MCS; {} has none: use \"minstrel\" (or phy.standard \"802.11n\" or \"802.11ac\")",
                 standard.name()
             ))
+        }
+        RateAlgorithm::MinstrelHt => {
+            let rates = s.phy().ht.map_or(0, |top| minstrel_ht::group_modes(top).len());
+            if rates > MAX_RUNGS {
+                return refuse(format!(
+                    "Minstrel-HT's groups at these streams, width and guard interval hold {rates} rates, more than the {MAX_RUNGS} a link's ladder holds: fewer streams, or phy.guard_interval = \"long\""
+                ));
+            }
         }
         _ => {}
     }

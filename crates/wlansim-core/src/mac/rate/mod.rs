@@ -192,6 +192,8 @@ pub struct RateControl {
 
 /// A head-of-line frame sent at its link's configured rates (no controller).
 pub const CONFIGURED: u8 = u8::MAX;
+/// The most rungs a ladder holds (a rung is a `u8`, and [`CONFIGURED`] none).
+pub const MAX_RUNGS: usize = CONFIGURED as usize;
 const NONE: u32 = u32::MAX;
 
 impl RateControl {
