@@ -5,7 +5,7 @@
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
-use crate::mac::rate::RateAlgorithm;
+use crate::mac::rate::{minstrel_ht, RateAlgorithm, MAX_RUNGS};
 use crate::phy::ht::HtMode;
 use crate::phy::rates::mandatory_rates;
 use crate::phy::{channels, LinkRates, Phy, Preamble, Standard};
@@ -119,16 +119,20 @@ impl Scenario {
         g.rate_control.unwrap_or(self.mac.rate_control)
     }
 
-    /// The rates a controller of `g`'s links chooses from, lowest first (`mac/rate/`):
-    /// every standard rate of the PHY's modulation, or on 802.11n/ac every MCS valid at
-    /// the configured streams, width and guard interval; each with its control frames'
-    /// rates.
+    /// The rates a controller of `g`'s links chooses from (`mac/rate/`): every standard
+    /// rate of the PHY's modulation, or on 802.11n/ac every MCS valid at the configured
+    /// streams, width and guard interval, lowest first; for Minstrel-HT every MCS of each
+    /// of its groups ([`minstrel_ht::group_modes`]); each with its control frames' rates.
     pub fn rate_ladder(&self, phy: &Phy, g: &StationGroup) -> Vec<LinkRates> {
+        let at = |m: HtMode| self.rates_at(phy, g, (m.rate_bps().round() as u64, Some(m)));
         match phy.ht {
+            Some(top) if self.rate_control(g) == RateAlgorithm::MinstrelHt => {
+                minstrel_ht::group_modes(top).into_iter().map(at).collect()
+            }
             Some(top) => (0..=top.format.max_mcs())
                 .map(|mcs| HtMode { mcs, ..top })
                 .filter(|m| m.check().is_ok())
-                .map(|m| self.rates_at(phy, g, (m.rate_bps().round() as u64, Some(m))))
+                .map(at)
                 .collect(),
             None => phy
                 .standard
@@ -279,6 +283,14 @@ fn rate_control(s: &Scenario, g: &StationGroup, key: &str) -> Result<(), Scenari
                 "Minstrel-HT chooses among HT/VHT MCS; {} has none: use \"minstrel\" (or phy.standard \"802.11n\" or \"802.11ac\")",
                 standard.name()
             ))
+        }
+        RateAlgorithm::MinstrelHt => {
+            let rates = s.phy().ht.map_or(0, |top| minstrel_ht::group_modes(top).len());
+            if rates > MAX_RUNGS {
+                return refuse(format!(
+                    "Minstrel-HT's groups at these streams, width and guard interval hold {rates} rates, more than the {MAX_RUNGS} a link's ladder holds: fewer streams, or phy.guard_interval = \"long\""
+                ));
+            }
         }
         _ => {}
     }

@@ -175,6 +175,11 @@ fn rate_control_is_refused_where_it_cannot_work() {
         "[phy]\nstandard = \"802.11n\"\n[mac]\nrate_control = \"aarf\"\nampdu_max_bytes = 8000\n{sinr}{base}"
     ));
     assert!(e.message.contains("partly acknowledged"), "{}", e.message);
+    // Minstrel-HT's groups at 160 MHz, 4 streams and 400 ns: 310 rates, past a ladder's 255.
+    let e = error(&format!(
+        "[phy]\nstandard = \"802.11ac\"\nchannel_width = 160\nstreams = 4\nguard_interval = \"short\"\n[mac]\nrate_control = \"minstrel_ht\"\n{sinr}{base}"
+    ));
+    assert!(e.message.contains("hold 310 rates"), "{}", e.message);
     let e = error(&format!("[mac]\nrate_control = \"fast\"\n{sinr}{base}"));
     assert!(e.message.contains("minstrel_ht"), "{}", e.message);
 }

@@ -760,11 +760,11 @@ RATE_DURATION_S = 4.0
 #: What differs between wlansim's Minstrel-HT (mac/rate/minstrel_ht.rs, after ns-3.37's
 #: MinstrelHtWifiManager) and ns-3.37's, as modelled.
 RATE_DIFFERENCES = (
-    "Minstrel-HT's groups: wlansim's has one, the configured streams, width and guard "
-    "interval; ns-3.37's has every group the two stations support (UseLatestAmendmentOnly): "
-    "one on 802.11n at 20 MHz with one stream and 800 ns, three on 802.11ac at 80 MHz (VHT "
-    "at 20, 40 and 80 MHz), among which it samples and moves: its data frames there go at "
-    "narrower widths (a mean rate below its mean MCS's at 80 MHz)",
+    "Minstrel-HT's sample tables: each simulator draws its own (ns-3 from its "
+    "UniformRandomVariable, wlansim from the link's random stream). On 802.11ac at 80 MHz "
+    "both have the three VHT groups (20, 40 and 80 MHz: 29 rates) and sample one rate every "
+    "16 + 2 × the mean A-MPDU length A-MPDUs, the groups in turn: a 4 s run samples few of "
+    "them, and which width and MCS it settles at varies between seeds in both simulators",
     "Minstrel-HT with single MPDUs: ns-3.37 also limits a frame's retries to its retry "
     "chain's (DoNeedRetransmission) and restarts the chain after a frame dropped at that "
     "limit (DoReportFinalDataFailed); wlansim keeps the MAC's retry limits and its chain "

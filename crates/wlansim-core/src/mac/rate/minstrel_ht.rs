@@ -1,7 +1,16 @@
-//! Minstrel-HT over one MCS group (the configured streams, width and guard interval), as
-//! ns-3.37's `MinstrelHtWifiManager` (src/wifi/model/rate-control/minstrel-ht-wifi-manager.cc
-//! at tag ns-3.37, itself after Linux's `rc80211_minstrel_ht`) runs it; the names of its
-//! functions are given beside each rule:
+//! Minstrel-HT over MCS groups, as ns-3.37's `MinstrelHtWifiManager`
+//! (src/wifi/model/rate-control/minstrel-ht-wifi-manager.cc at tag ns-3.37, itself after
+//! Linux's `rc80211_minstrel_ht`) runs it; the names of its functions are given beside
+//! each rule:
+//! - the groups (`DoInitialize`, `RateInit`, [`group_modes`]): one per channel width up
+//!   to the link's, guard interval (800 ns, and 400 ns where the link uses the short one)
+//!   and stream count up to the link's, of the link's format only (HT on 802.11n, VHT on
+//!   802.11ac: `UseLatestAmendmentOnly`), in ns-3's group order (`GetHtGroupId`,
+//!   `GetVhtGroupId`: width, then guard interval, then streams); each holds the format's
+//!   MCSs (8 HT, 10 VHT), those a width and stream count leave out (VHT, 21.5:
+//!   [`HtMode::check`], ns-3's `IsValidMcs`) unsupported. A rate is a group and an MCS
+//!   (`GetIndex`); the statistics and choices below run over every supported rate of every
+//!   group, in group order;
 //! - statistics (`UpdateStats`) at the first report 50 ms (`UpdateStatistics`) or more
 //!   after the last update: per rate tried since, the interval's success percentage,
 //!   whole (`100 * success / attempt` in integers), its EWMA (75 % on the old value; the
@@ -10,21 +19,24 @@
 //!   airtime of a 1200-byte first MPDU of an A-MPDU, `perfectTxTime`); the best and second
 //!   best throughput (`SetBestStationThRates`) and the best-probability rate
 //!   (`SetBestProbabilityRate`: the highest throughput among the rates above 75 %, else the
-//!   most probable), each update starting from the lowest rate; each chain rate's retry
-//!   count (`CalculateRetransmits`: 2, or more while the attempts with their backoff fit in
-//!   6 ms, at most 7; 1 for a rate under 1 %); the mean A-MPDU length (MPDUs per A-MPDU,
-//!   an EWMA over the intervals, whole);
+//!   most probable), each update starting from the lowest rate (`GetLowestIndex`: the
+//!   first group's MCS 0); each chain rate's retry count (`CalculateRetransmits`: 2, or
+//!   more while the attempts with their backoff fit in 6 ms, at most 7; 1 for a rate under
+//!   1 %); the mean A-MPDU length (MPDUs per A-MPDU, an EWMA over the intervals, whole);
 //! - the rate of the next frame or A-MPDU (`FindRate`, after each report that ends a
 //!   frame's chain): the best throughput, or a sample: once `16 + 2 × mean A-MPDU length`
 //!   reports have passed since the last sample (`UpdatePacketCounters`, at most
 //!   `8 × groups` samples per interval), the next rate of the sample table (10 columns,
-//!   each a random order of the rates, walked row by row: `InitSampleTable`,
-//!   `GetNextSample`) is sampled when it is none of the three chain rates, at most 95 %
-//!   probable, and faster than the second best, or else after it was skipped by 20
-//!   updates, at most twice per interval;
+//!   each a random order of a group's MCSs; the groups take turns, each walking the table
+//!   row by row from its own place: `InitSampleTable`, `GetNextSample`, `SetNextSample`)
+//!   is sampled when it is supported, none of the three chain rates, at most 95 %
+//!   probable, and faster than the second best (or, with fewer streams than the best,
+//!   faster than the most probable), or else after it was skipped by 20 updates, at most
+//!   twice per interval;
 //! - the retry chain (`UpdateRate`, on a failed frame or an A-MPDU without BlockAck): the
 //!   best throughput for its retry count, the second best for its, then the best
-//!   probability; a sample once, then the second best, then the best probability. The
+//!   probability; a sample once, then the second best, then the best probability (the
+//!   second best's count read, as in ns-3.37, at its MCS in the best rate's group). The
 //!   controller's own retry count (`m_longRetry`) moves it, not the MAC's; a report with
 //!   a success, or one past the chain's end (`CountRetries`), restarts it;
 //! - what is reported (`DoReportAmpduTxStatus`, ns-3.37's HtFrameExchangeManager): an
@@ -35,12 +47,14 @@
 //!   to the rate the chain stands at when it arrives (ns-3's `m_txrate`), which after a
 //!   missed BlockAck may already be the next one.
 //!
-//! Left out: Linux's and ns-3's other groups (other widths, streams and guard intervals);
-//! ns-3's limit on a single MPDU's retries (`DoNeedRetransmission`: the MAC's retry limits
+//! Left out: ns-3's best rates per group (`GroupInfo::m_maxTpRate`...: kept by ns-3.37 but
+//! read by none of its choices); its HE groups and its legacy Minstrel for non-HT peers;
+//! its limit on a single MPDU's retries (`DoNeedRetransmission`: the MAC's retry limits
 //! stay wlansim's), and its rate reset after a frame dropped at that limit
 //! (`DoReportFinalDataFailed`: wlansim's controller keeps its chain until the next
 //! report with a success).
 use super::Ladder;
+use crate::phy::ht::{Format, GuardInterval, HtMode};
 use crate::sim::rng::Rng;
 use crate::sim::time::{Time, MS, US};
 
@@ -55,8 +69,46 @@ const RETRY_BUDGET: Time = 6 * MS;
 /// `CalculateRetransmits`'s slot time (OFDM; every ladder here is HT or VHT).
 const SLOT: Time = 9 * US;
 
+/// The modes Minstrel-HT chooses among on a link whose configured mode is `top` (its
+/// format, widest channel, most streams and guard interval): every MCS of every group
+/// (ns-3.37 `DoInitialize`, `RateInit`), in ns-3's group order, MCS 0 first in each.
+/// Which MCSs exist is [`HtMode::check`]'s rule.
+pub fn group_modes(top: HtMode) -> Vec<HtMode> {
+    let gis: &[GuardInterval] = match top.guard_interval {
+        GuardInterval::Long => &[GuardInterval::Long],
+        GuardInterval::Short => &[GuardInterval::Long, GuardInterval::Short],
+    };
+    let mut modes = Vec::new();
+    for &width_mhz in top.format.widths().iter().filter(|&&w| w <= top.width_mhz) {
+        for &guard_interval in gis {
+            for streams in 1..=top.streams {
+                for mcs in 0..=top.format.max_mcs() {
+                    let mode = HtMode {
+                        format: top.format,
+                        mcs,
+                        streams,
+                        width_mhz,
+                        guard_interval,
+                    };
+                    if mode.check().is_ok() {
+                        modes.push(mode);
+                    }
+                }
+            }
+        }
+    }
+    modes
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Rate {
+    /// The ladder's rung of this group's MCS; None: the MCS does not exist there
+    /// (`supported`).
+    rung: Option<u8>,
+    /// A 1200-byte first MPDU's airtime with its preamble (`perfectTxTime`) and a further
+    /// MPDU's (`GetMpduTxTime`).
+    first: Time,
+    next: Time,
     attempts: u32,
     successes: u32,
     /// Percent, 0-100.
@@ -68,21 +120,32 @@ struct Rate {
     retry_updated: bool,
 }
 
+/// A group's spatial streams, and where its walk of the sample table stands
+/// (`GroupInfo::m_index`, `m_col`).
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    streams: u8,
+    index: usize,
+    col: usize,
+}
+
 pub struct MinstrelHt {
+    /// MCSs per group (`m_numRates`): 8 (HT) or 10 (VHT).
+    per_group: usize,
+    groups: Vec<Group>,
+    /// By rate (`GetIndex`: group × `per_group` + MCS).
     rates: Vec<Rate>,
-    /// Per rung: a 1200-byte first MPDU's airtime with its preamble (`perfectTxTime`) and
-    /// a further MPDU's (`GetMpduTxTime`).
-    first: Vec<Time>,
-    mpdu: Vec<Time>,
     /// SIFS and a BlockAck (`CalculateRetransmits`'s `ackTime`).
     ack: Time,
-    max_tp: u8,
-    max_tp2: u8,
-    max_prob: u8,
-    /// The rung of the next frame or A-MPDU (`m_txrate`).
-    txrate: u8,
+    max_tp: u16,
+    max_tp2: u16,
+    max_prob: u16,
+    /// The rate of the next frame or A-MPDU (`m_txrate`).
+    txrate: u16,
     long_retry: u32,
     sampling: bool,
+    /// The group whose turn it is to sample (`m_sampleGroup`).
+    sample_group: usize,
     sample_wait: u32,
     sample_tries: u32,
     sample_count: u32,
@@ -92,31 +155,57 @@ pub struct MinstrelHt {
     ampdu_count: u32,
     total_packets: u64,
     sample_packets: u64,
-    /// `m_sampleTable[index][col]` (here by column), and where the walk stands.
+    /// `m_sampleTable[index][col]` (here by column): MCSs.
     table: Vec<Vec<u8>>,
-    index: usize,
-    col: usize,
     next_update: Time,
 }
 
 impl MinstrelHt {
-    /// The controller of a link starting at time 0 (`DoCreateStation`, `RateInit`).
+    /// The controller of a link starting at time 0 (`DoCreateStation`, `RateInit`), over a
+    /// ladder of [`group_modes`].
     pub fn new(ladder: &Ladder, rng: &mut Rng) -> MinstrelHt {
-        let n = ladder.rungs.len();
-        let first = ladder.first_mpdu.clone();
-        let mpdu = ladder.next_mpdu.clone();
-        let ack = ladder.block_ack;
+        let mode = |i: usize| ladder.rungs[i].rates.ht.expect("Minstrel-HT: HT/VHT rungs");
+        let format = mode(0).format;
+        let per_group = format.max_mcs() as usize + 1;
+        let mut groups: Vec<Group> = Vec::new();
+        let mut rates: Vec<Rate> = Vec::new();
+        let mut last = None;
+        for i in 0..ladder.rungs.len() {
+            let m = mode(i);
+            let key = (m.width_mhz, m.guard_interval, m.streams);
+            if last != Some(key) {
+                last = Some(key);
+                groups.push(Group {
+                    streams: m.streams,
+                    index: 0,
+                    col: 0,
+                });
+                rates.resize(rates.len() + per_group, Rate::default());
+            }
+            let r = &mut rates[(groups.len() - 1) * per_group + m.mcs as usize];
+            r.rung = Some(i as u8);
+            r.first = ladder.first_mpdu[i];
+            r.next = ladder.next_mpdu[i];
+        }
+        // ns-3 starts its turns at group 0 (HT, 20 MHz, 800 ns, one stream), whose
+        // successor takes the first turn (`SetNextSample`): on 802.11ac, with no HT
+        // group, the first group.
+        let m0 = mode(0);
+        let ns3_group_zero = m0.format == Format::Ht
+            && (m0.width_mhz, m0.guard_interval, m0.streams) == (20, GuardInterval::Long, 1);
+        let sample_group = if ns3_group_zero { 0 } else { groups.len() - 1 };
         let mut m = MinstrelHt {
-            rates: vec![Rate::default(); n],
-            first,
-            mpdu,
-            ack,
+            per_group,
+            groups,
+            rates,
+            ack: ladder.block_ack,
             max_tp: 0,
             max_tp2: 0,
             max_prob: 0,
             txrate: 0,
             long_retry: 0,
             sampling: false,
+            sample_group,
             sample_wait: 0,
             sample_tries: 4,
             sample_count: 16,
@@ -126,13 +215,13 @@ impl MinstrelHt {
             ampdu_count: 0,
             total_packets: 0,
             sample_packets: 0,
-            table: sample_table(n, rng),
-            index: 0,
-            col: 0,
+            table: sample_table(per_group, rng),
             next_update: 0,
         };
-        for i in 0..n {
-            m.calculate_retransmits(i);
+        for i in 0..m.rates.len() {
+            if m.rates[i].rung.is_some() {
+                m.calculate_retransmits(i);
+            }
         }
         m.set_next_sample();
         m.update_stats(0);
@@ -142,7 +231,9 @@ impl MinstrelHt {
 
     /// The rung of the next attempt (`DoGetDataTxVector`).
     pub fn rate(&self) -> u8 {
-        self.txrate
+        self.rates[self.txrate as usize]
+            .rung
+            .expect("a supported rate")
     }
 
     /// A frame's attempt, or an A-MPDU's or a BlockAckReq's exchange, got no
@@ -189,10 +280,20 @@ impl MinstrelHt {
         self.txrate = self.find_rate();
     }
 
+    /// ns-3.37 reads the second best rate's retry count, while sampling, at the second
+    /// best's MCS in the best rate's group (`m_groupsTable[maxTpGroupId]
+    /// .m_ratesTable[maxTp2RateId]`, in `CountRetries` and `UpdateRate`): the same rate
+    /// when both are in one group, else another (or an MCS the group lacks: 0).
+    fn sampling_tp2_retries(&self) -> u32 {
+        let n = self.per_group as u16;
+        let i = self.max_tp / n * n + self.max_tp2 % n;
+        self.rates[i as usize].retry_count
+    }
+
     fn count_retries(&self) -> u32 {
-        let rc = |i: u8| self.rates[i as usize].retry_count;
+        let rc = |i: u16| self.rates[i as usize].retry_count;
         if self.sampling {
-            1 + rc(self.max_tp2) + rc(self.max_prob)
+            1 + self.sampling_tp2_retries() + rc(self.max_prob)
         } else {
             rc(self.max_tp) + rc(self.max_tp2) + rc(self.max_prob)
         }
@@ -201,7 +302,7 @@ impl MinstrelHt {
     /// `UpdateRate`: the chain's next attempt.
     fn update_rate(&mut self) {
         self.long_retry += 1;
-        let rc = |i: u8| self.rates[i as usize].retry_count;
+        let rc = |i: u16| self.rates[i as usize].retry_count;
         let r = self.long_retry;
         self.txrate = if !self.sampling {
             if r < rc(self.max_tp) {
@@ -211,7 +312,7 @@ impl MinstrelHt {
             } else {
                 self.max_prob
             }
-        } else if r < 1 + rc(self.max_tp2) {
+        } else if r < 1 + self.sampling_tp2_retries() {
             self.max_tp2
         } else {
             self.max_prob
@@ -231,31 +332,44 @@ impl MinstrelHt {
         }
     }
 
+    /// `SetNextSample`: the next group's turn, one row further in its walk.
     fn set_next_sample(&mut self) {
-        self.index += 1;
-        if self.index >= self.rates.len() {
-            self.index = 0;
-            self.col = (self.col + 1) % SAMPLE_COLUMNS;
+        self.sample_group = (self.sample_group + 1) % self.groups.len();
+        let g = &mut self.groups[self.sample_group];
+        g.index += 1;
+        if g.index >= self.per_group {
+            g.index = 0;
+            g.col = (g.col + 1) % SAMPLE_COLUMNS;
         }
     }
 
-    fn next_sample(&mut self) -> u8 {
-        let r = self.table[self.col][self.index];
+    /// `GetNextSample`: the rate where the group whose turn it is stands.
+    fn next_sample(&mut self) -> u16 {
+        let group = self.sample_group;
+        let g = self.groups[group];
+        let mcs = self.table[g.col][g.index];
         self.set_next_sample();
-        r
+        (group * self.per_group) as u16 + u16::from(mcs)
+    }
+
+    fn streams(&self, i: u16) -> u8 {
+        self.groups[i as usize / self.per_group].streams
     }
 
     /// `FindRate`.
-    fn find_rate(&mut self) -> u8 {
+    fn find_rate(&mut self) -> u16 {
         if self.sample_packets + self.total_packets == 0 {
             return self.max_tp;
         }
         if self.sample_wait == 0 && self.sample_tries != 0 {
             let s = self.next_sample();
             let info = self.rates[s as usize];
-            if s != self.max_tp && s != self.max_tp2 && s != self.max_prob && info.ewma <= 95.0 {
-                // One group: the sample has as many streams as the best rate.
-                let faster = self.first[s as usize] < self.first[self.max_tp2 as usize];
+            let chain = [self.max_tp, self.max_tp2, self.max_prob];
+            if info.rung.is_some() && !chain.contains(&s) && info.ewma <= 95.0 {
+                let first = |i: u16| self.rates[i as usize].first;
+                let faster = info.first < first(self.max_tp2)
+                    || (self.streams(s) < self.streams(self.max_tp)
+                        && info.first < first(self.max_prob));
                 if !faster {
                     self.samples_slow += 1;
                 }
@@ -280,10 +394,14 @@ impl MinstrelHt {
             self.avg_ampdu_len = (avg / 100.0) as u32;
             (self.ampdu_len, self.ampdu_count) = (0, 0);
         }
-        (self.max_tp, self.max_tp2, self.max_prob) = (0, 0, 0);
+        let lowest = self.rates.iter().position(|r| r.rung.is_some());
+        let lowest = lowest.expect("a supported rate") as u16;
+        (self.max_tp, self.max_tp2, self.max_prob) = (lowest, lowest, lowest);
         for i in 0..self.rates.len() {
-            let airtime = self.first[i];
             let r = &mut self.rates[i];
+            if r.rung.is_none() {
+                continue;
+            }
             r.retry_updated = false;
             if let Some(p) = (100 * r.successes).checked_div(r.attempts) {
                 r.samples_skipped = 0;
@@ -293,19 +411,19 @@ impl MinstrelHt {
                 } else {
                     (p * (100.0 - EWMA_LEVEL) + r.ewma * EWMA_LEVEL) / 100.0
                 };
-                r.throughput = throughput(r.ewma, airtime);
+                r.throughput = throughput(r.ewma, r.first);
                 r.success_hist += u64::from(r.successes);
             } else {
                 r.samples_skipped += 1;
             }
             (r.attempts, r.successes) = (0, 0);
             if r.throughput != 0.0 {
-                self.set_best_throughputs(i as u8);
-                self.set_best_probability(i as u8);
+                self.set_best_throughputs(i as u16);
+                self.set_best_probability(i as u16);
             }
         }
-        // One group: 8 samples per interval.
-        self.sample_count = 8;
+        // Every rate of every group sampled in each interval, as far as it goes.
+        self.sample_count = 8 * self.groups.len() as u32;
         for i in [self.max_tp, self.max_tp2, self.max_prob] {
             if !self.rates[i as usize].retry_updated {
                 self.calculate_retransmits(i as usize);
@@ -313,7 +431,7 @@ impl MinstrelHt {
         }
     }
 
-    fn set_best_throughputs(&mut self, i: u8) {
+    fn set_best_throughputs(&mut self, i: u16) {
         let r = self.rates[i as usize];
         let (tp, tp2) = (
             self.rates[self.max_tp as usize],
@@ -330,7 +448,7 @@ impl MinstrelHt {
         }
     }
 
-    fn set_best_probability(&mut self, i: u8) {
+    fn set_best_probability(&mut self, i: u16) {
         let r = self.rates[i as usize];
         let best = self.rates[self.max_prob as usize];
         if r.ewma > 75.0 {
@@ -351,7 +469,7 @@ impl MinstrelHt {
         }
         r.retry_count = 2;
         r.retry_updated = true;
-        let data = self.first[i] + self.mpdu[i] * Time::from(self.avg_ampdu_len.saturating_sub(1));
+        let data = r.first + r.next * Time::from(self.avg_ampdu_len.saturating_sub(1));
         let mut cw: u64 = 15;
         let mut backoff = || {
             let t = (cw / 2) * SLOT;
@@ -381,8 +499,9 @@ fn throughput(ewma: f64, airtime: Time) -> f64 {
     }
 }
 
-/// `InitSampleTable`, by column: each rate placed at a random offset from its own index,
-/// moving on past taken places (a place holding rate 0 counts as free, as in ns-3).
+/// `InitSampleTable`, by column: each of a group's `n` MCSs placed at a random offset from
+/// its own index, moving on past taken places (a place holding MCS 0 counts as free, as in
+/// ns-3). One table for every group.
 fn sample_table(n: usize, rng: &mut Rng) -> Vec<Vec<u8>> {
     (0..SAMPLE_COLUMNS)
         .map(|_| {
@@ -403,22 +522,62 @@ fn sample_table(n: usize, rng: &mut Rng) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phy::{Preamble, Standard};
+    use crate::phy::{LinkRates, LinkTimes, Preamble, Standard};
     use crate::sim::rng::StreamKind;
 
-    /// A ladder of `n` rungs whose first MPDUs take 1.5 ms at rung 0 down to 1.5 / (i + 1)
-    /// ms at rung i (faster up the ladder), further MPDUs a third of that.
+    const L: GuardInterval = GuardInterval::Long;
+
+    fn ht(mcs: u8) -> HtMode {
+        HtMode {
+            format: Format::Ht,
+            mcs,
+            streams: 1,
+            width_mhz: 20,
+            guard_interval: L,
+        }
+    }
+
+    fn vht(width_mhz: u16, streams: u8, guard_interval: GuardInterval) -> HtMode {
+        HtMode {
+            format: Format::Vht,
+            mcs: 9,
+            streams,
+            width_mhz,
+            guard_interval,
+        }
+    }
+
+    fn rungs(phy: &crate::phy::Phy, modes: &[HtMode]) -> Vec<LinkTimes> {
+        let at = |m: HtMode| LinkRates {
+            data: m.rate_bps() as u64,
+            ht: Some(m),
+            ..LinkRates::fixed(phy)
+        };
+        modes.iter().map(|&m| LinkTimes::new(phy, at(m))).collect()
+    }
+
+    /// A ladder of HT MCS 0 to `n` − 1 (20 MHz, one stream) whose first MPDUs take 1.5 ms
+    /// at rung 0 down to 1.5 / (i + 1) ms at rung i (faster up the ladder), further MPDUs
+    /// a third of that.
     fn ladder(n: usize) -> Ladder {
         let phy = Standard::Ieee80211n.preset(Preamble::Long);
+        let modes: Vec<HtMode> = (0..n as u8).map(ht).collect();
         let first: Vec<Time> = (0..n).map(|i| 1_500 * US / (i as Time + 1)).collect();
         Ladder {
-            rungs: vec![phy.fixed_link(); n],
+            rungs: rungs(&phy, &modes),
             thresholds: vec![1.0; n],
             exchange: first.clone(),
             next_mpdu: first.iter().map(|t| t / 3).collect(),
             first_mpdu: first,
             block_ack: 84 * US,
         }
+    }
+
+    /// The ladder of an 802.11ac link whose configured mode is `top`, timed as the world
+    /// times it.
+    fn vht_ladder(top: HtMode) -> Ladder {
+        let phy = Standard::Ieee80211ac.preset(Preamble::Long);
+        Ladder::new(&phy, rungs(&phy, &group_modes(top)))
     }
 
     fn rng() -> Rng {
@@ -438,7 +597,7 @@ mod tests {
 
     /// One interval of A-MPDUs of 10 MPDUs at rung `at`, `acked` of each acknowledged,
     /// ending with a statistics update at `now`.
-    fn interval(m: &mut MinstrelHt, at: u8, acked: u32, now: Time) {
+    fn interval(m: &mut MinstrelHt, at: u16, acked: u32, now: Time) {
         m.txrate = at;
         m.sampling = false;
         m.ampdu_status((10, acked), now);
@@ -486,12 +645,12 @@ mod tests {
         m.data_failed();
         m.ampdu_status((10, 0), UPDATE + 1);
         assert_eq!(m.rates[tp as usize].attempts, 11);
-        assert_eq!((m.long_retry, m.rate()), (2, tp2));
+        assert_eq!((m.long_retry, m.txrate), (2, tp2));
         // The BlockAckReq's BlockAck reports the ten outstanding, none received: charged to
         // the second best, where the next A-MPDU goes.
         m.ampdu_status((10, 0), UPDATE + 2);
         assert_eq!(m.rates[tp2 as usize].attempts, 10);
-        assert_eq!((m.long_retry, m.rate()), (3, tp2));
+        assert_eq!((m.long_retry, m.txrate), (3, tp2));
         // A BlockAck with a success ends the chain.
         m.ampdu_status((10, 4), UPDATE + 3);
         assert_eq!(m.long_retry, 0);
@@ -513,7 +672,7 @@ mod tests {
         let (mut reports, mut samples) = (Vec::new(), 0);
         for k in 0..400u64 {
             let sampling = m.sampling;
-            let rate = m.rate();
+            let rate = m.txrate;
             if sampling {
                 samples += 1;
                 reports.push(k);
@@ -530,5 +689,164 @@ mod tests {
             reports[0] >= 37 && gaps.iter().all(|&g| g >= 37),
             "{reports:?}"
         );
+    }
+
+    #[test]
+    fn the_groups_are_ns3s_for_the_links_capabilities() {
+        // 802.11n, 20 MHz, one stream, 800 ns: one group, the configured ladder.
+        let top = HtMode { mcs: 7, ..ht(7) };
+        assert_eq!(group_modes(top), (0..8).map(ht).collect::<Vec<_>>());
+        // 802.11ac at 80 MHz, one stream, 800 ns: VHT at 20 (MCS 0-8: 9 does not exist
+        // there), 40 and 80 MHz.
+        let modes = group_modes(vht(80, 1, L));
+        let widths: Vec<(u16, u8)> = modes.iter().map(|m| (m.width_mhz, m.mcs)).collect();
+        let expected: Vec<(u16, u8)> = (0..9)
+            .map(|mcs| (20, mcs))
+            .chain((0..10).map(|mcs| (40, mcs)))
+            .chain((0..10).map(|mcs| (80, mcs)))
+            .collect();
+        assert_eq!(widths, expected);
+        // 160 MHz, 3 streams, 400 ns: 4 widths × 2 guard intervals × 3 stream counts, in
+        // ns-3's order (width, guard interval long first, streams), without the MCSs
+        // 21.5 leaves out (MCS 9 at 20 MHz with 1 or 2 streams, MCS 6 at 80 MHz with 3,
+        // MCS 9 at 160 MHz with 3).
+        let modes = group_modes(vht(160, 3, GuardInterval::Short));
+        assert_eq!(modes.len(), 24 * 10 - 2 * 2 - 2 - 2);
+        let first = |m: &HtMode| (m.width_mhz, m.guard_interval, m.streams);
+        let mut groups: Vec<_> = modes.iter().map(first).collect();
+        groups.dedup();
+        assert_eq!(groups.len(), 24);
+        assert_eq!(
+            groups[..4],
+            [
+                (20, L, 1),
+                (20, L, 2),
+                (20, L, 3),
+                (20, GuardInterval::Short, 1)
+            ]
+        );
+        assert!(groups.windows(2).all(|w| w[0].0 <= w[1].0));
+        assert!(modes.iter().all(|m| m.check().is_ok()));
+        // 802.11n at 40 MHz, 2 streams, 400 ns: 2 × 2 × 2 groups of 8.
+        let top = HtMode {
+            streams: 2,
+            width_mhz: 40,
+            guard_interval: GuardInterval::Short,
+            ..ht(7)
+        };
+        assert_eq!(group_modes(top).len(), 64);
+    }
+
+    #[test]
+    fn the_controller_indexes_rates_by_group_and_mcs() {
+        let ladder = vht_ladder(vht(80, 1, L));
+        let m = MinstrelHt::new(&ladder, &mut rng());
+        assert_eq!((m.per_group, m.groups.len(), m.rates.len()), (10, 3, 30));
+        // 20 MHz MCS 9 does not exist: unsupported, never tried, no retry count.
+        assert_eq!(m.rates[9].rung, None);
+        assert_eq!(m.rates[9].retry_count, 0);
+        // 40 MHz MCS 9 is rung 9 + 9, 80 MHz MCS 0 rung 19.
+        assert_eq!(m.rates[19].rung, Some(18));
+        assert_eq!(m.rates[20].rung, Some(19));
+        assert_eq!(m.rates[20].first, ladder.first_mpdu[19]);
+        // Nothing learnt: the lowest rate, 20 MHz MCS 0; 8 samples per group and interval.
+        assert_eq!((m.max_tp, m.max_tp2, m.max_prob, m.rate()), (0, 0, 0, 0));
+        assert_eq!(m.sample_count, 24);
+        // A narrower width is slower at the same MCS.
+        assert!(m.rates[3].first > m.rates[13].first && m.rates[13].first > m.rates[23].first);
+    }
+
+    #[test]
+    fn the_groups_take_turns_at_sampling_each_from_its_own_row() {
+        let mut m = MinstrelHt::new(&vht_ladder(vht(80, 1, L)), &mut rng());
+        // Set up by `new` (one `SetNextSample`): the first group's turn, at row 1.
+        assert_eq!(m.sample_group, 0);
+        assert_eq!(
+            (m.groups[0].index, m.groups[1].index, m.groups[2].index),
+            (1, 0, 0)
+        );
+        let mut walk = Vec::new();
+        for _ in 0..6 {
+            let g = m.sample_group;
+            let (row, col) = (m.groups[g].index, m.groups[g].col);
+            let s = m.next_sample();
+            assert_eq!(s, (g * 10) as u16 + u16::from(m.table[col][row]));
+            walk.push((g, row));
+        }
+        assert_eq!(walk, [(0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)]);
+        // On 802.11n's single group ns-3 starts at its group 0 itself: the walk as before.
+        let mut m = MinstrelHt::new(&ladder(8), &mut rng());
+        assert_eq!((m.sample_group, m.groups[0].index), (0, 1));
+        m.next_sample();
+        assert_eq!(m.groups[0].index, 2);
+    }
+
+    #[test]
+    fn the_best_rates_are_chosen_across_groups() {
+        let mut m = MinstrelHt::new(&vht_ladder(vht(80, 1, L)), &mut rng());
+        // 20 MHz MCS 7 and 40 MHz MCS 4 always through, 80 MHz MCS 2 at 50 %, 80 MHz MCS 4
+        // at 30 %, the rest never tried.
+        for (i, acked) in [(7, 10), (14, 10), (22, 5), (24, 3)] {
+            m.rates[i].attempts += 10;
+            m.rates[i].successes += acked;
+        }
+        m.update_stats(UPDATE);
+        let tp = |i: usize| m.rates[i].throughput;
+        let mut order = [7, 14, 22, 24];
+        order.sort_by(|&a, &b| tp(b).total_cmp(&tp(a)));
+        assert_eq!((m.max_tp, m.max_tp2), (order[0] as u16, order[1] as u16));
+        // Above 75 %: the faster of 20 MHz MCS 7 and 40 MHz MCS 4.
+        let robust = if tp(7) > tp(14) { 7 } else { 14 };
+        assert_eq!(m.max_prob, robust);
+    }
+
+    #[test]
+    fn a_sample_with_fewer_streams_than_the_best_may_be_slower_than_the_second_best() {
+        // 802.11ac at 20 MHz with 2 streams: groups of 1 and 2 streams.
+        let mut m = MinstrelHt::new(&vht_ladder(vht(20, 2, L)), &mut rng());
+        assert_eq!(
+            m.groups.iter().map(|g| g.streams).collect::<Vec<_>>(),
+            [1, 2]
+        );
+        // Best: 2 streams MCS 7; second best 2 streams MCS 6; most probable 1 stream MCS 0.
+        (m.max_tp, m.max_tp2, m.max_prob) = (17, 16, 0);
+        m.total_packets = 1;
+        m.sample_wait = 0;
+        m.sample_tries = 1;
+        // The next sample: 1 stream MCS 5, slower than 2 streams MCS 6 but faster than MCS 0.
+        let (g, mcs) = (0, 5u8);
+        m.sample_group = g;
+        let (row, col) = (m.groups[g].index, m.groups[g].col);
+        m.table[col][row] = mcs;
+        assert!(m.rates[5].first > m.rates[16].first && m.rates[5].first < m.rates[0].first);
+        assert_eq!(m.find_rate(), 5);
+        assert!(m.sampling);
+        assert_eq!(m.samples_slow, 0);
+    }
+
+    #[test]
+    fn while_sampling_the_second_best_retries_are_read_in_the_best_rates_group() {
+        let mut m = MinstrelHt::new(&vht_ladder(vht(80, 1, L)), &mut rng());
+        // Best 80 MHz MCS 3 (rate 23), second best 40 MHz MCS 5 (rate 15), most probable
+        // 20 MHz MCS 0; ns-3.37 reads the second best's count at 80 MHz MCS 5 (rate 25).
+        (m.max_tp, m.max_tp2, m.max_prob) = (23, 15, 0);
+        m.rates[15].retry_count = 5;
+        m.rates[25].retry_count = 2;
+        m.rates[0].retry_count = 3;
+        m.sampling = true;
+        assert_eq!(m.count_retries(), 1 + 2 + 3);
+        m.txrate = 7;
+        m.update_rate();
+        assert_eq!(m.txrate, 15);
+        m.update_rate();
+        assert_eq!(m.txrate, 15);
+        m.update_rate();
+        assert_eq!(m.txrate, 0);
+        // In a group without the second best's MCS the count is 0: the chain skips it.
+        (m.max_tp, m.max_tp2, m.long_retry) = (3, 19, 0);
+        // 1 (the sample) + 0 (the second best's) + 3 (the most probable's).
+        assert_eq!(m.count_retries(), 4);
+        m.update_rate();
+        assert_eq!(m.txrate, 0);
     }
 }

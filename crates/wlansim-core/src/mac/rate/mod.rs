@@ -5,8 +5,10 @@
 //!
 //! The ladder of a link holds the standard's data rates of its PHY's modulation (802.11b:
 //! 1-11 Mb/s; OFDM: 6-54 Mb/s) or, on 802.11n/ac, MCS 0 up to the highest MCS valid at
-//! the configured streams, width and guard interval; each rung with its control frames'
-//! rates by the control-response rule (`phy/rates.rs`). The algorithms:
+//! the configured streams, width and guard interval (for Minstrel-HT, the MCSs of each of
+//! its groups: every width, stream count and guard interval up to the configured ones,
+//! `minstrel_ht::group_modes`); each rung with its control frames' rates by the
+//! control-response rule (`phy/rates.rs`). The algorithms:
 //! - `constant`: no controller, the link's configured rate (the default);
 //! - `ideal` (`ideal.rs`): the highest rate whose threshold SNR is below the link's SNR;
 //! - `arf`, `aarf` (`arf.rs`): up after a run of successes, down after failures;
@@ -59,8 +61,9 @@ pub enum RateAlgorithm {
     Aarf,
     /// Minstrel (Linux mac80211, ns-3 `MinstrelWifiManager`) over the legacy rates.
     Minstrel,
-    /// Minstrel-HT (Linux `minstrel_ht`, ns-3 `MinstrelHtWifiManager`) over the MCS of
-    /// the configured streams, width and guard interval; 802.11n/ac only.
+    /// Minstrel-HT (Linux `minstrel_ht`, ns-3 `MinstrelHtWifiManager`) over ns-3.37's
+    /// groups: the MCSs at every channel width, stream count and guard interval up to the
+    /// configured ones (400 ns only where `phy.guard_interval` is short); 802.11n/ac only.
     MinstrelHt,
 }
 
@@ -189,6 +192,8 @@ pub struct RateControl {
 
 /// A head-of-line frame sent at its link's configured rates (no controller).
 pub const CONFIGURED: u8 = u8::MAX;
+/// The most rungs a ladder holds (a rung is a `u8`, and [`CONFIGURED`] none).
+pub const MAX_RUNGS: usize = CONFIGURED as usize;
 const NONE: u32 = u32::MAX;
 
 impl RateControl {
