@@ -16,7 +16,8 @@
 //! - the pending members with a frame (*armed*) are in a ring of buckets indexed by key:
 //!   an armed member's counter stays within [0, CWmax], so every armed key is within one
 //!   ring length of the clock and the first occupied bucket from the clock holds the
-//!   earliest expiry (insertion and removal O(1), the search a few bitmap words);
+//!   earliest expiry (an insertion O(1), a grant's removal of a whole bucket O(1) a
+//!   member, the search a few bitmap words; a member removed alone walks its bucket);
 //! - the pending members without a frame (post-backoff, 9.3.4.3), whose counters may stop
 //!   at zero below the clock, are in a min-heap on the key, from which a grant removes
 //!   those whose counter reached zero once their countdown had started;
@@ -30,7 +31,8 @@
 //! For entities aside or out the `Backoff` fields `counter` and `countdown_start` hold the
 //! state; for the others this structure does ([`Contention::counter`],
 //! [`Contention::countdown_start`]). A grant costs O(classes + aside + transmitters) plus
-//! O(log n) per completed post-backoff, a frame arrival O(log n) at most, the end of an
+//! O(log n) per completed post-backoff, a frame arrival O(log n) at most (or, for an
+//! armed entity, the length of its bucket), the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
 use super::ns2::ShortCount;
 use super::{Backoff, Entity, SlotRule};
@@ -77,16 +79,29 @@ impl Class {
     }
 }
 
-/// What the structure keeps of one entity on the path of every grant, together: a grant
-/// that takes, sets aside or rejoins an entity touches one cache line of this array for
-/// it, not one in each of three (a cell of thousands of stations keeps few in cache).
+/// What the structure keeps of one entity on the path of every grant, together in 16
+/// bytes: a grant that takes, sets aside or rejoins an entity touches one cache line of
+/// this array for it, not one in each of three arrays (a cell of thousands of stations
+/// keeps few in cache).
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
+#[repr(C, align(16))]
 struct Member {
-    /// Its key and neighbours in its bucket while armed.
-    link: Link,
+    /// While armed: its key, and the next member of its bucket (`NONE`: none).
+    key: u64,
+    next: u32,
     class: u16,
     place: Place,
+}
+
+impl Member {
+    fn new(class: u16) -> Member {
+        Member {
+            key: 0,
+            next: NONE,
+            class,
+            place: Place::Idle,
+        }
+    }
 }
 
 pub(crate) struct Contention {
@@ -134,11 +149,7 @@ impl Contention {
                 };
                 let cw = e.params.cw_min.max(e.params.cw_max).max(e.backoff.cw);
                 sizes[c] = (sizes[c].0 + 1, sizes[c].1.max(cw));
-                Member {
-                    link: Link::default(),
-                    class: u16::try_from(c).expect("fewer than 65536 (AIFS, slot rule) classes"),
-                    place: Place::Idle,
-                }
+                Member::new(u16::try_from(c).expect("fewer than 65536 (AIFS, slot rule) classes"))
             })
             .collect();
         for (c, &(n, cw)) in classes.iter_mut().zip(&sizes) {
@@ -165,7 +176,7 @@ impl Contention {
     pub fn counter(&self, e: u32, b: &Backoff) -> u32 {
         let c = self.class(e);
         match self.members[e as usize].place {
-            Place::Armed => c.counter(self.members[e as usize].link.key),
+            Place::Armed => c.counter(self.members[e as usize].key),
             Place::Post => c.counter(c.post.key_of(e, &self.pos)),
             Place::Idle | Place::Aside | Place::Out => b.counter,
         }
@@ -366,28 +377,13 @@ impl Contention {
 
 const NONE: u32 = u32::MAX;
 
-/// An armed member's key and its neighbours in its bucket (`NONE`: none).
-#[derive(Clone, Copy, Debug)]
-struct Link {
-    key: u64,
-    next: u32,
-    prev: u32,
-}
-
-impl Default for Link {
-    fn default() -> Self {
-        Link {
-            key: 0,
-            next: NONE,
-            prev: NONE,
-        }
-    }
-}
-
-/// Keys in [clock, clock + len) by bucket `key mod len`, each bucket a doubly linked list
-/// through the members' `link` (so a member leaves in O(1)), with a bitmap of the occupied
-/// buckets.
-/// `len` is a power of two above the largest counter a member can have.
+/// Keys in [clock, clock + len) by bucket `key mod len`, each bucket a list linked through
+/// the members' `next`, with a bitmap of the occupied buckets. `len` is a power of two
+/// above the largest counter a member can have. Singly linked: an insertion writes the
+/// member alone, not its bucket neighbour as well (a collided station of a crowded cell
+/// rejoins at every collision), and the members of a bucket leave together at a grant;
+/// a member that leaves alone ([`Contention::take`] of an armed entity, which the
+/// entities of a saturated cell never are: it has a frame) walks its bucket.
 #[derive(Default)]
 struct KeyRing {
     heads: Vec<u32>,
@@ -418,15 +414,9 @@ impl KeyRing {
             "an armed counter is within [0, CW]"
         );
         let b = (key & self.mask()) as usize;
-        let head = self.heads[b];
-        members[e as usize].link = Link {
-            key,
-            next: head,
-            prev: NONE,
-        };
-        if head != NONE {
-            members[head as usize].link.prev = e;
-        }
+        let m = &mut members[e as usize];
+        m.key = key;
+        m.next = self.heads[b];
         self.heads[b] = e;
         self.occupied[b / 64] |= 1 << (b % 64);
         self.members += 1;
@@ -434,15 +424,16 @@ impl KeyRing {
 
     /// Remove member `e`; its key.
     fn remove(&mut self, e: u32, members: &mut [Member]) -> u64 {
-        let Link { key, next, prev } = members[e as usize].link;
+        let (key, next) = (members[e as usize].key, members[e as usize].next);
         let b = (key & self.mask()) as usize;
-        if prev == NONE {
+        if self.heads[b] == e {
             self.heads[b] = next;
         } else {
-            members[prev as usize].link.next = next;
-        }
-        if next != NONE {
-            members[next as usize].link.prev = prev;
+            let mut prev = self.heads[b];
+            while members[prev as usize].next != e {
+                prev = members[prev as usize].next;
+            }
+            members[prev as usize].next = next;
         }
         if self.heads[b] == NONE {
             self.occupied[b / 64] &= !(1 << (b % 64));
@@ -462,7 +453,7 @@ impl KeyRing {
             self.members -= 1;
             let m = &mut members[e as usize];
             m.place = Place::Out;
-            let next = m.link.next;
+            let next = m.next;
             f(e);
             e = next;
         }
@@ -587,14 +578,7 @@ mod tests {
     fn key_ring_finds_the_smallest_key_as_the_clock_advances() {
         let mut rng = Rng::named(8, StreamKind::Backoff, "ring");
         let (n, cw) = (100u32, 200u32);
-        let mut links = vec![
-            Member {
-                link: Link::default(),
-                class: 0,
-                place: Place::Armed,
-            };
-            n as usize
-        ];
+        let mut links = vec![Member::new(0); n as usize];
         let mut ring = KeyRing::new(cw);
         assert_eq!(ring.heads.len(), 256);
         let mut model: Vec<(u64, u32)> = Vec::new();
