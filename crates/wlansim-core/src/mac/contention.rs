@@ -16,7 +16,8 @@
 //! - the pending members with a frame (*armed*) are in a ring of buckets indexed by key:
 //!   an armed member's counter stays within [0, CWmax], so every armed key is within one
 //!   ring length of the clock and the first occupied bucket from the clock holds the
-//!   earliest expiry (insertion and removal O(1), the search a few bitmap words);
+//!   earliest expiry (an insertion O(1), a grant's removal of a whole bucket O(1) a
+//!   member, the search a few bitmap words; a member removed alone walks its bucket);
 //! - the pending members without a frame (post-backoff, 9.3.4.3), whose counters may stop
 //!   at zero below the clock, are in a min-heap on the key, from which a grant removes
 //!   those whose counter reached zero once their countdown had started;
@@ -30,7 +31,8 @@
 //! For entities aside or out the `Backoff` fields `counter` and `countdown_start` hold the
 //! state; for the others this structure does ([`Contention::counter`],
 //! [`Contention::countdown_start`]). A grant costs O(classes + aside + transmitters) plus
-//! O(log n) per completed post-backoff, a frame arrival O(log n) at most, the end of an
+//! O(log n) per completed post-backoff, a frame arrival O(log n) at most (or, for an
+//! armed entity, the length of its bucket), the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
 use super::ns2::ShortCount;
 use super::{Backoff, Entity, SlotRule};
@@ -77,14 +79,36 @@ impl Class {
     }
 }
 
+/// What the structure keeps of one entity on the path of every grant, together in 16
+/// bytes: a grant that takes, sets aside or rejoins an entity touches one cache line of
+/// this array for it, not one in each of three arrays (a cell of thousands of stations
+/// keeps few in cache).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
+struct Member {
+    /// While armed: its key, and the next member of its bucket (`NONE`: none).
+    key: u64,
+    next: u32,
+    class: u16,
+    place: Place,
+}
+
+impl Member {
+    fn new(class: u16) -> Member {
+        Member {
+            key: 0,
+            next: NONE,
+            class,
+            place: Place::Idle,
+        }
+    }
+}
+
 pub(crate) struct Contention {
     classes: Vec<Class>,
-    class_of: Vec<u16>,
-    place: Vec<Place>,
+    members: Vec<Member>,
     /// Index of each post heap member in its heap.
     pos: Vec<u32>,
-    /// Key and neighbours of each armed ring member in its bucket.
-    links: Vec<Link>,
     aside: Vec<u32>,
     /// The earliest expiry among the entities aside that are pending with a frame
     /// (`Time::MAX`: none). Exact without a scan: until the next grant empties `aside`, an
@@ -100,7 +124,7 @@ impl Contention {
         let mut classes: Vec<Class> = Vec::new();
         // Members and the largest counter a member can draw (CW never exceeds them).
         let mut sizes: Vec<(usize, u32)> = Vec::new();
-        let class_of = entities
+        let members = entities
             .iter()
             .map(|e| {
                 let (aifs, rule) = (e.params.aifs, e.backoff.rule);
@@ -125,7 +149,7 @@ impl Contention {
                 };
                 let cw = e.params.cw_min.max(e.params.cw_max).max(e.backoff.cw);
                 sizes[c] = (sizes[c].0 + 1, sizes[c].1.max(cw));
-                u16::try_from(c).expect("fewer than 65536 (AIFS, slot rule) classes")
+                Member::new(u16::try_from(c).expect("fewer than 65536 (AIFS, slot rule) classes"))
             })
             .collect();
         for (c, &(n, cw)) in classes.iter_mut().zip(&sizes) {
@@ -135,10 +159,8 @@ impl Contention {
         let n = entities.len();
         Contention {
             classes,
-            class_of,
-            place: vec![Place::Idle; n],
+            members,
             pos: vec![0; n],
-            links: vec![Link::default(); n],
             aside: Vec::with_capacity(n),
             aside_earliest: Time::MAX,
             slot,
@@ -147,14 +169,14 @@ impl Contention {
 
     #[inline]
     fn class(&self, e: u32) -> &Class {
-        &self.classes[self.class_of[e as usize] as usize]
+        &self.classes[self.members[e as usize].class as usize]
     }
 
     /// Entity `e`'s counter: slots left after the last grant's freeze.
     pub fn counter(&self, e: u32, b: &Backoff) -> u32 {
         let c = self.class(e);
-        match self.place[e as usize] {
-            Place::Armed => c.counter(self.links[e as usize].key),
+        match self.members[e as usize].place {
+            Place::Armed => c.counter(self.members[e as usize].key),
             Place::Post => c.counter(c.post.key_of(e, &self.pos)),
             Place::Idle | Place::Aside | Place::Out => b.counter,
         }
@@ -162,7 +184,7 @@ impl Contention {
 
     /// Entity `e`'s countdown start.
     pub fn countdown_start(&self, e: u32, b: &Backoff) -> Time {
-        match self.place[e as usize] {
+        match self.members[e as usize].place {
             Place::Aside | Place::Out => b.countdown_start,
             Place::Idle | Place::Armed | Place::Post => self.class(e).countdown_start,
         }
@@ -171,9 +193,9 @@ impl Contention {
     /// Detach `e` from its class before its `Backoff` is read or changed directly: the
     /// fields get the state this structure held. Entities aside or out stay so.
     pub fn take(&mut self, e: u32, b: &mut Backoff) {
-        let c = &mut self.classes[self.class_of[e as usize] as usize];
-        let key = match self.place[e as usize] {
-            Place::Armed => c.armed.remove(e, &mut self.links),
+        let c = &mut self.classes[self.members[e as usize].class as usize];
+        let key = match self.members[e as usize].place {
+            Place::Armed => c.armed.remove(e, &mut self.members),
             Place::Post => c.post.remove(e, &mut self.pos),
             Place::Idle => {
                 b.countdown_start = c.countdown_start;
@@ -183,17 +205,17 @@ impl Contention {
         };
         b.counter = c.counter(key);
         b.countdown_start = c.countdown_start;
-        self.place[e as usize] = Place::Idle;
+        self.members[e as usize].place = Place::Idle;
     }
 
     /// Put `e` back after [`Contention::take`]: aside if it was, or if `own_start` (its
     /// countdown start was set to its own), else into its class. An entity out stays out.
     pub fn restore(&mut self, e: u32, ent: &Entity, own_start: bool) {
-        match self.place[e as usize] {
+        match self.members[e as usize].place {
             Place::Out => {}
             Place::Aside => self.note_aside(ent),
             Place::Idle if own_start => {
-                self.place[e as usize] = Place::Aside;
+                self.members[e as usize].place = Place::Aside;
                 self.aside.push(e);
                 self.note_aside(ent);
             }
@@ -207,10 +229,13 @@ impl Contention {
     /// (Inlined: a grant rejoins every transmitter of the collision before it.)
     #[inline(always)]
     pub fn join(&mut self, e: u32, ent: &Entity) {
-        debug_assert!(matches!(self.place[e as usize], Place::Idle | Place::Out));
-        let c = &mut self.classes[self.class_of[e as usize] as usize];
+        debug_assert!(matches!(
+            self.members[e as usize].place,
+            Place::Idle | Place::Out
+        ));
+        let c = &mut self.classes[self.members[e as usize].class as usize];
         let b = &ent.backoff;
-        self.place[e as usize] = if !b.pending {
+        let place = if !b.pending {
             Place::Idle
         } else {
             let key = b.counter as u64 + c.clock;
@@ -218,10 +243,11 @@ impl Contention {
                 c.post.push(key, e, &mut self.pos);
                 Place::Post
             } else {
-                c.armed.insert(e, key, c.clock, &mut self.links);
+                c.armed.insert(e, key, c.clock, &mut self.members);
                 Place::Armed
             }
         };
+        self.members[e as usize].place = place;
     }
 
     /// Transmitters of the exchange that just ended (out) are aside: their countdown
@@ -230,8 +256,8 @@ impl Contention {
     pub fn set_aside(&mut self, transmitters: &[u32], entities: &[Entity]) {
         self.aside.extend_from_slice(transmitters);
         for &e in transmitters {
-            debug_assert_eq!(self.place[e as usize], Place::Out);
-            self.place[e as usize] = Place::Aside;
+            debug_assert_eq!(self.members[e as usize].place, Place::Out);
+            self.members[e as usize].place = Place::Aside;
             self.note_aside(&entities[e as usize]);
         }
     }
@@ -296,12 +322,10 @@ impl Contention {
             if let Some(key) = c.armed.min_key(c.clock) {
                 if c.expiry(key, slot) == now {
                     let (counter, start) = (c.counter(key), c.countdown_start);
-                    let place = &mut self.place;
-                    c.armed.take_bucket(key, &self.links, |e| {
+                    c.armed.take_bucket(key, &mut self.members, |e| {
                         let b = &mut entities[e as usize].backoff;
                         b.counter = counter;
                         b.countdown_start = start;
-                        place[e as usize] = Place::Out;
                         transmitters.push(e);
                     });
                 }
@@ -315,7 +339,7 @@ impl Contention {
                     }
                     c.post.remove(e, &mut self.pos);
                     entities[e as usize].backoff.pending = false; // post-backoff complete
-                    self.place[e as usize] = Place::Idle;
+                    self.members[e as usize].place = Place::Idle;
                 }
             }
             // Counters left above zero keep the slots ns-2 did not count (keys above the
@@ -330,12 +354,12 @@ impl Contention {
             let has_frame = ent.has_frame();
             let before = ent.backoff.counter;
             if ent.backoff.on_busy(has_frame, now, slot) {
-                self.place[e as usize] = Place::Out;
+                self.members[e as usize].place = Place::Out;
                 transmitters.push(e);
                 continue;
             }
             ent.backoff.recount(before, short);
-            self.place[e as usize] = Place::Idle;
+            self.members[e as usize].place = Place::Idle;
             self.join(e, &entities[e as usize]);
         }
         self.aside.clear();
@@ -353,27 +377,13 @@ impl Contention {
 
 const NONE: u32 = u32::MAX;
 
-/// An armed member's key and its neighbours in its bucket (`NONE`: none).
-#[derive(Clone, Copy, Debug)]
-struct Link {
-    key: u64,
-    next: u32,
-    prev: u32,
-}
-
-impl Default for Link {
-    fn default() -> Self {
-        Link {
-            key: 0,
-            next: NONE,
-            prev: NONE,
-        }
-    }
-}
-
-/// Keys in [clock, clock + len) by bucket `key mod len`, each bucket a doubly linked list
-/// through `links` (so a member leaves in O(1)), with a bitmap of the occupied buckets.
-/// `len` is a power of two above the largest counter a member can have.
+/// Keys in [clock, clock + len) by bucket `key mod len`, each bucket a list linked through
+/// the members' `next`, with a bitmap of the occupied buckets. `len` is a power of two
+/// above the largest counter a member can have. Singly linked: an insertion writes the
+/// member alone, not its bucket neighbour as well (a collided station of a crowded cell
+/// rejoins at every collision), and the members of a bucket leave together at a grant;
+/// a member that leaves alone ([`Contention::take`] of an armed entity, which the
+/// entities of a saturated cell never are: it has a frame) walks its bucket.
 #[derive(Default)]
 struct KeyRing {
     heads: Vec<u32>,
@@ -397,38 +407,33 @@ impl KeyRing {
     }
 
     #[inline(always)]
-    fn insert(&mut self, e: u32, key: u64, clock: u64, links: &mut [Link]) {
+    fn insert(&mut self, e: u32, key: u64, clock: u64, members: &mut [Member]) {
         // (key < clock wraps above the mask.)
         assert!(
             key.wrapping_sub(clock) <= self.mask(),
             "an armed counter is within [0, CW]"
         );
         let b = (key & self.mask()) as usize;
-        let head = self.heads[b];
-        links[e as usize] = Link {
-            key,
-            next: head,
-            prev: NONE,
-        };
-        if head != NONE {
-            links[head as usize].prev = e;
-        }
+        let m = &mut members[e as usize];
+        m.key = key;
+        m.next = self.heads[b];
         self.heads[b] = e;
         self.occupied[b / 64] |= 1 << (b % 64);
         self.members += 1;
     }
 
     /// Remove member `e`; its key.
-    fn remove(&mut self, e: u32, links: &mut [Link]) -> u64 {
-        let Link { key, next, prev } = links[e as usize];
+    fn remove(&mut self, e: u32, members: &mut [Member]) -> u64 {
+        let (key, next) = (members[e as usize].key, members[e as usize].next);
         let b = (key & self.mask()) as usize;
-        if prev == NONE {
+        if self.heads[b] == e {
             self.heads[b] = next;
         } else {
-            links[prev as usize].next = next;
-        }
-        if next != NONE {
-            links[next as usize].prev = prev;
+            let mut prev = self.heads[b];
+            while members[prev as usize].next != e {
+                prev = members[prev as usize].next;
+            }
+            members[prev as usize].next = next;
         }
         if self.heads[b] == NONE {
             self.occupied[b / 64] &= !(1 << (b % 64));
@@ -437,16 +442,20 @@ impl KeyRing {
         key
     }
 
-    /// Remove every member with `key` (the ring holds one), handing each to `f`.
+    /// Remove every member with `key` (the ring holds one), handing each to `f`: they
+    /// are out (transmitting).
     #[inline]
-    fn take_bucket(&mut self, key: u64, links: &[Link], mut f: impl FnMut(u32)) {
+    fn take_bucket(&mut self, key: u64, members: &mut [Member], mut f: impl FnMut(u32)) {
         let b = (key & self.mask()) as usize;
         let mut e = std::mem::replace(&mut self.heads[b], NONE);
         self.occupied[b / 64] &= !(1 << (b % 64));
         while e != NONE {
             self.members -= 1;
+            let m = &mut members[e as usize];
+            m.place = Place::Out;
+            let next = m.next;
             f(e);
-            e = links[e as usize].next;
+            e = next;
         }
     }
 
@@ -569,7 +578,7 @@ mod tests {
     fn key_ring_finds_the_smallest_key_as_the_clock_advances() {
         let mut rng = Rng::named(8, StreamKind::Backoff, "ring");
         let (n, cw) = (100u32, 200u32);
-        let mut links = vec![Link::default(); n as usize];
+        let mut links = vec![Member::new(0); n as usize];
         let mut ring = KeyRing::new(cw);
         assert_eq!(ring.heads.len(), 256);
         let mut model: Vec<(u64, u32)> = Vec::new();
@@ -588,7 +597,7 @@ mod tests {
             assert_eq!(ring.min_key(clock), min);
             if let Some(min) = min {
                 let mut taken = Vec::new();
-                ring.take_bucket(min, &links, |e| taken.push(e));
+                ring.take_bucket(min, &mut links, |e| taken.push(e));
                 let mut with_min: Vec<u32> = model
                     .iter()
                     .filter(|&&(key, _)| key == min)

@@ -62,12 +62,11 @@ pub(crate) struct Exchange {
 }
 
 /// The countdown start of the last transmitter of a failed exchange worked out, with what
-/// it depends on ([`Shared::exchange_end`]).
+/// it depends on ([`Shared::exchange_end`]; EIFS − DIFS + AIFS follows from AIFS).
 #[derive(Clone, Copy)]
 struct OwnStart {
     own_end: Time,
     aifs: Time,
-    eifs: Time,
     start: Time,
 }
 
@@ -77,7 +76,6 @@ impl Default for OwnStart {
         OwnStart {
             own_end: Time::MAX,
             aifs: 0,
-            eifs: 0,
             start: 0,
         }
     }
@@ -85,9 +83,6 @@ impl Default for OwnStart {
 
 /// The shared medium: one collision domain.
 pub(crate) struct Shared {
-    /// Per entity: EIFS − DIFS + AIFS (9.3.7, 9.19.2.3), or ns-2's deferral
-    /// ([`MacRules::after_error`]).
-    eifs: Vec<Time>,
     busy: bool,
     generation: u64,
     pub(crate) exchange: Exchange,
@@ -118,10 +113,6 @@ impl Shared {
     /// The medium of the entities of `store`.
     pub fn new(store: &Store) -> Shared {
         let (phy, rules, entities) = (&store.phy, store.rules, &store.entities);
-        let eifs = entities
-            .iter()
-            .map(|e| rules.after_error(phy, e.params.aifs))
-            .collect();
         let n = entities.len();
         let contention = Contention::new(entities, phy.slot, |aifs| rules.after_error(phy, aifs));
         let nodes = entities.last().map_or(0, |e| e.node as usize + 1);
@@ -129,7 +120,6 @@ impl Shared {
             .map(|n| entities.partition_point(|e| (e.node as usize) < n) as u32)
             .collect();
         Shared {
-            eifs,
             busy: false,
             generation: 0,
             exchange: Exchange::default(),
@@ -594,29 +584,11 @@ impl Shared {
             ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => ex.start + times.first_frame,
             ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - delta,
         };
-        let (aifs, eifs) = (
-            store.entities[t as usize].params.aifs,
-            self.eifs[t as usize],
-        );
-        // It depends on its own frame's end, AIFS and EIFS alone: the transmitters of a
+        let aifs = store.entities[t as usize].params.aifs;
+        // It depends on its own frame's end and AIFS alone: the transmitters of a
         // collision of equal frames and one class (a crowded cell's) share it.
-        if (own_end, aifs, eifs) != (last.own_end, last.aifs, last.eifs) {
-            // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
-            // received the tail of a colliding frame in error it also defers EIFS after
-            // it.
-            let after_timeout = own_end + store.phy.response_timeout() + aifs;
-            // The frames of a collision start together and reach it δ later.
-            let errored_tail = store
-                .rules
-                .tail_is_errored(ex.start + delta..now, ex.start..own_end)
-                && (!correct_end || store.rules.eifs_outlasts_correct_frames());
-            let after_medium = if errored_tail { now + eifs } else { now + aifs };
-            *last = OwnStart {
-                own_end,
-                aifs,
-                eifs,
-                start: after_timeout.max(after_medium),
-            };
+        if (own_end, aifs) != (last.own_end, last.aifs) {
+            *last = self.own_start(store, own_end, aifs, now, correct_end);
         }
         store.entities[t as usize].backoff.countdown_start = last.start;
         let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
@@ -625,6 +597,40 @@ impl Shared {
         // BlockAck was lost carried none.
         let received = (loss == ChannelLoss::Ack && !store.aggregates(t)).then_some(ex.data_end);
         store.attempt_failed(t, ex.start, loss, false, received, long_frame);
+    }
+
+    /// The countdown start of a transmitter of the exchange that ended at `now` that
+    /// failed, its own frame ending at `own_end`. (Out of line: once per run of the
+    /// collided transmitters that share it.)
+    #[inline(never)]
+    fn own_start(
+        &self,
+        store: &Store,
+        own_end: Time,
+        aifs: Time,
+        now: Time,
+        correct_end: bool,
+    ) -> OwnStart {
+        let ex = &self.exchange;
+        let delta = store.phy.propagation_delay;
+        // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
+        // received the tail of a colliding frame in error it also defers EIFS after it.
+        let after_timeout = own_end + store.phy.response_timeout() + aifs;
+        // The frames of a collision start together and reach it δ later.
+        let errored_tail = store
+            .rules
+            .tail_is_errored(ex.start + delta..now, ex.start..own_end)
+            && (!correct_end || store.rules.eifs_outlasts_correct_frames());
+        let after_medium = if errored_tail {
+            now + store.rules.after_error(&store.phy, aifs)
+        } else {
+            now + aifs
+        };
+        OwnStart {
+            own_end,
+            aifs,
+            start: after_timeout.max(after_medium),
+        }
     }
 
     /// Tracing only: the A-MPDUs (or BlockAckReqs) of the exchange that ends (the first

@@ -54,8 +54,15 @@ impl Shared {
     }
 
     pub(super) fn reference_idle_from(&mut self, store: &mut Store, end: Time, correct: bool) {
-        for (i, e) in store.entities.iter_mut().enumerate() {
-            e.backoff.countdown_start = end + if correct { e.params.aifs } else { self.eifs[i] };
+        let (rules, phy) = (store.rules, &store.phy);
+        for e in &mut store.entities {
+            let aifs = e.params.aifs;
+            e.backoff.countdown_start = end
+                + if correct {
+                    aifs
+                } else {
+                    rules.after_error(phy, aifs)
+                };
         }
     }
 }
