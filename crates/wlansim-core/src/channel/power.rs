@@ -7,11 +7,21 @@
 //! `two_ray_ground.rs`); otherwise one
 //! power for every link (`[channel.reception] rx_power_dbm`, −60 dBm by default). Plus
 //! both ends' antenna gains.
+//!
+//! A moving node's links are computed per frame at the distance its trajectory gives; a
+//! node that stands still (before it starts, once it arrives) gives the same distances
+//! frame after frame, so the median of the last distances seen is kept
+//! ([`LinkBudget::link_w`]: the same distance, the same bits).
 use super::shadowing::Median;
 use super::two_ray_ground::TwoRayGroundParams;
 use super::{Positions, ShadowingParams};
 use crate::net::NodeId;
 use crate::sim::time::Time;
+use std::cell::Cell;
+
+/// [`LinkBudget::link_w`] keeps the median power of 2^`REMEMBERED_BITS` distances
+/// (direct-mapped by the distance's bits).
+const REMEMBERED_BITS: u32 = 4;
 
 /// How the median received power falls with distance (`[channel.propagation] model`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,6 +65,9 @@ pub struct LinkBudget {
     flat_w: f64,
     /// Per node: its antenna gain as a power factor.
     gain: Vec<f64>,
+    /// Distances (their bits; `u64::MAX`, a NaN, for none) and their median power
+    /// without gains, most recent per entry.
+    remembered: [Cell<(u64, f64)>; 1 << REMEMBERED_BITS],
 }
 
 impl LinkBudget {
@@ -73,6 +86,7 @@ impl LinkBudget {
             median,
             flat_w: watts(flat_dbm),
             gain: gains_db.map(|g| 10f64.powf(g / 10.0)).collect(),
+            remembered: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
         }
     }
 
@@ -95,11 +109,22 @@ impl LinkBudget {
     /// The power of a link `d` metres long between antennas without gain.
     #[inline]
     pub fn link_w(&self, d: Option<f64>) -> f64 {
-        match (&self.path, &self.median, d) {
-            (_, Some(m), Some(d)) => 10f64.powf(m.dbw(d) / 10.0),
-            (Some(p), None, Some(d)) => 10f64.powf(p.mean_power_dbw(d) / 10.0),
-            _ => self.flat_w,
+        let (Some(path), Some(d)) = (&self.path, d) else {
+            return self.flat_w;
+        };
+        let bits = d.to_bits();
+        let slot = bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - REMEMBERED_BITS);
+        let entry = &self.remembered[slot as usize];
+        let (seen, w) = entry.get();
+        if seen == bits {
+            return w;
         }
+        let w = match &self.median {
+            Some(m) => 10f64.powf(m.dbw(d) / 10.0),
+            None => 10f64.powf(path.mean_power_dbw(d) / 10.0),
+        };
+        entry.set((bits, w));
+        w
     }
 
     /// Whether the power depends on distance (a path-loss model is given).
@@ -173,5 +198,39 @@ mod tests {
         let flat = LinkBudget::new(None, -60.0, [0.0, 0.0].into_iter());
         assert_eq!(flat.range_m(floor), f64::INFINITY);
         assert!((flat.power_at(0, 1, Some(1e6)) - watts(-60.0)).abs() < 1e-20);
+    }
+
+    /// A remembered distance gives the bits its median was computed with, whatever
+    /// distances came between (a 16-entry table: collisions overwrite).
+    #[test]
+    fn a_remembered_distance_gives_the_same_power() {
+        let two_ray = TwoRayGroundParams {
+            tx_power_w: 0.281_838_15,
+            frequency_mhz: 914.0,
+            antenna_height_m: 1.5,
+        };
+        let log_distance = ShadowingParams {
+            tx_power_w: 0.281_838_15,
+            frequency_mhz: 914.0,
+            reference_distance_m: 1.0,
+            path_loss_exponent: 2.7,
+            sigma_db: 4.0,
+            rx_threshold_w: 3.652e-10,
+        };
+        let paths = [
+            PathLoss::TwoRayGround(two_ray),
+            PathLoss::LogDistance(log_distance),
+        ];
+        for path in paths {
+            let b = LinkBudget::new(Some(path), -60.0, [0.0].into_iter());
+            let fresh = |d: f64| match &b.median {
+                Some(m) => 10f64.powf(m.dbw(d) / 10.0),
+                None => 10f64.powf(path.mean_power_dbw(d) / 10.0),
+            };
+            for i in 0..2000u32 {
+                let d = 1.0 + f64::from(i % 37) * 3.7 + f64::from(i % 5) * 1e-9;
+                assert_eq!(b.link_w(Some(d)).to_bits(), fresh(d).to_bits(), "{d}");
+            }
+        }
     }
 }

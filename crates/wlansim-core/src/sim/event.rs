@@ -1,5 +1,5 @@
 //! The event queue: a binary heap ordered by (time, insertion sequence), plus a few
-//! slots beside it.
+//! slots and a front entry beside it.
 //!
 //! Ties in time are broken by insertion order, which makes the order of simultaneous
 //! events — and so every result — deterministic. Events are small `Copy` values; stale
@@ -14,6 +14,13 @@
 //! order of the events that run is the same as with the heap alone (the slots' entries
 //! carry their sequence numbers); the heap stays small and the obsolete events are never
 //! popped.
+//!
+//! An event scheduled before every other pending one (the spatial medium's signal
+//! reaching the receivers δ after it starts, an answer SIFS after a reception) waits in
+//! the `front` entry instead of the heap: it would sift up to the root on its way in and
+//! be popped next. An event scheduled later still goes to the heap, one earlier than the
+//! front pushes the front into the heap; so the front is never later than any event in
+//! the heap, and the order of the events that run is that of the heap alone.
 use super::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -24,21 +31,47 @@ struct Entry<E> {
     event: E,
 }
 
+impl<E> Entry<E> {
+    /// (time, sequence) as one number: one comparison orders two entries.
+    #[inline]
+    fn key(&self) -> u128 {
+        (u128::from(self.at) << 64) | u128::from(self.seq)
+    }
+}
+
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && self.seq == other.seq
+        self.key() == other.key()
     }
 }
 impl<E> Eq for Entry<E> {}
+// Reversed: BinaryHeap is a max-heap and we want the earliest event first. The heap's
+// sifts compare with `<=`, which the comparisons below give directly.
 impl<E> PartialOrd for Entry<E> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
+    #[inline]
+    fn lt(&self, other: &Self) -> bool {
+        other.key() < self.key()
+    }
+    #[inline]
+    fn le(&self, other: &Self) -> bool {
+        other.key() <= self.key()
+    }
+    #[inline]
+    fn gt(&self, other: &Self) -> bool {
+        other.key() > self.key()
+    }
+    #[inline]
+    fn ge(&self, other: &Self) -> bool {
+        other.key() >= self.key()
+    }
 }
 impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest event first.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+        other.key().cmp(&self.key())
     }
 }
 
@@ -69,6 +102,9 @@ impl<E, W: From<E> + Slotted> Schedule<E> for EventQueue<W> {
 
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    /// The earliest pending event when it was scheduled before all the others (see the
+    /// module's text); never later than the heap's top.
+    front: Option<Entry<E>>,
     slots: [Option<Entry<E>>; SLOTS],
     next_seq: u64,
     now: Time,
@@ -85,6 +121,7 @@ impl<E: Slotted> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(1024),
+            front: None,
             slots: [None, None],
             next_seq: 0,
             now: 0,
@@ -112,28 +149,41 @@ impl<E: Slotted> EventQueue<E> {
         let entry = Entry { at, seq, event };
         match entry.event.slot() {
             Some(k) => self.slots[k] = Some(entry),
-            None => self.heap.push(entry),
+            None => self.push(entry),
+        }
+    }
+
+    /// `entry` joins the heap, or the front when it is earlier than everything there
+    /// (its sequence number is the newest, so only an earlier time puts it first).
+    #[inline]
+    fn push(&mut self, entry: Entry<E>) {
+        let first = match &self.front {
+            Some(f) => entry.at < f.at,
+            None => self.heap.peek().is_none_or(|top| entry.at < top.at),
+        };
+        if !first {
+            self.heap.push(entry);
+        } else if let Some(f) = self.front.replace(entry) {
+            self.heap.push(f);
         }
     }
 
     /// Time of the earliest pending event, if any.
     pub fn next_time(&self) -> Option<Time> {
         let slots = self.slots.iter().flatten().map(|e| e.at);
-        self.heap
-            .peek()
-            .map(|e| e.at)
-            .into_iter()
-            .chain(slots)
-            .min()
+        let first = self.front.as_ref().or(self.heap.peek());
+        first.map(|e| e.at).into_iter().chain(slots).min()
     }
 
     /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
     /// advancing the clock.
     #[inline]
     pub fn pop_before(&mut self, end: Time) -> Option<(Time, E)> {
-        // The earliest of the heap's top and the slots (None: the heap).
+        // The earliest of the front (else the heap's top) and the slots (None: the
+        // front or the heap).
         let mut best: Option<usize> = None;
-        let mut key = self.heap.peek().map(|e| (e.at, e.seq));
+        let first = self.front.as_ref().or(self.heap.peek());
+        let mut key = first.map(|e| (e.at, e.seq));
         for (k, slot) in self.slots.iter().enumerate() {
             if let Some(e) = slot {
                 if key.is_none_or(|key| (e.at, e.seq) < key) {
@@ -147,7 +197,10 @@ impl<E: Slotted> EventQueue<E> {
         }
         let entry = match best {
             Some(k) => self.slots[k].take()?,
-            None => self.heap.pop()?,
+            None => match self.front.take() {
+                Some(f) => f,
+                None => self.heap.pop()?,
+            },
         };
         self.now = entry.at;
         self.processed += 1;
@@ -198,6 +251,35 @@ mod tests {
         assert_eq!(seen, vec![(10, 'a'), (20, 'b'), (30, 'c'), (30, 'd')]);
         assert_eq!(q.processed(), 4);
     }
+
+    /// Interleaved schedules (often before every pending event, often tied) and pops come
+    /// out in (time, insertion) order, the front entry or not.
+    #[test]
+    fn the_front_keeps_time_then_insertion_order() {
+        let mut q = EventQueue::new();
+        let mut pending: Vec<(Time, u32)> = vec![];
+        let mut x: u64 = 7;
+        let mut next = move || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            x >> 33
+        };
+        for i in 0..20_000u32 {
+            if next() % 3 == 0 {
+                let want = pending.iter().copied().min_by_key(|&(t, n)| (t, n));
+                let got: Option<(Time, u32)> = q.pop_before(Time::MAX);
+                assert_eq!(got, want);
+                pending.retain(|&p| Some(p) != want);
+            } else {
+                let at = q.now() + next() % 8;
+                q.schedule(at, i);
+                pending.push((at, i));
+            }
+        }
+    }
+
+    impl Slotted for u32 {}
 
     #[test]
     fn stops_at_horizon() {
