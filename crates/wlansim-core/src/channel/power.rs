@@ -165,16 +165,21 @@ mod tests {
     use super::*;
     use crate::channel::Trajectory;
 
-    #[test]
-    fn the_range_is_where_the_median_power_meets_the_floor() {
-        let path = ShadowingParams {
+    /// ns-2's shadowing at 914 MHz, path-loss exponent 2.7, σ = 4 dB.
+    fn ns2_shadowing() -> ShadowingParams {
+        ShadowingParams {
             tx_power_w: 0.281_838_15,
             frequency_mhz: 914.0,
             reference_distance_m: 1.0,
             path_loss_exponent: 2.7,
             sigma_db: 4.0,
             rx_threshold_w: 3.652e-10,
-        };
+        }
+    }
+
+    #[test]
+    fn the_range_is_where_the_median_power_meets_the_floor() {
+        let path = ns2_shadowing();
         let b = LinkBudget::new(
             Some(PathLoss::LogDistance(path)),
             -60.0,
@@ -209,14 +214,7 @@ mod tests {
             frequency_mhz: 914.0,
             antenna_height_m: 1.5,
         };
-        let log_distance = ShadowingParams {
-            tx_power_w: 0.281_838_15,
-            frequency_mhz: 914.0,
-            reference_distance_m: 1.0,
-            path_loss_exponent: 2.7,
-            sigma_db: 4.0,
-            rx_threshold_w: 3.652e-10,
-        };
+        let log_distance = ns2_shadowing();
         let paths = [
             PathLoss::TwoRayGround(two_ray),
             PathLoss::LogDistance(log_distance),
