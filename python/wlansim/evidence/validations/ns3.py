@@ -628,17 +628,24 @@ def tcp_summary(runs: list[dict]) -> list[dict]:
         row = {"cell": cell, "k": g.iloc[0]["k"], "buffer": g.iloc[0]["buffer"]}
         row["ns3_failed"] = int(g["total_mbps"].isna().sum())
         g = g[g["total_mbps"].notna()]
-        for sim in ("ns3", "wlansim"):
-            s = g[g["sim"] == sim]
-            row[f"{sim}_total_mbps"], row[f"{sim}_total_ci95"] = mean_half_width(
-                list(s["total_mbps"])
-            )
-            for col in ("up_mbps", "down_mbps", "ratio"):
-                row[f"{sim}_{col}"] = s[col].mean()
+        row.update(_per_sim(g, "total_mbps", ("up_mbps", "down_mbps", "ratio")))
         row["total_diff_pct"] = 100 * (row["wlansim_total_mbps"] / row["ns3_total_mbps"] - 1)
         row["ratio_diff_pct"] = 100 * (row["wlansim_ratio"] / row["ns3_ratio"] - 1)
         row["starved"] = _starved(g)
         out.append(row)
+    return out
+
+
+def _per_sim(g, column: str, means: tuple[str, ...]) -> dict:
+    """Per simulator of the runs `g` (``ns3``, ``wlansim``): the mean of `column` and its
+    95 % half-width (``{sim}_{column}``, ``{sim}_{prefix}ci95``, the prefix being what
+    `column` holds before ``mbps``), and the means of the columns `means`."""
+    out = {}
+    ci = column.removesuffix("mbps") + "ci95"
+    for sim in ("ns3", "wlansim"):
+        s = g[g["sim"] == sim]
+        out[f"{sim}_{column}"], out[f"{sim}_{ci}"] = mean_half_width(list(s[column]))
+        out.update((f"{sim}_{col}", s[col].mean()) for col in means)
     return out
 
 
@@ -885,10 +892,7 @@ def rate_summary(runs: list[dict]) -> list[dict]:
         first = g.iloc[0]
         row = {"cell": cell, "family": first["family"], "algorithm": first["algorithm"],
                "snr_db": first["snr_db"]}  # fmt: skip
-        for sim in ("ns3", "wlansim"):
-            s = g[g["sim"] == sim]
-            row[f"{sim}_mbps"], row[f"{sim}_ci95"] = mean_half_width(list(s["mbps"]))
-            row[f"{sim}_rate_mbps"] = s["rate_mbps"].mean()
+        row.update(_per_sim(g, "mbps", ("rate_mbps",)))
         row["ns3_mcs"] = g.loc[g["sim"] == "ns3", "mcs"].mean()
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
         row["rate_diff_pct"] = 100 * (row["wlansim_rate_mbps"] / row["ns3_rate_mbps"] - 1)
