@@ -10,8 +10,9 @@ report; :func:`restore` puts the packed runs back into an empty or partial ``ns2
 the study runs, so only the runs whose scenario (its run key) or script (its hash) changed
 are made again. A packed run is used exactly as a stored one: the same key, the same row.
 
-The pack is one JSON object per line, sorted, in a gzip stream without a time stamp, so
-packing the same runs twice gives the same bytes. A line is one of
+The pack is one JSON object per line, in the order of the files and of the stores' keys,
+in a gzip stream without a time stamp, so packing the same runs twice gives the same
+bytes; a row keeps the order of its columns (the tables made from it do too). A line is one of
 ``{"kind": "file", "path": ..., "row": ...}`` (a stored script's row),
 ``{"kind": "base", "store": ..., ...}`` (a campaign's base scenario) and
 ``{"kind": "run", "store": ..., ...}`` (a run: the store's ``runs`` row, its series).
@@ -47,7 +48,8 @@ def save(store: Path, pack: Path) -> int:
     tmp = pack.with_name(pack.name + ".tmp")
     with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
         for line in lines:
-            gz.write((json.dumps(line, sort_keys=True) + "\n").encode())
+            # keys in the order written: a row's columns come back in its own order
+            gz.write((json.dumps(line) + "\n").encode())
     os.replace(tmp, pack)
     return sum(x["kind"] != "base" for x in lines)
 
