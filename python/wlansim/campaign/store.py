@@ -52,7 +52,7 @@ import json
 import math
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,6 +127,10 @@ BASE = "base"
 _RUN_COLUMNS = ("key", "params", "rep", "seed", "status", "error", "command", "metrics",
                 "meta", "flows", "nodes", "wall_s", "finished_at", "version")  # fmt: skip
 _BASE_COLUMNS = ("hash", "version", "scenario", "overrides", "resolved", "file", "created_at")
+_INSERT_RUN = (
+    f"INSERT OR IGNORE INTO runs({', '.join(_RUN_COLUMNS)}, base) VALUES "
+    f"({', '.join('?' * (len(_RUN_COLUMNS) + 1))})"
+)
 
 
 class StoreError(WlansimError):
@@ -438,10 +442,7 @@ class Store:
             if gone:
                 c.execute("DELETE FROM metrics WHERE key = ?", (key,))
                 c.execute("DELETE FROM series WHERE key = ?", (key,))
-        cur = c.execute(
-            "INSERT OR IGNORE INTO runs(key, params, rep, seed, status, error, command,"
-            " metrics, meta, flows, nodes, wall_s, finished_at, version, base)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        return self._insert_row(
             (
                 key,
                 _json(dict(record.get("params") or {}), sort_keys=False),
@@ -459,16 +460,27 @@ class Store:
                 record.get("version"),
                 record.get("base"),
             ),
+            metrics,
+            {str(k): _json(v, sort_keys=False) for k, v in series.items()},
         )
+
+    def _insert_row(self, values: Sequence[Any], metrics: Mapping[str, Any],
+                    series: Mapping[str, str]) -> bool:  # fmt: skip
+        """Insert a run's row (`values` in the order of :data:`_RUN_COLUMNS`, then its
+        base's id), unless its key is stored, with its metrics in long form and its series
+        (as JSON text); whether it was inserted."""
+        c = self.conn
+        cur = c.execute(_INSERT_RUN, values)
         if cur.rowcount == 0:
             return False
+        key = values[0]
         c.executemany(
             "INSERT INTO metrics(key, name, value) VALUES (?, ?, ?)",
             [(key, str(k), _float(v)) for k, v in metrics.items()],
         )
         c.executemany(
             "INSERT INTO series(key, name, data) VALUES (?, ?, ?)",
-            [(key, str(k), _json(v, sort_keys=False)) for k, v in series.items()],
+            [(key, k, d) for k, d in series.items()],
         )
         return True
 
@@ -520,26 +532,11 @@ class Store:
                     [b[k] for k in _BASE_COLUMNS],
                 )
             ids = {h: i for i, h in c.execute("SELECT id, hash FROM bases")}
-            cols = (*_RUN_COLUMNS, "base")
             added = 0
             for r in dump["runs"]:
-                cur = c.execute(
-                    f"INSERT OR IGNORE INTO runs({', '.join(cols)}) VALUES "
-                    f"({', '.join('?' * len(cols))})",
-                    [r[k] for k in _RUN_COLUMNS] + [ids.get(r["base_hash"])],
-                )
-                if cur.rowcount == 0:
-                    continue
-                added += 1
                 metrics = json.loads(r["metrics"]) if r["metrics"] else {}
-                c.executemany(
-                    "INSERT INTO metrics(key, name, value) VALUES (?, ?, ?)",
-                    [(r["key"], str(k), _float(v)) for k, v in metrics.items()],
-                )
-                c.executemany(
-                    "INSERT INTO series(key, name, data) VALUES (?, ?, ?)",
-                    [(r["key"], k, d) for k, d in r["series"].items()],
-                )
+                values = [r[k] for k in _RUN_COLUMNS] + [ids.get(r["base_hash"])]
+                added += self._insert_row(values, metrics, r["series"])
             return added
 
     # -- reading

@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 
 from wlansim.campaign.store import DB_NAME, Store
+from wlansim.evidence.ns2.run import keep
 
 #: the file a study's ns-2.35 runs are packed into, in its output directory
 PACK = "ns2-runs.jsonl.gz"
@@ -68,8 +69,7 @@ def restore(pack: Path, store: Path) -> int:
             if kind == "file":
                 path = store / x["path"]
                 if not path.exists():
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_text(json.dumps(x["row"]))
+                    keep(path, x["row"])
                     put += 1
             else:
                 dump = dumps.setdefault(x.pop("store"), {"bases": [], "runs": []})

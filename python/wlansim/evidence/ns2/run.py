@@ -121,11 +121,19 @@ def stored(store: Path | None, script: str, compute) -> dict:
     if path.is_file():
         return json.loads(path.read_text())
     row = compute()
+    keep(path, row)
+    return row
+
+
+def keep(path: Path, row: dict) -> None:
+    """Write a stored script's `row` to `path` whole or not at all (a killed run leaves
+    no half-written row for :func:`stored` to read)."""
+    import json
+
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(row))
     tmp.replace(path)
-    return row
 
 
 def run_text(script: str) -> str:
