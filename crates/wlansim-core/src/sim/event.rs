@@ -1,5 +1,5 @@
 //! The event queue: a binary heap ordered by (time, insertion sequence), plus a few
-//! slots and a front entry beside it.
+//! slots beside it.
 //!
 //! Ties in time are broken by insertion order, which makes the order of simultaneous
 //! events — and so every result — deterministic. Events are small `Copy` values; stale
@@ -14,13 +14,6 @@
 //! order of the events that run is the same as with the heap alone (the slots' entries
 //! carry their sequence numbers); the heap stays small and the obsolete events are never
 //! popped.
-//!
-//! An event scheduled before every other pending one (the spatial medium's signal
-//! reaching the receivers δ after it starts, an answer SIFS after a reception) waits in
-//! the `front` entry instead of the heap: it would sift up to the root on its way in and
-//! be popped next. An event scheduled later still goes to the heap, one earlier than the
-//! front pushes the front into the heap; so the front is never later than any event in
-//! the heap, and the order of the events that run is that of the heap alone.
 use super::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -102,9 +95,6 @@ impl<E, W: From<E> + Slotted> Schedule<E> for EventQueue<W> {
 
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
-    /// The earliest pending event when it was scheduled before all the others (see the
-    /// module's text); never later than the heap's top.
-    front: Option<Entry<E>>,
     slots: [Option<Entry<E>>; SLOTS],
     next_seq: u64,
     now: Time,
@@ -121,7 +111,6 @@ impl<E: Slotted> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(1024),
-            front: None,
             slots: [None, None],
             next_seq: 0,
             now: 0,
@@ -149,41 +138,28 @@ impl<E: Slotted> EventQueue<E> {
         let entry = Entry { at, seq, event };
         match entry.event.slot() {
             Some(k) => self.slots[k] = Some(entry),
-            None => self.push(entry),
-        }
-    }
-
-    /// `entry` joins the heap, or the front when it is earlier than everything there
-    /// (its sequence number is the newest, so only an earlier time puts it first).
-    #[inline]
-    fn push(&mut self, entry: Entry<E>) {
-        let first = match &self.front {
-            Some(f) => entry.at < f.at,
-            None => self.heap.peek().is_none_or(|top| entry.at < top.at),
-        };
-        if !first {
-            self.heap.push(entry);
-        } else if let Some(f) = self.front.replace(entry) {
-            self.heap.push(f);
+            None => self.heap.push(entry),
         }
     }
 
     /// Time of the earliest pending event, if any.
     pub fn next_time(&self) -> Option<Time> {
         let slots = self.slots.iter().flatten().map(|e| e.at);
-        let first = self.front.as_ref().or(self.heap.peek());
-        first.map(|e| e.at).into_iter().chain(slots).min()
+        self.heap
+            .peek()
+            .map(|e| e.at)
+            .into_iter()
+            .chain(slots)
+            .min()
     }
 
     /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
     /// advancing the clock.
     #[inline]
     pub fn pop_before(&mut self, end: Time) -> Option<(Time, E)> {
-        // The earliest of the front (else the heap's top) and the slots (None: the
-        // front or the heap).
+        // The earliest of the heap's top and the slots (None: the heap).
         let mut best: Option<usize> = None;
-        let first = self.front.as_ref().or(self.heap.peek());
-        let mut key = first.map(|e| (e.at, e.seq));
+        let mut key = self.heap.peek().map(|e| (e.at, e.seq));
         for (k, slot) in self.slots.iter().enumerate() {
             if let Some(e) = slot {
                 if key.is_none_or(|key| (e.at, e.seq) < key) {
@@ -197,10 +173,7 @@ impl<E: Slotted> EventQueue<E> {
         }
         let entry = match best {
             Some(k) => self.slots[k].take()?,
-            None => match self.front.take() {
-                Some(f) => f,
-                None => self.heap.pop()?,
-            },
+            None => self.heap.pop()?,
         };
         self.now = entry.at;
         self.processed += 1;
@@ -253,9 +226,9 @@ mod tests {
     }
 
     /// Interleaved schedules (often before every pending event, often tied) and pops come
-    /// out in (time, insertion) order, the front entry or not.
+    /// out in (time, insertion) order.
     #[test]
-    fn the_front_keeps_time_then_insertion_order() {
+    fn pops_keep_time_then_insertion_order() {
         let mut q = EventQueue::new();
         let mut pending: Vec<(Time, u32)> = vec![];
         let mut x: u64 = 7;
