@@ -208,8 +208,12 @@ impl Backoff {
             self.pending = true;
             true
         } else {
-            // Still inside the IFS after a busy period: back off.
-            self.draw();
+            // Still inside the IFS after a busy period, the medium idle, no backoff
+            // running: the backoff is invoked only for a frame that finds the medium busy
+            // (10.23.2.2 a), 10.3.4.2; ns-3's `NeedBackoffUponAccess`), so the frame goes
+            // when the IFS ends, with no slots to count.
+            self.counter = 0;
+            self.pending = true;
             false
         }
     }
@@ -344,14 +348,16 @@ mod tests {
     }
 
     /// A frame that arrives 20 µs into the DIFS after a busy period (countdown start at
-    /// 1050 µs): the standard backs off counting from the end of that DIFS; ns-2, whose
+    /// 1050 µs): the standard sends it when that DIFS ends, with no backoff (the medium
+    /// was idle when it arrived: 10.23.2.2 a)); ns-2, whose
     /// medium is idle then, defers DIFS from the arrival (1070 µs) before its backoff.
     #[test]
     fn inside_the_difs_ns2_defers_difs_from_the_arrival() {
         let mut b = backoff();
         b.countdown_start = 1050 * US;
         assert!(!b.on_frame_arrival(1020 * US, false, DIFS, SLOT, MacRules::Standard));
-        assert_eq!(b.countdown_start, 1050 * US);
+        assert_eq!((b.countdown_start, b.counter), (1050 * US, 0));
+        assert!(b.pending);
         let mut b = backoff();
         b.rules = MacRules::Ns2;
         b.countdown_start = 1050 * US;
