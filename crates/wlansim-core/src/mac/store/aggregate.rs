@@ -76,15 +76,9 @@ impl Store {
     /// ns-3.37's `HtFrameExchangeManager::SendBlockAckReq` sends it with the BlockAck's
     /// TXVECTOR for the rate manager's data TXVECTOR).
     fn aggregate_rate(&mut self, t: u32, to: NodeId) -> (u8, LinkTimes) {
-        let e = &self.entities[t as usize];
-        let node = e.node;
-        if let Some(rc) = self.rate.as_deref_mut() {
-            let rung = rc.choose(node, to, e.backoff.short_retries + e.backoff.long_retries);
-            if rung != CONFIGURED {
-                return (rung, *rc.times(node, to, rung));
-            }
-        }
-        (CONFIGURED, *self.link(node, to))
+        let rung = self.choose_rung(t, to);
+        let node = self.entities[t as usize].node;
+        (rung, *self.link_at(node, to, rung))
     }
 
     /// Entity `t` won the medium at `now`: an ADDBA frame ([`Store::form_addba`]), or its
