@@ -623,7 +623,7 @@ def test_ns2_pack_restores_what_it_saved_byte_for_byte(tmp_path):
     second = tmp_path / "clone" / pack.PACK
     pack.save(fresh, second)
     assert second.read_bytes() == first.read_bytes()
-    assert pack.restore(tmp_path / "none.jsonl.gz", fresh) == 0
+    assert pack.restore(tmp_path / "none.jsonl.xz", fresh) == 0
 
 
 def test_ns2_pack_of_a_whole_run_drops_what_it_no_longer_asks_for(tmp_path):
