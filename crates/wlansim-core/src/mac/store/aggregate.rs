@@ -27,10 +27,12 @@ impl Store {
     }
 
     /// The head of an aggregating entity: the receiver of its next exchange (the ADDBA
-    /// frame that goes before any other, [`Aggregation::pending_addba`](crate::mac::aggregate::Aggregation::pending_addba); the session with
+    /// frame that goes before any other, [`Aggregation::pending_addba`]; the session with
     /// MPDUs to resend; else the first queued packet whose session does not wait for its
     /// agreement) and, until the exchange is formed when it wins the medium, the
     /// exchange of that frame alone. None while every frame it has waits.
+    ///
+    /// [`Aggregation::pending_addba`]: crate::mac::aggregate::Aggregation::pending_addba
     pub(in crate::mac) fn aggregate_head(&self, t: u32) -> Option<HeadFrame> {
         let agg = self.aggregation.as_ref().expect("aggregation");
         if let Some(action) = agg.pending_addba(t) {
@@ -165,7 +167,9 @@ impl Store {
     }
 
     /// Entity `t`, which won the medium at `now`, sends an ADDBA frame when
-    /// [`Aggregation::addba`](crate::mac::aggregate::Aggregation::addba) says so (the exchange is then its head's). Whether it does.
+    /// [`Aggregation::addba`] says so (the exchange is then its head's). Whether it does.
+    ///
+    /// [`Aggregation::addba`]: crate::mac::aggregate::Aggregation::addba
     fn form_addba(&mut self, t: u32, now: Time) -> bool {
         let Store {
             phy,
@@ -416,6 +420,8 @@ impl Store {
     /// A wake of entity `t` at `now` ([`Aggregation::wakes`]): a Response awaited until
     /// now that did not come lets the session's MPDUs go alone (`NoReply`). Whether the
     /// entity had no frame and now has one (it then contends).
+    ///
+    /// [`Aggregation::wakes`]: crate::mac::aggregate::Aggregation::wakes
     pub(in crate::mac) fn wake_aggregate(&mut self, t: u32, now: Time) -> bool {
         let agg = self.aggregation.as_mut().expect("aggregation");
         for s in &mut agg.sessions[t as usize] {
