@@ -4,6 +4,7 @@ parameter spaces, seeds, the store, executors, statistics, failures, results/plo
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import math
 import random
@@ -622,4 +623,47 @@ def test_ns2_pack_restores_what_it_saved_byte_for_byte(tmp_path):
     second = tmp_path / "clone" / pack.PACK
     pack.save(fresh, second)
     assert second.read_bytes() == first.read_bytes()
-    assert pack.restore(tmp_path / "none.jsonl.gz", fresh) == 0
+    assert pack.restore(tmp_path / "none.jsonl.xz", fresh) == 0
+
+
+def test_ns2_pack_of_a_whole_run_drops_what_it_no_longer_asks_for(tmp_path):
+    from wlansim.evidence.ns2 import pack
+    from wlansim.evidence.ns2.run import asked_runs, asking, stored
+
+    # a whole run's pack: a campaign of 9 runs and two scripts' rows
+    ns2 = tmp_path / "old" / "ns2"
+    campaign(ns2 / "near-a").run(in_process=True, progress=False)
+    stored(ns2 / "runs", "kept", lambda: {"packets": 1})
+    stored(ns2 / "runs", "stale", lambda: {"packets": 2})
+    committed = tmp_path / pack.PACK
+    assert pack.save(ns2, committed) == 11
+
+    def invocation(out, quick):
+        """As `reproduce NAME --against ns2`: restore, run the ns-2 side (asking for one
+        script and 6 of the campaign's runs), save."""
+        pack.restore(committed, out)
+        c = campaign(out / "near-a", space={"stations.sta.count": [1, 2]})
+        with asking() as asked:
+            c.run(in_process=True, progress=False)
+            asked_runs(out / "near-a", c.results()["key"])
+            assert stored(out / "runs", "kept", lambda: 1 / 0) == {"packets": 1}
+        whole = pack.whole(quick, "ns2", "ns2", 1)
+        return pack.save(out, committed, asked if whole else None)
+
+    # a quick run keeps the whole run's entries, the stale one too
+    assert invocation(tmp_path / "quick" / "ns2", quick=True) == 11
+    # a whole run keeps what it asked for alone (a campaign's base with its runs)
+    assert invocation(tmp_path / "full" / "ns2", quick=False) == 7
+    fresh = tmp_path / "fresh" / "ns2"
+    assert pack.restore(committed, fresh) == 7
+    kept = hashlib.sha256(b"kept").hexdigest()[:24] + ".json"
+    assert [p.name for p in (fresh / "runs").iterdir()] == [kept]  # "stale" left
+    assert campaign(fresh / "near-a", space={"stations.sta.count": [1, 2]}).missing() == []
+    assert len(campaign(fresh / "near-a").missing()) == 3  # the 5-station runs: not asked
+    with Store(fresh / "near-a", readonly=True) as st:
+        assert len(st.bases()) == 1
+    # only the committed report's invocation is whole
+    assert pack.whole(False, "ns2", "ns2", 1)
+    assert not pack.whole(True, "ns2", "ns2", 1)
+    assert not pack.whole(False, "standard", "ns2", 1)
+    assert not pack.whole(False, "ns2", "ns2", 2)

@@ -180,12 +180,15 @@ def run_runs(
     ns2_tables = None
     if against == "ns2":
         from wlansim.evidence.ns2 import pack
+        from wlansim.evidence.ns2.run import asking
 
         t0 = time.perf_counter()
         # the committed pack's runs first: only what changed runs in ns-2.35 again
         pack.restore(out / pack.PACK, out / NS2_DIR)
-        ns2_tables = module.run_ns2(out / NS2_DIR, plan, jobs, progress)
-        pack.save(out / NS2_DIR, out / pack.PACK)
+        with asking() as asked:
+            ns2_tables = module.run_ns2(out / NS2_DIR, plan, jobs, progress)
+        whole = pack.whole(quick, profile, module.PROFILE, seed_base)
+        pack.save(out / NS2_DIR, out / pack.PACK, asked if whole else None)
         wall_ns2 = time.perf_counter() - t0
     return Ran(module, out, quick, profile, seed_base, against, plan, tables, other_tables,
                ns2_tables, start, wall_ns2)  # fmt: skip

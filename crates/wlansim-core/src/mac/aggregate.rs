@@ -40,28 +40,10 @@
 //!   (lost, collided) counts a retry on every MPDU of the window and doubles CW, and the
 //!   next access asks again, until those MPDUs are acknowledged or discarded.
 //!
-//! - the Block Ack agreement of a session is set up by ADDBA (802.11-2020 11.5.2; as
-//!   ns-3.37 does by default: `HtFrameExchangeManager::NeedSetupBlockAck`,
-//!   `SendAddBaRequest`, `QosTxop::AddBaResponseTimeout`, `ResetBa`). The access that
-//!   would send the first A-MPDU to a receiver, when more than one MPDU waits for it
-//!   (on a VHT PHY: any), sends an ADDBA Request instead (an action frame of
-//!   [`ADDBA_FRAME`] bytes at the BSS's lowest basic rate, acknowledged by an ACK at the
-//!   same rate); from then on the session's MPDUs wait. The recipient, once it decoded
-//!   the Request, sends an ADDBA Response (same size and rate, acknowledged) in a channel
-//!   access of its own, before its other frames; the originator's agreement exists from
-//!   the Response's reception. A Request or Response without its ACK is retried up to
-//!   the short retry limit, CW doubling; a discarded Request, or no Response within
-//!   [`ADDBA_RESPONSE_TIMEOUT`] of the Request's ACK, lets the MPDUs go alone, each
-//!   acknowledged by an ACK, until a Response arrives or, [`FAILED_ADDBA_TIMEOUT`]
-//!   later, a new Request goes (ns-3's `AddBaResponseTimeout` and `FailedAddBaTimeout`).
-//!   Without an agreement an MPDU goes alone with an ACK (a window of 1). The action
-//!   frames are lost as control frames are (only when the channel asks about every
-//!   frame). Counted per node in `addba_sent` (Requests and Responses, each attempt).
+//! - each session's Block Ack agreement is set up by ADDBA first (`mac/agreement.rs`,
+//!   which also says what of it is not modelled).
 //!
 //! What is not modelled, and what stands in for it:
-//! - The agreement, once set up, lasts the run: no inactivity timeout, no DELBA (ns-3's
-//!   default inactivity timeout is 0, none); the recipient's side of the agreement
-//!   exists with the originator's.
 //! - When the sender discards an MPDU, the receiver's window moves past it at once (the
 //!   effect of the BlockAckReq the sender would send, without its airtime), releasing
 //!   what it held behind the gap.
@@ -69,71 +51,14 @@
 //! - MPDUs leave the interface queue when they first go out: the window (at most
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.
 //! - The spatial medium has no A-MPDU yet (refused when a run would use it).
+use super::agreement::{Action, Agreement, Response, ADDBA_FRAME};
 use super::event::MacOutcome;
 use super::exchange::{ampdu_times, Ampdu, ExchangeTimes, Msdus, PPDU_MAX_TIME};
 use crate::net::{NodeId, Packet};
 use crate::phy::ht::Format;
 use crate::phy::{LinkTimes, Phy};
-use crate::sim::time::{Time, MS};
+use crate::sim::time::Time;
 use std::collections::VecDeque;
-
-/// ADDBA Request and Response frames (802.11-2020 9.6.4.2, 9.6.4.3): the management
-/// frame header (24 bytes), a body of 9 (Category, Block Ack Action, Dialog Token, then
-/// the Block Ack Parameter Set, Block Ack Timeout Value and Block Ack Starting Sequence
-/// Control of a Request, or the Status Code, Block Ack Parameter Set and Block Ack
-/// Timeout Value of a Response; 2 bytes each) and the FCS.
-pub const ADDBA_FRAME: u32 = 24 + 9 + 4;
-
-/// How long an originator waits for the ADDBA Response after the Request's ACK
-/// (ns-3.37's `QosTxop::AddBaResponseTimeout` default; the standard leaves it to the
-/// implementation).
-pub const ADDBA_RESPONSE_TIMEOUT: Time = MS;
-
-/// After a failed setup (the Request discarded, or no Response in time), how long MPDUs
-/// go alone before a new Request (ns-3.37's `QosTxop::FailedAddBaTimeout` default).
-pub const FAILED_ADDBA_TIMEOUT: Time = 200 * MS;
-
-/// The Block Ack agreement of a session, as its originator sees it (`mac/aggregate.rs`'s
-/// module note).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Agreement {
-    /// None yet: the next A-MPDU's access sends an ADDBA Request instead.
-    None,
-    /// The Request went `retries` times without its ACK; it goes again, and the session's
-    /// MPDUs wait.
-    Requesting {
-        retries: u32,
-    },
-    /// The Request was acknowledged: the session's MPDUs wait for the Response until
-    /// `until`.
-    Awaiting {
-        until: Time,
-    },
-    /// No Response in time, or the Request discarded: MPDUs go alone (each acknowledged
-    /// by an ACK) until a Response arrives, and a new Request goes from `retry_at`.
-    NoReply {
-        retry_at: Time,
-    },
-    Established,
-}
-
-/// An ADDBA Response a recipient entity owes: to entity `from`'s session `session`, with
-/// its failed attempts so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Response {
-    pub(super) from: u32,
-    pub(super) session: u32,
-    pub(super) retries: u32,
-}
-
-/// An entity's current exchange when it sends an ADDBA frame rather than data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Action {
-    /// The Request of the current session.
-    Request,
-    /// The first Response the entity owes.
-    Response(Response),
-}
 
 /// The largest A-MPDU a PHY carries (802.11-2020 19.3.13.2 HT: 65535 bytes; VHT with the
 /// largest Maximum A-MPDU Length Exponent: 2^20 − 1).

@@ -1,6 +1,7 @@
 //! The 802.11 MAC: channel-access entities (one per node under DCF, one per access
 //! category under EDCA), the EDCA parameters and the classifier that picks an AC.
 pub mod aggregate;
+mod agreement;
 pub mod backoff;
 pub mod beacon;
 mod capture;

@@ -249,21 +249,31 @@ impl Store {
     /// attempt (a new frame, or a retry after a failure), and the exchange is timed at it.
     #[inline(never)]
     fn choose_rate(&mut self, t: u32) {
-        let rc = self.rate.as_mut().expect("rate control");
-        let e = &self.entities[t as usize];
-        let Some(head) = e.head.filter(|h| !h.broadcast) else {
+        let Some(head) = self.entities[t as usize].head.filter(|h| !h.broadcast) else {
             return;
         };
-        let attempt = e.backoff.short_retries + e.backoff.long_retries;
-        let rung = rc.choose(e.node, head.to, attempt);
+        let rung = self.choose_rung(t, head.to);
         if rung == CONFIGURED {
             return;
         }
+        let e = &self.entities[t as usize];
         let ip_bytes = e.queue.head().expect("has frame").ip_bytes();
         let times = self.exchange_at(t, head.to, ip_bytes, rung);
         let head = self.entities[t as usize].head.as_mut().expect("has frame");
         head.rate = rung;
         head.times = times;
+    }
+
+    /// The rung of entity `t`'s next attempt to `to` (its retries so far: the attempt's
+    /// number), as its rate controller picks it; `CONFIGURED` without a controller or on
+    /// a link it does not adapt.
+    #[inline]
+    fn choose_rung(&mut self, t: u32, to: NodeId) -> u8 {
+        let e = &self.entities[t as usize];
+        let attempt = e.backoff.short_retries + e.backoff.long_retries;
+        self.rate
+            .as_deref_mut()
+            .map_or(CONFIGURED, |rc| rc.choose(e.node, to, attempt))
     }
 
     /// The exchange of entity `t`'s packet of `ip_bytes` to `to` at rung `rate` of its

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,21 +109,58 @@ def run_script(
     return Ns2Run(out.stdout, dropped, wall, cpu, kept)
 
 
-def stored(store: Path | None, script: str, compute) -> dict:
+def stored(store: Path | None, script: str, compute, digits: int = 24) -> dict:
     """`compute()`'s row (a JSON-able dict) for `script`, kept in `store` under the hash of
-    the script's text and read back from there when the same script comes again (an
-    interrupted or repeated `--against ns2` resumes); None: computed every time."""
+    the script's text (its first `digits` hex digits: fotiadis2005's rows were kept under
+    20) and read back from there when the same script comes again (an interrupted or
+    repeated `--against ns2` resumes); None: computed every time. Noted as asked for
+    (:func:`asking`)."""
     if store is None:
         return compute()
     import hashlib
     import json
 
-    path = Path(store) / f"{hashlib.sha256(script.encode()).hexdigest()[:24]}.json"
+    path = Path(store) / f"{hashlib.sha256(script.encode()).hexdigest()[:digits]}.json"
+    if _asked is not None:
+        _asked.files.add(path.resolve())  # one call: atomic under the GIL (pmap's threads)
     if path.is_file():
         return json.loads(path.read_text())
     row = compute()
     keep(path, row)
     return row
+
+
+@dataclass
+class Asked:
+    """What the ns-2 side of one invocation asked for, made or read back (:func:`asking`):
+    the rows of :func:`stored` by their file's path, and campaign runs by their store's
+    directory and key (:func:`asked_runs`); paths resolved."""
+
+    files: set[Path] = field(default_factory=set)
+    runs: dict[Path, set[str]] = field(default_factory=dict)
+
+
+#: what :func:`asking` is collecting, if anything
+_asked: Asked | None = None
+
+
+@contextmanager
+def asking() -> Iterator[Asked]:
+    """Collect, while inside, what the ns-2 side asks for: its :class:`Asked` (what a
+    whole run's pack keeps, :func:`wlansim.evidence.ns2.pack.save`)."""
+    global _asked
+    outer, _asked = _asked, Asked()
+    try:
+        yield _asked
+    finally:
+        _asked = outer
+
+
+def asked_runs(store: Path, keys: Iterable[str]) -> None:
+    """Note the runs `keys` of the campaign stored in the directory `store` as asked for,
+    when :func:`asking` collects."""
+    if _asked is not None:
+        _asked.runs.setdefault(Path(store).resolve(), set()).update(keys)
 
 
 def keep(path: Path, row: dict) -> None:

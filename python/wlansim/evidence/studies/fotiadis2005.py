@@ -1166,13 +1166,12 @@ def run_ns2(out: Path, plan: Plan, jobs=None, progress=False) -> dict[str, pd.Da
     runs, the same seeds; with the full plan also Table I's case under :data:`NS2_SWEEP`),
     one script per run (``evidence/ns2/fotiadis2005.py``), kept under `out` and reused;
     the tables the claims read (``runs``, the study's columns) and ``points``."""
-    import hashlib
-    import json
     import os
     import sys
     import time
 
     from wlansim.campaign.keys import replication_seed
+    from wlansim.evidence.ns2.run import pmap, stored
 
     out = Path(out)
     store = out / NS2_RUNS_DIR
@@ -1189,19 +1188,14 @@ def run_ns2(out: Path, plan: Plan, jobs=None, progress=False) -> dict[str, pd.Da
         point, seed = item
         case = _ns2_case(point)
         script = ns2.tcl(case, _ns2_seed(seed), duration, warmup)
-        path = store / f"{hashlib.sha256(script.encode()).hexdigest()[:20]}.json"
-        if path.exists():
-            row = json.loads(path.read_text())
-        else:
-            row = ns2.run_script_row(script, case, duration, warmup)
-            path.write_text(json.dumps(row))
+        row = stored(
+            store, script, lambda: ns2.run_script_row(script, case, duration, warmup), digits=20
+        )
         done += 1
         if progress and (done % 20 == 0 or done == len(todo)):
             print(f"{NAME} ns-2.35: {done}/{len(todo)} runs, {time.perf_counter() - start:.0f} s",
                   file=sys.stderr)  # fmt: skip
         return {**point, "seed": seed, **row}
-
-    from wlansim.evidence.ns2.run import pmap
 
     rows = pmap(one, todo, jobs or os.cpu_count() or 1)
     runs = pd.DataFrame(rows)

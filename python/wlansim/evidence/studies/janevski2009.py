@@ -68,6 +68,7 @@ from wlansim.evidence.claims import (
     decide_all,
     mean_interval,
 )
+from wlansim.evidence.ns2.run import asked_runs
 from wlansim.evidence.report import markdown_table
 from wlansim.evidence.study import CAMPAIGNS_DIR, study_reproduce, with_profile
 from wlansim.scenario import load
@@ -524,6 +525,7 @@ def _campaign(points, reps, store, plan, run_fn, resolve_fn, base, jobs, progres
                  resolve_fn=resolve_fn, load_fn=load_fn)  # fmt: skip
     c.run(jobs=jobs, progress=progress, label=label)
     df = c.results()
+    asked_runs(store, df["key"])  # what a whole --against ns2 run packs (ns2/pack.py)
     failed = df[df["status"] != "ok"]
     if len(failed):
         raise RuntimeError(f"janevski2009: {len(failed)} runs failed: {failed['error'].iloc[0]}")

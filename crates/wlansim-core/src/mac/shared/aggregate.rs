@@ -3,7 +3,8 @@
 //! medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
 use crate::channel::{Channel, FrameKind, Ppdu};
-use crate::mac::aggregate::{data_offset, subframes, ADDBA_FRAME};
+use crate::mac::aggregate::{data_offset, subframes};
+use crate::mac::agreement::ADDBA_FRAME;
 use crate::mac::store::{ChannelLoss, Store};
 use crate::sim::time::Time;
 

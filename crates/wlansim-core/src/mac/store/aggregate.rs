@@ -4,15 +4,16 @@
 //! the reordering) depends on neither medium nor store.
 use super::Store;
 use crate::mac::aggregate::{
-    addba_times, bar_times, data_offset, subframes, Action, AggregationConfig, Agreement, Carried,
-    Mpdu, Response, Session, ADDBA_RESPONSE_TIMEOUT, FAILED_ADDBA_TIMEOUT,
+    addba_times, bar_times, data_offset, subframes, AggregationConfig, Carried, Mpdu, Session,
+};
+use crate::mac::agreement::{
+    Action, Agreement, Response, ADDBA_RESPONSE_TIMEOUT, FAILED_ADDBA_TIMEOUT,
 };
 use crate::mac::entity::HeadFrame;
 use crate::mac::event::MacOutcome;
 use crate::mac::exchange::{Ampdu, Msdus};
 use crate::mac::rate::CONFIGURED;
 use crate::net::{NodeId, Packet};
-use crate::phy::ht::Format;
 use crate::phy::LinkTimes;
 use crate::sim::time::Time;
 use crate::trace::AirRate;
@@ -25,26 +26,20 @@ impl Store {
         self.aggregation.is_some() && self.entities[t as usize].beacon.is_none()
     }
 
-    /// The head of an aggregating entity: the receiver of its next exchange (an ADDBA
-    /// Response it owes; the session whose ADDBA Request goes again; the session with
+    /// The head of an aggregating entity: the receiver of its next exchange (the ADDBA
+    /// frame that goes before any other, [`Aggregation::pending_addba`]; the session with
     /// MPDUs to resend; else the first queued packet whose session does not wait for its
     /// agreement) and, until the exchange is formed when it wins the medium, the
     /// exchange of that frame alone. None while every frame it has waits.
+    ///
+    /// [`Aggregation::pending_addba`]: crate::mac::aggregate::Aggregation::pending_addba
     pub(in crate::mac) fn aggregate_head(&self, t: u32) -> Option<HeadFrame> {
         let agg = self.aggregation.as_ref().expect("aggregation");
+        if let Some(action) = agg.pending_addba(t) {
+            return Some(self.addba_head(t, action));
+        }
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
-        let action = agg.responses[t as usize]
-            .first()
-            .map(|r| self.entities[r.from as usize].node)
-            .or_else(|| {
-                let requesting = |s: &&Session| matches!(s.agreement, Agreement::Requesting { .. });
-                sessions.iter().find(requesting).map(|s| s.to)
-            });
-        if let Some(to) = action {
-            let times = addba_times(&self.phy, self.link(e.node, to));
-            return Some(HeadFrame::unicast(to, times, CONFIGURED));
-        }
         let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
         let (to, body, ampdu) = sessions
             .iter()
@@ -83,15 +78,9 @@ impl Store {
     /// ns-3.37's `HtFrameExchangeManager::SendBlockAckReq` sends it with the BlockAck's
     /// TXVECTOR for the rate manager's data TXVECTOR).
     fn aggregate_rate(&mut self, t: u32, to: NodeId) -> (u8, LinkTimes) {
-        let e = &self.entities[t as usize];
-        let node = e.node;
-        if let Some(rc) = self.rate.as_deref_mut() {
-            let rung = rc.choose(node, to, e.backoff.short_retries + e.backoff.long_retries);
-            if rung != CONFIGURED {
-                return (rung, *rc.times(node, to, rung));
-            }
-        }
-        (CONFIGURED, *self.link(node, to))
+        let rung = self.choose_rung(t, to);
+        let node = self.entities[t as usize].node;
+        (rung, *self.link_at(node, to, rung))
     }
 
     /// Entity `t` won the medium at `now`: an ADDBA frame ([`Store::form_addba`]), or its
@@ -177,11 +166,10 @@ impl Store {
         e.head = Some(HeadFrame::unicast(to, times, rate));
     }
 
-    /// Entity `t`, which won the medium at `now`, sends an ADDBA frame: the first
-    /// Response it owes, or the Request of the session of its head when that session has
-    /// no agreement yet and, as ns-3.37's `NeedSetupBlockAck`, more than one MPDU waits
-    /// for its receiver (on a VHT PHY: any), or when its Request goes again. Whether it
-    /// does (the exchange is then its head's).
+    /// Entity `t`, which won the medium at `now`, sends an ADDBA frame when
+    /// [`Aggregation::addba`] says so (the exchange is then its head's). Whether it does.
+    ///
+    /// [`Aggregation::addba`]: crate::mac::aggregate::Aggregation::addba
     fn form_addba(&mut self, t: u32, now: Time) -> bool {
         let Store {
             phy,
@@ -190,40 +178,35 @@ impl Store {
             ..
         } = self;
         let agg = aggregation.as_mut().expect("aggregation");
-        agg.action[t as usize] = None;
         let e = &entities[t as usize];
-        let (to, action) = if let Some(&r) = agg.responses[t as usize].first() {
-            (entities[r.from as usize].node, Action::Response(r))
-        } else {
-            if !agg.config.ampdu() {
-                return false;
-            }
-            let to = e.head.expect("has frame").to;
-            let sessions = &mut agg.sessions[t as usize];
-            let s = Session::of(sessions, to);
-            let session = &mut sessions[s];
-            if matches!(session.agreement, Agreement::NoReply { retry_at } if now >= retry_at) {
-                session.agreement = Agreement::None;
-            }
-            let request = match session.agreement {
-                Agreement::Requesting { .. } => true,
-                Agreement::None => {
-                    let vht = phy.ht.is_some_and(|m| m.format == Format::Vht);
-                    let queued = e.queue.entries().filter(|(p, _)| p.hop == to);
-                    vht || session.unacked.len() + queued.take(2).count() > 1
-                }
-                _ => false,
-            };
-            if !request {
-                return false;
-            }
-            agg.current[t as usize] = (s as u32, 0, false);
-            (to, Action::Request)
+        let to = e.head.expect("has frame").to;
+        let queued = || {
+            e.queue
+                .entries()
+                .filter(|(p, _)| p.hop == to)
+                .take(2)
+                .count()
         };
-        agg.action[t as usize] = Some(action);
-        let times = addba_times(&self.phy, self.link(self.entities[t as usize].node, to));
-        self.entities[t as usize].head = Some(HeadFrame::unicast(to, times, CONFIGURED));
+        let action = agg.addba(t, (to, now), phy, queued);
+        agg.action[t as usize] = action;
+        let Some(action) = action else {
+            return false;
+        };
+        self.entities[t as usize].head = Some(self.addba_head(t, action));
         true
+    }
+
+    /// The head of entity `t` when it sends the ADDBA frame `action`: to the originator
+    /// of a Response, or the receiver of a Request's session.
+    fn addba_head(&self, t: u32, action: Action) -> HeadFrame {
+        let to = match action {
+            Action::Response(r) => self.entities[r.from as usize].node,
+            Action::Request(s) => {
+                self.aggregation.as_ref().expect("aggregation").sessions[t as usize][s as usize].to
+            }
+        };
+        let times = addba_times(&self.phy, self.link(self.entities[t as usize].node, to));
+        HeadFrame::unicast(to, times, CONFIGURED)
     }
 
     /// Tracing only, at the end of entity `t`'s exchange that began at `start` (after
@@ -356,10 +339,9 @@ impl Store {
         let (node, to) = (e.node, e.head.expect("has frame").to);
         let action = self.aggregation.as_ref().expect("aggregation").action[t as usize];
         match action.expect("an ADDBA frame") {
-            Action::Request => {
+            Action::Request(session) => {
                 let r = self.peer_entity(t, to);
                 let agg = self.aggregation.as_mut().expect("aggregation");
-                let session = agg.current[t as usize].0;
                 let owed = &mut agg.responses[r as usize];
                 owed.retain(|o| (o.from, o.session) != (t, session));
                 owed.push(Response {
@@ -395,9 +377,8 @@ impl Store {
         let limit = e.params.short_retry_limit;
         let at_limit = |retries: u32| limit.is_some_and(|l| retries >= l);
         let discarded = match action {
-            Action::Request => {
-                let s = agg.current[t as usize].0 as usize;
-                let session = &mut agg.sessions[t as usize][s];
+            Action::Request(s) => {
+                let session = &mut agg.sessions[t as usize][s as usize];
                 let retries = match session.agreement {
                     Agreement::Requesting { retries } => retries,
                     _ => 0,
@@ -439,6 +420,8 @@ impl Store {
     /// A wake of entity `t` at `now` ([`Aggregation::wakes`]): a Response awaited until
     /// now that did not come lets the session's MPDUs go alone (`NoReply`). Whether the
     /// entity had no frame and now has one (it then contends).
+    ///
+    /// [`Aggregation::wakes`]: crate::mac::aggregate::Aggregation::wakes
     pub(in crate::mac) fn wake_aggregate(&mut self, t: u32, now: Time) -> bool {
         let agg = self.aggregation.as_mut().expect("aggregation");
         for s in &mut agg.sessions[t as usize] {
@@ -680,7 +663,7 @@ mod tests {
         let head = store.entities[0].head.unwrap();
         assert_eq!(
             (head.to, exchange(&store, 0)),
-            (1, (Some(Action::Request), false))
+            (1, (Some(Action::Request(0)), false))
         );
         // 37 bytes at 6 Mb/s (the lowest basic rate): 16 + 296 + 6 bits in 14 symbols
         // after the 20 µs preamble; SIFS; the ACK at 6 Mb/s, 44 µs.
@@ -733,7 +716,7 @@ mod tests {
         let mut store = ap(&[1, 1, 1, 1], 0);
         for _ in 0..7 {
             store.form_aggregate(0, 0, None);
-            assert_eq!(exchange(&store, 0), (Some(Action::Request), false));
+            assert_eq!(exchange(&store, 0), (Some(Action::Request(0)), false));
             store.aggregate_failed(0, 0, false);
         }
         assert_eq!(store.entities[0].stats.addba_sent, 7);
@@ -746,6 +729,6 @@ mod tests {
             received_and_acked(&mut store, 0, at);
         }
         store.form_aggregate(0, 201 * MS, None);
-        assert_eq!(exchange(&store, 0), (Some(Action::Request), false));
+        assert_eq!(exchange(&store, 0), (Some(Action::Request(0)), false));
     }
 }
