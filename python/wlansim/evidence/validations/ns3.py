@@ -303,16 +303,22 @@ def ns3_args(
 
 def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
     """One wlansim run of `case`: Mb/s of UDP payload, channel accesses (an A-MPDU is one,
-    and so is a BlockAckReq after a lost BlockAck: wlansim does not count these apart, so
-    its row has no ``bars``) sent, collided and acknowledged, exchanges captured out of a
-    collision."""
+    and so are a BlockAckReq after a lost BlockAck and an ADDBA frame) sent, collided and
+    acknowledged, exchanges captured out of a collision; with A-MPDU also the BlockAckReqs
+    (``bars``), the data frames alone (``ampdus``: accesses less BlockAckReqs and ADDBA
+    frames) and the MPDUs they carried (``mpdus``), as ns-3's counters count them."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
+    nodes = r.nodes.sum(numeric_only=True)
+    count = lambda key: int(nodes.get(key, 0))  # noqa: E731
     return {
         "mbps": r.metrics["throughput_bps"] / 1e6,
-        "data_frames": int(r.nodes["attempts"].sum()),
-        "collided": int(r.nodes["collisions"].sum()),
-        "acked": int(r.nodes["successes"].sum()),
-        "captures": int(r.nodes["captures"].sum()),
+        "data_frames": count("attempts"),
+        "collided": count("collisions"),
+        "acked": count("successes"),
+        "captures": count("captures"),
+        "bars": count("bars_sent"),
+        "ampdus": count("attempts") - count("bars_sent") - count("addba_sent"),
+        "mpdus": count("mpdus_sent") if case.ampdu else count("attempts"),
         "cpu_s": r.meta["wall_s"],
     }
 
@@ -332,6 +338,7 @@ def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float
         "data_frames": r.frames.get("tx_data", 0),
         "collided": r.frames.get("tx_data_collided", 0),
         "acked": r.frames.get("tx_ack", 0) + r.frames.get("tx_block_ack", 0),
+        "ampdus": r.frames.get("tx_data", 0),
         "mpdus": r.frames.get("tx_data_mpdus", 0),
         "bars": r.frames.get("tx_bar", 0),
         "captures": r.frames.get("tx_cts_after_collision", 0),
@@ -374,8 +381,8 @@ def _columns(c: Case) -> dict:
 def summary(runs: list[dict]) -> list[dict]:
     """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
     difference (%), the shares of data frames acknowledged and collided in each, the
-    MPDUs per data frame in ns-3, the BlockAckReq frames and the exchanges captured out
-    of a collision per run."""
+    MPDUs per data frame (an A-MPDU is one), the BlockAckReq frames and the exchanges
+    captured out of a collision per run."""
     import pandas as pd
 
     table = pd.DataFrame(runs)
@@ -391,8 +398,7 @@ def summary(runs: list[dict]) -> list[dict]:
             row[f"{sim}_collided_pct"] = 100 * s["collided"].sum() / max(s["data_frames"].sum(), 1)
             row[f"{sim}_bars"] = s["bars"].mean()
             row[f"{sim}_captures"] = s["captures"].mean()
-        ns3 = g[g["sim"] == "ns3"]
-        row["ns3_mpdus_per_frame"] = ns3["mpdus"].sum() / max(ns3["data_frames"].sum(), 1)
+            row[f"{sim}_mpdus_per_frame"] = s["mpdus"].sum() / max(s["ampdus"].sum(), 1)
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
         row["named_difference"] = "; ".join(named(by_label[cell]))
         out.append({"cell": cell, **row})
@@ -1108,8 +1114,9 @@ def show(tables: dict, plan: Plan) -> list[str]:
                     if build.compile_wall_s else "from the cache")  # fmt: skip
     fmt = lambda v: f"{v:.2f}"  # noqa: E731
     cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
-            "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "ns3_mpdus_per_frame",
-            "ns3_captures", "wlansim_captures"]  # fmt: skip
+            "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "wlansim_bars",
+            "ns3_mpdus_per_frame", "wlansim_mpdus_per_frame", "ns3_captures",
+            "wlansim_captures"]  # fmt: skip
     lines = [
         f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
         "",
