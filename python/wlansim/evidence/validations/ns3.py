@@ -62,7 +62,12 @@ decodes a 6 Mb/s RTS at SINR 0 dB, so most RTS collisions still end in a CTS, wh
 NIST curves of wlansim's sinr model lose both frames (and ns-3 with its
 ``NistErrorRateModel``, ``cell.cc --nistErrors``, loses the L-SIG too and then defers
 DIFS, not EIFS, after the collision: ``PhyEntity::EndReceiveField`` aborts without a
-PHY-RXEND error). They are named beside the cases they touch.
+PHY-RXEND error); after a collision of frames of unequal length (an A-MPDU and a
+BlockAckReq) ns-3's other nodes defer no EIFS (each locks onto a frame of its own, and
+one locked onto the shorter frame counts EIFS from that reception's end,
+``ChannelAccessManager::GetAccessGrantStart``, not from the medium's idle as 802.11-2020
+10.3.2.3.7 has it), where every node of wlansim's shared medium shares its addressee's
+lock and defers EIFS. They are named beside the cases they touch.
 """
 
 from __future__ import annotations
