@@ -207,13 +207,17 @@ impl Backoff {
             self.countdown_start = now;
             self.pending = true;
             true
-        } else {
+        } else if rules.immediate_access() {
             // Still inside the IFS after a busy period, the medium idle, no backoff
             // running: the backoff is invoked only for a frame that finds the medium busy
             // (10.23.2.2 a), 10.3.4.2; ns-3's `NeedBackoffUponAccess`), so the frame goes
             // when the IFS ends, with no slots to count.
             self.counter = 0;
             self.pending = true;
+            false
+        } else {
+            // ns-2 inside an EIFS: its NAV, so the medium is busy for it: back off.
+            self.draw();
             false
         }
     }
@@ -350,7 +354,8 @@ mod tests {
     /// A frame that arrives 20 µs into the DIFS after a busy period (countdown start at
     /// 1050 µs): the standard sends it when that DIFS ends, with no backoff (the medium
     /// was idle when it arrived: 10.23.2.2 a)); ns-2, whose
-    /// medium is idle then, defers DIFS from the arrival (1070 µs) before its backoff.
+    /// medium is idle then, defers DIFS from the arrival (1070 µs) before its backoff, and
+    /// backs off inside an EIFS.
     #[test]
     fn inside_the_difs_ns2_defers_difs_from_the_arrival() {
         let mut b = backoff();
@@ -363,11 +368,13 @@ mod tests {
         b.countdown_start = 1050 * US;
         assert!(b.on_frame_arrival(1020 * US, false, DIFS, SLOT, MacRules::Ns2));
         assert_eq!(b.countdown_start, 1070 * US);
-        // Still inside an EIFS (ns-2's NAV): the backoff counts from where it ends.
-        let mut b = backoff();
+        // Still inside an EIFS (ns-2's NAV): a backoff drawn, counted from where it ends
+        // (this stream's first draw is not 0; the standard's rule would leave 0 slots).
+        let mut b = Backoff::new(31, Rng::named(1, StreamKind::Backoff, "sta-1"));
         b.rules = MacRules::Ns2;
         b.countdown_start = 1500 * US;
         assert!(!b.on_frame_arrival(1020 * US, false, DIFS, SLOT, MacRules::Ns2));
         assert_eq!(b.countdown_start, 1500 * US);
+        assert!(b.pending && b.counter > 0);
     }
 }
