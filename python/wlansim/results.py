@@ -35,7 +35,9 @@ class Results:
       out of a collision under SINR reception), hidden_collisions (collisions with a
       frame of another slot, arriving more than the propagation delay apart: a hidden
       terminal), addba_sent (A-MPDU runs: ADDBA Requests and Responses sent, each
-      attempt, setting the Block Ack agreements up),
+      attempt, setting the Block Ack agreements up), bars_sent (BlockAckReqs after a
+      missed BlockAck, each attempt), mpdus_sent (MPDUs of the data frames sent under
+      aggregation, each attempt),
       collision_probability, channel, cs_busy_s (time its carrier sense was busy, own
       transmissions included), nav_deferrals (frames whose NAV made it defer beyond what
       it sensed), mean_data_rate_bps (with `mac.rate_control`: the mean rate of the

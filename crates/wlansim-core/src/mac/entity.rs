@@ -60,6 +60,12 @@ pub struct MacStats {
     /// ADDBA Requests and Responses sent, each attempt (A-MPDU runs: the Block Ack
     /// agreements' setup, `mac/aggregate.rs`).
     pub addba_sent: u64,
+    /// BlockAckReqs sent after a missed BlockAck, each attempt (A-MPDU runs).
+    pub bars_sent: u64,
+    /// MPDUs sent in data frames under aggregation (an A-MPDU's, or one sent alone
+    /// before its agreement), each attempt: per A-MPDU with `attempts` less `bars_sent`
+    /// and `addba_sent`.
+    pub mpdus_sent: u64,
 }
 
 impl MacStats {
@@ -81,6 +87,8 @@ impl MacStats {
         self.captures += o.captures;
         self.hidden_collisions += o.hidden_collisions;
         self.addba_sent += o.addba_sent;
+        self.bars_sent += o.bars_sent;
+        self.mpdus_sent += o.mpdus_sent;
     }
 
     /// Count a frame delivered.

@@ -14,8 +14,9 @@
 //! ([`super::Backoff::on_busy`]), so in one collision domain collisions happen exactly where the
 //! shared medium has them. The node that sent the last frame senses its end δ before the
 //! others, so its boundaries run δ ahead and its frame of a slot starts δ earlier: that
-//! makes the collision neither hidden (`channel/receiver.rs`) nor, for a frame as long as
-//! the others, one after which it alone defers EIFS (`MacRules::tail_is_errored`).
+//! makes the collision not hidden (`channel/receiver.rs`); whether it defers EIFS after
+//! the tail of a frame that outlasts its own is `MacRules::tail_is_errored`'s (under the
+//! standard rules never: it missed that frame's start).
 //!
 //! An exchange runs as messages between nodes. The sender puts its first frame on the air
 //! (RTS, or the data frame, or a Beacon) and waits CTSTimeout/ACKTimeout

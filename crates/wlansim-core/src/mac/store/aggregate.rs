@@ -482,6 +482,11 @@ impl Store {
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
         let bar = std::mem::take(&mut session.bar);
+        if bar {
+            stats.bars_sent += 1;
+        } else {
+            stats.mpdus_sent += count as u64;
+        }
         let mut delivered = 0;
         for m in session.unacked.iter_mut().take(count) {
             if !(acked && (m.received || bar)) {
@@ -652,6 +657,30 @@ mod tests {
             current(&mut store),
             [vec![(1, 0), (1, 2)], vec![(1, 4), (1, 6)]]
         );
+    }
+
+    #[test]
+    fn blockackreqs_and_the_mpdus_of_data_frames_are_counted_per_attempt() {
+        let mut store = ap(&[1, 1, 1], 0);
+        agreed(&mut store, &[1]);
+        store.form_aggregate(0, 0, None);
+        assert_eq!(current(&mut store).len(), 3);
+        store.aggregate_failed(0, 0, false); // collided: a BlockAckReq follows
+        for _ in 0..2 {
+            store.form_aggregate(0, MS, None);
+            assert!(store.aggregation.as_ref().unwrap().sessions[0][0].bar);
+            store.aggregate_failed(0, MS, false);
+        }
+        store.form_aggregate(0, 2 * MS, None);
+        store.aggregate_acked(0, 2 * MS); // its BlockAck: nothing received
+        let stats = store.entities[0].stats;
+        assert_eq!((stats.bars_sent, stats.mpdus_sent), (3, 3));
+        // The three MPDUs go again in one A-MPDU.
+        store.form_aggregate(0, 3 * MS, None);
+        assert_eq!(current(&mut store).len(), 3);
+        received_and_acked(&mut store, 0, 3 * MS);
+        let stats = store.entities[0].stats;
+        assert_eq!((stats.bars_sent, stats.mpdus_sent), (3, 6));
     }
 
     #[test]
