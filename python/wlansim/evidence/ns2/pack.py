@@ -22,7 +22,8 @@ in an xz stream (:mod:`lzma`, preset 6; no time stamp), so packing the same runs
 gives the same bytes (with the same liblzma). xz, not gzip: the four committed packs take
 1.79 MB instead of 3.66 MB (miorandi2004's, mostly ``file_sizes`` lists, 1.40 MB instead
 of 3.14 MB) and restore as fast (packing takes longer: miorandi2004's 7.0 s of CPU
-instead of 2.5 s, once per ``--against ns2`` run); a row keeps the order of its columns (the tables made from it do too). A line is one of
+instead of 2.5 s, once per ``--against ns2`` run); a row keeps the order of its columns
+(the tables made from it do too). A line is one of
 ``{"kind": "file", "path": ..., "row": ...}`` (a stored script's row),
 ``{"kind": "base", "store": ..., ...}`` (a campaign's base scenario) and
 ``{"kind": "run", "store": ..., ...}`` (a run: the store's ``runs`` row, its series).
