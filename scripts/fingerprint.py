@@ -5,8 +5,9 @@
     diff before.txt after.txt
 
 One line per (scenario, seed): a SHA-256 of the results' JSON without the wall-clock
-time, over every example scenario in `scenarios/` (shortened to `--duration`) and every
-benchmark case of `wlansim bench`.
+time and the core's build (`meta.build`, a digest of its sources: it differs whenever the
+code does, and fingerprints compare builds), over every example scenario in `scenarios/`
+(shortened to `--duration`) and every benchmark case of `wlansim bench`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from wlansim.scenario import load
 def fingerprint(scenario: dict, seed: int, without: list[str]) -> str:
     data = json.loads(_core.run(json.dumps(scenario), seed))
     data["meta"].pop("wall_s")
+    data["meta"].pop("build", None)  # absent from a core older than meta.build
     for key in without:
         data["meta"].pop(key, None)
         for table in ("flows", "nodes", "access_categories", "bss"):

@@ -4,6 +4,7 @@ parameter spaces, seeds, the store, executors, statistics, failures, results/plo
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import math
@@ -87,12 +88,12 @@ def fake_run(scenario, seed):
 def campaign(store, space=None, reps=3, **kw):
     if space is None:
         space = {"stations.sta.count": [1, 2, 5]}
+    kw.setdefault("run_fn", fake_run)
     return Campaign(
         BASE,
         space,
         reps=reps,
         store=store,
-        run_fn=fake_run,
         load_fn=fake_load,
         resolve_fn=fake_resolve,
         version="test",
@@ -582,6 +583,84 @@ def test_t_quantile_written_out_matches_scipy(confidence):
     p = 0.5 + confidence / 2
     for df in [1, 2, 3, 4, 5, 9, 10, 29, 30, 100, 1000, 10**6]:
         assert t_quantile(p, df) == pytest.approx(st.t.ppf(p, df), rel=1e-8), df
+
+
+# ------------------------------------------------------------- runs of another build of the core
+
+
+def run_as_build(build, scenario, seed):
+    """fake_run on a core whose build is ``build`` (None: a run without one, like ns-2's);
+    a build "broken" fails every run."""
+    if build == "broken":
+        raise RuntimeError("this build fails")
+    out = fake_run(scenario, seed)
+    if build is not None:
+        out["meta"]["build"] = build
+    return out
+
+
+def stored_builds(store_dir):
+    with sqlite3.connect(store_dir / "campaign.sqlite") as con:
+        rows = con.execute("SELECT json_extract(meta, '$.build'), status FROM runs").fetchall()
+        metrics = con.execute("SELECT COUNT(*) FROM metrics").fetchone()[0]
+    return sorted(rows, key=str), metrics
+
+
+def test_a_run_of_another_build_is_rerun_and_replaced(tmp_path, capsys):
+    def on(build, core=None):
+        return campaign(tmp_path / "s", run_fn=functools.partial(run_as_build, core or build),
+                        build=build)  # fmt: skip
+
+    first = on("aaaa").run(jobs=1, progress=False)
+    assert (first.executed, first.stale) == (9, 0)
+    # the same build: every run reused
+    same = on("aaaa").run(jobs=1, progress=False)
+    assert (same.skipped, same.executed, same.stale) == (9, 0, 0)
+    assert "stale" not in str(same)
+    before = on("aaaa").results()
+    capsys.readouterr()
+    # another build: every run made again, its row replaced (no duplicate, no stray metric)
+    rep = on("bbbb").run(jobs=2, progress=False)
+    assert (rep.total, rep.skipped, rep.executed, rep.ok, rep.stale) == (9, 0, 9, 9, 9)
+    assert "9 runs: 0 already stored, 9 stale runs rerun, 9 executed" in str(rep)
+    assert "9 stored runs were made by another build of the core" in capsys.readouterr().err
+    assert stored_builds(tmp_path / "s") == ([("bbbb", "ok")] * 9, 9 * 2)
+    after = on("bbbb").results()
+    assert (after["finished_at"] > before["finished_at"]).all()
+    pd.testing.assert_frame_equal(comparable(after), comparable(before))  # fake: same numbers
+    assert on("bbbb").missing() == [] and on("cccc").missing() != []
+    # a rerun that fails on the new build replaces the stale ok run too: the store says how
+    # the current core does
+    broken = on("dddd", core="broken").run(jobs=1, progress=False)
+    assert (broken.stale, broken.failed) == (9, 9)
+    assert stored_builds(tmp_path / "s") == ([(None, "failed")] * 9, 0)
+
+
+def test_runs_without_a_build_are_reused(tmp_path):
+    old = campaign(tmp_path / "s", run_fn=functools.partial(run_as_build, None), build="aaaa")
+    assert old.run(jobs=1, progress=False).executed == 9
+    rep = campaign(tmp_path / "s", build="bbbb").run(jobs=1, progress=False)
+    assert (rep.skipped, rep.executed, rep.stale) == (9, 0, 0)
+    assert stored_builds(tmp_path / "s") == ([(None, "ok")] * 9, 9 * 2)
+    with Store(tmp_path / "s") as store:
+        assert store.stale("bbbb") == set()
+
+
+def test_the_store_replaces_only_a_stale_ok_run(tmp_path):
+    def record(key, build, status="ok"):
+        meta = {} if build is None else {"build": build}
+        result = {"meta": meta, "metrics": {"x": 1.0}} if status == "ok" else None
+        return {"key": key, "params": {}, "rep": 0, "seed": 1, "status": status,
+                "result": result}  # fmt: skip
+
+    with Store(tmp_path / "s") as store:
+        store.put_many([record("a", "old"), record("b", None), record("c", "new")])
+        assert store.stale("new") == {"a"}
+        assert store.put(record("a", "new")) is False  # without a build: kept as it is
+        assert store.put(record("a", "new"), build="new") is True
+        assert store.put(record("b", "new"), build="new") is False  # no build: not stale
+        assert store.put(record("c", "new"), build="new") is False  # the same build
+        assert store.stale("new") == set() and store.count() == 3
 
 
 # ------------------------------------------------------------- dump, merge and the ns-2 pack

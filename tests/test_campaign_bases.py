@@ -77,6 +77,38 @@ def test_a_changed_base_is_refused_and_with_new_base_kept_apart(tmp_path, capsys
     assert again == pytest.approx(run["throughput_bps"], rel=1e-12)
 
 
+def test_a_run_made_by_another_build_of_the_core_is_made_again(tmp_path, capsys):
+    """The hazard of session 9: the core changed, the same sweep into the same directory
+    handed back the old core's runs. A run of another build (here: one whose stored build
+    is rewritten) is made again and replaces the stored one; the others are reused."""
+    from wlansim import _core
+
+    base, out = tmp_path / "base.toml", tmp_path / "sw"
+    write_base(base, "54 Mb/s")
+    assert main(sweep(base, out)) == 0
+    capsys.readouterr()
+    db = out / "campaign.sqlite"
+    with sqlite3.connect(db) as con:
+        builds = {b for (b,) in con.execute("SELECT json_extract(meta, '$.build') FROM runs")}
+        assert builds == {_core.BUILD} and len(_core.BUILD) == 16
+        int(_core.BUILD, 16)
+        key, meta, metrics = con.execute("SELECT key, meta, metrics FROM runs").fetchone()
+        old = dict(json.loads(meta), build="0123456789abcdef")
+        con.execute(
+            "UPDATE runs SET meta = ?, metrics = '{}' WHERE key = ?", (json.dumps(old), key)
+        )
+    con.close()
+    assert main(sweep(base, out)) == 0
+    err = capsys.readouterr().err
+    assert "4 runs: 3 already stored, 1 stale runs rerun, 1 executed (1 ok, 0 failed)" in err
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT json_extract(meta, '$.build'), metrics FROM runs WHERE key = ?",
+                           (key,)).fetchall()  # fmt: skip
+        assert rows == [(_core.BUILD, metrics)]  # the same run again, on this build
+        assert con.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 4
+    con.close()
+
+
 def test_a_mistyped_vary_key_exits_2_naming_it_and_the_allowed_keys(tmp_path, capsys):
     base = write_base(tmp_path / "mine.toml", "54 Mb/s")
     out = tmp_path / "typo"

@@ -57,9 +57,10 @@ class Results:
       session delay with its 95 % CI (batch means, :mod:`wlansim.session_stats`).
     - `bss`: one row per BSS (ap, ssid, stations, uplink_bps and downlink_bps: the useful
       rate of the flows leaving / reaching its stations, and its nodes' MAC counters).
-    - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version, medium
-      ("shared": one collision domain; "spatial": carrier sense, NAV and reception per
-      node).
+    - `meta`: events, sim_time_s, warmup_s, measured_s, wall_s, seed, version, build (the
+      core's build: 16 hex digits of a digest of its sources, ``wlansim._core.BUILD``),
+      medium ("shared": one collision domain; "spatial": carrier sense, NAV and reception
+      per node).
     - `metrics`: scalar summary used by campaigns.
 
     The tables are built on first access (pandas is imported then).

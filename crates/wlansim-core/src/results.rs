@@ -230,6 +230,8 @@ pub struct Meta {
     pub wall_s: f64,
     pub seed: u64,
     pub version: &'static str,
+    /// The core's build ([`crate::BUILD`]): a digest of its sources.
+    pub build: &'static str,
     /// The medium the run used: "shared" (one collision domain) or "spatial" (carrier
     /// sense, NAV and reception per node).
     pub medium: &'static str,

@@ -199,5 +199,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(emulated_nodes, m)?)?;
     m.add_function(wrap_pyfunction!(emulate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("BUILD", wlansim_core::BUILD)?;
     Ok(())
 }

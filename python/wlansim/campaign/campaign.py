@@ -28,6 +28,13 @@ sweep`` does unless given ``--new-base``) or recorded as a further base
 (``changed_base="add"``, the default of this class): its runs get their own keys, and
 `wlansim results` shows each base apart (a ``base`` column), never pooled.
 
+A store never hands back the runs of another build of the core either. The core reports
+its build (``meta.build``: a digest of its sources, ``wlansim._core.BUILD``) in every run;
+a stored ok run whose ``meta.build`` differs from the current core's is *stale*: it runs
+again and its row is replaced (the report counts the stale runs rerun). The build is not
+part of the run key (a run of the ns-2 side, without ``meta.build``, keeps its key and is
+reused).
+
 The run, load and resolve functions are injectable (``run_fn``, ``load_fn``,
 ``resolve_fn``) so the machinery can be tested without the simulator; ``run_fn`` must be
 a picklable top-level function ``(scenario_dict, seed) -> Results.to_dict()``.
@@ -88,11 +95,14 @@ class RunReport:
     lost: list[tuple[RunSpec, str]]  # not recorded: infrastructure failure
     wall_s: float
     executor: str
+    stale: int = 0  # stored by another build of the core, executed again (among executed)
 
     def __str__(self) -> str:
+        rerun = f", {self.stale} stale runs rerun" if self.stale else ""
         s = (
-            f"{self.total} runs: {self.skipped} already stored, {self.executed} executed "
-            f"({self.ok} ok, {self.failed} failed) in {self.wall_s:.1f} s on {self.executor}"
+            f"{self.total} runs: {self.skipped} already stored{rerun}, {self.executed} "
+            f"executed ({self.ok} ok, {self.failed} failed) in {self.wall_s:.1f} s on "
+            f"{self.executor}"
         )
         if self.lost:
             s += f"; {len(self.lost)} not executed (worker failure: {self.lost[0][1]}), re-run"
@@ -137,6 +147,16 @@ def _default_version() -> str:
         return "0+unknown"
 
 
+def _default_build() -> str | None:
+    """The current core's build (None when the extension does not report one)."""
+    try:
+        from wlansim import _core
+
+        return getattr(_core, "BUILD", None)
+    except ImportError:
+        return None
+
+
 def _default_load(scenario: Any) -> dict:
     from wlansim import scenario as _sc
 
@@ -163,6 +183,8 @@ class Campaign:
     changed_base : what :meth:`run` does when the store holds runs of another base:
         ``"add"`` records this one as a further base (kept apart), ``"refuse"`` raises a
         :class:`CampaignError` that names the differences.
+    build : the current core's build (default ``wlansim._core.BUILD``): a stored ok run
+        whose ``meta.build`` differs is run again and replaced; None reuses every run.
     """
 
     def __init__(
@@ -179,6 +201,7 @@ class Campaign:
         resolve_fn: Callable[[Any, Mapping[str, Any]], dict] | None = None,
         version: str | None = None,
         changed_base: str = "add",
+        build: str | None = None,
     ):
         if changed_base not in CHANGED_BASE:
             raise ValueError(f"changed_base must be one of {CHANGED_BASE}, got {changed_base!r}")
@@ -192,6 +215,7 @@ class Campaign:
         self._load = load_fn or _default_load
         self._resolve = resolve_fn or _default_resolve
         self.version = version or _default_version()
+        self.build = build or _default_build()
         self.overrides = _parse_overrides(overrides)
         self.base = self._load(base)
         self.seed = int(seed if seed is not None else self.base.get("seed", 1))
@@ -269,23 +293,31 @@ class Campaign:
                 )
         return None
 
-    def missing(self, retry_failed: bool = False, store: Store | None = None) -> list[RunSpec]:
-        """Distinct runs not yet in the store (and failed ones if ``retry_failed``)."""
-        plan = self.plan()
-        if store is not None:
-            stored = store.statuses()
-        elif not (self.store_dir / "campaign.sqlite").exists():
-            stored = {}
-        else:
+    def stale(self, store: Store | None = None) -> set[str]:
+        """Keys of the stored runs made by another build of the core (see
+        :meth:`Store.stale`; none when the build is unknown)."""
+        if store is None:
+            if self.build is None or not (self.store_dir / "campaign.sqlite").exists():
+                return set()
             with Store(self.store_dir, readonly=True) as st:
-                stored = st.statuses()
+                return self.stale(st)
+        return set() if self.build is None else store.stale(self.build)
+
+    def missing(self, retry_failed: bool = False, store: Store | None = None) -> list[RunSpec]:
+        """Distinct runs not yet in the store, stored by another build of the core
+        (:meth:`stale`), and failed ones if ``retry_failed``."""
+        if store is None and (self.store_dir / "campaign.sqlite").exists():
+            with Store(self.store_dir, readonly=True) as st:
+                return self.missing(retry_failed, st)
+        stored = {} if store is None else store.statuses()
+        stale = set() if store is None else self.stale(store)
         out, seen = [], set()
-        for spec in plan:
+        for spec in self.plan():
             if spec.key in seen:
                 continue
             seen.add(spec.key)
             status = stored.get(spec.key)
-            if status is None or (retry_failed and status == "failed"):
+            if status is None or (retry_failed and status == "failed") or spec.key in stale:
                 out.append(spec)
         return out
 
@@ -329,6 +361,13 @@ class Campaign:
                 base_id = self._add_base(store)
             todo = self.missing(retry_failed=retry_failed, store=store)
             report = RunReport(total, total - len(todo), 0, 0, 0, [], 0.0, "nothing to do")
+            report.stale = len({s.key for s in todo} & self.stale(store))
+            if report.stale:
+                print(
+                    f"wlansim: {report.stale} stored runs were made by another build of the "
+                    f"core (not {self.build}): running them again",
+                    file=sys.stderr,
+                )
             self._write_info(store)
             bar = Progress(
                 total, done=total - len(todo), label=label, enabled=progress and bool(todo)
@@ -358,7 +397,10 @@ class Campaign:
                                 else:
                                     done.append((spec, out))
                             # runs that finished together: one durable transaction
-                            store.put_many([self._record(spec, out, base_id) for spec, out in done])
+                            store.put_many(
+                                [self._record(spec, out, base_id) for spec, out in done],
+                                build=self.build,
+                            )
                             for _spec, out in done:
                                 report.executed += 1
                                 if out.get("ok"):

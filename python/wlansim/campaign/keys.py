@@ -25,6 +25,13 @@ finds its runs, and an edited file is a new base. Two points of one base that re
 same resolved scenario (even through different spellings like ``"1000 B"`` vs ``1000``)
 share their runs; a changed base or a new wlansim version is another base, whose runs are
 never taken for the first one's (see :class:`wlansim.campaign.Campaign`).
+
+The core's build is not in the key: a run reports it (``meta.build``, a digest of the
+core's sources, :data:`wlansim._core.BUILD`), and a campaign reruns and replaces a stored
+ok run whose build differs from the current core's (:meth:`wlansim.campaign.store.Store.stale`),
+so a changed core never hands back the old one's runs. Were the build in the key, a run of
+the ns-2 side (which has no build) would change key with every change to the core, and
+the committed ns-2 packs would no longer match.
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ Schema (all JSON columns are UTF-8 JSON text)
 ---------------------------------------------
 ``runs``    key (PK), params (JSON: varied and derived values), rep, seed, status
             ('ok' | 'failed'), error, command (reproduces the run), metrics (JSON),
-            meta (JSON), flows / nodes (JSON records), wall_s, finished_at (UTC ISO
+            meta (JSON; its ``build``: the core's, see :meth:`Store.stale`), flows / nodes
+            (JSON records), wall_s, finished_at (UTC ISO
             8601), version, base (the id of its base scenario in ``bases``).
 ``bases``   id (PK, 1, 2, ...), hash, version, scenario (JSON: the base scenario as
             written, input files as absolute paths), overrides (JSON: the fixed
@@ -131,6 +132,12 @@ _INSERT_RUN = (
     f"INSERT OR IGNORE INTO runs({', '.join(_RUN_COLUMNS)}, base) VALUES "
     f"({', '.join('?' * (len(_RUN_COLUMNS) + 1))})"
 )
+
+
+#: a stored run made by another build of the core (``?``: the current build): an ok run
+#: whose ``meta.build`` is set and differs. A run without ``meta.build`` (ns-2's, or one
+#: stored before the core reported its build) is never stale.
+_STALE = "status = 'ok' AND json_extract(meta, '$.build') <> ?"
 
 
 class StoreError(WlansimError):
@@ -410,34 +417,42 @@ class Store:
 
         return _Tx()
 
-    def put(self, record: Mapping[str, Any], *, replace_failed: bool = True) -> bool:
+    def put(
+        self, record: Mapping[str, Any], *, replace_failed: bool = True, build: str | None = None
+    ) -> bool:
         """Store one finished run durably (committed and fsync'd on return).
 
         ``record`` has ``key, params, rep, seed, status, error, command, result`` (the
         ``Results.to_dict()`` of the run or None), ``wall_s`` and ``version``. Returns False
         (and writes nothing) if a run with this key is already stored — except that a
-        stored *failed* run is replaced when ``replace_failed`` (a retry).
+        stored *failed* run is replaced when ``replace_failed`` (a retry), and a run made
+        by another build of the core than ``build`` (see :meth:`stale`) is replaced.
         """
-        return self.put_many([record], replace_failed=replace_failed)[0]
+        return self.put_many([record], replace_failed=replace_failed, build=build)[0]
 
     @_guarded
     def put_many(
-        self, records: Iterable[Mapping[str, Any]], *, replace_failed: bool = True
+        self,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        replace_failed: bool = True,
+        build: str | None = None,
     ) -> list[bool]:
         """Store runs that finished together in one durable transaction (see :meth:`put`)."""
         with self._transaction():
-            return [self._insert(r, replace_failed) for r in records]
+            return [self._insert(r, replace_failed, build) for r in records]
 
-    def _insert(self, record: Mapping[str, Any], replace_failed: bool) -> bool:
+    def _insert(self, record: Mapping[str, Any], replace_failed: bool, build: str | None) -> bool:
         key = record["key"]
         result = record.get("result") or {}
         metrics = result.get("metrics") or {}
         series = result.get("series") or {}
         finished = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
         c = self.conn
-        if replace_failed:
+        if replace_failed or build is not None:  # (`<> NULL` is never true: no build, no stale)
             gone = c.execute(
-                "DELETE FROM runs WHERE key = ? AND status = 'failed'", (key,)
+                f"DELETE FROM runs WHERE key = ? AND ((? AND status = 'failed') OR ({_STALE}))",
+                (key, replace_failed, build),
             ).rowcount
             if gone:
                 c.execute("DELETE FROM metrics WHERE key = ?", (key,))
@@ -604,6 +619,13 @@ class Store:
         if keys is None:
             return found
         return {k: found[k] for k in keys if k in found}
+
+    @_guarded
+    def stale(self, build: str) -> set[str]:
+        """Keys of the ok runs made by another build of the core than ``build``: their
+        ``meta.build`` is set and differs (a run without it, ns-2's or one stored before
+        the core reported its build, is not stale). A campaign runs them again."""
+        return {k for (k,) in self.conn.execute(f"SELECT key FROM runs WHERE {_STALE}", (build,))}
 
     @_guarded
     def count(self) -> int:
