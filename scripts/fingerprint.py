@@ -7,7 +7,10 @@
 One line per (scenario, seed): a SHA-256 of the results' JSON without the wall-clock
 time and the core's build (`meta.build`, a digest of its sources: it differs whenever the
 code does, and fingerprints compare builds), over every example scenario in `scenarios/`
-(shortened to `--duration`) and every benchmark case of `wlansim bench`.
+(shortened to `--duration`), every benchmark case of `wlansim bench`, and two lossy
+cases: pilosof-1up-1down with frame errors, and fotiadis2005's inf-RL case at PER 15 %
+under ns-2's MAC rules (it tells a rule for frames that reach an empty queue inside an
+EIFS apart, which no other case does).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from wlansim import _core
 from wlansim.bench import cases
+from wlansim.evidence.studies import fotiadis2005
 from wlansim.scenario import load
 
 
@@ -56,6 +60,11 @@ def main() -> None:
     for g in lossy["stations"]:
         g["fer"] = 0.05
     named["pilosof-1up-1down-fer"] = lossy
+    # ns-2's MAC rules with bursts of losses on a TCP upload (fotiadis2005's inf-RL case
+    # at PER 15 %): EIFS after errored frames, and frames reaching an empty queue inside it.
+    point = {"case": next(iter(fotiadis2005.CASES)), "variant": "main", "per": 15,
+             "method": "inf-rl"}  # fmt: skip
+    named["fotiadis2005-per15-inf-rl-ns2"] = fotiadis2005.build(point, "ns2")
     for name, scenario in named.items():
         short = dict(scenario, duration=args.duration)
         for seed in range(1, args.seeds + 1):
