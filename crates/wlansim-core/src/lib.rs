@@ -20,11 +20,6 @@ pub mod tcp;
 pub mod trace;
 pub mod world;
 
-pub use results::Results;
-
-/// This core's build: 16 hex digits of a digest of its sources (`build.rs`), reported in
-/// every run's `meta.build`. Two builds of different sources differ; a campaign reruns a
-/// stored run made by another build.
-pub const BUILD: &str = env!("WLANSIM_CORE_BUILD");
+pub use results::{Results, BUILD};
 pub use scenario::{Scenario, ScenarioError};
 pub use world::{simulate, simulate_with, SimError};

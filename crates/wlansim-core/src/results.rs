@@ -5,6 +5,11 @@ use crate::scenario::Direction;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// This core's build: 16 hex digits of a digest of its sources (`build.rs`), reported in
+/// every run's `meta.build`. Two builds of different sources differ; a campaign reruns a
+/// stored run made by another build.
+pub const BUILD: &str = env!("WLANSIM_CORE_BUILD");
+
 /// Series as reported: name → column → values, with the sampling times in column `t_s`.
 pub type SeriesTable = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
 

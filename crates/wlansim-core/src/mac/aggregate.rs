@@ -51,7 +51,7 @@
 //! - MPDUs leave the interface queue when they first go out: the window (at most
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.
 //! - The spatial medium has no A-MPDU yet (refused when a run would use it).
-use super::agreement::{Action, Agreement, Response, ADDBA_FRAME};
+use super::agreement::{self, Action, Agreement, Response, ADDBA_FRAME};
 use super::event::MacOutcome;
 use super::exchange::{ampdu_times, Ampdu, ExchangeTimes, Msdus, PPDU_MAX_TIME};
 use crate::net::{NodeId, Packet};
@@ -405,6 +405,42 @@ pub(super) fn subframes<'a>(
         a = next;
         (offset, bytes)
     })
+}
+
+impl Aggregation {
+    /// The ADDBA frame entity `t` sends before any other frame, if any
+    /// ([`agreement::pending`] over its owed Responses and its sessions). What its head is
+    /// before it wins the medium; [`Aggregation::addba`] decides once it has won.
+    pub(super) fn pending_addba(&self, t: u32) -> Option<Action> {
+        let agreements = self.sessions[t as usize].iter().map(|s| s.agreement);
+        agreement::pending(&self.responses[t as usize], agreements)
+    }
+
+    /// The ADDBA frame entity `t` sends, if any, having won the medium at `now` for a
+    /// frame to `to`: [`Aggregation::pending_addba`]'s; else, when the run sends A-MPDUs,
+    /// the Request of its session with `to` if [`agreement::needs_setup`] (`queued()`: the
+    /// entity's queued packets to `to`, counted up to 2).
+    pub(super) fn addba(
+        &mut self,
+        t: u32,
+        (to, now): (NodeId, Time),
+        phy: &Phy,
+        queued: impl FnOnce() -> usize,
+    ) -> Option<Action> {
+        if let Some(action) = self.pending_addba(t) {
+            return Some(action);
+        }
+        if !self.config.ampdu() {
+            return None;
+        }
+        let sessions = &mut self.sessions[t as usize];
+        let s = Session::of(sessions, to);
+        let session = &mut sessions[s];
+        let vht = phy.ht.is_some_and(|m| m.format == Format::Vht);
+        let unacked = session.unacked.len();
+        agreement::needs_setup(&mut session.agreement, now, vht, || unacked + queued())
+            .then_some(Action::Request(s as u32))
+    }
 }
 
 #[cfg(test)]

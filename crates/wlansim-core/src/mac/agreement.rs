@@ -21,12 +21,9 @@
 //! agreement exists with the originator's.
 //!
 //! Which ADDBA frame, if any, an entity's next exchange sends is decided here alone
-//! ([`Aggregation::pending_addba`], [`Aggregation::addba`]); `mac/store/aggregate.rs`
+//! ([`pending`], [`needs_setup`]; `Aggregation::pending_addba` and `Aggregation::addba`
+//! in `mac/aggregate.rs` apply them to an entity's sessions); `mac/store/aggregate.rs`
 //! forms the exchange and settles it.
-use super::aggregate::{Aggregation, Session};
-use crate::net::NodeId;
-use crate::phy::ht::Format;
-use crate::phy::Phy;
 use crate::sim::time::{Time, MS};
 
 /// ADDBA Request and Response frames (802.11-2020 9.6.4.2, 9.6.4.3): the management
@@ -86,49 +83,35 @@ pub(super) enum Action {
     Response(Response),
 }
 
-impl Aggregation {
-    /// The ADDBA frame entity `t` sends before any other frame, if any: the first Response
-    /// it owes, else the Request of its session whose Request goes again (its MPDUs wait
-    /// meanwhile). What its head is before it wins the medium; [`Aggregation::addba`]
-    /// decides once it has won.
-    pub(super) fn pending_addba(&self, t: u32) -> Option<Action> {
-        if let Some(&r) = self.responses[t as usize].first() {
-            return Some(Action::Response(r));
-        }
-        let requesting = |s: &Session| matches!(s.agreement, Agreement::Requesting { .. });
-        let s = self.sessions[t as usize].iter().position(requesting)?;
-        Some(Action::Request(s as u32))
+/// The ADDBA frame an entity sends before any other frame, if any: the first Response it
+/// owes (`owed`), else the Request of its first session (in the order of `agreements`,
+/// its sessions' agreements) whose Request goes again (its MPDUs wait meanwhile). What
+/// its head is before it wins the medium; [`needs_setup`] decides once it has won.
+pub(super) fn pending(
+    owed: &[Response],
+    mut agreements: impl Iterator<Item = Agreement>,
+) -> Option<Action> {
+    if let Some(&r) = owed.first() {
+        return Some(Action::Response(r));
     }
+    let s = agreements.position(|a| matches!(a, Agreement::Requesting { .. }))?;
+    Some(Action::Request(s as u32))
+}
 
-    /// The ADDBA frame entity `t` sends, if any, having won the medium at `now` for a
-    /// frame to `to`: [`Aggregation::pending_addba`]'s; else, when the run sends A-MPDUs,
-    /// the Request of its session with `to` when that session has no agreement (a failed
-    /// setup's [`FAILED_ADDBA_TIMEOUT`] over at `now`: none again) and, as ns-3.37's
-    /// `NeedSetupBlockAck`, more than one MPDU waits for `to` (the session's unacknowledged
-    /// ones and `queued()`, the entity's queued packets to `to` counted up to 2) or the
-    /// PHY is VHT.
-    pub(super) fn addba(
-        &mut self,
-        t: u32,
-        (to, now): (NodeId, Time),
-        phy: &Phy,
-        queued: impl FnOnce() -> usize,
-    ) -> Option<Action> {
-        if let Some(action) = self.pending_addba(t) {
-            return Some(action);
-        }
-        if !self.config.ampdu() {
-            return None;
-        }
-        let sessions = &mut self.sessions[t as usize];
-        let s = Session::of(sessions, to);
-        let session = &mut sessions[s];
-        if matches!(session.agreement, Agreement::NoReply { retry_at } if now >= retry_at) {
-            session.agreement = Agreement::None;
-        }
-        let vht = phy.ht.is_some_and(|m| m.format == Format::Vht);
-        let setup =
-            session.agreement == Agreement::None && (vht || session.unacked.len() + queued() > 1);
-        setup.then_some(Action::Request(s as u32))
+/// Whether a session whose agreement is `agreement` sends an ADDBA Request when its
+/// entity wins the medium at `now` (none [`pending`]; the run sends A-MPDUs): when it has
+/// no agreement (a failed setup's [`FAILED_ADDBA_TIMEOUT`] over at `now`: none again)
+/// and, as ns-3.37's `NeedSetupBlockAck`, the PHY is VHT or more than one MPDU waits for
+/// the recipient (`waiting()`: the session's unacknowledged ones and the entity's queued
+/// packets to it).
+pub(super) fn needs_setup(
+    agreement: &mut Agreement,
+    now: Time,
+    vht: bool,
+    waiting: impl FnOnce() -> usize,
+) -> bool {
+    if matches!(*agreement, Agreement::NoReply { retry_at } if now >= retry_at) {
+        *agreement = Agreement::None;
     }
+    *agreement == Agreement::None && (vht || waiting() > 1)
 }

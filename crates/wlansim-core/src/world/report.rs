@@ -164,7 +164,7 @@ impl World {
                 wall_s,
                 seed: self.seed,
                 version: env!("CARGO_PKG_VERSION"),
-                build: crate::BUILD,
+                build: crate::results::BUILD,
                 medium: self.mac.medium_name(),
             },
         }
