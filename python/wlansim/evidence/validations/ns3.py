@@ -328,11 +328,14 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
     """One wlansim run of `case`: Mb/s of UDP payload, channel accesses (an A-MPDU is one,
     and so are a BlockAckReq after a lost BlockAck and an ADDBA frame) sent, collided and
     acknowledged, exchanges captured out of a collision; with A-MPDU also the BlockAckReqs
-    (``bars``), the data frames alone (``ampdus``: accesses less BlockAckReqs and ADDBA
-    frames) and the MPDUs they carried (``mpdus``), as ns-3's counters count them."""
+    (``bars``), the data frames sent (``ampdus``: accesses less BlockAckReqs and ADDBA
+    frames, and with RTS/CTS less the RTS frames that got no CTS, collided or lost: every
+    node of these cells hears every other, so an A-MPDU after its CTS never collides) and
+    the MPDUs they carried (``mpdus``), as ns-3's counters count them."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
     nodes = r.nodes.sum(numeric_only=True)
     count = lambda key: int(nodes.get(key, 0))  # noqa: E731
+    unanswered = count("collisions") + count("control_errors") if case.rts else 0
     return {
         "mbps": r.metrics["throughput_bps"] / 1e6,
         "data_frames": count("attempts"),
@@ -340,7 +343,7 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
         "acked": count("successes"),
         "captures": count("captures"),
         "bars": count("bars_sent"),
-        "ampdus": count("attempts") - count("bars_sent") - count("addba_sent"),
+        "ampdus": count("attempts") - count("bars_sent") - count("addba_sent") - unanswered,
         "mpdus": count("mpdus_sent") if case.ampdu else count("attempts"),
         "cpu_s": r.meta["wall_s"],
     }
