@@ -33,6 +33,9 @@ def test_every_case_is_a_valid_wlansim_scenario_with_ns3s_rates():
         limits = ("short_retry_limit", "long_retry_limit")
         unlimited = {resolved["mac"][k] for k in limits} == {"unlimited"}
         assert unlimited == bool(case.ampdu), case
+        # nor do its MPDUs under the agreement expire (wlansim models no MSDU lifetime);
+        # single MPDUs keep ns-3's default lifetime
+        assert args.get("msduLifetime", True) is not bool(case.ampdu), case
     # single MPDUs: 4 station counts x 2 accesses x 8 PHYs; A-MPDU: the 5 HT/VHT PHYs
     assert len(validation.cases(quick=False)) == 64 + 40
     assert {c.group for c in validation.cases(quick=False) if c.ampdu} == {

@@ -325,7 +325,7 @@ impl Store {
     /// receiver holds leave the window; each of the A-MPDU's missing ones counts a retry.
     pub(in crate::mac) fn aggregate_acked(&mut self, t: u32, start: Time) {
         if self.settle_addba(t, start, true).is_none() {
-            self.settle_aggregate(t, start, true);
+            self.settle_aggregate(t, start, true, true);
         }
         self.new_head(t);
     }
@@ -442,9 +442,12 @@ impl Store {
     /// decoded): each of its MPDUs counts a retry; CW doubles, or resets when every MPDU
     /// of it was discarded. `long_frame`: sent after RTS/CTS (the long retry limit).
     pub(in crate::mac) fn aggregate_failed(&mut self, t: u32, start: Time, long_frame: bool) {
+        // The data frame went on the air unless the RTS before it went unanswered
+        // (`long_frame`: a data frame sent after RTS/CTS failed).
+        let sent = long_frame || !self.entities[t as usize].head.expect("has frame").times.rts;
         let discarded_all = match self.settle_addba(t, start, false) {
             Some(discarded) => discarded,
-            None => self.settle_aggregate(t, start, false),
+            None => self.settle_aggregate(t, start, false, sent),
         };
         let e = &mut self.entities[t as usize];
         let b = &mut e.backoff;
@@ -462,10 +465,17 @@ impl Store {
     }
 
     /// Entity `t`'s window after its A-MPDU's exchange (begun at `start`; `acked`: its
-    /// BlockAck came back): the retries counted, the acknowledged and the discarded MPDUs
+    /// BlockAck came back; `sent`: the A-MPDU went on the air, not stopped by an RTS
+    /// nobody answered): the retries counted, the acknowledged and the discarded MPDUs
     /// out, the receiver's window moved past the discarded ones (what it releases then
     /// goes up at the A-MPDU's end). Whether every MPDU of the A-MPDU was discarded.
-    pub(in crate::mac) fn settle_aggregate(&mut self, t: u32, start: Time, acked: bool) -> bool {
+    pub(in crate::mac) fn settle_aggregate(
+        &mut self,
+        t: u32,
+        start: Time,
+        acked: bool,
+        sent: bool,
+    ) -> bool {
         let e = &mut self.entities[t as usize];
         let head = e.head.expect("has frame");
         let times = head.times;
@@ -484,7 +494,7 @@ impl Store {
         let bar = std::mem::take(&mut session.bar);
         if bar {
             stats.bars_sent += 1;
-        } else {
+        } else if sent {
             stats.mpdus_sent += count as u64;
         }
         let mut delivered = 0;
@@ -494,8 +504,9 @@ impl Store {
             }
             delivered += u32::from(acked && m.received);
         }
-        // The rate controller learns how many of the A-MPDU's MPDUs got through.
-        if let Some(rc) = self.rate.as_deref_mut() {
+        // The rate controller learns how many of the A-MPDU's MPDUs got through (none
+        // went when its RTS was not answered).
+        if let Some(rc) = self.rate.as_deref_mut().filter(|_| sent) {
             if bar {
                 rc.report_bar(
                     node,
@@ -533,8 +544,11 @@ impl Store {
             session.catch_up(at, outcomes);
         }
         // A missed BlockAck: a BlockAckReq asks what the receiver holds (an MPDU sent
-        // alone is retried on its own).
-        session.bar = ampdu && !acked && !session.unacked.is_empty();
+        // alone is retried on its own). An A-MPDU whose RTS got no CTS was not sent, so
+        // no BlockAck was missed: the RTS and the A-MPDU go again (802.11-2020 10.25: the
+        // BlockAckReq asks about MPDUs sent; ns-3.37's `HtFrameExchangeManager::CtsTimeout`,
+        // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again).
+        session.bar = ampdu && sent && !acked && !session.unacked.is_empty();
         discarded_all
     }
 }
@@ -681,6 +695,26 @@ mod tests {
         received_and_acked(&mut store, 0, 3 * MS);
         let stats = store.entities[0].stats;
         assert_eq!((stats.bars_sent, stats.mpdus_sent), (3, 6));
+    }
+
+    #[test]
+    fn an_ampdu_whose_rts_went_unanswered_goes_again_without_a_blockackreq() {
+        let mut store = ap(&[1, 1, 1], 0);
+        store.rts_threshold = Some(0);
+        agreed(&mut store, &[1]);
+        store.form_aggregate(0, 0, None);
+        assert!(store.entities[0].head.unwrap().times.rts);
+        store.aggregate_failed(0, 0, false); // no CTS: the A-MPDU stayed off the air
+        let bar = |store: &Store| store.aggregation.as_ref().unwrap().sessions[0][0].bar;
+        assert!(!bar(&store));
+        assert_eq!(store.entities[0].stats.mpdus_sent, 0);
+        assert_eq!(store.entities[0].backoff.cw, 31, "CW doubles");
+        // The RTS and the same three MPDUs again; the CTS came, the BlockAck did not.
+        store.form_aggregate(0, MS, None);
+        assert_eq!(current(&mut store).len(), 3);
+        store.aggregate_failed(0, MS, true);
+        assert!(bar(&store));
+        assert_eq!(store.entities[0].stats.mpdus_sent, 3);
     }
 
     #[test]
