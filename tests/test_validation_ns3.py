@@ -35,7 +35,9 @@ def test_every_case_is_a_valid_wlansim_scenario_with_ns3s_rates():
         assert unlimited == bool(case.ampdu), case
         # nor do its MPDUs under the agreement expire (wlansim models no MSDU lifetime);
         # single MPDUs keep ns-3's default lifetime
-        assert args.get("msduLifetime", True) is not bool(case.ampdu), case
+        lifetime = args.get(validation.AMPDU_NS3_LIFETIME)
+        assert (lifetime is not None) == bool(case.ampdu), case
+        assert lifetime is None or float(lifetime.rstrip("s")) > args["duration"], case
     # single MPDUs: 4 station counts x 2 accesses x 8 PHYs; A-MPDU: the 5 HT/VHT PHYs
     assert len(validation.cases(quick=False)) == 64 + 40
     assert {c.group for c in validation.cases(quick=False) if c.ampdu} == {

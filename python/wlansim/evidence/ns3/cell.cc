@@ -3,8 +3,8 @@
 // command-line argument, so one compiled binary runs every case: the standard, the data
 // and control modes, channel width, guard interval, spatial streams, RTS/CTS, A-MPDU and
 // A-MSDU sizes, the stations and the load, and the ns-3 defaults wlansim models otherwise
-// (preamble detection, beacons, the Block Ack agreement of VHT stations, the MSDU
-// lifetime, the error model). The nodes stand on a circle of 0.5 m radius around the AP's point: every two of
+// (preamble detection, beacons, the Block Ack agreement of VHT stations, the error
+// model). The nodes stand on a circle of 0.5 m radius around the AP's point: every two of
 // them are at most 1 m apart, the log-distance model's reference distance, within which
 // it gives its reference loss, so every frame arrives at every node with the same power
 // (16.02 dBm sent, 46.68 dB lost: -30.66 dBm), and two frames that overlap reach every
@@ -425,7 +425,6 @@ main(int argc, char* argv[])
     bool beacons = true;
     bool counters = false;
     bool vhtBlockAck = true;
-    bool msduLifetime = true;
     bool nistErrors = false;
     uint32_t tcp = 0;
     uint32_t apQueue = 0;
@@ -468,12 +467,6 @@ main(int argc, char* argv[])
                  "which is all that test reads, once associated (its PPDUs stay VHT S-MPDUs "
                  "of the channel's width)",
                  vhtBlockAck);
-    cmd.AddValue("msduLifetime",
-                 "ns-3's MSDU lifetime (its default: 1): a packet queued longer than "
-                 "WifiMacQueue::MaxDelay (500 ms) is discarded, under a Block Ack agreement "
-                 "one already sent too (then a BlockAckReq moves the recipient's window); "
-                 "0: MaxDelay outlasts the run, nothing expires",
-                 msduLifetime);
     cmd.AddValue("nistErrors",
                  "decode with ns-3's NistErrorRateModel (the curves of wlansim's sinr "
                  "reception) instead of its default TableBasedErrorRateModel",
@@ -512,10 +505,6 @@ main(int argc, char* argv[])
                        UintegerValue(rtsThreshold));
     Config::SetDefault("ns3::WifiMacQueue::MaxSize",
                        QueueSizeValue(QueueSize(std::to_string(queue) + "p")));
-    if (!msduLifetime)
-    {
-        Config::SetDefault("ns3::WifiMacQueue::MaxDelay", TimeValue(Seconds(duration + 1)));
-    }
 
     NodeContainer ap;
     ap.Create(1);
