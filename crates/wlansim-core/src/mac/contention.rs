@@ -34,6 +34,7 @@
 //! O(log n) per completed post-backoff, a frame arrival O(log n) at most (or, for an
 //! armed entity, the length of its bucket), the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
+use super::backoff::Busy;
 use super::ns2::ShortCount;
 use super::{Backoff, Entity, SlotRule};
 use crate::sim::time::Time;
@@ -348,12 +349,18 @@ impl Contention {
                 c.clock -= s.k - s.n;
             }
         }
+        // The entities aside freeze against their own countdown start, which the
+        // transmitters of one collision share: worked out once per start.
+        let mut busy = Busy::new(Time::MAX, SlotRule::Dcf, now, slot);
         for i in 0..self.aside.len() {
             let e = self.aside[i];
             let ent = &mut entities[e as usize];
             let has_frame = ent.has_frame();
+            if !busy.applies_to(&ent.backoff) {
+                busy = Busy::of(&ent.backoff, now, slot);
+            }
             let before = ent.backoff.counter;
-            if ent.backoff.on_busy(has_frame, now, slot) {
+            if ent.backoff.on_busy_by(has_frame, &busy) {
                 self.members[e as usize].place = Place::Out;
                 transmitters.push(e);
                 continue;
