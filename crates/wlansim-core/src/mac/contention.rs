@@ -456,14 +456,16 @@ impl KeyRing {
         let b = (key & self.mask()) as usize;
         let mut e = std::mem::replace(&mut self.heads[b], NONE);
         self.occupied[b / 64] &= !(1 << (b % 64));
+        let mut taken = 0;
         while e != NONE {
-            self.members -= 1;
+            taken += 1;
             let m = &mut members[e as usize];
             m.place = Place::Out;
             let next = m.next;
             f(e);
             e = next;
         }
+        self.members -= taken;
     }
 
     /// The smallest key, every key being in [clock, clock + len).
