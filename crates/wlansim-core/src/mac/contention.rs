@@ -225,14 +225,15 @@ impl Contention {
         }
     }
 
-    /// Entity `e` (idle, or out) counts with its class from now on: its `Backoff` counter
-    /// is the one left after the last grant, and its countdown start will be the class's.
-    /// (Inlined: a grant rejoins every transmitter of the collision before it.)
+    /// Entity `e` (idle, out, or aside and just frozen by a grant) counts with its class
+    /// from now on: its `Backoff` counter is the one left after the last grant, and its
+    /// countdown start will be the class's. (Inlined: a grant rejoins every transmitter of
+    /// the collision before it.)
     #[inline(always)]
     pub fn join(&mut self, e: u32, ent: &Entity) {
         debug_assert!(matches!(
             self.members[e as usize].place,
-            Place::Idle | Place::Out
+            Place::Idle | Place::Out | Place::Aside
         ));
         let c = &mut self.classes[self.members[e as usize].class as usize];
         let b = &ent.backoff;
@@ -366,7 +367,6 @@ impl Contention {
                 continue;
             }
             ent.backoff.recount(before, short);
-            self.members[e as usize].place = Place::Idle;
             self.join(e, &entities[e as usize]);
         }
         self.aside.clear();
