@@ -51,6 +51,55 @@ impl SlotRule {
     }
 }
 
+/// The medium turns busy at `t`, seen from a countdown that started at `start` under
+/// `rule`: what [`Backoff::on_busy`] works out for an entity, worked out once for every
+/// entity that shares the start and rule (the transmitters of a collision, set aside with
+/// one countdown start of their own, freeze together at the next grant).
+#[derive(Clone, Copy, Debug)]
+pub struct Busy {
+    start: Time,
+    rule: SlotRule,
+    /// The countdown has started: `t` is at or after `start`.
+    started: bool,
+    /// The slot boundaries counted ([`SlotRule::counted`]).
+    counted: Time,
+    /// The counter that reaches zero exactly at `t` (`Time::MAX`: none, `t` is no slot
+    /// boundary of the countdown).
+    expiring: Time,
+}
+
+impl Busy {
+    #[inline]
+    pub fn new(start: Time, rule: SlotRule, t: Time, slot: Time) -> Busy {
+        let started = t >= start;
+        let on_boundary = started && (t - start).is_multiple_of(slot);
+        Busy {
+            start,
+            rule,
+            started,
+            counted: rule.counted(start, t, slot),
+            expiring: if on_boundary {
+                (t - start) / slot
+            } else {
+                Time::MAX
+            },
+        }
+    }
+
+    /// The medium turns busy at `t` for backoff `b`.
+    #[inline]
+    pub fn of(b: &Backoff, t: Time, slot: Time) -> Busy {
+        Busy::new(b.countdown_start, b.rule, t, slot)
+    }
+
+    /// Whether this is what the medium turning busy is for backoff `b` (same start, same
+    /// rule).
+    #[inline]
+    pub fn applies_to(&self, b: &Backoff) -> bool {
+        b.countdown_start == self.start && b.rule == self.rule
+    }
+}
+
 /// One entity's backoff. While the entity counts with the others of its class, `counter`
 /// and `countdown_start` are held by `mac::contention` (which reads and writes them back
 /// when the entity leaves its class); `Mac::backoff_counter` and `Mac::countdown_start`
@@ -116,11 +165,17 @@ impl Backoff {
     /// exactly there.
     #[inline]
     pub fn freeze(&mut self, t: Time, slot: Time) {
+        self.freeze_by(&Busy::of(self, t, slot));
+    }
+
+    /// [`Backoff::freeze`] with `busy` worked out for this backoff.
+    #[inline]
+    fn freeze_by(&mut self, busy: &Busy) {
+        debug_assert!(busy.applies_to(self));
         if !self.pending {
             return;
         }
-        let counted = self.rule.counted(self.countdown_start, t, slot);
-        self.counter -= counted.min(self.counter as Time) as u32;
+        self.counter -= busy.counted.min(self.counter as Time) as u32;
     }
 
     /// The medium turns busy at `t` for this entity (9.3.4.3): true when its counter
@@ -134,10 +189,19 @@ impl Backoff {
         if !self.pending {
             return false;
         }
-        if has_frame && self.expiry(slot) == t {
+        self.on_busy_by(has_frame, &Busy::of(self, t, slot))
+    }
+
+    /// [`Backoff::on_busy`] with `busy` worked out for this backoff.
+    #[inline]
+    pub fn on_busy_by(&mut self, has_frame: bool, busy: &Busy) -> bool {
+        if !self.pending {
+            return false;
+        }
+        if has_frame && self.counter as Time == busy.expiring {
             return true;
         }
-        self.freeze_busy(has_frame, t, slot);
+        self.freeze_busy_by(has_frame, busy);
         false
     }
 
@@ -145,8 +209,13 @@ impl Backoff {
     /// reaches zero there (its node is busy with a frame of its own): it freezes.
     #[inline]
     pub fn freeze_busy(&mut self, has_frame: bool, t: Time, slot: Time) {
-        self.freeze(t, slot);
-        if self.counter == 0 && self.countdown_start <= t && !has_frame {
+        self.freeze_busy_by(has_frame, &Busy::of(self, t, slot));
+    }
+
+    #[inline]
+    fn freeze_busy_by(&mut self, has_frame: bool, busy: &Busy) {
+        self.freeze_by(busy);
+        if self.counter == 0 && busy.started && !has_frame {
             self.pending = false;
         }
     }

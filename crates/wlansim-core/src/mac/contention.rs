@@ -34,6 +34,7 @@
 //! O(log n) per completed post-backoff, a frame arrival O(log n) at most (or, for an
 //! armed entity, the length of its bucket), the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
+use super::backoff::Busy;
 use super::ns2::ShortCount;
 use super::{Backoff, Entity, SlotRule};
 use crate::sim::time::Time;
@@ -224,14 +225,15 @@ impl Contention {
         }
     }
 
-    /// Entity `e` (idle, or out) counts with its class from now on: its `Backoff` counter
-    /// is the one left after the last grant, and its countdown start will be the class's.
-    /// (Inlined: a grant rejoins every transmitter of the collision before it.)
+    /// Entity `e` (idle, out, or aside and just frozen by a grant) counts with its class
+    /// from now on: its `Backoff` counter is the one left after the last grant, and its
+    /// countdown start will be the class's. (Inlined: a grant rejoins every transmitter of
+    /// the collision before it.)
     #[inline(always)]
     pub fn join(&mut self, e: u32, ent: &Entity) {
         debug_assert!(matches!(
             self.members[e as usize].place,
-            Place::Idle | Place::Out
+            Place::Idle | Place::Out | Place::Aside
         ));
         let c = &mut self.classes[self.members[e as usize].class as usize];
         let b = &ent.backoff;
@@ -348,18 +350,23 @@ impl Contention {
                 c.clock -= s.k - s.n;
             }
         }
+        // The entities aside freeze against their own countdown start, which the
+        // transmitters of one collision share: worked out once per start.
+        let mut busy = Busy::new(Time::MAX, SlotRule::Dcf, now, slot);
         for i in 0..self.aside.len() {
             let e = self.aside[i];
             let ent = &mut entities[e as usize];
             let has_frame = ent.has_frame();
+            if !busy.applies_to(&ent.backoff) {
+                busy = Busy::of(&ent.backoff, now, slot);
+            }
             let before = ent.backoff.counter;
-            if ent.backoff.on_busy(has_frame, now, slot) {
+            if ent.backoff.on_busy_by(has_frame, &busy) {
                 self.members[e as usize].place = Place::Out;
                 transmitters.push(e);
                 continue;
             }
             ent.backoff.recount(before, short);
-            self.members[e as usize].place = Place::Idle;
             self.join(e, &entities[e as usize]);
         }
         self.aside.clear();
@@ -449,14 +456,16 @@ impl KeyRing {
         let b = (key & self.mask()) as usize;
         let mut e = std::mem::replace(&mut self.heads[b], NONE);
         self.occupied[b / 64] &= !(1 << (b % 64));
+        let mut taken = 0;
         while e != NONE {
-            self.members -= 1;
+            taken += 1;
             let m = &mut members[e as usize];
             m.place = Place::Out;
             let next = m.next;
             f(e);
             e = next;
         }
+        self.members -= taken;
     }
 
     /// The smallest key, every key being in [clock, clock + len).

@@ -266,10 +266,8 @@ impl Shared {
         }
         let delta = store.phy.propagation_delay;
         let mut busy = 0;
-        for k in 0..self.transmitters.len() {
-            let t = self.transmitters[k];
-            store.count_attempt(t);
-            busy = busy.max(store.head_exchange(t).first_frame);
+        for &t in &self.transmitters {
+            busy = busy.max(store.count_attempt(t).first_frame);
         }
         if store.trace {
             for k in 0..self.transmitters.len() {

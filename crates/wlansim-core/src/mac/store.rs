@@ -133,15 +133,17 @@ impl Store {
             || self.rate.is_some()
     }
 
-    /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted.
+    /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted. The
+    /// exchange of the frame it sends (its head-of-line frame's).
     #[inline]
-    pub(super) fn count_attempt(&mut self, t: u32) {
+    pub(super) fn count_attempt(&mut self, t: u32) -> ExchangeTimes {
         let e = &mut self.entities[t as usize];
         e.backoff.pending = false;
         e.stats.attempts += 1;
         if e.is_retry() {
             e.stats.retries += 1;
         }
+        e.head.expect("has frame").times
     }
 
     pub(super) fn trace_attempt(&mut self, t: u32, at: Time) {
