@@ -50,9 +50,13 @@ each with its switch):
   retransmitted frame). wlansim sets up no agreement without aggregation, and neither
   does ns-3 for its 802.11n stations. Matched: ns-3's stations without an agreement;
 - ARP: ns-3's neighbour caches are filled before the run; wlansim has no ARP;
-- the load: ns-3's stations offer 1.5 times the mean share wlansim measured for the
-  case (saturated, with the queue of 500 packets never empty after the warm-up, without
-  making packets ns-3 would mostly drop); wlansim's sources are saturated.
+- the load: ns-3's stations offer an OnOff load of their own, a share of the PHY's
+  nominal data rate (:func:`offered`: 1.5 times it over `n` with single MPDUs, 3 times
+  with A-MPDU), above 1.5 and 3 times their share of any throughput the cell can carry,
+  so that the queue (500 packets, 100 with A-MPDU) is never empty after the warm-up and
+  the A-MPDUs are as long with a higher load; wlansim's sources are saturated. Not a share
+  of wlansim's result: ns-3's runs are stored by their arguments
+  (:mod:`wlansim.evidence.ns3.store`), and a change of wlansim must not make them anew.
 
 Differences no switch removes (:data:`NAMED_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
 (4 µs) out of a VHT SU PPDU's preamble (``VhtPhy::GetSigBDuration``: 0 for SU), and counts
@@ -84,8 +88,13 @@ from wlansim.evidence.validation import at_least, in_seconds, past_warmup, secon
 PAYLOAD = 1472
 #: Seconds not measured at the start (association, the queues filling).
 WARMUP_S = 2.0
-#: ns-3's offered load per station over the mean share wlansim measured.
+#: ns-3's offered load per station, in multiples of the PHY's nominal rate over the
+#: stations (:func:`offered`): with single MPDUs, and with A-MPDU. An A-MPDU is as long as
+#: the packets queued when the station wins the medium: at 1.5 times the share ns-3's
+#: stations sent shorter A-MPDUs (802.11n 20 MHz, n = 20, seed 1: 23.3 MPDUs each against
+#: 28.0 at 3 times, docs/validation-ns3.md), at 3 times the nominal rate's share 27.5.
 LOAD_FACTOR = 1.5
+AMPDU_LOAD_FACTOR = 3.0
 #: The propagation delay of wlansim's matched cells (ns-3's nodes 0.5-1 m apart).
 PROPAGATION_DELAY = "2 ns"
 #: ns-3's received power at every node, dBm: its default transmit power (16.0206 dBm)
@@ -119,36 +128,42 @@ class Phy:
     wlansim: dict
     basic: tuple[str, ...]
     rts_rate: str
+    #: the data frames' nominal rate, bits/s (802.11-2020 16.1 HR/DSSS, Table 17-4 OFDM,
+    #: 19.5 HT-MCSs and 21.5 VHT-MCSs: one stream, 800 ns guard interval): ns-3's load
+    #: (:func:`offered`)
+    rate_bps: float
 
 
 _OFDM_BASIC = ("6 Mb/s", "12 Mb/s", "24 Mb/s")
 
 
-def _ht(key: str, label: str, group: str, standard: str, mode: str, mcs: int, width: int):
+def _ht(key: str, label: str, group: str, standard: str, mode: str, mcs: int, width: int,
+        rate_bps: float):  # fmt: skip
     ns3_standard = "11n-5" if standard == "802.11n" else "11ac"
     return Phy(key, label, group,
                {"standard": ns3_standard, "data": mode, "control": "OfdmRate6Mbps",
                 "width": width},
                {"standard": standard, "mcs": mcs, "channel_width": width},
-               _OFDM_BASIC, "6 Mb/s")  # fmt: skip
+               _OFDM_BASIC, "6 Mb/s", rate_bps)  # fmt: skip
 
 
 #: The PHYs of the comparison, by key.
 PHYS = {p.key: p for p in (
     Phy("11b", "802.11b 11 Mb/s", "802.11b",
         {"standard": "11b", "data": "DsssRate11Mbps", "control": "DsssRate1Mbps"},
-        {"standard": "802.11b", "data_rate": "11 Mb/s"}, ("1 Mb/s", "2 Mb/s"), "1 Mb/s"),
+        {"standard": "802.11b", "data_rate": "11 Mb/s"}, ("1 Mb/s", "2 Mb/s"), "1 Mb/s",
+        11e6),
     Phy("11g", "802.11g 54 Mb/s", "802.11a/g",
         {"standard": "11g", "data": "ErpOfdmRate54Mbps", "control": "ErpOfdmRate6Mbps"},
-        {"standard": "802.11g", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s"),
+        {"standard": "802.11g", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s", 54e6),
     Phy("11a", "802.11a 54 Mb/s", "802.11a/g",
         {"standard": "11a", "data": "OfdmRate54Mbps", "control": "OfdmRate6Mbps"},
-        {"standard": "802.11a", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s"),
-    _ht("11n-20", "802.11n MCS 7 20 MHz", "802.11n", "802.11n", "HtMcs7", 7, 20),
-    _ht("11n-40", "802.11n MCS 7 40 MHz", "802.11n", "802.11n", "HtMcs7", 7, 40),
-    _ht("11ac-20", "802.11ac MCS 8 20 MHz", "802.11ac", "802.11ac", "VhtMcs8", 8, 20),
-    _ht("11ac-40", "802.11ac MCS 9 40 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 40),
-    _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
+        {"standard": "802.11a", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s", 54e6),
+    _ht("11n-20", "802.11n MCS 7 20 MHz", "802.11n", "802.11n", "HtMcs7", 7, 20, 65e6),
+    _ht("11n-40", "802.11n MCS 7 40 MHz", "802.11n", "802.11n", "HtMcs7", 7, 40, 135e6),
+    _ht("11ac-20", "802.11ac MCS 8 20 MHz", "802.11ac", "802.11ac", "VhtMcs8", 8, 20, 78e6),
+    _ht("11ac-40", "802.11ac MCS 9 40 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 40, 180e6),
+    _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80, 390e6),
 )}  # fmt: skip
 
 #: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
@@ -337,16 +352,14 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
     }
 
 
-def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float,
-            **switches: bool) -> dict:  # fmt: skip
-    """One ns-3 run of `case` (:func:`ns3_args`); the same columns as :func:`wlansim_run`
+def ns3_run(cell, case: Case, duration_s: float, seed: int, **switches: bool) -> dict:
+    """One ns-3 run of `case` (:func:`ns3_args`, the load :func:`offered`) from `cell` (a
+    :class:`~wlansim.evidence.ns3.store.Runs`); the same columns as :func:`wlansim_run`
     (data frames, those that started together with another, ACKs and BlockAcks (those
     answering BlockAckReqs too), BlockAckReqs, and CTS frames after collided RTS frames,
     counted on the air), and the MPDUs the data frames carried."""
-    from wlansim.evidence.ns3.run import run_cell
-
-    args = ns3_args(case, duration_s, seed, offered_bps, counters=True, **switches)
-    r = run_cell(binary, args)
+    args = ns3_args(case, duration_s, seed, offered(case), counters=True, **switches)
+    r = cell.run(args)
     return {
         "mbps": r.throughput_bps / 1e6,
         "data_frames": r.frames.get("tx_data", 0),
@@ -360,31 +373,51 @@ def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float
     }
 
 
-def _offered(wlansim_mbps: list[float], n: int) -> float:
-    """ns-3's offered load per station, bits/s (:data:`LOAD_FACTOR`)."""
-    return LOAD_FACTOR * statistics.fmean(wlansim_mbps) * 1e6 / n
+def offered(case: Case) -> float:
+    """ns-3's offered load per station of `case`, bits/s: :data:`LOAD_FACTOR` (with A-MPDU
+    :data:`AMPDU_LOAD_FACTOR`) times the PHY's nominal rate over the `n` stations. No cell
+    carries its PHY's nominal rate, so each station offers more than that factor times its
+    share of what the cell carries (in either simulator), whatever wlansim measures."""
+    factor = AMPDU_LOAD_FACTOR if case.ampdu else LOAD_FACTOR
+    return factor * PHYS[case.phy].rate_bps / case.n
 
 
-def compare(binary, cases_: list[Case], seeds: list[int], duration_s: float,
+def ns3_side(fn, work: list[tuple], jobs: int) -> dict[tuple, dict]:
+    """`fn` over the `work` items (a case first), `jobs` at a time: the results by item,
+    without every item of a case of which a run is neither stored nor can be made (ns-3
+    not here: :class:`~wlansim.evidence.ns3.store.NotStored`): those cases are left out
+    of the comparison (:func:`left_out`)."""
+    from wlansim.evidence.ns2.run import pmap
+    from wlansim.evidence.ns3.store import NotStored
+
+    def one(item):
+        try:
+            return fn(item)
+        except NotStored:
+            return None
+
+    done = dict(zip(work, pmap(one, work, jobs)))
+    missing = {item[0] for item, r in done.items() if r is None}
+    return {item: r for item, r in done.items() if item[0] not in missing}
+
+
+def compare(cell, cases_: list[Case], seeds: list[int], duration_s: float,
             jobs: int = 1) -> list[dict]:  # fmt: skip
     """Every run of `cases_` with `seeds`: one row per (case, simulator, seed); ns-3
-    matched (:data:`MATCHED`). `jobs` ns-3 runs at a time."""
-    from wlansim.evidence.ns2.run import pmap
+    matched (:data:`MATCHED`), its runs from `cell` (:func:`ns3_run`), `jobs` at a time;
+    wlansim's for the cases ns-3's side has (:func:`ns3_side`)."""
+    theirs = ns3_side(lambda cs: ns3_run(cell, cs[0], duration_s, cs[1]),
+                      [(c, s) for c in cases_ for s in seeds], jobs)  # fmt: skip
+    rows = [{**_columns(c), "sim": "ns3", "seed": s, **r} for (c, s), r in theirs.items()]
+    return rows + [{**_columns(c), "sim": "wlansim", "seed": s, **wlansim_run(c, duration_s, s)}
+                   for c, s in theirs]  # fmt: skip
 
-    rows = []
-    ours = {c: [wlansim_run(c, duration_s, s) for s in seeds] for c in cases_}
-    work = [(c, s) for c in cases_ for s in seeds]
-    theirs = pmap(
-        lambda cs: ns3_run(binary, cs[0], duration_s, cs[1],
-                           _offered([r["mbps"] for r in ours[cs[0]]], cs[0].n)),
-        work, jobs,
-    )  # fmt: skip
-    for (c, s), r in zip(work, theirs):
-        rows.append({**_columns(c), "sim": "ns3", "seed": s, **r})
-    for c in cases_:
-        rows.extend({**_columns(c), "sim": "wlansim", "seed": s, **r}
-                    for s, r in zip(seeds, ours[c]))  # fmt: skip
-    return rows
+
+def left_out(labels: list[str], runs: list[dict]) -> list[str]:
+    """The `labels` of the cases asked for that `runs` (a comparison's rows) has none of:
+    ns-3's side had no stored run of them and could not make one (:func:`ns3_side`)."""
+    have = {r["cell"] for r in runs}
+    return [label for label in labels if label not in have]
 
 
 def _columns(c: Case) -> dict:
@@ -399,9 +432,11 @@ def summary(runs: list[dict]) -> list[dict]:
     captured out of a collision per run."""
     import pandas as pd
 
+    out = []
+    if not runs:
+        return out
     table = pd.DataFrame(runs)
     by_label = {c.label: c for c in cases(quick=False)}
-    out = []
     for cell, g in table.groupby("cell", sort=False):
         row = {k: g.iloc[0][k] for k in ("phy", "n", "access", "aggregation")}
         for sim in ("ns3", "wlansim"):
@@ -427,23 +462,16 @@ def defaults_cases(quick: bool) -> list[Case]:
     return [Case(p, 10, False) for p in PHYS]
 
 
-def compare_defaults(binary, runs: list[dict], cases_: list[Case], seeds: list[int],
-                     duration_s: float, jobs: int = 1) -> list[dict]:  # fmt: skip
+def compare_defaults(cell, cases_: list[Case], seeds: list[int], duration_s: float,
+                     jobs: int = 1) -> list[dict]:  # fmt: skip
     """Per case of `cases_` and default of :data:`NS3_DEFAULTS` that touches its PHY: ns-3
-    with that default back on (the others off) beside the matched ns-3 runs in `runs`;
-    one row per run."""
-    from wlansim.evidence.ns2.run import pmap
-
+    with that default back on (the others off), from `cell`; one row per run (set beside
+    the matched runs by :func:`defaults_summary`)."""
     work = [(c, key, s) for c in cases_ for key, groups, _ in NS3_DEFAULTS
             if groups is None or PHYS[c.phy].group in groups for s in seeds]  # fmt: skip
-
-    def one(item):
-        c, key, seed = item
-        mine = [r["mbps"] for r in runs if r["cell"] == c.label and r["sim"] == "wlansim"]
-        return ns3_run(binary, c, duration_s, seed, _offered(mine, c.n), **{key: True})
-
-    done = pmap(one, work, jobs)
-    return [{**_columns(c), "default": key, "seed": s, **r} for (c, key, s), r in zip(work, done)]
+    done = ns3_side(lambda item: ns3_run(cell, item[0], duration_s, item[2], **{item[1]: True}),
+                    work, jobs)  # fmt: skip
+    return [{**_columns(c), "default": key, "seed": s, **r} for (c, key, s), r in done.items()]
 
 
 def defaults_summary(runs: list[dict], default_runs: list[dict]) -> list[dict]:
@@ -603,15 +631,14 @@ def tcp_wlansim_run(case: TcpCase, duration_s: float, seed: int) -> dict:
             "cpu_s": r.meta["wall_s"]}  # fmt: skip
 
 
-def tcp_ns3_run(binary, case: TcpCase, duration_s: float, seed: int) -> dict:
+def tcp_ns3_run(cell, case: TcpCase, duration_s: float, seed: int) -> dict:
     """One ns-3 run of `case`: the same columns as :func:`tcp_wlansim_run` (the sinks'
     payload after the warm-up; retransmissions not counted: -1). A run ns-3.37 aborts (its
     TCP crashes in some runs: :data:`TCP_MSS`' note) has no Mb/s (NaN) and says why in
-    ``failed``; the summary and the claims leave it out and count it."""
-    from wlansim.evidence.ns3.run import run_cell
-
+    ``failed``; the summary and the claims leave it out and count it. `cell`: a
+    :class:`~wlansim.evidence.ns3.store.Runs`."""
     try:
-        r = run_cell(binary, tcp_args(case, duration_s, seed))
+        r = cell.run(tcp_args(case, duration_s, seed))
     except RuntimeError as e:
         last = [line for line in str(e).splitlines() if line.strip()][-1]
         return {**_directions(math.nan, math.nan), "retransmissions": -1, "cpu_s": math.nan,
@@ -622,17 +649,16 @@ def tcp_ns3_run(binary, case: TcpCase, duration_s: float, seed: int) -> dict:
             "cpu_s": r.cpu_s}  # fmt: skip
 
 
-def compare_tcp(binary, cases_: list[TcpCase], seeds: list[int], duration_s: float,
+def compare_tcp(cell, cases_: list[TcpCase], seeds: list[int], duration_s: float,
                 jobs: int = 1) -> list[dict]:  # fmt: skip
-    """Every run of the TCP `cases_` with `seeds`: one row per (case, simulator, seed)."""
-    from wlansim.evidence.ns2.run import pmap
-
-    work = [(c, s) for c in cases_ for s in seeds]
-    theirs = pmap(lambda cs: tcp_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
+    """Every run of the TCP `cases_` with `seeds`: one row per (case, simulator, seed);
+    ns-3's from `cell` (:func:`ns3_side`)."""
+    theirs = ns3_side(lambda cs: tcp_ns3_run(cell, cs[0], duration_s, cs[1]),
+                      [(c, s) for c in cases_ for s in seeds], jobs)  # fmt: skip
     rows = [{"cell": c.label, "k": c.k, "buffer": c.buffer, "sim": "ns3", "seed": s, **r}
-            for (c, s), r in zip(work, theirs)]  # fmt: skip
+            for (c, s), r in theirs.items()]  # fmt: skip
     rows += [{"cell": c.label, "k": c.k, "buffer": c.buffer, "sim": "wlansim", "seed": s,
-              **tcp_wlansim_run(c, duration_s, s)} for c, s in work]  # fmt: skip
+              **tcp_wlansim_run(c, duration_s, s)} for c, s in theirs]  # fmt: skip
     return rows
 
 
@@ -872,33 +898,30 @@ def rate_wlansim_run(case: RateCase, duration_s: float, seed: int) -> dict:
             "rate_mbps": sta["mean_data_rate_bps"] / 1e6, "cpu_s": r.meta["wall_s"]}  # fmt: skip
 
 
-def rate_ns3_run(binary, case: RateCase, duration_s: float, seed: int) -> dict:
-    """One ns-3 run of `case`: the same columns as :func:`rate_wlansim_run` (the data
-    PSDUs' rates counted on the air after the warm-up), and their mean MCS."""
-    from wlansim.evidence.ns3.run import run_cell
-
-    r = run_cell(binary, rate_args(case, duration_s, seed))
+def rate_ns3_run(cell, case: RateCase, duration_s: float, seed: int) -> dict:
+    """One ns-3 run of `case` from `cell`: the same columns as :func:`rate_wlansim_run` (the
+    data PSDUs' rates counted on the air after the warm-up), and their mean MCS."""
+    r = cell.run(rate_args(case, duration_s, seed))
     frames = max(r.frames.get("tx_data", 0), 1)
     return {"mbps": r.throughput_bps / 1e6,
             "rate_mbps": r.frames.get("tx_data_rate_kbps", 0) / frames / 1e3,
             "mcs": r.frames.get("tx_data_mcs", 0) / frames, "cpu_s": r.cpu_s}  # fmt: skip
 
 
-def compare_rate(binary, cases_: list[RateCase], seeds: list[int], duration_s: float,
+def compare_rate(cell, cases_: list[RateCase], seeds: list[int], duration_s: float,
                  jobs: int = 1) -> list[dict]:  # fmt: skip
     """Every run of the rate `cases_` with the first :data:`RATE_SEEDS` of `seeds`, at most
-    :data:`RATE_DURATION_S` each: one row per (case, simulator, seed)."""
-    from wlansim.evidence.ns2.run import pmap
-
+    :data:`RATE_DURATION_S` each: one row per (case, simulator, seed); ns-3's from `cell`
+    (:func:`ns3_side`)."""
     seeds = seeds[:RATE_SEEDS]
     duration_s = min(duration_s, RATE_DURATION_S)
-    work = [(c, s) for c in cases_ for s in seeds]
-    theirs = pmap(lambda cs: rate_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
+    theirs = ns3_side(lambda cs: rate_ns3_run(cell, cs[0], duration_s, cs[1]),
+                      [(c, s) for c in cases_ for s in seeds], jobs)  # fmt: skip
     cols = lambda c: {"cell": c.label, "family": c.family, "algorithm": c.algorithm,  # noqa: E731
                       "phy": c.phy, "snr_db": c.snr_db}  # fmt: skip
-    rows = [{**cols(c), "sim": "ns3", "seed": s, **r} for (c, s), r in zip(work, theirs)]
+    rows = [{**cols(c), "sim": "ns3", "seed": s, **r} for (c, s), r in theirs.items()]
     rows += [{**cols(c), "sim": "wlansim", "seed": s, **rate_wlansim_run(c, duration_s, s)}
-             for c, s in work]  # fmt: skip
+             for c, s in theirs]  # fmt: skip
     return rows
 
 
@@ -1056,10 +1079,30 @@ CLAIMS = ns3_claims()
 
 
 def unavailable() -> str:
-    """Why ns-3 cannot run here ("" when it can): the command says so and exits."""
+    """Why ns-3's side cannot be shown here ("" when it can): ns-3 is missing and neither
+    the store of runs nor the pack (restored into it first) holds a run of this
+    ``cell.cc``. The command says so and exits."""
+    from wlansim.evidence.ns3 import pack, store
     from wlansim.evidence.ns3.run import missing
 
-    return missing() or ""
+    why = missing()
+    if why is None:
+        return ""
+    pack.restore(pack.default_pack(), store.runs_dir())
+    return "" if store.stored_binary(store.runs_dir()) else why
+
+
+#: The seeds (1..REPS) and seconds per run of the page's tables (the command's defaults):
+#: a run with them is whole (:func:`whole`).
+REPS = 3
+DURATION_S = 12.0
+
+
+def whole(plan: Plan) -> bool:
+    """Whether `plan` runs every case as docs/validation-ns3.md's tables are made (not
+    quick, :data:`REPS` seeds of :data:`DURATION_S`): its ns-3 runs are what the pack
+    holds (:func:`wlansim.evidence.ns3.pack.save`)."""
+    return not plan.quick and plan.reps == REPS and plan.duration == DURATION_S
 
 
 @dataclass(frozen=True)
@@ -1094,22 +1137,45 @@ def run(plan: Plan) -> dict:
     simulator and seed: what the claims read), ``defaults`` and ``default-runs`` (what
     ns-3's defaults change), ``tcp`` and ``tcp-runs`` (the TCP cases: per case, and one row
     per case, simulator and seed), ``rate`` and ``rate-runs`` (the rate adaptation ladder,
-    the same two ways) and ``build`` (the binary and what compiling it cost)."""
+    the same two ways), ``build`` (the binary, what compiling it cost, where ns-3's runs
+    came from) and ``left-out`` (the cases of which ns-3's side has no run: ns-3 is not
+    here and neither the store nor the pack holds one).
+
+    ns-3's runs: the pack (:func:`wlansim.evidence.ns3.pack.default_pack`) restored into
+    the store (:mod:`wlansim.evidence.ns3.store`) first, then each read back from there or
+    made; a whole run (:func:`whole`) with ns-3 here packs the runs it asked for."""
     import pandas as pd
 
-    from wlansim.evidence.ns3.run import cache_dir, compiled
+    from wlansim.evidence.ns3 import pack, store
+    from wlansim.evidence.ns3.run import cache_dir, compiled, missing
 
     seeds = list(range(1, plan.reps + 1))
-    binary = compiled()
-    runs = compare(binary.path, cases(plan.quick), seeds, plan.duration, plan.jobs)
-    default_runs = compare_defaults(binary.path, runs, defaults_cases(plan.quick), seeds,
-                                    plan.duration, plan.jobs)  # fmt: skip
-    tcp_runs = compare_tcp(binary.path, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
-    rate_runs = compare_rate(binary.path, rate_cases(plan.quick), seeds, plan.duration,
-                             plan.jobs)  # fmt: skip
-    build = {"binary": str(binary.path), "cache": str(cache_dir()),
-             "compile_wall_s": binary.compile_wall_s,
-             "compile_cpu_s": binary.compile_cpu_s}  # fmt: skip
+    root, packed = store.runs_dir(), pack.default_pack()
+    restored = pack.restore(packed, root)
+    why = missing()
+    binary = compiled() if why is None else None
+    cell = (store.Runs(root, binary.key, binary.path) if binary
+            else store.Runs(root, store.stored_binary(root) or ""))  # fmt: skip
+    runs = compare(cell, cases(plan.quick), seeds, plan.duration, plan.jobs)
+    default_runs = compare_defaults(cell, defaults_cases(plan.quick), seeds, plan.duration,
+                                    plan.jobs)  # fmt: skip
+    tcp_runs = compare_tcp(cell, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
+    rate_runs = compare_rate(cell, rate_cases(plan.quick), seeds, plan.duration, plan.jobs)
+    packed_runs = 0
+    if binary and packed and whole(plan):
+        packed_runs = pack.save(root, packed, {cell.key: cell.asked})
+    left = (left_out([c.label for c in cases(plan.quick)], runs)
+            + [f"{label} (ns-3's defaults)" for label in
+               left_out([c.label for c in defaults_cases(plan.quick)], default_runs)]
+            + left_out([c.label for c in tcp_cases(plan.quick)], tcp_runs)
+            + left_out([c.label for c in rate_cases(plan.quick)], rate_runs))  # fmt: skip
+    build = {"binary": str(binary.path) if binary else "", "cache": str(cache_dir()),
+             "compile_wall_s": binary.compile_wall_s if binary else 0.0,
+             "compile_cpu_s": binary.compile_cpu_s if binary else 0.0,
+             "binary_key": cell.key, "store": str(root), "pack": str(packed or ""),
+             "restored": restored, "made": len(cell.made),
+             "read": len(cell.asked - cell.made), "packed": packed_runs,
+             "ns3_missing": why or ""}  # fmt: skip
     return {
         "udp": pd.DataFrame(summary(runs)),
         "runs": pd.DataFrame(runs),
@@ -1120,6 +1186,7 @@ def run(plan: Plan) -> dict:
         "rate": pd.DataFrame(rate_summary(rate_runs)),
         "rate-runs": pd.DataFrame(rate_runs),
         "build": pd.DataFrame([build]),
+        "left-out": pd.DataFrame({"cell": left}, dtype=object),
     }
 
 
@@ -1133,8 +1200,20 @@ def show(tables: dict, plan: Plan) -> list[str]:
             "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "wlansim_bars",
             "ns3_mpdus_per_frame", "wlansim_mpdus_per_frame", "ns3_captures",
             "wlansim_captures"]  # fmt: skip
-    lines = [
-        f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
+    if build.ns3_missing:
+        head = (f"ns-3 is not here ({build.ns3_missing}): its side is read from the stored "
+                f"runs of cell {build.binary_key} ({build.store}; {build.restored} restored "
+                f"from the pack {build.pack or '(none)'}), wlansim's runs anew")  # fmt: skip
+    else:
+        head = (f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache}); its runs: "
+                f"{build.made} made now, {build.read} read back from {build.store} "
+                f"({build.restored} restored from the pack {build.pack or '(none)'})"
+                + (f"; {build.packed} packed into it" if build.packed else ""))  # fmt: skip
+    left = list(tables["left-out"]["cell"])
+    lines = [head]
+    if left:
+        lines += [f"Left out, no ns-3 run of them stored ({len(left)}): {', '.join(left)}"]
+    lines += [
         "",
         f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {seconds_text(plan.duration)} per run "
         f"({seconds_text(WARMUP_S)} warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 "
@@ -1142,7 +1221,9 @@ def show(tables: dict, plan: Plan) -> list[str]:
         f"wlansim's sinr reception; A-MPDU: queues of {AMPDU_QUEUE}); collided: data frames "
         "(an A-MPDU is one) that started with another; bars: BlockAckReq frames per run; "
         "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run",
-        tables["udp"][cols].to_string(index=False, float_format=fmt),
+        tables["udp"][cols].to_string(index=False, float_format=fmt)
+        if len(tables["udp"])
+        else "(no case)",
     ]
     if len(tables["defaults"]):
         cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
