@@ -118,7 +118,7 @@ def test_without_ns3_the_tables_come_from_the_pack_for_the_runs_it_holds(tmp_pat
     left = list(result.tables["left-out"]["cell"])
     assert validation.Case("11ac-80", 5, False).label in left
     assert f"{case.label} (ns-3's defaults)" in left
-    assert result.text.startswith("ns-3 is not here (g++ is not on the PATH.)")
+    assert result.text.startswith("ns-3 not run (g++ is not on the PATH.)")
     assert "Left out, no ns-3 run of them stored" in result.text
     assert result.tables["build"]["packed"].iloc[0] == 0  # only a whole run with ns-3 packs
 

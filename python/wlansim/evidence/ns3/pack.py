@@ -9,10 +9,13 @@ or partial store before ``validate ns3`` runs, so only the runs whose binary (``
 its compile, ns-3's version) or arguments changed run in ns-3 again. A packed run is
 used exactly as a stored one: the same keys, the same row.
 
-Which runs: a whole run (:func:`whole`: every case, as the page's tables are made) packs
-the runs it asked for, made or read back, and no other (a run no case asks for any more
-leaves the pack); no other invocation writes the pack (``--quick`` and other seeds or
-durations make runs of their own, which the page does not show).
+Which runs: a whole run (:func:`wlansim.evidence.validations.ns3.whole`: every case, as
+the page's tables are made, with ns-3 here) packs the runs it asked for, made or read
+back, and no other (a run no case asks for any more leaves the pack); no other invocation
+writes the pack (``--quick`` and other seeds or durations make runs of their own, which
+the page does not show; a whole run stopped midway leaves its runs in the store, and the
+next one reads them back). ``validate ns3`` uses the pack of the checkout it runs from
+(:func:`default_pack`); an installed wlansim has none.
 
 The pack is one JSON object per line, sorted by binary and run key, in an xz stream
 (:mod:`lzma`, preset 6, no time stamp): packing the same runs twice gives the same bytes
@@ -38,13 +41,7 @@ def default_pack() -> Path | None:
     """:data:`PACK` of the checkout this wlansim runs from, when it is one (its ``docs/``
     exists); None for an installed wlansim."""
     root = Path(__file__).resolve().parents[4]
-    return root / PACK if (root / "docs").is_dir() else None
-
-
-def whole(quick: bool, reps: int, duration_s: float) -> bool:
-    """Whether an invocation runs every case as the page's tables are made (not quick, the
-    command's default seeds and duration): its pack then holds what it asked for."""
-    return not quick and reps == 3 and duration_s == 12.0
+    return root / PACK if (root / "docs" / "validation-ns3.md").is_file() else None
 
 
 def save(store: Path, pack: Path, asked: dict[str, Iterable[str]] | None = None) -> int:

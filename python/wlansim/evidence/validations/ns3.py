@@ -1108,21 +1108,24 @@ def whole(plan: Plan) -> bool:
 @dataclass(frozen=True)
 class Plan:
     """The options of ``wlansim validate ns3``: seeds 1..REPS, DURATION seconds per run
-    (--quick: the quick cases, 2 seeds of 4 s), JOBS ns-3 runs at a time."""
+    (--quick: the quick cases, 2 seeds of 4 s), JOBS ns-3 runs at a time; FROM_PACK: ns-3's
+    side only from the stored runs (the pack's), nothing run in ns-3."""
 
     quick: bool
     reps: int
     duration: float = in_seconds()
     jobs: int
+    from_pack: bool = False
 
     @classmethod
-    def of(cls, quick: bool, reps: int, duration: float, jobs: int) -> Plan:
+    def of(cls, quick: bool, reps: int, duration: float, jobs: int,
+           from_pack: bool = False) -> Plan:  # fmt: skip
         at_least("--reps", reps)
         at_least("--jobs", jobs)
         if quick:
             reps, duration = 2, 4.0
         past_warmup(duration, WARMUP_S)
-        return cls(quick, reps, duration, jobs)
+        return cls(quick, reps, duration, jobs, from_pack)
 
     def skips(self) -> list[str]:
         if not self.quick:
@@ -1152,8 +1155,8 @@ def run(plan: Plan) -> dict:
     seeds = list(range(1, plan.reps + 1))
     root, packed = store.runs_dir(), pack.default_pack()
     restored = pack.restore(packed, root)
-    why = missing()
-    binary = compiled() if why is None else None
+    why = missing() or ("--from-pack" if plan.from_pack else "")
+    binary = compiled() if not why else None
     cell = (store.Runs(root, binary.key, binary.path) if binary
             else store.Runs(root, store.stored_binary(root) or ""))  # fmt: skip
     runs = compare(cell, cases(plan.quick), seeds, plan.duration, plan.jobs)
@@ -1175,7 +1178,7 @@ def run(plan: Plan) -> dict:
              "binary_key": cell.key, "store": str(root), "pack": str(packed or ""),
              "restored": restored, "made": len(cell.made),
              "read": len(cell.asked - cell.made), "packed": packed_runs,
-             "ns3_missing": why or ""}  # fmt: skip
+             "stored_only": why}  # fmt: skip
     return {
         "udp": pd.DataFrame(summary(runs)),
         "runs": pd.DataFrame(runs),
@@ -1200,8 +1203,8 @@ def show(tables: dict, plan: Plan) -> list[str]:
             "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "wlansim_bars",
             "ns3_mpdus_per_frame", "wlansim_mpdus_per_frame", "ns3_captures",
             "wlansim_captures"]  # fmt: skip
-    if build.ns3_missing:
-        head = (f"ns-3 is not here ({build.ns3_missing}): its side is read from the stored "
+    if build.stored_only:
+        head = (f"ns-3 not run ({build.stored_only}): its side is read from the stored "
                 f"runs of cell {build.binary_key} ({build.store}; {build.restored} restored "
                 f"from the pack {build.pack or '(none)'}), wlansim's runs anew")  # fmt: skip
     else:
