@@ -139,3 +139,15 @@ def test_ns3s_load_is_its_own_and_saturates():
     ampdu = validation.Case("11n-20", 20, False, validation.AMPDU_BYTES)
     assert validation.offered(single) == 1.5 * 390e6 / 20
     assert validation.offered(ampdu) == 3 * 65e6 / 20
+
+
+def test_a_whole_run_is_the_commands_defaults():
+    # the pack holds what a whole run asks for: every case with the command's defaults
+    from wlansim.cli import build_parser
+
+    args = build_parser().parse_args(["validate", "ns3"])
+    plan = validation.Plan.of(False, args.reps, args.duration, args.jobs)
+    assert validation.whole(plan)
+    assert (args.reps, args.duration) == (validation.REPS, validation.DURATION_S)
+    assert not validation.whole(validation.Plan.of(True, args.reps, args.duration, 1))
+    assert not validation.whole(validation.Plan.of(False, 5, args.duration, 1))
