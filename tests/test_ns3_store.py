@@ -129,16 +129,20 @@ def test_without_ns3_the_tables_come_from_the_pack_for_the_runs_it_holds(tmp_pat
 
 
 def test_ns3s_load_is_its_own_and_saturates():
-    # a share of the PHY's nominal rate, not of wlansim's result: 1.5 times it with
-    # single MPDUs, 3 times with A-MPDU, above that many times any share the cell carries
+    # not a share of wlansim's result: with A-MPDU 3 times the PHY's nominal rate over n
+    # (above 3 times any share the cell carries), with single MPDUs 1.5 times the share of
+    # Bianchi's throughput, to 3 digits
+    from wlansim.models.bianchi import saturation
     from wlansim.phy import timing
 
     for key, phy in validation.PHYS.items():
         assert phy.rate_bps == timing(phy.wlansim)["data_rate_bps"], key
-    single = validation.Case("11ac-80", 20, False)
     ampdu = validation.Case("11n-20", 20, False, validation.AMPDU_BYTES)
-    assert validation.offered(single) == 1.5 * 390e6 / 20
     assert validation.offered(ampdu) == 3 * 65e6 / 20
+    single = validation.Case("11g", 20, False)
+    share = saturation(20, timing({"standard": "802.11g", "data_rate": "54 Mb/s"}))
+    assert validation.offered(single) == pytest.approx(1.5 * share["throughput_bps"] / 20, 5e-3)
+    assert validation.offered(single) == 1.46e6  # 802.11g n = 20 carries 24.5 Mb/s in ns-3
 
 
 def test_a_whole_run_is_the_commands_defaults():

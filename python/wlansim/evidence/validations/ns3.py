@@ -50,13 +50,15 @@ each with its switch):
   retransmitted frame). wlansim sets up no agreement without aggregation, and neither
   does ns-3 for its 802.11n stations. Matched: ns-3's stations without an agreement;
 - ARP: ns-3's neighbour caches are filled before the run; wlansim has no ARP;
-- the load: ns-3's stations offer an OnOff load of their own, a share of the PHY's
-  nominal data rate (:func:`offered`: 1.5 times it over `n` with single MPDUs, 3 times
-  with A-MPDU), above 1.5 and 3 times their share of any throughput the cell can carry,
-  so that the queue (500 packets, 100 with A-MPDU) is never empty after the warm-up and
-  the A-MPDUs are as long with a higher load; wlansim's sources are saturated. Not a share
-  of wlansim's result: ns-3's runs are stored by their arguments
-  (:mod:`wlansim.evidence.ns3.store`), and a change of wlansim must not make them anew.
+- the load: ns-3's stations offer an OnOff load of their own (:func:`offered`): with
+  single MPDUs 1.5 times their share of Bianchi's saturation throughput for the cell
+  (near what it carries: ns-3.37's 802.11g stations fail to associate when the load is
+  far above it), with A-MPDU 3 times the PHY's nominal rate over `n` (at least 3 times
+  their share, so that the A-MPDUs are as long as with any higher load), so that the
+  queue (500 packets, 100 with A-MPDU) is never empty after the warm-up; wlansim's
+  sources are saturated. Not a share of wlansim's result: ns-3's runs are stored by their
+  arguments (:mod:`wlansim.evidence.ns3.store`), and a change of wlansim's simulation must
+  not make them anew.
 
 Differences no switch removes (:data:`NAMED_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
 (4 µs) out of a VHT SU PPDU's preamble (``VhtPhy::GetSigBDuration``: 0 for SU), and counts
@@ -88,11 +90,14 @@ from wlansim.evidence.validation import at_least, in_seconds, past_warmup, secon
 PAYLOAD = 1472
 #: Seconds not measured at the start (association, the queues filling).
 WARMUP_S = 2.0
-#: ns-3's offered load per station, in multiples of the PHY's nominal rate over the
-#: stations (:func:`offered`): with single MPDUs, and with A-MPDU. An A-MPDU is as long as
-#: the packets queued when the station wins the medium: at 1.5 times the share ns-3's
-#: stations sent shorter A-MPDUs (802.11n 20 MHz, n = 20, seed 1: 23.3 MPDUs each against
-#: 28.0 at 3 times, docs/validation-ns3.md), at 3 times the nominal rate's share 27.5.
+#: ns-3's offered load per station (:func:`offered`): with single MPDUs in multiples of
+#: its share of Bianchi's saturation throughput, with A-MPDU of the PHY's nominal rate over
+#: the stations. An A-MPDU is as long as the packets queued when the station wins the
+#: medium: at 1.5 times the share ns-3's stations sent shorter A-MPDUs (802.11n 20 MHz,
+#: n = 20, seed 1: 24.8 MPDUs each against 27.5 at 3 times the nominal rate's share,
+#: docs/validation-ns3.md). With single MPDUs a load far above the share keeps some of
+#: ns-3.37's 802.11g stations from associating (n = 20, seeds 1-3, 4 s: 20, 13, 18 of 20
+#: delivered at 4.05 Mb/s each, 20, 20, 15 at 2.7, all at 1.77).
 LOAD_FACTOR = 1.5
 AMPDU_LOAD_FACTOR = 3.0
 #: The propagation delay of wlansim's matched cells (ns-3's nodes 0.5-1 m apart).
@@ -374,12 +379,21 @@ def ns3_run(cell, case: Case, duration_s: float, seed: int, **switches: bool) ->
 
 
 def offered(case: Case) -> float:
-    """ns-3's offered load per station of `case`, bits/s: :data:`LOAD_FACTOR` (with A-MPDU
-    :data:`AMPDU_LOAD_FACTOR`) times the PHY's nominal rate over the `n` stations. No cell
-    carries its PHY's nominal rate, so each station offers more than that factor times its
-    share of what the cell carries (in either simulator), whatever wlansim measures."""
-    factor = AMPDU_LOAD_FACTOR if case.ampdu else LOAD_FACTOR
-    return factor * PHYS[case.phy].rate_bps / case.n
+    """ns-3's offered load per station of `case`, bits/s, whatever wlansim measures: with
+    A-MPDU :data:`AMPDU_LOAD_FACTOR` times the PHY's nominal rate over the `n` stations (no
+    cell carries its nominal rate, so more than that factor times a station's share of
+    what it carries); with single MPDUs :data:`LOAD_FACTOR` times a station's share of
+    Bianchi's saturation throughput (:func:`wlansim.models.bianchi.saturation` on the PHY's
+    timing, its default control rates: within a few per cent of what the cells carry, 20 %
+    under for 802.11g), to 3 significant digits (a small change of the model leaves
+    ns-3's arguments as they are)."""
+    if case.ampdu:
+        return AMPDU_LOAD_FACTOR * PHYS[case.phy].rate_bps / case.n
+    from wlansim.models.bianchi import saturation
+    from wlansim.phy import timing
+
+    cell = saturation(case.n, timing(PHYS[case.phy].wlansim), access=case.access)
+    return float(f"{LOAD_FACTOR * cell['throughput_bps'] / case.n:.3g}")
 
 
 def ns3_side(fn, work: list[tuple], jobs: int) -> dict[tuple, dict]:
