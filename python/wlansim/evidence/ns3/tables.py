@@ -44,7 +44,7 @@ def _udp(udp, ampdu: bool) -> list[str]:
     head = ["cell", "ns-3", "wlansim", "wlansim − ns-3", "collided ns-3", "collided wlansim"]
     if ampdu:
         head += ["BlockAckReq ns-3", "wlansim", "MPDUs per A-MPDU ns-3", "wlansim"]
-    head += ["captures ns-3", "wlansim"]
+    head += ["captures ns-3", "wlansim", "silent ns-3", "wlansim"]
     out = []
     for r in rows:
         line = [r["cell"], _pm(r["ns3_mbps"], r["ns3_ci95"]),
@@ -54,7 +54,8 @@ def _udp(udp, ampdu: bool) -> list[str]:
             line += [f"{r['ns3_bars']:.0f}", f"{r['wlansim_bars']:.0f}",
                      f"{r['ns3_mpdus_per_frame']:.1f}",
                      f"{r['wlansim_mpdus_per_frame']:.1f}"]  # fmt: skip
-        line += [f"{r['ns3_captures']:.0f}", f"{r['wlansim_captures']:.0f}"]
+        line += [f"{r['ns3_captures']:.0f}", f"{r['wlansim_captures']:.0f}",
+                 f"{r['ns3_silent']:.1f}", f"{r['wlansim_silent']:.1f}"]  # fmt: skip
         out.append(line)
     return _table(head, out)
 

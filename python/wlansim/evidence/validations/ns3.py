@@ -340,8 +340,10 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
     and so are a BlockAckReq after a lost BlockAck and an ADDBA frame) sent, collided and
     acknowledged, exchanges captured out of a collision; with A-MPDU also the BlockAckReqs
     (``bars``), the data frames alone (``ampdus``: accesses less BlockAckReqs and ADDBA
-    frames) and the MPDUs they carried (``mpdus``), as ns-3's counters count them."""
+    frames) and the MPDUs they carried (``mpdus``), as ns-3's counters count them; the
+    stations that had no frame acknowledged (``silent``)."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
+    stations = r.nodes[r.nodes["role"] != "ap"]
     nodes = r.nodes.sum(numeric_only=True)
     count = lambda key: int(nodes.get(key, 0))  # noqa: E731
     return {
@@ -353,6 +355,7 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
         "bars": count("bars_sent"),
         "ampdus": count("attempts") - count("bars_sent") - count("addba_sent"),
         "mpdus": count("mpdus_sent") if case.ampdu else count("attempts"),
+        "silent": int((stations["successes"] == 0).sum()),
         "cpu_s": r.meta["wall_s"],
     }
 
@@ -362,7 +365,8 @@ def ns3_run(cell, case: Case, duration_s: float, seed: int, **switches: bool) ->
     :class:`~wlansim.evidence.ns3.store.Runs`); the same columns as :func:`wlansim_run`
     (data frames, those that started together with another, ACKs and BlockAcks (those
     answering BlockAckReqs too), BlockAckReqs, and CTS frames after collided RTS frames,
-    counted on the air), and the MPDUs the data frames carried."""
+    counted on the air), the MPDUs the data frames carried, and the stations of which the
+    AP received nothing after the warm-up (``silent``: e.g. never associated)."""
     args = ns3_args(case, duration_s, seed, offered(case), counters=True, **switches)
     r = cell.run(args)
     return {
@@ -374,6 +378,7 @@ def ns3_run(cell, case: Case, duration_s: float, seed: int, **switches: bool) ->
         "mpdus": r.frames.get("tx_data_mpdus", 0),
         "bars": r.frames.get("tx_bar", 0),
         "captures": r.frames.get("tx_cts_after_collision", 0),
+        "silent": case.n - sum(1 for b in r.per_station.values() if b > 0),
         "cpu_s": r.cpu_s,
     }
 
@@ -442,8 +447,9 @@ def _columns(c: Case) -> dict:
 def summary(runs: list[dict]) -> list[dict]:
     """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
     difference (%), the shares of data frames acknowledged and collided in each, the
-    MPDUs per data frame (an A-MPDU is one), the BlockAckReq frames and the exchanges
-    captured out of a collision per run."""
+    MPDUs per data frame (an A-MPDU is one), the BlockAckReq frames, the exchanges
+    captured out of a collision and the silent stations (no frame through: ns-3's that
+    never associated) per run."""
     import pandas as pd
 
     out = []
@@ -462,6 +468,7 @@ def summary(runs: list[dict]) -> list[dict]:
             row[f"{sim}_bars"] = s["bars"].mean()
             row[f"{sim}_captures"] = s["captures"].mean()
             row[f"{sim}_mpdus_per_frame"] = s["mpdus"].sum() / max(s["ampdus"].sum(), 1)
+            row[f"{sim}_silent"] = s["silent"].mean()
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
         row["named_difference"] = "; ".join(named(by_label[cell]))
         out.append({"cell": cell, **row})
@@ -1216,7 +1223,7 @@ def show(tables: dict, plan: Plan) -> list[str]:
     cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
             "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "wlansim_bars",
             "ns3_mpdus_per_frame", "wlansim_mpdus_per_frame", "ns3_captures",
-            "wlansim_captures"]  # fmt: skip
+            "wlansim_captures", "ns3_silent", "wlansim_silent"]  # fmt: skip
     if build.stored_only:
         head = (f"ns-3 not run ({build.stored_only}): its side is read from the stored "
                 f"runs of cell {build.binary_key} ({build.store}; {build.restored} restored "
@@ -1237,7 +1244,9 @@ def show(tables: dict, plan: Plan) -> list[str]:
         "matched (no preamble detection, no beacons, no Block Ack agreement without A-MPDU; "
         f"wlansim's sinr reception; A-MPDU: queues of {AMPDU_QUEUE}); collided: data frames "
         "(an A-MPDU is one) that started with another; bars: BlockAckReq frames per run; "
-        "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run",
+        "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run; "
+        "silent: stations with no frame through per run (ns-3's: nothing received after the "
+        "warm-up, e.g. not associated; wlansim's: no frame acknowledged)",
         tables["udp"][cols].to_string(index=False, float_format=fmt)
         if len(tables["udp"])
         else "(no case)",
