@@ -19,7 +19,9 @@ def fake_cell(path, rx_bytes: int = 1500):
     calls = path.with_name(path.name + ".calls")
     path.write_text(
         f'#!/bin/sh\necho run >> "{calls}"\n'
-        f'printf "sta 2 rx_bytes {rx_bytes}\\ntx_data 12\\nrx_bytes {rx_bytes}\\nwindow_s 2\\n"\n'
+        f'printf "sta 2 rx_bytes {rx_bytes}\\ntx_data 12\\ntx_data_rate_kbps 780\\n'
+        f"flow up0 rx_bytes {rx_bytes}\\n"
+        f'flow down0 rx_bytes {rx_bytes}\\nrx_bytes {rx_bytes}\\nwindow_s 2\\n"\n'
     )
     path.chmod(0o755)
     return lambda: len(calls.read_text().splitlines()) if calls.exists() else 0
@@ -29,7 +31,7 @@ def test_a_run_is_read_back_only_when_binary_and_arguments_match(tmp_path):
     calls = fake_cell(tmp_path / "cell")
     runs = store.Runs(tmp_path / "runs", "k1", tmp_path / "cell")
     first = runs.run({"n": 5, "seed": 1, "beacons": False})
-    assert (first.rx_bytes, first.per_station, first.frames) == (1500, {2: 1500}, {"tx_data": 12})
+    assert (first.rx_bytes, first.per_station, first.frames["tx_data"]) == (1500, {2: 1500}, 12)
     assert calls() == 1
     # the same arguments, in another order (ns-3 reads them in any): read back, not run
     again = runs.run({"beacons": False, "seed": 1, "n": 5})
@@ -155,3 +157,27 @@ def test_a_whole_run_is_the_commands_defaults():
     assert (args.reps, args.duration) == (validation.REPS, validation.DURATION_S)
     assert not validation.whole(validation.Plan.of(True, args.reps, args.duration, 1))
     assert not validation.whole(validation.Plan.of(False, 5, args.duration, 1))
+
+
+def test_a_whole_run_packs_its_runs_and_the_next_runs_none_in_ns3(tmp_path, monkeypatch):
+    # every case with the command's defaults, a stand-in for the cell: the pack holds what
+    # it asked for; from that pack alone (an empty store) the next whole run makes no ns-3
+    # run. wlansim's side of every case runs twice (about 9 s of CPU each).
+    from wlansim.evidence.validation import validate
+
+    calls = fake_cell(tmp_path / "cell", rx_bytes=1_500_000)
+    monkeypatch.setattr(ns3, "missing", lambda: None)
+    monkeypatch.setattr(ns3, "compiled", lambda: ns3.Compiled(tmp_path / "cell-k", 0.0, 0.0))
+    (tmp_path / "cell-k").symlink_to(tmp_path / "cell")
+    packed = tmp_path / "ns3-runs.jsonl.xz"
+    monkeypatch.setattr(pack, "default_pack", lambda: packed)
+    monkeypatch.setenv("WLANSIM_CACHE", str(tmp_path / "first"))
+    options = {"reps": validation.REPS, "duration": validation.DURATION_S, "jobs": 1}
+    first = validate("ns3", tmp_path / "out1", **options)
+    made = calls()
+    assert made == first.tables["build"]["made"].iloc[0] == first.tables["build"]["packed"].iloc[0]
+    assert made == 104 * 3 + 19 * 3 + 6 * 3 + 24 * 3  # UDP, defaults, TCP, rate
+    monkeypatch.setenv("WLANSIM_CACHE", str(tmp_path / "second"))
+    second = validate("ns3", tmp_path / "out2", **options)
+    assert calls() == made and second.tables["build"]["restored"].iloc[0] == made
+    assert len(second.tables["left-out"]) == 0
