@@ -9,6 +9,7 @@ import math
 import pytest
 
 from wlansim.evidence.ns3 import run as ns3
+from wlansim.evidence.ns3 import store
 from wlansim.evidence.validations import ns3 as validation
 from wlansim.scenario import resolve
 
@@ -213,8 +214,13 @@ def test_an_ns3_run_that_aborts_is_left_out_and_counted(tmp_path):
     crash = tmp_path / "cell"
     crash.write_text('#!/bin/sh\necho "terminate called" >&2\nexit 134\n')
     crash.chmod(0o755)
-    failed = validation.tcp_ns3_run(crash, validation.TcpCase("11n-20", 1), 3.0, seed=2)
+    cell = store.Runs(tmp_path / "runs", "k", crash)
+    failed = validation.tcp_ns3_run(cell, validation.TcpCase("11n-20", 1), 3.0, seed=2)
     assert failed["failed"] == "ns-3 aborted: terminate called"
+    # stored as it failed: read back without running anything
+    crash.unlink()
+    again = validation.tcp_ns3_run(cell, validation.TcpCase("11n-20", 1), 3.0, seed=2)
+    assert again["failed"] == failed["failed"] and cell.made == cell.asked
     assert math.isnan(failed["total_mbps"])
     rows = [{"cell": "c", "k": 1, "buffer": 100, "sim": sim, "seed": s, "up_mbps": 30.0 + s,
              "down_mbps": 20.0, "total_mbps": 50.0 + s, "ratio": (30.0 + s) / 20.0,

@@ -247,8 +247,13 @@ def register(subparsers) -> None:
         "decide the agreement statements "
         "and measure what ns-3's defaults the matched runs turn off change (preamble "
         "detection, beacons, the 802.11ac stations' Block Ack agreement). --speed instead "
-        "times both simulators (ns-3 at its cheapest). Needs g++ "
-        "and libns3-dev (`make ns3`); without them, says how to install them and exits.",
+        "times both simulators (ns-3 at its cheapest). ns-3's runs are stored by the cell's "
+        "and their arguments' hashes and read back (only what changed runs again); the "
+        "checkout's pack (docs/validation-ns3/ns3-runs.jsonl.xz) is restored into the store "
+        "first, and a run of every case with the default --reps and --duration packs the "
+        "ns-3 runs it asked for into it. Needs g++ and libns3-dev (`make ns3`); without "
+        "them, the tables of the cases the pack holds (wlansim's side run anew, the rest "
+        "left out, said so), or, with no stored run, how to install them.",
     )
     m.add_argument(
         "--quick",
@@ -264,6 +269,13 @@ def register(subparsers) -> None:
         help="time per run (default 12 s, 2 s not measured)",
     )
     m.add_argument("--jobs", type=int, default=1, help="ns-3 runs at a time (default 1)")
+    m.add_argument(
+        "--from-pack",
+        action="store_true",
+        help="run nothing in ns-3: its side only from the stored runs (restored from "
+        "docs/validation-ns3/ns3-runs.jsonl.xz), a case without one left out (as without "
+        "ns-3 installed)",
+    )
     m.add_argument(
         "--speed",
         action="store_true",

@@ -86,6 +86,9 @@ def command(name: str, plan: Any, out: str | Path) -> str:
         if f.name == "quick":
             continue
         value = getattr(plan, f.name)
+        if isinstance(value, bool):  # a switch: there or not
+            parts += [f"--{f.name.replace('_', '-')}"] if value else []
+            continue
         if f.metadata.get("unit") == "s":
             text = seconds_text(value)
         elif isinstance(value, (list, tuple)):

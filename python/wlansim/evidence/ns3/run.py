@@ -96,14 +96,20 @@ def missing() -> str | None:
     return None
 
 
-def binary_path(tools: Toolchain) -> Path:
-    """The cached binary of :data:`SOURCE` for `tools` (compiled or not)."""
+def binary_key(tools: Toolchain) -> str:
+    """The key of :data:`SOURCE`'s binary for `tools` (the module's notes): what names it
+    in the cache and keys its stored runs (:mod:`wlansim.evidence.ns3.store`)."""
     command = " ".join([tools.cxx, *CXXFLAGS, *tools.flags])
     digest = hashlib.sha256()
     for part in (SOURCE.read_bytes(), command.encode(), tools.version.encode()):
         digest.update(part)
         digest.update(b"\0")
-    return cache_dir() / f"cell-{digest.hexdigest()[:16]}"
+    return digest.hexdigest()[:16]
+
+
+def binary_path(tools: Toolchain) -> Path:
+    """The cached binary of :data:`SOURCE` for `tools` (compiled or not)."""
+    return cache_dir() / f"cell-{binary_key(tools)}"
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,11 @@ class Compiled:
     path: Path
     compile_wall_s: float
     compile_cpu_s: float
+
+    @property
+    def key(self) -> str:
+        """The binary's key (:func:`binary_key`)."""
+        return self.path.name.removeprefix("cell-")
 
 
 def compiled() -> Compiled:
@@ -177,12 +188,15 @@ def parse(out: str) -> tuple[int, float, dict[int, int], dict[str, int], dict[st
     return int(total.group(1)), float(window.group(1)), stations, frames, flows
 
 
+def arguments(args: dict) -> list[str]:
+    """The cell's command-line arguments for `args`: `--key=value` each, booleans as 0/1."""
+    return [f"--{key}={int(value) if isinstance(value, bool) else value}"
+            for key, value in args.items()]  # fmt: skip
+
+
 def run_cell(binary: Path, args: dict) -> Ns3Run:
-    """Run the cell with `args` (`--key=value` each; booleans as 0/1)."""
-    argv = [str(binary)]
-    for key, value in args.items():
-        value = int(value) if isinstance(value, bool) else value
-        argv.append(f"--{key}={value}")
+    """Run the cell with `args` (:func:`arguments`)."""
+    argv = [str(binary), *arguments(args)]
     out, wall, cpu = timed_run(argv, capture_output=True, text=True, timeout=7200)
     if out.returncode != 0:
         raise RuntimeError(f"ns-3 failed ({' '.join(argv)}):\n{out.stdout}\n{out.stderr}")

@@ -50,9 +50,15 @@ each with its switch):
   retransmitted frame). wlansim sets up no agreement without aggregation, and neither
   does ns-3 for its 802.11n stations. Matched: ns-3's stations without an agreement;
 - ARP: ns-3's neighbour caches are filled before the run; wlansim has no ARP;
-- the load: ns-3's stations offer 1.5 times the mean share wlansim measured for the
-  case (saturated, with the queue of 500 packets never empty after the warm-up, without
-  making packets ns-3 would mostly drop); wlansim's sources are saturated.
+- the load: ns-3's stations offer an OnOff load of their own (:func:`offered`): with
+  single MPDUs 1.5 times their share of Bianchi's saturation throughput for the cell
+  (near what it carries: ns-3.37's 802.11g stations fail to associate when the load is
+  far above it), with A-MPDU 3 times the PHY's nominal rate over `n` (at least 3 times
+  their share, so that the A-MPDUs are as long as with any higher load), so that the
+  queue (500 packets, 100 with A-MPDU) is never empty after the warm-up; wlansim's
+  sources are saturated. Not a share of wlansim's result: ns-3's runs are stored by their
+  arguments (:mod:`wlansim.evidence.ns3.store`), and a change of wlansim's simulation must
+  not make them anew.
 
 Differences no switch removes (:data:`NAMED_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
 (4 µs) out of a VHT SU PPDU's preamble (``VhtPhy::GetSigBDuration``: 0 for SU), and counts
@@ -84,8 +90,16 @@ from wlansim.evidence.validation import at_least, in_seconds, past_warmup, secon
 PAYLOAD = 1472
 #: Seconds not measured at the start (association, the queues filling).
 WARMUP_S = 2.0
-#: ns-3's offered load per station over the mean share wlansim measured.
+#: ns-3's offered load per station (:func:`offered`): with single MPDUs in multiples of
+#: its share of Bianchi's saturation throughput, with A-MPDU of the PHY's nominal rate over
+#: the stations. An A-MPDU is as long as the packets queued when the station wins the
+#: medium: at 1.5 times the share ns-3's stations sent shorter A-MPDUs (802.11n 20 MHz,
+#: n = 20, seed 1: 24.8 MPDUs each against 27.5 at 3 times the nominal rate's share,
+#: docs/validation-ns3.md). With single MPDUs a load far above the share keeps some of
+#: ns-3.37's 802.11g stations from associating (n = 20, seeds 1-3, 4 s: 20, 13, 18 of 20
+#: delivered at 4.05 Mb/s each, 20, 20, 15 at 2.7, all at 1.77).
 LOAD_FACTOR = 1.5
+AMPDU_LOAD_FACTOR = 3.0
 #: The propagation delay of wlansim's matched cells (ns-3's nodes 0.5-1 m apart).
 PROPAGATION_DELAY = "2 ns"
 #: ns-3's received power at every node, dBm: its default transmit power (16.0206 dBm)
@@ -119,36 +133,42 @@ class Phy:
     wlansim: dict
     basic: tuple[str, ...]
     rts_rate: str
+    #: the data frames' nominal rate, bits/s (802.11-2020 16.1 HR/DSSS, Table 17-4 OFDM,
+    #: 19.5 HT-MCSs and 21.5 VHT-MCSs: one stream, 800 ns guard interval): ns-3's load
+    #: (:func:`offered`)
+    rate_bps: float
 
 
 _OFDM_BASIC = ("6 Mb/s", "12 Mb/s", "24 Mb/s")
 
 
-def _ht(key: str, label: str, group: str, standard: str, mode: str, mcs: int, width: int):
+def _ht(key: str, label: str, group: str, standard: str, mode: str, mcs: int, width: int,
+        rate_bps: float):  # fmt: skip
     ns3_standard = "11n-5" if standard == "802.11n" else "11ac"
     return Phy(key, label, group,
                {"standard": ns3_standard, "data": mode, "control": "OfdmRate6Mbps",
                 "width": width},
                {"standard": standard, "mcs": mcs, "channel_width": width},
-               _OFDM_BASIC, "6 Mb/s")  # fmt: skip
+               _OFDM_BASIC, "6 Mb/s", rate_bps)  # fmt: skip
 
 
 #: The PHYs of the comparison, by key.
 PHYS = {p.key: p for p in (
     Phy("11b", "802.11b 11 Mb/s", "802.11b",
         {"standard": "11b", "data": "DsssRate11Mbps", "control": "DsssRate1Mbps"},
-        {"standard": "802.11b", "data_rate": "11 Mb/s"}, ("1 Mb/s", "2 Mb/s"), "1 Mb/s"),
+        {"standard": "802.11b", "data_rate": "11 Mb/s"}, ("1 Mb/s", "2 Mb/s"), "1 Mb/s",
+        11e6),
     Phy("11g", "802.11g 54 Mb/s", "802.11a/g",
         {"standard": "11g", "data": "ErpOfdmRate54Mbps", "control": "ErpOfdmRate6Mbps"},
-        {"standard": "802.11g", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s"),
+        {"standard": "802.11g", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s", 54e6),
     Phy("11a", "802.11a 54 Mb/s", "802.11a/g",
         {"standard": "11a", "data": "OfdmRate54Mbps", "control": "OfdmRate6Mbps"},
-        {"standard": "802.11a", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s"),
-    _ht("11n-20", "802.11n MCS 7 20 MHz", "802.11n", "802.11n", "HtMcs7", 7, 20),
-    _ht("11n-40", "802.11n MCS 7 40 MHz", "802.11n", "802.11n", "HtMcs7", 7, 40),
-    _ht("11ac-20", "802.11ac MCS 8 20 MHz", "802.11ac", "802.11ac", "VhtMcs8", 8, 20),
-    _ht("11ac-40", "802.11ac MCS 9 40 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 40),
-    _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80),
+        {"standard": "802.11a", "data_rate": "54 Mb/s"}, _OFDM_BASIC, "6 Mb/s", 54e6),
+    _ht("11n-20", "802.11n MCS 7 20 MHz", "802.11n", "802.11n", "HtMcs7", 7, 20, 65e6),
+    _ht("11n-40", "802.11n MCS 7 40 MHz", "802.11n", "802.11n", "HtMcs7", 7, 40, 135e6),
+    _ht("11ac-20", "802.11ac MCS 8 20 MHz", "802.11ac", "802.11ac", "VhtMcs8", 8, 20, 78e6),
+    _ht("11ac-40", "802.11ac MCS 9 40 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 40, 180e6),
+    _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80, 390e6),
 )}  # fmt: skip
 
 #: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
@@ -340,8 +360,10 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
     (``bars``), the data frames sent (``ampdus``: accesses less BlockAckReqs and ADDBA
     frames, and with RTS/CTS less the RTS frames that got no CTS, collided or lost: every
     node of these cells hears every other, so an A-MPDU after its CTS never collides) and
-    the MPDUs they carried (``mpdus``), as ns-3's counters count them."""
+    the MPDUs they carried (``mpdus``), as ns-3's counters count them; the stations that
+    had no frame acknowledged (``silent``)."""
     r = wlansim.run(scenario(case, duration_s), seed=seed)
+    stations = r.nodes[r.nodes["role"] != "ap"]
     nodes = r.nodes.sum(numeric_only=True)
     count = lambda key: int(nodes.get(key, 0))  # noqa: E731
     unanswered = count("collisions") + count("control_errors") if case.rts else 0
@@ -354,20 +376,20 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
         "bars": count("bars_sent"),
         "ampdus": count("attempts") - count("bars_sent") - count("addba_sent") - unanswered,
         "mpdus": count("mpdus_sent") if case.ampdu else count("attempts"),
+        "silent": int((stations["successes"] == 0).sum()),
         "cpu_s": r.meta["wall_s"],
     }
 
 
-def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float,
-            **switches: bool) -> dict:  # fmt: skip
-    """One ns-3 run of `case` (:func:`ns3_args`); the same columns as :func:`wlansim_run`
+def ns3_run(cell, case: Case, duration_s: float, seed: int, **switches: bool) -> dict:
+    """One ns-3 run of `case` (:func:`ns3_args`, the load :func:`offered`) from `cell` (a
+    :class:`~wlansim.evidence.ns3.store.Runs`); the same columns as :func:`wlansim_run`
     (data frames, those that started together with another, ACKs and BlockAcks (those
     answering BlockAckReqs too), BlockAckReqs, and CTS frames after collided RTS frames,
-    counted on the air), and the MPDUs the data frames carried."""
-    from wlansim.evidence.ns3.run import run_cell
-
-    args = ns3_args(case, duration_s, seed, offered_bps, counters=True, **switches)
-    r = run_cell(binary, args)
+    counted on the air), the MPDUs the data frames carried, and the stations of which the
+    AP received nothing after the warm-up (``silent``: e.g. never associated)."""
+    args = ns3_args(case, duration_s, seed, offered(case), counters=True, **switches)
+    r = cell.run(args)
     return {
         "mbps": r.throughput_bps / 1e6,
         "data_frames": r.frames.get("tx_data", 0),
@@ -377,35 +399,65 @@ def ns3_run(binary, case: Case, duration_s: float, seed: int, offered_bps: float
         "mpdus": r.frames.get("tx_data_mpdus", 0),
         "bars": r.frames.get("tx_bar", 0),
         "captures": r.frames.get("tx_cts_after_collision", 0),
+        "silent": case.n - sum(1 for b in r.per_station.values() if b > 0),
         "cpu_s": r.cpu_s,
     }
 
 
-def _offered(wlansim_mbps: list[float], n: int) -> float:
-    """ns-3's offered load per station, bits/s (:data:`LOAD_FACTOR`)."""
-    return LOAD_FACTOR * statistics.fmean(wlansim_mbps) * 1e6 / n
+def offered(case: Case) -> float:
+    """ns-3's offered load per station of `case`, bits/s, whatever wlansim measures: with
+    A-MPDU :data:`AMPDU_LOAD_FACTOR` times the PHY's nominal rate over the `n` stations (no
+    cell carries its nominal rate, so more than that factor times a station's share of
+    what it carries); with single MPDUs :data:`LOAD_FACTOR` times a station's share of
+    Bianchi's saturation throughput (:func:`wlansim.models.bianchi.saturation` on the PHY's
+    timing, its default control rates: within a few per cent of what the cells carry, 20 %
+    under for 802.11g), to 3 significant digits (a small change of the model leaves
+    ns-3's arguments as they are)."""
+    if case.ampdu:
+        return AMPDU_LOAD_FACTOR * PHYS[case.phy].rate_bps / case.n
+    from wlansim.models.bianchi import saturation
+    from wlansim.phy import timing
+
+    cell = saturation(case.n, timing(PHYS[case.phy].wlansim), access=case.access)
+    return float(f"{LOAD_FACTOR * cell['throughput_bps'] / case.n:.3g}")
 
 
-def compare(binary, cases_: list[Case], seeds: list[int], duration_s: float,
+def ns3_side(fn, work: list[tuple], jobs: int) -> dict[tuple, dict]:
+    """`fn` over the `work` items (a case first), `jobs` at a time: the results by item,
+    without every item of a case of which a run is neither stored nor can be made (ns-3
+    not here: :class:`~wlansim.evidence.ns3.store.NotStored`): those cases are left out
+    of the comparison (:func:`left_out`)."""
+    from wlansim.evidence.ns2.run import pmap
+    from wlansim.evidence.ns3.store import NotStored
+
+    def one(item):
+        try:
+            return fn(item)
+        except NotStored:
+            return None
+
+    done = dict(zip(work, pmap(one, work, jobs)))
+    missing = {item[0] for item, r in done.items() if r is None}
+    return {item: r for item, r in done.items() if item[0] not in missing}
+
+
+def compare(cell, cases_: list[Case], seeds: list[int], duration_s: float,
             jobs: int = 1) -> list[dict]:  # fmt: skip
     """Every run of `cases_` with `seeds`: one row per (case, simulator, seed); ns-3
-    matched (:data:`MATCHED`). `jobs` ns-3 runs at a time."""
-    from wlansim.evidence.ns2.run import pmap
+    matched (:data:`MATCHED`), its runs from `cell` (:func:`ns3_run`), `jobs` at a time;
+    wlansim's for the cases ns-3's side has (:func:`ns3_side`)."""
+    theirs = ns3_side(lambda cs: ns3_run(cell, cs[0], duration_s, cs[1]),
+                      [(c, s) for c in cases_ for s in seeds], jobs)  # fmt: skip
+    rows = [{**_columns(c), "sim": "ns3", "seed": s, **r} for (c, s), r in theirs.items()]
+    return rows + [{**_columns(c), "sim": "wlansim", "seed": s, **wlansim_run(c, duration_s, s)}
+                   for c, s in theirs]  # fmt: skip
 
-    rows = []
-    ours = {c: [wlansim_run(c, duration_s, s) for s in seeds] for c in cases_}
-    work = [(c, s) for c in cases_ for s in seeds]
-    theirs = pmap(
-        lambda cs: ns3_run(binary, cs[0], duration_s, cs[1],
-                           _offered([r["mbps"] for r in ours[cs[0]]], cs[0].n)),
-        work, jobs,
-    )  # fmt: skip
-    for (c, s), r in zip(work, theirs):
-        rows.append({**_columns(c), "sim": "ns3", "seed": s, **r})
-    for c in cases_:
-        rows.extend({**_columns(c), "sim": "wlansim", "seed": s, **r}
-                    for s, r in zip(seeds, ours[c]))  # fmt: skip
-    return rows
+
+def left_out(labels: list[str], runs: list[dict]) -> list[str]:
+    """The `labels` of the cases asked for that `runs` (a comparison's rows) has none of:
+    ns-3's side had no stored run of them and could not make one (:func:`ns3_side`)."""
+    have = {r["cell"] for r in runs}
+    return [label for label in labels if label not in have]
 
 
 def _columns(c: Case) -> dict:
@@ -416,13 +468,16 @@ def _columns(c: Case) -> dict:
 def summary(runs: list[dict]) -> list[dict]:
     """Per case: means and 95 % half-widths of both simulators' Mb/s, wlansim's
     difference (%), the shares of data frames acknowledged and collided in each, the
-    MPDUs per data frame (an A-MPDU is one), the BlockAckReq frames and the exchanges
-    captured out of a collision per run."""
+    MPDUs per data frame (an A-MPDU is one), the BlockAckReq frames, the exchanges
+    captured out of a collision and the silent stations (no frame through: ns-3's that
+    never associated) per run."""
     import pandas as pd
 
+    out = []
+    if not runs:
+        return out
     table = pd.DataFrame(runs)
     by_label = {c.label: c for c in cases(quick=False)}
-    out = []
     for cell, g in table.groupby("cell", sort=False):
         row = {k: g.iloc[0][k] for k in ("phy", "n", "access", "aggregation")}
         for sim in ("ns3", "wlansim"):
@@ -434,6 +489,7 @@ def summary(runs: list[dict]) -> list[dict]:
             row[f"{sim}_bars"] = s["bars"].mean()
             row[f"{sim}_captures"] = s["captures"].mean()
             row[f"{sim}_mpdus_per_frame"] = s["mpdus"].sum() / max(s["ampdus"].sum(), 1)
+            row[f"{sim}_silent"] = s["silent"].mean()
         row["diff_pct"] = 100 * (row["wlansim_mbps"] / row["ns3_mbps"] - 1)
         row["named_difference"] = "; ".join(named(by_label[cell]))
         out.append({"cell": cell, **row})
@@ -448,23 +504,16 @@ def defaults_cases(quick: bool) -> list[Case]:
     return [Case(p, 10, False) for p in PHYS]
 
 
-def compare_defaults(binary, runs: list[dict], cases_: list[Case], seeds: list[int],
-                     duration_s: float, jobs: int = 1) -> list[dict]:  # fmt: skip
+def compare_defaults(cell, cases_: list[Case], seeds: list[int], duration_s: float,
+                     jobs: int = 1) -> list[dict]:  # fmt: skip
     """Per case of `cases_` and default of :data:`NS3_DEFAULTS` that touches its PHY: ns-3
-    with that default back on (the others off) beside the matched ns-3 runs in `runs`;
-    one row per run."""
-    from wlansim.evidence.ns2.run import pmap
-
+    with that default back on (the others off), from `cell`; one row per run (set beside
+    the matched runs by :func:`defaults_summary`)."""
     work = [(c, key, s) for c in cases_ for key, groups, _ in NS3_DEFAULTS
             if groups is None or PHYS[c.phy].group in groups for s in seeds]  # fmt: skip
-
-    def one(item):
-        c, key, seed = item
-        mine = [r["mbps"] for r in runs if r["cell"] == c.label and r["sim"] == "wlansim"]
-        return ns3_run(binary, c, duration_s, seed, _offered(mine, c.n), **{key: True})
-
-    done = pmap(one, work, jobs)
-    return [{**_columns(c), "default": key, "seed": s, **r} for (c, key, s), r in zip(work, done)]
+    done = ns3_side(lambda item: ns3_run(cell, item[0], duration_s, item[2], **{item[1]: True}),
+                    work, jobs)  # fmt: skip
+    return [{**_columns(c), "default": key, "seed": s, **r} for (c, key, s), r in done.items()]
 
 
 def defaults_summary(runs: list[dict], default_runs: list[dict]) -> list[dict]:
@@ -624,15 +673,14 @@ def tcp_wlansim_run(case: TcpCase, duration_s: float, seed: int) -> dict:
             "cpu_s": r.meta["wall_s"]}  # fmt: skip
 
 
-def tcp_ns3_run(binary, case: TcpCase, duration_s: float, seed: int) -> dict:
+def tcp_ns3_run(cell, case: TcpCase, duration_s: float, seed: int) -> dict:
     """One ns-3 run of `case`: the same columns as :func:`tcp_wlansim_run` (the sinks'
     payload after the warm-up; retransmissions not counted: -1). A run ns-3.37 aborts (its
     TCP crashes in some runs: :data:`TCP_MSS`' note) has no Mb/s (NaN) and says why in
-    ``failed``; the summary and the claims leave it out and count it."""
-    from wlansim.evidence.ns3.run import run_cell
-
+    ``failed``; the summary and the claims leave it out and count it. `cell`: a
+    :class:`~wlansim.evidence.ns3.store.Runs`."""
     try:
-        r = run_cell(binary, tcp_args(case, duration_s, seed))
+        r = cell.run(tcp_args(case, duration_s, seed))
     except RuntimeError as e:
         last = [line for line in str(e).splitlines() if line.strip()][-1]
         return {**_directions(math.nan, math.nan), "retransmissions": -1, "cpu_s": math.nan,
@@ -643,17 +691,16 @@ def tcp_ns3_run(binary, case: TcpCase, duration_s: float, seed: int) -> dict:
             "cpu_s": r.cpu_s}  # fmt: skip
 
 
-def compare_tcp(binary, cases_: list[TcpCase], seeds: list[int], duration_s: float,
+def compare_tcp(cell, cases_: list[TcpCase], seeds: list[int], duration_s: float,
                 jobs: int = 1) -> list[dict]:  # fmt: skip
-    """Every run of the TCP `cases_` with `seeds`: one row per (case, simulator, seed)."""
-    from wlansim.evidence.ns2.run import pmap
-
-    work = [(c, s) for c in cases_ for s in seeds]
-    theirs = pmap(lambda cs: tcp_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
+    """Every run of the TCP `cases_` with `seeds`: one row per (case, simulator, seed);
+    ns-3's from `cell` (:func:`ns3_side`)."""
+    theirs = ns3_side(lambda cs: tcp_ns3_run(cell, cs[0], duration_s, cs[1]),
+                      [(c, s) for c in cases_ for s in seeds], jobs)  # fmt: skip
     rows = [{"cell": c.label, "k": c.k, "buffer": c.buffer, "sim": "ns3", "seed": s, **r}
-            for (c, s), r in zip(work, theirs)]  # fmt: skip
+            for (c, s), r in theirs.items()]  # fmt: skip
     rows += [{"cell": c.label, "k": c.k, "buffer": c.buffer, "sim": "wlansim", "seed": s,
-              **tcp_wlansim_run(c, duration_s, s)} for c, s in work]  # fmt: skip
+              **tcp_wlansim_run(c, duration_s, s)} for c, s in theirs]  # fmt: skip
     return rows
 
 
@@ -893,33 +940,30 @@ def rate_wlansim_run(case: RateCase, duration_s: float, seed: int) -> dict:
             "rate_mbps": sta["mean_data_rate_bps"] / 1e6, "cpu_s": r.meta["wall_s"]}  # fmt: skip
 
 
-def rate_ns3_run(binary, case: RateCase, duration_s: float, seed: int) -> dict:
-    """One ns-3 run of `case`: the same columns as :func:`rate_wlansim_run` (the data
-    PSDUs' rates counted on the air after the warm-up), and their mean MCS."""
-    from wlansim.evidence.ns3.run import run_cell
-
-    r = run_cell(binary, rate_args(case, duration_s, seed))
+def rate_ns3_run(cell, case: RateCase, duration_s: float, seed: int) -> dict:
+    """One ns-3 run of `case` from `cell`: the same columns as :func:`rate_wlansim_run` (the
+    data PSDUs' rates counted on the air after the warm-up), and their mean MCS."""
+    r = cell.run(rate_args(case, duration_s, seed))
     frames = max(r.frames.get("tx_data", 0), 1)
     return {"mbps": r.throughput_bps / 1e6,
             "rate_mbps": r.frames.get("tx_data_rate_kbps", 0) / frames / 1e3,
             "mcs": r.frames.get("tx_data_mcs", 0) / frames, "cpu_s": r.cpu_s}  # fmt: skip
 
 
-def compare_rate(binary, cases_: list[RateCase], seeds: list[int], duration_s: float,
+def compare_rate(cell, cases_: list[RateCase], seeds: list[int], duration_s: float,
                  jobs: int = 1) -> list[dict]:  # fmt: skip
     """Every run of the rate `cases_` with the first :data:`RATE_SEEDS` of `seeds`, at most
-    :data:`RATE_DURATION_S` each: one row per (case, simulator, seed)."""
-    from wlansim.evidence.ns2.run import pmap
-
+    :data:`RATE_DURATION_S` each: one row per (case, simulator, seed); ns-3's from `cell`
+    (:func:`ns3_side`)."""
     seeds = seeds[:RATE_SEEDS]
     duration_s = min(duration_s, RATE_DURATION_S)
-    work = [(c, s) for c in cases_ for s in seeds]
-    theirs = pmap(lambda cs: rate_ns3_run(binary, cs[0], duration_s, cs[1]), work, jobs)
+    theirs = ns3_side(lambda cs: rate_ns3_run(cell, cs[0], duration_s, cs[1]),
+                      [(c, s) for c in cases_ for s in seeds], jobs)  # fmt: skip
     cols = lambda c: {"cell": c.label, "family": c.family, "algorithm": c.algorithm,  # noqa: E731
                       "phy": c.phy, "snr_db": c.snr_db}  # fmt: skip
-    rows = [{**cols(c), "sim": "ns3", "seed": s, **r} for (c, s), r in zip(work, theirs)]
+    rows = [{**cols(c), "sim": "ns3", "seed": s, **r} for (c, s), r in theirs.items()]
     rows += [{**cols(c), "sim": "wlansim", "seed": s, **rate_wlansim_run(c, duration_s, s)}
-             for c, s in work]  # fmt: skip
+             for c, s in theirs]  # fmt: skip
     return rows
 
 
@@ -1077,30 +1121,53 @@ CLAIMS = ns3_claims()
 
 
 def unavailable() -> str:
-    """Why ns-3 cannot run here ("" when it can): the command says so and exits."""
+    """Why ns-3's side cannot be shown here ("" when it can): ns-3 is missing and neither
+    the store of runs nor the pack (restored into it first) holds a run of this
+    ``cell.cc``. The command says so and exits."""
+    from wlansim.evidence.ns3 import pack, store
     from wlansim.evidence.ns3.run import missing
 
-    return missing() or ""
+    why = missing()
+    if why is None:
+        return ""
+    pack.restore(pack.default_pack(), store.runs_dir())
+    return "" if store.stored_binary(store.runs_dir()) else why
+
+
+#: The seeds (1..REPS) and seconds per run of the page's tables (the command's defaults):
+#: a run with them is whole (:func:`whole`).
+REPS = 3
+DURATION_S = 12.0
+
+
+def whole(plan: Plan) -> bool:
+    """Whether `plan` runs every case as docs/validation-ns3.md's tables are made (not
+    quick, :data:`REPS` seeds of :data:`DURATION_S`): its ns-3 runs are what the pack
+    holds (:func:`wlansim.evidence.ns3.pack.save`)."""
+    return not plan.quick and plan.reps == REPS and plan.duration == DURATION_S
 
 
 @dataclass(frozen=True)
 class Plan:
     """The options of ``wlansim validate ns3``: seeds 1..REPS, DURATION seconds per run
-    (--quick: the quick cases, 2 seeds of 4 s), JOBS ns-3 runs at a time."""
+    (--quick: the quick cases, 2 seeds of 4 s), JOBS ns-3 runs at a time; FROM_PACK: ns-3's
+    side only from the stored runs (the pack's), nothing run in ns-3."""
 
     quick: bool
     reps: int
     duration: float = in_seconds()
     jobs: int
+    from_pack: bool = False
 
     @classmethod
-    def of(cls, quick: bool, reps: int, duration: float, jobs: int) -> Plan:
+    def of(cls, quick: bool, reps: int, duration: float, jobs: int,
+           from_pack: bool = False) -> Plan:  # fmt: skip
         at_least("--reps", reps)
         at_least("--jobs", jobs)
         if quick:
             reps, duration = 2, 4.0
         past_warmup(duration, WARMUP_S)
-        return cls(quick, reps, duration, jobs)
+        return cls(quick, reps, duration, jobs, from_pack)
 
     def skips(self) -> list[str]:
         if not self.quick:
@@ -1115,22 +1182,45 @@ def run(plan: Plan) -> dict:
     simulator and seed: what the claims read), ``defaults`` and ``default-runs`` (what
     ns-3's defaults change), ``tcp`` and ``tcp-runs`` (the TCP cases: per case, and one row
     per case, simulator and seed), ``rate`` and ``rate-runs`` (the rate adaptation ladder,
-    the same two ways) and ``build`` (the binary and what compiling it cost)."""
+    the same two ways), ``build`` (the binary, what compiling it cost, where ns-3's runs
+    came from) and ``left-out`` (the cases of which ns-3's side has no run: ns-3 is not
+    here and neither the store nor the pack holds one).
+
+    ns-3's runs: the pack (:func:`wlansim.evidence.ns3.pack.default_pack`) restored into
+    the store (:mod:`wlansim.evidence.ns3.store`) first, then each read back from there or
+    made; a whole run (:func:`whole`) with ns-3 here packs the runs it asked for."""
     import pandas as pd
 
-    from wlansim.evidence.ns3.run import cache_dir, compiled
+    from wlansim.evidence.ns3 import pack, store
+    from wlansim.evidence.ns3.run import cache_dir, compiled, missing
 
     seeds = list(range(1, plan.reps + 1))
-    binary = compiled()
-    runs = compare(binary.path, cases(plan.quick), seeds, plan.duration, plan.jobs)
-    default_runs = compare_defaults(binary.path, runs, defaults_cases(plan.quick), seeds,
-                                    plan.duration, plan.jobs)  # fmt: skip
-    tcp_runs = compare_tcp(binary.path, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
-    rate_runs = compare_rate(binary.path, rate_cases(plan.quick), seeds, plan.duration,
-                             plan.jobs)  # fmt: skip
-    build = {"binary": str(binary.path), "cache": str(cache_dir()),
-             "compile_wall_s": binary.compile_wall_s,
-             "compile_cpu_s": binary.compile_cpu_s}  # fmt: skip
+    root, packed = store.runs_dir(), pack.default_pack()
+    restored = pack.restore(packed, root)
+    why = missing() or ("--from-pack" if plan.from_pack else "")
+    binary = compiled() if not why else None
+    cell = (store.Runs(root, binary.key, binary.path) if binary
+            else store.Runs(root, store.stored_binary(root) or ""))  # fmt: skip
+    runs = compare(cell, cases(plan.quick), seeds, plan.duration, plan.jobs)
+    default_runs = compare_defaults(cell, defaults_cases(plan.quick), seeds, plan.duration,
+                                    plan.jobs)  # fmt: skip
+    tcp_runs = compare_tcp(cell, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
+    rate_runs = compare_rate(cell, rate_cases(plan.quick), seeds, plan.duration, plan.jobs)
+    packed_runs = 0
+    if binary and packed and whole(plan):
+        packed_runs = pack.save(root, packed, {cell.key: cell.asked})
+    left = (left_out([c.label for c in cases(plan.quick)], runs)
+            + [f"{label} (ns-3's defaults)" for label in
+               left_out([c.label for c in defaults_cases(plan.quick)], default_runs)]
+            + left_out([c.label for c in tcp_cases(plan.quick)], tcp_runs)
+            + left_out([c.label for c in rate_cases(plan.quick)], rate_runs))  # fmt: skip
+    build = {"binary": str(binary.path) if binary else "", "cache": str(cache_dir()),
+             "compile_wall_s": binary.compile_wall_s if binary else 0.0,
+             "compile_cpu_s": binary.compile_cpu_s if binary else 0.0,
+             "binary_key": cell.key, "store": str(root), "pack": str(packed or ""),
+             "restored": restored, "made": len(cell.made),
+             "read": len(cell.asked - cell.made), "packed": packed_runs,
+             "stored_only": why}  # fmt: skip
     return {
         "udp": pd.DataFrame(summary(runs)),
         "runs": pd.DataFrame(runs),
@@ -1141,6 +1231,7 @@ def run(plan: Plan) -> dict:
         "rate": pd.DataFrame(rate_summary(rate_runs)),
         "rate-runs": pd.DataFrame(rate_runs),
         "build": pd.DataFrame([build]),
+        "left-out": pd.DataFrame({"cell": left}, dtype=object),
     }
 
 
@@ -1153,17 +1244,33 @@ def show(tables: dict, plan: Plan) -> list[str]:
     cols = ["cell", "ns3_mbps", "ns3_ci95", "wlansim_mbps", "wlansim_ci95", "diff_pct",
             "ns3_collided_pct", "wlansim_collided_pct", "ns3_bars", "wlansim_bars",
             "ns3_mpdus_per_frame", "wlansim_mpdus_per_frame", "ns3_captures",
-            "wlansim_captures"]  # fmt: skip
-    lines = [
-        f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache})",
+            "wlansim_captures", "ns3_silent", "wlansim_silent"]  # fmt: skip
+    if build.stored_only:
+        head = (f"ns-3 not run ({build.stored_only}): its side is read from the stored "
+                f"runs of cell {build.binary_key} ({build.store}; {build.restored} restored "
+                f"from the pack {build.pack or '(none)'}), wlansim's runs anew")  # fmt: skip
+    else:
+        head = (f"ns-3 cell: {build.binary} ({compile_note}; cache {build.cache}); its runs: "
+                f"{build.made} made now, {build.read} read back from {build.store} "
+                f"({build.restored} restored from the pack {build.pack or '(none)'})"
+                + (f"; {build.packed} packed into it" if build.packed else ""))  # fmt: skip
+    left = list(tables["left-out"]["cell"])
+    lines = [head]
+    if left:
+        lines += [f"Left out, no ns-3 run of them stored ({len(left)}): {', '.join(left)}"]
+    lines += [
         "",
         f"Saturated UDP uplink, {PAYLOAD}-byte payloads, {seconds_text(plan.duration)} per run "
         f"({seconds_text(WARMUP_S)} warm-up), {plan.reps} seeds: Mb/s the AP received, ns-3 "
         "matched (no preamble detection, no beacons, no Block Ack agreement without A-MPDU; "
         f"wlansim's sinr reception; A-MPDU: queues of {AMPDU_QUEUE}); collided: data frames "
         "(an A-MPDU is one) that started with another; bars: BlockAckReq frames per run; "
-        "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run",
-        tables["udp"][cols].to_string(index=False, float_format=fmt),
+        "mpdus: MPDUs per data frame; captures: exchanges captured out of a collision per run; "
+        "silent: stations with no frame through per run (ns-3's: nothing received after the "
+        "warm-up, e.g. not associated; wlansim's: no frame acknowledged)",
+        tables["udp"][cols].to_string(index=False, float_format=fmt)
+        if len(tables["udp"])
+        else "(no case)",
     ]
     if len(tables["defaults"]):
         cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
