@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import json
 import lzma
-import os
 from pathlib import Path
 
 from wlansim.campaign.store import DB_NAME, Store
-from wlansim.evidence.ns2.run import Asked, keep
+from wlansim.evidence.ns2.run import Asked
+from wlansim.evidence.packfile import keep, write_pack
 
 #: the file a study's ns-2.35 runs are packed into, in its output directory
 PACK = "ns2-runs.jsonl.xz"
@@ -72,12 +72,8 @@ def save(store: Path, pack: Path, asked: Asked | None = None) -> int:
             bases = [b for b in bases if b["hash"] in used]
         lines += [{"kind": "base", "store": rel, **b} for b in bases]
         lines += [{"kind": "run", "store": rel, **r} for r in runs]
-    tmp = pack.with_name(pack.name + ".tmp")
-    with lzma.open(tmp, "wb", preset=6) as xz:
-        for line in lines:
-            # keys in the order written: a row's columns come back in its own order
-            xz.write((json.dumps(line) + "\n").encode())
-    os.replace(tmp, pack)
+    # keys in the order written: a row's columns come back in its own order
+    write_pack(pack, lines)
     return sum(x["kind"] != "base" for x in lines)
 
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wlansim.evidence.packfile import keep
 from wlansim.machine import timed_run
 
 
@@ -161,17 +162,6 @@ def asked_runs(store: Path, keys: Iterable[str]) -> None:
     when :func:`asking` collects."""
     if _asked is not None:
         _asked.runs.setdefault(Path(store).resolve(), set()).update(keys)
-
-
-def keep(path: Path, row: dict) -> None:
-    """Write a stored script's `row` to `path` whole or not at all (a killed run leaves
-    no half-written row for :func:`stored` to read)."""
-    import json
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(row))
-    tmp.replace(path)
 
 
 def run_text(script: str) -> str:

@@ -1,6 +1,6 @@
 """ns-3.37's runs of ``wlansim validate ns3``, packed into one committed file.
 
-The store of runs (:mod:`wlansim.evidence.ns3.store`, ``OUT/ns3-runs/``) is a work
+The store of runs (:mod:`wlansim.evidence.ns3.store`, ``runs/`` in the cache) is a work
 directory, not committed, so a new machine (or a machine without ns-3) would have to run
 ns-3 again, about two hours of CPU for the whole comparison, even when only wlansim's side
 changed. :func:`save` packs the stored runs into :data:`PACK`, committed beside the
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import json
 import lzma
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from wlansim.evidence.ns3.store import BINARY_FILE, keep
+from wlansim.evidence.packfile import write_pack
 
 #: The committed pack, relative to the repository's root.
 PACK = Path("docs") / "validation-ns3" / "ns3-runs.jsonl.xz"
@@ -59,12 +59,7 @@ def save(store: Path, pack: Path, asked: dict[str, Iterable[str]] | None = None)
         lines.append({"binary": binary, "meta": json.loads(meta.read_text())})
         lines += [{"binary": binary, "run": p.stem, "row": json.loads(p.read_text())}
                   for p in runs]  # fmt: skip
-    pack.parent.mkdir(parents=True, exist_ok=True)
-    tmp = pack.with_name(pack.name + ".tmp")
-    with lzma.open(tmp, "wb", preset=6) as xz:
-        for line in lines:
-            xz.write((json.dumps(line, sort_keys=True) + "\n").encode())
-    os.replace(tmp, pack)
+    write_pack(pack, lines, sort_keys=True)
     return sum("run" in x for x in lines)
 
 

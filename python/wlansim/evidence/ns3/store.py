@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from wlansim.evidence import packfile
 from wlansim.evidence.ns3.run import SOURCE, Ns3Run, arguments, cache_dir, run_cell
 
 #: The file beside a binary's runs naming its source (:func:`source_digest`).
@@ -62,17 +61,9 @@ def run_key(args: dict) -> str:
 
 
 def keep(path: Path, row: dict) -> None:
-    """Write `row` to `path` whole or not at all: under a name of its own in the same
-    directory, then renamed (runs made side by side, ``--jobs``, never share a name)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(row, sort_keys=True))
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """Write `row` to `path` whole or not at all (:func:`wlansim.evidence.packfile.keep`),
+    its keys sorted."""
+    packfile.keep(path, row, sort_keys=True)
 
 
 def stored_binary(root: Path) -> str | None:
