@@ -195,7 +195,8 @@ def test_a_starved_direction_takes_a_case_out_of_the_ratio_claim_only():
     for sim, up, down in (("ns3", 40.0, 10.0), ("wlansim", 45.0, 3.0)):
         rows += [{"cell": "c", "k": 2, "buffer": 100, "sim": sim, "seed": s, "up_mbps": up + s,
                   "down_mbps": down, "total_mbps": up + s + down, "ratio": (up + s) / down,
-                  "retransmissions": 0, "cpu_s": 0.0} for s in (1, 2, 3)]  # fmt: skip
+                  "retransmissions": 0, "silent": 0, "cpu_s": 0.0}
+                 for s in (1, 2, 3)]  # fmt: skip
     tables = {"tcp-runs": pd.DataFrame(rows)}
     total, ratio = [c for c in validation.CLAIMS if c.id.startswith("ns3.tcp")]
     assert validation.tcp_summary([]) == []  # --quick runs no TCP case
@@ -205,6 +206,27 @@ def test_a_starved_direction_takes_a_case_out_of_the_ratio_claim_only():
 
     with pytest.raises(NotRun, match="starves"):
         ratio.measure(tables)
+
+
+def test_a_run_with_a_silent_flow_stays_in_the_total_and_leaves_the_ratio():
+    import pandas as pd
+
+    rows = [{"cell": "c", "k": 1, "buffer": 100, "sim": sim, "seed": s, "up_mbps": 30.0 + s,
+             "down_mbps": 20.0, "total_mbps": 50.0 + s, "ratio": (30.0 + s) / 20.0,
+             "retransmissions": 0, "silent": 0, "cpu_s": 0.0} for sim in ("ns3", "wlansim")
+            for s in (1, 2, 3)]  # fmt: skip
+    # ns-3's seed 3: the download stalled (ns-3.37's Block Ack stall), its ratio infinite
+    rows[2] = {**rows[2], "up_mbps": 53.0, "down_mbps": 0.0, "ratio": math.inf, "silent": 1}
+    row = validation.tcp_summary(rows)[0]
+    assert row["ns3_silent"] == pytest.approx(1 / 3) and row["wlansim_silent"] == 0
+    assert (row["ns3_ratio_runs"], row["wlansim_ratio_runs"]) == (2, 3)
+    assert row["ns3_ratio"] == pytest.approx((31 / 20 + 32 / 20) / 2)
+    assert row["ns3_total_mbps"] == pytest.approx((51 + 52 + 53) / 3)
+    total, ratio = [c for c in validation.CLAIMS if c.id.startswith("ns3.tcp")]
+    tables = {"tcp-runs": pd.DataFrame(rows)}
+    wl, ns = ratio.measure(tables)["c"]
+    assert len(ns.values) == 2 and len(wl.values) == 3
+    assert len(total.measure(tables)["c"][1].values) == 3
 
 
 def test_an_ns3_run_that_aborts_is_left_out_and_counted(tmp_path):
@@ -224,7 +246,7 @@ def test_an_ns3_run_that_aborts_is_left_out_and_counted(tmp_path):
     assert math.isnan(failed["total_mbps"])
     rows = [{"cell": "c", "k": 1, "buffer": 100, "sim": sim, "seed": s, "up_mbps": 30.0 + s,
              "down_mbps": 20.0, "total_mbps": 50.0 + s, "ratio": (30.0 + s) / 20.0,
-             "retransmissions": 0, "cpu_s": 0.0} for sim in ("ns3", "wlansim")
+             "retransmissions": 0, "silent": 0, "cpu_s": 0.0} for sim in ("ns3", "wlansim")
             for s in (1, 2, 3)]  # fmt: skip
     rows[1] = {**rows[1], **failed}  # ns-3's seed 2
     row = validation.tcp_summary(rows)[0]

@@ -62,13 +62,15 @@ def _udp(udp, ampdu: bool) -> list[str]:
 
 def _tcp(tcp) -> list[str]:
     head = ["case", "ns-3 up", "down", "total", "wlansim up", "down", "total",
-            "total: wlansim − ns-3", "ratio ns-3", "ratio wlansim", "starves",
-            "ns-3 aborted"]  # fmt: skip
+            "total: wlansim − ns-3", "ratio ns-3 (runs)", "ratio wlansim (runs)", "starves",
+            "silent flows ns-3", "wlansim", "ns-3 aborted"]  # fmt: skip
     rows = [[r["cell"], _num(r["ns3_up_mbps"]), _num(r["ns3_down_mbps"]),
              _pm(r["ns3_total_mbps"], r["ns3_total_ci95"]), _num(r["wlansim_up_mbps"]),
              _num(r["wlansim_down_mbps"]), _pm(r["wlansim_total_mbps"], r["wlansim_total_ci95"]),
-             _pct(r["total_diff_pct"]), _num(r["ns3_ratio"]), _num(r["wlansim_ratio"]),
-             "yes" if r["starved"] else "no", str(r["ns3_failed"])]
+             _pct(r["total_diff_pct"]), f"{_num(r['ns3_ratio'])} ({r['ns3_ratio_runs']})",
+             f"{_num(r['wlansim_ratio'])} ({r['wlansim_ratio_runs']})",
+             "yes" if r["starved"] else "no", f"{r['ns3_silent']:.1f}",
+             f"{r['wlansim_silent']:.1f}", str(r["ns3_failed"])]
             for r in tcp.to_dict("records")]  # fmt: skip
     return _table(head, rows)
 
