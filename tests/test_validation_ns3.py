@@ -25,6 +25,8 @@ def test_every_case_is_a_valid_wlansim_scenario_with_ns3s_rates():
         # without A-MPDU ns-3's VHT agreement is off; with it both sides have one
         assert args["vhtBlockAck"] is bool(case.ampdu)
         assert resolved["channel"]["reception"]["model"] == "sinr"
+        # ns-3.37's PPDU timing (no VHT-SIG-B in a VHT SU PPDU)
+        assert resolved["profile"] == validation.PROFILE == "ns3"
         # basic access: ns-3's threshold above any PSDU, a 64-MPDU A-MPDU's too
         assert args["rts"] == (0 if case.rts else validation.NS3_RTS_NEVER)
         assert validation.NS3_RTS_NEVER > 1_048_575
