@@ -10,7 +10,7 @@ code does, and fingerprints compare builds), over every example scenario in `sce
 (shortened to `--duration`), every benchmark case of `wlansim bench`, and two lossy
 cases: pilosof-1up-1down with frame errors, and fotiadis2005's inf-RL case at PER 15 %
 under ns-2's MAC rules (it tells a rule for frames that reach an empty queue inside an
-EIFS apart, which no other case does).
+EIFS apart, which no other case does); and saturated-11ac under `profile = "ns3"`.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def main() -> None:
     point = {"case": next(iter(fotiadis2005.CASES)), "variant": "main", "per": 15,
              "method": "inf-rl"}  # fmt: skip
     named["fotiadis2005-per15-inf-rl-ns2"] = fotiadis2005.build(point, "ns2")
+    # ns-3.37's PPDU timing (profile "ns3"): 802.11ac frames without VHT-SIG-B.
+    named["saturated-11ac-ns3"] = dict(named["saturated-11ac.toml"], profile="ns3")
     for name, scenario in named.items():
         short = dict(scenario, duration=args.duration)
         for seed in range(1, args.seeds + 1):

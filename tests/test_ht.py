@@ -54,6 +54,45 @@ def test_timing_of_ht_and_vht_frames():
     assert t["data_rate_bps"] == pytest.approx(150e6)
 
 
+def test_the_ns3_profile_times_vht_frames_4_us_shorter():
+    # ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU: profile "ns3" (or `[mac] profile`
+    # alone) takes 4 µs off every 802.11ac data frame and nothing off the ACK; 802.11n's
+    # long-GI frames have no SIG-B and stay.
+    phy = {"standard": "802.11ac", "channel_width": 40}
+    std, ns3 = timing(phy), timing(phy, mac={"profile": "ns3"})
+    assert std["data_frame_s"] - ns3["data_frame_s"] == pytest.approx(4 * US)
+    assert ns3["ack_s"] == std["ack_s"]
+    assert timing("802.11n", mac={"profile": "ns3"}) == timing("802.11n")
+    # 400 ns GI: 23 symbols of 3.6 µs = 82.8 µs, not rounded to 84 (above).
+    sgi = {"standard": "802.11n", "band": "2.4 GHz", "channel_width": 40,
+           "guard_interval": "short"}  # fmt: skip
+    assert timing(sgi, mac={"profile": "ns3"})["data_frame_s"] == pytest.approx(
+        (36 + 82.8 + 6) * US
+    )
+    # A lone saturated 802.11ac station: the medium is busy for each exchange (data,
+    # SIFS, ACK, propagation) 4 µs less under the profile, and it carries more.
+    busy = {}
+    for profile in ("standard", "ns3"):
+        r = wlansim.run(cell(1, {"standard": "802.11ac"}, duration="3 s", profile=profile),
+                        seed=1)  # fmt: skip
+        ap = r.nodes[r.nodes["role"] == "ap"].iloc[0]
+        sta = r.nodes[r.nodes["role"] != "ap"].iloc[0]
+        busy[profile] = (ap["cs_busy_s"] / sta["attempts"], r.metrics["throughput_bps"])
+    assert busy["standard"][0] - busy["ns3"][0] == pytest.approx(4 * US, abs=0.1 * US)
+    assert busy["ns3"][1] > busy["standard"][1]
+
+
+@pytest.mark.parametrize("key", ["profile", "mac.profile"])
+def test_an_unknown_profile_is_refused_with_the_three_named(key):
+    scenario = cell(1, {"standard": "802.11ac"})
+    if key == "profile":
+        scenario["profile"] = "ns-3"
+    else:
+        scenario["mac"]["profile"] = "ns-3"
+    with pytest.raises(ScenarioError, match=f"`{key}`.*`standard`, `ns2`, `ns3`"):
+        wlansim.run(scenario, seed=1)
+
+
 @pytest.mark.parametrize("phy", [{"standard": "802.11n"}, {"standard": "802.11ac"}])
 def test_one_station_sends_an_exchange_per_aifs_backoff_data_sifs_ack(phy):
     # A QoS station in AC_BE: AIFS = SIFS + 3 slots, then on average CWmin / 2 = 7.5 slots.

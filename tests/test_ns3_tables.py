@@ -31,7 +31,8 @@ def test_the_tables_go_between_their_markers(tmp_path):
     doc = tmp_path / "page.md"
     doc.write_text("".join(f"x\n<!-- ns3-table {n} begin -->\nold\n<!-- ns3-table {n} end -->\n"
                            for n in tables.NAMES) + "end\n")  # fmt: skip
-    empty = {"udp": pd.DataFrame(), "tcp": pd.DataFrame(), "rate": pd.DataFrame(),
+    empty = {"udp": pd.DataFrame(), "udp-standard": pd.DataFrame(), "tcp": pd.DataFrame(),
+             "rate": pd.DataFrame(),
              "build": pd.DataFrame([{"binary_key": "k"}]),
              "left-out": pd.DataFrame({"cell": ["802.11b 11 Mb/s n=1 basic"]})}  # fmt: skip
     assert tables.write(doc, empty) == list(tables.NAMES)

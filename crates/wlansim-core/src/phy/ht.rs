@@ -28,9 +28,15 @@
 //! 4 µs · ⌈3.6 µs · N_SYM / 4 µs⌉ (the L-SIG's spoofed duration rounds there); then the
 //! 2.4 GHz band's 6 µs signal extension (added by [`super::Phy`]).
 //!
+//! `profile = "ns3"` ([`PsduTime::Ns3`]) times these PPDUs as ns-3.37 does, with two
+//! departures from the standard: no VHT-SIG-B in a VHT SU PPDU ([`HtMode::sig_b`]) and
+//! 400 ns guard-interval symbols of 3.6 µs each without the rounding to 4 µs
+//! ([`HtMode::data_time`]).
+//!
 //! Control responses to an HT/VHT frame compare basic rates with the frame's non-HT
 //! reference rate (10.6.6.5.2): the OFDM rate of its modulation and code rate (6 for BPSK
 //! 1/2 … 54 Mb/s for 64-QAM 3/4, and 54 for 64-QAM 5/6 and 256-QAM).
+use super::PsduTime;
 use crate::sim::time::{Time, US};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -170,13 +176,25 @@ impl HtMode {
         }
     }
 
-    /// The PPDU's preamble and signal fields before its data symbols.
-    pub fn preamble(self) -> Time {
+    /// The PPDU's preamble and signal fields before its data symbols, timed by `timing`.
+    pub fn preamble(self, timing: PsduTime) -> Time {
         let legacy = 8 * US + 8 * US + 4 * US; // L-STF, L-LTF, L-SIG
         let training = 4 * US + self.training_fields() * 4 * US; // (V)HT-STF, LTFs
         match self.format {
             Format::Ht => legacy + 8 * US + training, // HT-SIG
-            Format::Vht => legacy + 8 * US + training + 4 * US, // VHT-SIG-A, VHT-SIG-B
+            Format::Vht => legacy + 8 * US + training + self.sig_b(timing), // VHT-SIG-A
+        }
+    }
+
+    /// VHT-SIG-B of a VHT PPDU: one 4 µs symbol in every VHT PPDU, SU or MU (802.11-2020
+    /// 21.3.2, Figure 21-4; 21.3.8.3.6; T_VHT-SIG-B in 21.4.3's TXTIME). ns-3.37 leaves it
+    /// out of an SU PPDU (`VhtPhy::GetSigBDuration`, src/wifi/model/vht/vht-phy.cc: 4 µs
+    /// only for `WIFI_PREAMBLE_VHT_MU`), and wlansim's VHT PPDUs are SU: 0 under
+    /// [`PsduTime::Ns3`].
+    fn sig_b(self, timing: PsduTime) -> Time {
+        match timing {
+            PsduTime::Ns3 => 0,
+            PsduTime::Standard | PsduTime::Unrounded => 4 * US,
         }
     }
 
@@ -185,14 +203,26 @@ impl HtMode {
         (16 + 8 * psdu_bytes as u64 + 6 * self.encoders()).div_ceil(self.bits_per_symbol())
     }
 
-    /// TXTIME of a PSDU of `psdu_bytes` without the signal extension.
-    pub fn ppdu_time(self, psdu_bytes: u32) -> Time {
-        let symbols = self.symbols(psdu_bytes);
-        let data = match self.guard_interval {
-            GuardInterval::Long => symbols * 4 * US,
-            GuardInterval::Short => (symbols * 3_600).div_ceil(4 * US) * 4 * US,
-        };
-        self.preamble() + data
+    /// The data field of `symbols` OFDM symbols. 800 ns guard interval: 4 µs each. 400 ns:
+    /// 802.11-2020's TXTIME counts them in whole 4 µs periods, T_SYML · ⌈T_SYMS · N_SYM /
+    /// T_SYML⌉ (19.4.3, 21.4.3), where ns-3.37 takes N_SYM · 3.6 µs as it is
+    /// (`HtPhy::GetPayloadDuration`, src/wifi/model/ht/ht-phy.cc: `numSymbols ·
+    /// symbolDuration`, `GetSymbolDuration` 3,200 + 400 ns): under [`PsduTime::Ns3`].
+    pub fn data_time(self, symbols: u64, timing: PsduTime) -> Time {
+        match (self.guard_interval, timing) {
+            (GuardInterval::Long, _) => symbols * 4 * US,
+            (GuardInterval::Short, PsduTime::Ns3) => symbols * 3_600,
+            (GuardInterval::Short, PsduTime::Standard | PsduTime::Unrounded) => {
+                (symbols * 3_600).div_ceil(4 * US) * 4 * US
+            }
+        }
+    }
+
+    /// TXTIME of a PSDU of `psdu_bytes` without the signal extension, timed by `timing`
+    /// (the standard's, or ns-3.37's under [`PsduTime::Ns3`]; ns-2's `Unrounded` has no
+    /// HT/VHT PHY and counts as the standard's here).
+    pub fn ppdu_time(self, psdu_bytes: u32, timing: PsduTime) -> Time {
+        self.preamble(timing) + self.data_time(self.symbols(psdu_bytes), timing)
     }
 
     /// The non-HT reference rate (10.6.6.5.2), bits/s.
@@ -308,6 +338,8 @@ mod tests {
 
     const L: GuardInterval = GuardInterval::Long;
     const S: GuardInterval = GuardInterval::Short;
+    const STD: PsduTime = PsduTime::Standard;
+    const NS3: PsduTime = PsduTime::Ns3;
 
     #[test]
     fn rates_of_the_standards_tables() {
@@ -349,15 +381,54 @@ mod tests {
     fn txtime_of_a_1538_byte_mpdu() {
         // HT-mixed, 1 stream: 36 µs of preamble; MCS 7 at 40 MHz: 540 bits per symbol,
         // (16 + 12304 + 6) / 540 → 23 symbols = 92 µs.
-        assert_eq!(ht(7, 1, 40, L).ppdu_time(1538), 128 * US);
+        assert_eq!(ht(7, 1, 40, L).ppdu_time(1538, STD), 128 * US);
         // 20 MHz, 400 ns GI: 260 bits → 48 symbols of 3.6 µs = 172.8 µs → 176 µs.
-        assert_eq!(ht(7, 1, 20, S).ppdu_time(1538), (36 + 176) * US);
+        assert_eq!(ht(7, 1, 20, S).ppdu_time(1538, STD), (36 + 176) * US);
         // VHT: 40 µs of preamble (VHT-SIG-B); 1542 bytes (the S-MPDU's delimiter) at MCS 9,
         // 80 MHz: 1560 bits → 8 symbols.
-        assert_eq!(vht(9, 1, 80, L).ppdu_time(1542), (40 + 32) * US);
+        assert_eq!(vht(9, 1, 80, L).ppdu_time(1542, STD), (40 + 32) * US);
         // 2 streams: 2 HT-LTFs; 3 or 4: 4.
-        assert_eq!(ht(0, 2, 20, L).preamble(), 40 * US);
-        assert_eq!(vht(0, 3, 20, L).preamble(), 52 * US);
+        assert_eq!(ht(0, 2, 20, L).preamble(STD), 40 * US);
+        assert_eq!(vht(0, 3, 20, L).preamble(STD), 52 * US);
+    }
+
+    #[test]
+    fn ns3_leaves_vht_sig_b_out_of_an_su_ppdu() {
+        // The S-MPDU of a 1472-byte UDP packet (1542 bytes) at VHT MCS 9, 80 MHz: 8
+        // symbols under both; the preamble 40 µs (standard) or 36 µs (ns-3.37).
+        for mode in [
+            vht(9, 1, 80, L),
+            vht(8, 1, 20, L),
+            vht(9, 1, 40, L),
+            vht(0, 3, 20, L),
+        ] {
+            let (std, ns3) = (mode.ppdu_time(1542, STD), mode.ppdu_time(1542, NS3));
+            assert_eq!(std - ns3, 4 * US, "{mode:?}");
+        }
+        assert_eq!(vht(9, 1, 80, L).ppdu_time(1542, NS3), (36 + 32) * US);
+        // HT has no SIG-B: its long-GI PPDUs are the same under both.
+        assert_eq!(
+            ht(7, 1, 20, L).ppdu_time(1538, NS3),
+            ht(7, 1, 20, L).ppdu_time(1538, STD)
+        );
+    }
+
+    #[test]
+    fn ns3_counts_short_gi_symbols_unrounded() {
+        // HT MCS 7, 20 MHz, 400 ns GI, 1538 bytes: 48 symbols. The standard: 172.8 µs in
+        // whole 4 µs, 176 µs; ns-3.37: 48 · 3.6 = 172.8 µs.
+        let mode = ht(7, 1, 20, S);
+        assert_eq!(mode.symbols(1538), 48);
+        assert_eq!(mode.data_time(48, STD), 176 * US);
+        assert_eq!(mode.data_time(48, NS3), 172_800);
+        assert_eq!(mode.ppdu_time(1538, NS3), 36 * US + 172_800);
+        // Both rounding ways agree on a multiple of 10 symbols (36 µs): 10 · 3.6 = 36.
+        assert_eq!(mode.data_time(10, STD), mode.data_time(10, NS3));
+        // VHT with the short GI: both departures. MCS 9, 80 MHz, 1542 bytes: 8 symbols,
+        // standard 40 + 32 µs (28.8 rounded), ns-3.37 36 + 28.8 µs.
+        let v = vht(9, 1, 80, S);
+        assert_eq!(v.ppdu_time(1542, STD), (40 + 32) * US);
+        assert_eq!(v.ppdu_time(1542, NS3), 36 * US + 28_800);
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub struct Phy {
     /// `mac::MacRules::data_framing`; HT/VHT: the QoS header's 2 bytes more and, for VHT,
     /// the A-MPDU delimiter).
     pub data_framing: u32,
-    /// How a PSDU's bits become time on air (`mac::MacRules::psdu_time`).
+    /// How a PSDU's bits become time on air (the profile's: `scenario::Profile::psdu_time`).
     pub psdu_time: PsduTime,
 }
 
@@ -92,6 +92,10 @@ pub enum PsduTime {
     /// rounding, no SERVICE or tail bits and no signal extension, whatever the modulation
     /// (here to the nearest ns: ns-2 keeps a double).
     Unrounded,
+    /// ns-3.37's HT/VHT PPDUs (`profile = "ns3"`): no VHT-SIG-B in a VHT SU PPDU and
+    /// 400 ns guard-interval symbols not rounded to 4 µs (`ht::HtMode::ppdu_time`); every
+    /// other frame as `Standard` (ns-3.37's DSSS and OFDM PHYs round as the standard).
+    Ns3,
 }
 
 impl Phy {
@@ -140,7 +144,7 @@ impl Phy {
         ht: Option<ht::HtMode>,
     ) -> Time {
         match ht {
-            Some(mode) => mode.ppdu_time(psdu_bytes) + self.signal_extension,
+            Some(mode) => mode.ppdu_time(psdu_bytes, self.psdu_time) + self.signal_extension,
             None => self.ppdu_time_with(plcp, psdu_bytes, rate),
         }
     }

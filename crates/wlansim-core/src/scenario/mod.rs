@@ -129,8 +129,10 @@ pub struct Scenario {
     /// Initial period excluded from every statistic.
     #[serde(default)]
     pub warmup: Duration,
-    /// Behaviour of the whole scenario: `standard` (default) or `ns2` (ns-2.35's TCP and
-    /// 802.11 MAC); `[tcp] profile` and `[mac] profile` choose each part alone.
+    /// Behaviour of the whole scenario: `standard` (default), `ns2` (ns-2.35's TCP and
+    /// 802.11 MAC) or `ns3` (ns-3.37's HT/VHT PPDU timing: no VHT-SIG-B in a VHT SU PPDU,
+    /// 400 ns guard-interval symbols not rounded to 4 µs; the standard's MAC and TCP);
+    /// `[tcp] profile` and `[mac] profile` choose each part alone.
     #[serde(default, skip_serializing_if = "Profile::is_standard")]
     pub profile: Profile,
     /// The routing agent of the wireless nodes, for the header it adds to the packets a
@@ -464,11 +466,13 @@ pub struct MacConfig {
     #[serde(default = "default_queue")]
     #[schemars(range(min = 1, max = 1000000))]
     pub queue: u32,
-    /// MAC rules: `standard` or `ns2` (ns-2.35's `Mac/802_11`: backoff in 0..CW−1 with
-    /// CWmin 31, EIFS then DIFS after a collision for every station, 34-byte header
-    /// without LLC/SNAP, no immediate access, a received data frame passed up 25 µs after
-    /// its reception rather than when its exchange ends, a packet handed down reaching the
-    /// interface queue 25 µs later); default: the top-level `profile`.
+    /// The 802.11 part's profile, MAC rules and frame timing: `standard`, `ns2` (ns-2.35's
+    /// `Mac/802_11`: backoff in 0..CW−1 with CWmin 31, EIFS then DIFS after a collision for
+    /// every station, 34-byte header without LLC/SNAP, unrounded airtime, no immediate
+    /// access, a received data frame passed up 25 µs after its reception rather than when
+    /// its exchange ends, a packet handed down reaching the interface queue 25 µs later)
+    /// or `ns3` (ns-3.37's HT/VHT PPDU timing with the standard's MAC rules); default: the
+    /// top-level `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
     /// Largest A-MPDU in bytes (802.11n/ac only; 802.11-2020 10.12): each channel access
@@ -1016,7 +1020,7 @@ impl Scenario {
     /// The TCP profile the top-level `profile` implies.
     fn tcp_profile(&self) -> TcpProfile {
         match self.profile {
-            Profile::Standard => TcpProfile::Standard,
+            Profile::Standard | Profile::Ns3 => TcpProfile::Standard,
             Profile::Ns2 => TcpProfile::Ns2,
         }
     }
@@ -1036,7 +1040,7 @@ impl Scenario {
     /// (`tcl/ex/wired-cum-wireless-sim.tcl`) runs DSDV: so does the ns2 profile.
     pub fn routing_agent(&self) -> RoutingAgent {
         self.routing_agent.unwrap_or(match self.profile {
-            Profile::Standard => RoutingAgent::None,
+            Profile::Standard | Profile::Ns3 => RoutingAgent::None,
             Profile::Ns2 => RoutingAgent::Dsdv,
         })
     }
@@ -1048,9 +1052,15 @@ impl Scenario {
         flag || self.phy.standard.ht_format().is_some()
     }
 
+    /// The profile of the 802.11 part (MAC rules and frame timing): `[mac] profile`, else
+    /// the top-level `profile`.
+    pub fn mac_profile(&self) -> Profile {
+        self.mac.profile.unwrap_or(self.profile)
+    }
+
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.
     pub fn mac_rules(&self) -> crate::mac::MacRules {
-        self.mac.profile.unwrap_or(self.profile).mac_rules()
+        self.mac_profile().mac_rules()
     }
 
     /// The HT/VHT mode of the data frames (802.11n/ac): `mcs`, `streams`, `channel_width`
@@ -1084,7 +1094,7 @@ impl Scenario {
             phy.data_rate = mode.rate_bps().round() as u64;
         }
         let rules = self.mac_rules();
-        phy.psdu_time = rules.psdu_time();
+        phy.psdu_time = self.mac_profile().psdu_time();
         if rules == crate::mac::MacRules::Ns2 {
             // (802.11n/ac are refused under ns-2's rules.)
             phy.data_framing = rules.data_framing();

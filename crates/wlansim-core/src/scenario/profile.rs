@@ -2,18 +2,28 @@
 //! `ns2` selects ns-2.35's TCP (`[tcp] profile = "ns2"`, [`crate::tcp::TcpConfig::ns2`])
 //! and its 802.11 MAC (`[mac] profile = "ns2"`, [`crate::mac::MacRules::Ns2`]); each part
 //! can also be chosen alone in its own table, which wins over the top-level key.
+//! `ns3` selects ns-3.37's departures from the standard that change results: so far its
+//! HT/VHT PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`), with the standard's MAC rules and
+//! TCP. The timing belongs to the 802.11 part, as ns-2's unrounded airtime does: `[mac]
+//! profile = "ns3"` chooses it alone (ns-3.37's MAC departures would join it there), and
+//! `[tcp] profile` has no `ns3` (the top-level `ns3` runs the standard TCP).
 use crate::mac::MacRules;
+use crate::phy::PsduTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
-    /// The standards (IEEE 802.11-2012, the TCP RFCs).
+    /// The standards (IEEE 802.11-2012 and -2020, the TCP RFCs).
     #[default]
     Standard,
     /// ns-2.35, as the seed studies ran it (see README "ns-2 compatibility").
     Ns2,
+    /// ns-3.37's departures from the standard (docs/how-to/ns3-profile.md): its HT/VHT
+    /// PPDU timing (no VHT-SIG-B in an SU PPDU, 400 ns guard-interval symbols not
+    /// rounded to 4 µs); the standard's MAC rules and TCP.
+    Ns3,
 }
 
 impl Profile {
@@ -21,11 +31,69 @@ impl Profile {
         *self == Profile::Standard
     }
 
-    /// The MAC rules of this profile.
+    /// The MAC rules of this profile (ns-3.37's: the standard's).
     pub fn mac_rules(self) -> MacRules {
         match self {
-            Profile::Standard => MacRules::Standard,
+            Profile::Standard | Profile::Ns3 => MacRules::Standard,
             Profile::Ns2 => MacRules::Ns2,
         }
+    }
+
+    /// How this profile turns a PSDU into time on air: ns-2's from its MAC rules
+    /// ([`MacRules::psdu_time`]), ns-3.37's from its HT/VHT PHY ([`PsduTime::Ns3`]).
+    pub fn psdu_time(self) -> PsduTime {
+        match self {
+            Profile::Standard | Profile::Ns2 => self.mac_rules().psdu_time(),
+            Profile::Ns3 => PsduTime::Ns3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+    use crate::sim::time::US;
+
+    fn scenario(top: &str, mac: &str) -> Scenario {
+        Scenario::from_toml(&format!(
+            "duration = \"1 s\"\n{top}\n[phy]\nstandard = \"802.11ac\"\n[mac]\n{mac}\n\
+             [[stations]]\nname = \"s\"\n[[flows]]\nname = \"f\"\nprotocol = \"tcp\"\n\
+             direction = \"uplink\"\nstations = \"s\"\nserver = \"h\"\n\
+             [[servers]]\nname = \"h\"\n"
+        ))
+        .unwrap()
+    }
+
+    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), the standard's MAC
+    /// rules, TCP and routing agent; `[mac] profile = "ns3"` chooses the timing alone.
+    #[test]
+    fn ns3_changes_the_ppdu_timing_only() {
+        let standard = scenario("", "");
+        for s in [
+            scenario("profile = \"ns3\"", ""),
+            scenario("", "profile = \"ns3\""),
+        ] {
+            assert_eq!(s.phy().psdu_time, PsduTime::Ns3);
+            assert_eq!(
+                standard.phy().data_time(1500) - s.phy().data_time(1500),
+                4 * US
+            );
+            assert_eq!(s.phy().ack_time(), standard.phy().ack_time());
+            assert_eq!(s.mac_rules(), MacRules::Standard);
+            assert_eq!(s.tcp_config(0), standard.tcp_config(0));
+            assert_eq!(s.routing_agent(), standard.routing_agent());
+        }
+        // `[mac] profile` wins over the top-level key, as for ns2.
+        let back = scenario("profile = \"ns3\"", "profile = \"standard\"");
+        assert_eq!(back.phy(), standard.phy());
+    }
+
+    #[test]
+    fn an_unknown_profile_lists_the_three() {
+        let err = Scenario::from_toml("duration = \"1 s\"\nprofile = \"ns4\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`standard`, `ns2`, `ns3`"), "{err}");
     }
 }

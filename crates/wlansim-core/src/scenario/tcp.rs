@@ -246,7 +246,8 @@ impl JsonSchema for InitialWindow {
 #[serde(deny_unknown_fields)]
 pub struct TcpSettings {
     /// Base defaults: `standard` (RFC values), `ns2-compat` (ns-2.35's parameters) or
-    /// `ns2` (its parameters and retransmission timer); default: the top-level `profile`.
+    /// `ns2` (its parameters and retransmission timer); default: the top-level `profile`
+    /// (`standard` under `ns3`, which changes no TCP rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<TcpProfile>,
     /// Congestion control (default: newreno).

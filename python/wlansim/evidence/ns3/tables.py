@@ -1,7 +1,8 @@
 """docs/validation-ns3.md's standing tables, made from a whole run of ``wlansim validate
 ns3`` (every case, 3 seeds of 12 s) whose ns-3 side is the committed pack
 (:mod:`wlansim.evidence.ns3.pack`) and whose wlansim side is this build's: saturated UDP
-with single MPDUs, with A-MPDU, TCP through the AP, the rate ladder (:data:`NAMES`).
+with single MPDUs, the 802.11ac ones again with wlansim under the standard's PPDU timing,
+with A-MPDU, TCP through the AP, the rate ladder (:data:`NAMES`).
 
 Each sits in the page between ``<!-- ns3-table NAME begin -->`` and ``<!-- ns3-table NAME
 end -->``; :func:`write` replaces what is between, :func:`committed` reads it back.
@@ -17,7 +18,7 @@ from pathlib import Path
 #: The page the tables are in.
 DOC = Path("docs") / "validation-ns3.md"
 #: The tables, by marker name.
-NAMES = ("udp", "ampdu", "tcp", "rate")
+NAMES = ("udp", "udp-standard", "ampdu", "tcp", "rate")
 
 
 def _pm(mean: float, half: float) -> str:
@@ -88,19 +89,24 @@ def _rate(rate) -> list[str]:
 
 
 def markdown(tables: dict) -> dict[str, list[str]]:
-    """The page's tables (by :data:`NAMES`) from a run's `tables` (``validate ns3``'s:
-    ``udp``, ``tcp``, ``rate``, ``build``, ``left-out``): each opens with the binary whose
-    runs it shows, and ends with the cases it leaves out for want of a stored run."""
+    """The page's tables (by :data:`NAMES`) from a run's `tables` (``validate ns3``'s: ``udp``,
+    ``udp-standard``, ``tcp``, ``rate``, ``build``, ``left-out``): each opens with the
+    binary whose runs it shows, and ends with the cases it leaves out for want of a stored
+    run."""
     build = tables["build"].iloc[0]
     left = list(tables["left-out"]["cell"])
     made = {"udp": lambda: _udp(tables["udp"], False), "ampdu": lambda: _udp(tables["udp"], True),
+            "udp-standard": lambda: _udp(tables["udp-standard"], False),
             "tcp": lambda: _tcp(tables["tcp"]), "rate": lambda: _rate(tables["rate"])}  # fmt: skip
     wanted = {"udp": lambda c: not any(w in c for w in ("A-MPDU", "TCP", "SNR", "defaults")),
+              "udp-standard": lambda c: c.startswith("802.11ac") and "A-MPDU" not in c
+              and not any(w in c for w in ("TCP", "SNR", "defaults")),
               "ampdu": lambda c: "A-MPDU 65535" in c and "defaults" not in c,
               "tcp": lambda c: "TCP" in c, "rate": lambda c: "SNR" in c}  # fmt: skip
     out = {}
     for name in NAMES:
-        rows = made[name]() if len(tables["udp" if name == "ampdu" else name]) else ["(no case)"]
+        source = "udp" if name == "ampdu" else name
+        rows = made[name]() if len(tables[source]) else ["(no case)"]
         missing = [c for c in left if wanted[name](c)]
         out[name] = [f"<!-- ns-3.37's runs: the pack's, of cell {build.binary_key} -->", "", *rows]
         if missing:

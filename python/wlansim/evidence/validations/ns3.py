@@ -58,11 +58,14 @@ each with its switch):
   queue (500 packets, 100 with A-MPDU) is never empty after the warm-up; wlansim's
   sources are saturated. Not a share of wlansim's result: ns-3's runs are stored by their
   arguments (:mod:`wlansim.evidence.ns3.store`), and a change of wlansim's simulation must
-  not make them anew.
+  not make them anew;
+- PPDU timing: ns-3.37 leaves VHT-SIG-B (4 µs) out of a VHT SU PPDU's preamble
+  (``VhtPhy::GetSigBDuration``: 0 for SU), and counts 400 ns guard-interval symbols in
+  3.6 µs without the standard's rounding to 4 µs. Matched: wlansim's side runs under
+  ``profile = "ns3"`` (:data:`PROFILE`), which times its HT/VHT PPDUs so; the 802.11ac
+  single-MPDU cases run under the standard's timing too (:func:`standard_timing`).
 
-Differences no switch removes (:data:`NAMED_DIFFERENCES`): ns-3.37 leaves VHT-SIG-B
-(4 µs) out of a VHT SU PPDU's preamble (``VhtPhy::GetSigBDuration``: 0 for SU), and counts
-400 ns guard-interval symbols in 3.6 µs without the standard's rounding to 4 µs; with
+Differences no switch removes (:data:`NAMED_DIFFERENCES`): with
 RTS/CTS on the OFDM PHYs, ns-3's default error model (``TableBasedErrorRateModel``)
 decodes a 6 Mb/s RTS at SINR 0 dB, so most RTS collisions still end in a CTS, where the
 NIST curves of wlansim's sinr model lose both frames (and ns-3 with its
@@ -173,10 +176,6 @@ PHYS = {p.key: p for p in (
 
 #: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
 NAMED_DIFFERENCES = (
-    (("11ac-20", "11ac-40", "11ac-80"), ("basic", "rts"),
-     "ns-3.37 leaves VHT-SIG-B out of a VHT SU PPDU (VhtPhy::GetSigBDuration returns 0 "
-     "unless MU): its VHT data frames are 4 µs shorter than 802.11-2020 21.4.3's, which "
-     "wlansim follows"),
     (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",),
      "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
      "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
@@ -295,6 +294,7 @@ def _wlansim_cell(phy: str, rts: bool, ampdu: int) -> dict:
     if ampdu:
         mac |= {"ampdu_max_bytes": ampdu, "queue": AMPDU_QUEUE, **AMPDU_RETRY_LIMITS}
     return {
+        "profile": PROFILE,
         "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
         "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
         "mac": mac,
@@ -353,7 +353,7 @@ def ns3_args(
     }
 
 
-def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
+def wlansim_run(case: Case, duration_s: float, seed: int, profile: str = "") -> dict:
     """One wlansim run of `case`: Mb/s of UDP payload, channel accesses (an A-MPDU is one,
     and so are a BlockAckReq after a lost BlockAck and an ADDBA frame) sent, collided and
     acknowledged, exchanges captured out of a collision; with A-MPDU also the BlockAckReqs
@@ -361,8 +361,9 @@ def wlansim_run(case: Case, duration_s: float, seed: int) -> dict:
     frames, and with RTS/CTS less the RTS frames that got no CTS, collided or lost: every
     node of these cells hears every other, so an A-MPDU after its CTS never collides) and
     the MPDUs they carried (``mpdus``), as ns-3's counters count them; the stations that
-    had no frame acknowledged (``silent``)."""
-    r = wlansim.run(scenario(case, duration_s), seed=seed)
+    had no frame acknowledged (``silent``). `profile`: another than :data:`PROFILE`."""
+    r = wlansim.run({**scenario(case, duration_s), **({"profile": profile} if profile else {})},
+                    seed=seed)  # fmt: skip
     stations = r.nodes[r.nodes["role"] != "ap"]
     nodes = r.nodes.sum(numeric_only=True)
     count = lambda key: int(nodes.get(key, 0))  # noqa: E731
@@ -494,6 +495,27 @@ def summary(runs: list[dict]) -> list[dict]:
         row["named_difference"] = "; ".join(named(by_label[cell]))
         out.append({"cell": cell, **row})
     return out
+
+
+#: The PHYs whose single-MPDU cases run under the standard's PPDU timing too
+#: (:func:`standard_timing`): those :data:`PROFILE` moves (VHT, no VHT-SIG-B; no case uses
+#: the 400 ns guard interval).
+STANDARD_TIMING_PHYS = ("11ac-20", "11ac-40", "11ac-80")
+
+
+def standard_timing(runs: list[dict], duration_s: float) -> list[dict]:
+    """The rows of `runs` (:func:`compare`'s) of the single-MPDU cases on
+    :data:`STANDARD_TIMING_PHYS`, ns-3's as they are and wlansim's run again under the
+    standard's PPDU timing (``profile = "standard"``: VHT-SIG-B in every VHT PPDU, as
+    802.11-2020 21.4.3 has it), for :func:`summary`."""
+    by_label = {c.label: c for c in cases(quick=False)}
+    moved = lambda r: (by_label[r["cell"]].phy in STANDARD_TIMING_PHYS  # noqa: E731
+                       and not by_label[r["cell"]].ampdu)  # fmt: skip
+    ours = [r for r in runs if r["sim"] == "ns3" and moved(r)]
+    return ours + [{**{k: r[k] for k in _columns(by_label[r["cell"]])}, "sim": "wlansim",
+                    "seed": r["seed"],
+                    **wlansim_run(by_label[r["cell"]], duration_s, r["seed"], "standard")}
+                   for r in ours]  # fmt: skip
 
 
 def defaults_cases(quick: bool) -> list[Case]:
@@ -1140,7 +1162,8 @@ def speed_lines(rows: list[dict]) -> list[str]:
 
 
 TITLE = "wlansim beside ns-3.37 on matched saturated cells"
-PROFILE = "standard"
+#: ns-3.37's PPDU timing on wlansim's side of every case (docs/how-to/ns3-profile.md).
+PROFILE = "ns3"
 NO_NS2 = "ns-3.37, not ns-2.35, is the other side of every check here"
 CSV_PREFIX = "ns3-"
 CLAIMS = ns3_claims()
@@ -1205,7 +1228,9 @@ class Plan:
 
 def run(plan: Plan) -> dict:
     """The tables ``udp`` (per case: both simulators' means), ``runs`` (one row per case,
-    simulator and seed: what the claims read), ``defaults`` and ``default-runs`` (what
+    simulator and seed: what the claims read), ``udp-standard`` (the 802.11ac single-MPDU
+    cases with wlansim under the standard's PPDU timing: :func:`standard_timing`),
+    ``defaults`` and ``default-runs`` (what
     ns-3's defaults change), ``tcp`` and ``tcp-runs`` (the TCP cases: per case, and one row
     per case, simulator and seed), ``rate`` and ``rate-runs`` (the rate adaptation ladder,
     the same two ways), ``build`` (the binary, what compiling it cost, where ns-3's runs
@@ -1228,6 +1253,7 @@ def run(plan: Plan) -> dict:
     cell = (store.Runs(root, binary.key, binary.path) if binary
             else store.Runs(root, store.stored_binary(root) or ""))  # fmt: skip
     runs = compare(cell, cases(plan.quick), seeds, plan.duration, plan.jobs)
+    standard_runs = standard_timing(runs, plan.duration)
     default_runs = compare_defaults(cell, defaults_cases(plan.quick), seeds, plan.duration,
                                     plan.jobs)  # fmt: skip
     tcp_runs = compare_tcp(cell, tcp_cases(plan.quick), seeds, plan.duration, plan.jobs)
@@ -1250,6 +1276,7 @@ def run(plan: Plan) -> dict:
     return {
         "udp": pd.DataFrame(summary(runs)),
         "runs": pd.DataFrame(runs),
+        "udp-standard": pd.DataFrame(summary(standard_runs)),
         "defaults": pd.DataFrame(defaults_summary(runs, default_runs)),
         "default-runs": pd.DataFrame(default_runs),
         "tcp": pd.DataFrame(tcp_summary(tcp_runs)),
@@ -1298,6 +1325,11 @@ def show(tables: dict, plan: Plan) -> list[str]:
         if len(tables["udp"])
         else "(no case)",
     ]
+    if len(tables["udp-standard"]):
+        standard = tables["udp-standard"][cols].to_string(index=False, float_format=fmt)
+        lines += ["", "The same 802.11ac cases with wlansim under the standard's PPDU timing "
+                  "(profile \"standard\": VHT-SIG-B in every VHT PPDU, 4 µs more than "
+                  "ns-3.37's):", standard]  # fmt: skip
     if len(tables["defaults"]):
         cols = ["cell", "default", "ns3_default_mbps", "ns3_matched_mbps", "change_pct"]
         lines += ["", "What ns-3's defaults change (ns-3 with one back on, beside ns-3 matched):",
