@@ -426,7 +426,9 @@ impl Contention {
                 let hold = short.is_none()
                     && counted(c.early.start) - counted(c.countdown_start) == c.early.slots as Time;
                 if !hold {
-                    for &e in &c.early.members {
+                    // In the reverse order of their insertion, each is the first of its
+                    // bucket when it leaves (nothing joins between): no bucket walked.
+                    for &e in c.early.members.iter().rev() {
                         let key = c.armed.remove(e, &mut self.members);
                         let b = &mut entities[e as usize].backoff;
                         b.counter = (key - c.clock + c.early.slots) as u32;
