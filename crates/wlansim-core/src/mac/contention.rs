@@ -26,6 +26,12 @@
 //!   a post-backoff that ran out — is kept *aside* with its own [`Backoff`] fields; the
 //!   next grant freezes it as `Backoff::freeze` does and folds it into its class, whose
 //!   countdown start the end of that busy period gives it again;
+//! - the failed transmitters of an exchange whose own countdown start comes before their
+//!   class's (the standard's ACKTimeout then AIFS, against EIFS − DIFS + AIFS after the
+//!   medium's end) join the class's ring at once when the medium turns idle, their keys
+//!   less the whole slots between the two starts: the key the next grant would give them
+//!   when it comes at a slot boundary of the class's countdown. A grant at another time
+//!   puts them aside first ([`Early`]);
 //! - the transmitters of the exchange in progress are *out* until the medium turns idle.
 //!
 //! For entities aside or out the `Backoff` fields `counter` and `countdown_start` hold the
@@ -66,9 +72,50 @@ struct Class {
     clock: u64,
     armed: KeyRing,
     post: KeyHeap,
+    /// The failed transmitters of the last exchange that joined `armed` at once
+    /// ([`Contention::set_aside`]).
+    early: Early,
+}
+
+/// Failed transmitters of one exchange that share a countdown start of their own
+/// (ACKTimeout, then AIFS, after their frame: 9.3.2.8) earlier than their class's, put
+/// into the class's ring when the medium turns idle instead of being kept aside.
+///
+/// The class's start is `slots` whole slots and a part of one after theirs. At the next
+/// grant at t such a member, with counter k, counts n_own slots against its start, the
+/// class n slots against its own, and it joins the class with key k − n_own + clock + n.
+/// When n_own − n = `slots` — every grant at a slot boundary of the class's countdown
+/// (another member's expiry), and the grants between the end of their `slots`-th slot and
+/// the class's start — that key is k − `slots` + clock, known when the medium turns idle:
+/// they are in the ring with it already, and the grant touches none of them. Any other
+/// grant (one of theirs expires, or some entity's at another time) first takes them back
+/// aside with their own counters, and handles them as any entity aside
+/// ([`Contention::grant`]). Only members with k > `slots` join (keys above the clock): the
+/// others may expire before the class's start.
+struct Early {
+    /// Their countdown start (`Time::MAX`: no group since the last grant).
+    start: Time,
+    slots: u64,
+    members: Vec<u32>,
+}
+
+impl Default for Early {
+    fn default() -> Self {
+        Early {
+            start: Time::MAX,
+            slots: 0,
+            members: Vec::new(),
+        }
+    }
 }
 
 impl Class {
+    /// Whether armed member `e` is one of the early group's.
+    #[inline]
+    fn is_early(&self, e: u32) -> bool {
+        self.early.members.contains(&e)
+    }
+
     #[inline]
     fn counter(&self, key: u64) -> u32 {
         key.saturating_sub(self.clock) as u32
@@ -143,6 +190,7 @@ impl Contention {
                             clock: 0,
                             armed: KeyRing::default(),
                             post: KeyHeap::default(),
+                            early: Early::default(),
                         });
                         sizes.push((0, 0));
                         classes.len() - 1
@@ -156,6 +204,7 @@ impl Contention {
         for (c, &(n, cw)) in classes.iter_mut().zip(&sizes) {
             c.armed = KeyRing::new(cw);
             c.post.items.reserve_exact(n);
+            c.early.members.reserve_exact(n);
         }
         let n = entities.len();
         Contention {
@@ -176,8 +225,10 @@ impl Contention {
     /// Entity `e`'s counter: slots left after the last grant's freeze.
     pub fn counter(&self, e: u32, b: &Backoff) -> u32 {
         let c = self.class(e);
+        let key = self.members[e as usize].key;
         match self.members[e as usize].place {
-            Place::Armed => c.counter(self.members[e as usize].key),
+            Place::Armed if c.is_early(e) => (key - c.clock + c.early.slots) as u32,
+            Place::Armed => c.counter(key),
             Place::Post => c.counter(c.post.key_of(e, &self.pos)),
             Place::Idle | Place::Aside | Place::Out => b.counter,
         }
@@ -185,9 +236,11 @@ impl Contention {
 
     /// Entity `e`'s countdown start.
     pub fn countdown_start(&self, e: u32, b: &Backoff) -> Time {
+        let c = self.class(e);
         match self.members[e as usize].place {
             Place::Aside | Place::Out => b.countdown_start,
-            Place::Idle | Place::Armed | Place::Post => self.class(e).countdown_start,
+            Place::Armed if c.is_early(e) => c.early.start,
+            Place::Idle | Place::Armed | Place::Post => c.countdown_start,
         }
     }
 
@@ -196,6 +249,16 @@ impl Contention {
     pub fn take(&mut self, e: u32, b: &mut Backoff) {
         let c = &mut self.classes[self.members[e as usize].class as usize];
         let key = match self.members[e as usize].place {
+            Place::Armed if c.is_early(e) => {
+                // Aside again, with its own counter and start (kept in order).
+                c.early.members.retain(|&m| m != e);
+                let key = c.armed.remove(e, &mut self.members);
+                b.counter = (key - c.clock + c.early.slots) as u32;
+                b.countdown_start = c.early.start;
+                self.members[e as usize].place = Place::Aside;
+                self.aside.push(e);
+                return;
+            }
             Place::Armed => c.armed.remove(e, &mut self.members),
             Place::Post => c.post.remove(e, &mut self.pos),
             Place::Idle => {
@@ -253,15 +316,46 @@ impl Contention {
     }
 
     /// Transmitters of the exchange that just ended (out) are aside: their countdown
-    /// starts are their own (ACK/CTS timeout).
+    /// starts are their own (ACK/CTS timeout). Those that can join their class's ring at
+    /// once do ([`Early`]): pending with a frame, their own countdown start the class's
+    /// early group's (or, the group empty, before the class's), their counter above the
+    /// group's whole slots.
     #[inline]
     pub fn set_aside(&mut self, transmitters: &[u32], entities: &[Entity]) {
-        self.aside.extend_from_slice(transmitters);
+        let Contention {
+            classes,
+            members,
+            aside,
+            aside_earliest,
+            slot,
+            ..
+        } = self;
+        let (members, slot) = (&mut members[..], *slot);
+        let mut earliest = *aside_earliest;
         for &e in transmitters {
-            debug_assert_eq!(self.members[e as usize].place, Place::Out);
-            self.members[e as usize].place = Place::Aside;
-            self.note_aside(&entities[e as usize]);
+            debug_assert_eq!(members[e as usize].place, Place::Out);
+            let ent = &entities[e as usize];
+            let b = &ent.backoff;
+            if b.pending && ent.has_frame() {
+                earliest = earliest.min(b.expiry(slot));
+                let c = &mut classes[members[e as usize].class as usize];
+                if c.early.members.is_empty() && b.countdown_start < c.countdown_start {
+                    c.early.start = b.countdown_start;
+                    c.early.slots = (c.countdown_start - b.countdown_start) / slot;
+                }
+                let counter = b.counter as u64;
+                if b.countdown_start == c.early.start && counter > c.early.slots {
+                    let key = counter - c.early.slots + c.clock;
+                    c.armed.insert(e, key, c.clock, members);
+                    members[e as usize].place = Place::Armed;
+                    c.early.members.push(e);
+                    continue;
+                }
+            }
+            members[e as usize].place = Place::Aside;
+            aside.push(e);
         }
+        *aside_earliest = earliest;
     }
 
     /// Recompute `aside_earliest` after a test set an entity's backoff by hand.
@@ -291,6 +385,12 @@ impl Contention {
                 .map(|&e| &entities[e as usize])
                 .filter(|ent| ent.backoff.pending && ent.has_frame())
                 .map(|ent| ent.backoff.expiry(slot))
+                .chain(self.classes.iter().flat_map(|c| {
+                    c.early.members.iter().map(move |&e| {
+                        let counter = self.members[e as usize].key - c.clock + c.early.slots;
+                        c.early.start + counter as Time * slot
+                    })
+                }))
                 .min()
                 .unwrap_or(Time::MAX)
         );
@@ -318,6 +418,28 @@ impl Contention {
     ) {
         let slot = self.slot;
         for c in &mut self.classes {
+            // The early members' keys hold if they counted the group's whole slots more
+            // than the class (a grant under ns-2's short count: never); else they are
+            // aside again, with their own counters, and freeze below.
+            if !c.early.members.is_empty() {
+                let counted = |start| c.rule.counted(start, now, slot);
+                let hold = short.is_none()
+                    && counted(c.early.start) - counted(c.countdown_start) == c.early.slots as Time;
+                if !hold {
+                    // In the reverse order of their insertion, each is the first of its
+                    // bucket when it leaves (nothing joins between): no bucket walked.
+                    for &e in c.early.members.iter().rev() {
+                        let key = c.armed.remove(e, &mut self.members);
+                        let b = &mut entities[e as usize].backoff;
+                        b.counter = (key - c.clock + c.early.slots) as u32;
+                        b.countdown_start = c.early.start;
+                        self.members[e as usize].place = Place::Aside;
+                        self.aside.push(e);
+                    }
+                }
+                c.early.members.clear();
+            }
+            c.early.start = Time::MAX;
             // Every member with the smallest key expires now or none does; a bucket holds
             // one key (every key is within one ring length of the clock), so it is taken
             // whole.
