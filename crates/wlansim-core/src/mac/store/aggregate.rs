@@ -439,8 +439,10 @@ impl Store {
     }
 
     /// Entity `t`'s A-MPDU (sent at `start`) got no BlockAck (lost, collided, or no MPDU
-    /// decoded): each of its MPDUs counts a retry; CW doubles, or resets when every MPDU
-    /// of it was discarded. `long_frame`: sent after RTS/CTS (the long retry limit).
+    /// decoded): each of its MPDUs counts a retry (an RTS that got no CTS counts once,
+    /// against the short retry count: `settle_aggregate`); CW doubles, or resets when
+    /// every MPDU of it was discarded. `long_frame`: sent after RTS/CTS (the long retry
+    /// limit).
     pub(in crate::mac) fn aggregate_failed(&mut self, t: u32, start: Time, long_frame: bool) {
         // The data frame went on the air unless the RTS before it went unanswered
         // (`long_frame`: a data frame sent after RTS/CTS failed).
@@ -485,6 +487,16 @@ impl Store {
         } else {
             e.params.short_retry_limit
         };
+        // An RTS without its CTS counts once, against the entity's short retry count
+        // (802.11-2020 10.23.2.12.1: the QoS STA's SRC), not against each MPDU, none of
+        // which went; at the short retry limit every MPDU of the A-MPDU is discarded (as
+        // ns-3.37's `FrameExchangeManager::DoCtsTimeout` does when the station's SSRC
+        // reaches its limit).
+        let rts_failed = !sent;
+        let src_at_limit = rts_failed
+            && e.params
+                .short_retry_limit
+                .is_some_and(|l| e.backoff.short_retries + 1 >= l);
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
         let ampdu = agg.current[t as usize].2;
@@ -499,7 +511,7 @@ impl Store {
         }
         let mut delivered = 0;
         for m in session.unacked.iter_mut().take(count) {
-            if !(acked && (m.received || bar)) {
+            if !(acked && (m.received || bar)) && !rts_failed {
                 m.retries += 1;
             }
             delivered += u32::from(acked && m.received);
@@ -518,16 +530,25 @@ impl Store {
                 rc.report_mpdus(node, head.to, head.rate, (count as u32, delivered), start);
             }
         }
-        let at_limit = |m: &Mpdu| limit.is_some_and(|l| m.retries >= l);
+        let at_limit = |m: &Mpdu| {
+            if rts_failed {
+                src_at_limit
+            } else {
+                limit.is_some_and(|l| m.retries >= l)
+            }
+        };
         let discarded_all = session.unacked.iter().take(count).all(at_limit);
         let mut discarded = false;
         let outcomes = &mut self.outcomes;
+        let mut index = 0;
         session.unacked.retain(|m| {
+            let of_ampdu = index < count;
+            index += 1;
             if acked && m.received {
                 m.msdus.iter().for_each(|p| stats.count_frame(p));
                 return false;
             }
-            if !at_limit(m) {
+            if !(of_ampdu && at_limit(m)) {
                 return true;
             }
             stats.retry_drops += m.body.count as u64;
@@ -547,7 +568,8 @@ impl Store {
         // alone is retried on its own). An A-MPDU whose RTS got no CTS was not sent, so
         // no BlockAck was missed: the RTS and the A-MPDU go again (802.11-2020 10.25: the
         // BlockAckReq asks about MPDUs sent; ns-3.37's `HtFrameExchangeManager::CtsTimeout`,
-        // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again).
+        // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again, or all
+        // are discarded at the short retry limit).
         session.bar = ampdu && sent && !acked && !session.unacked.is_empty();
         discarded_all
     }
@@ -715,6 +737,34 @@ mod tests {
         store.aggregate_failed(0, MS, true);
         assert!(bar(&store));
         assert_eq!(store.entities[0].stats.mpdus_sent, 3);
+    }
+
+    #[test]
+    fn an_rts_without_cts_counts_once_against_the_short_retry_count() {
+        let mut store = ap(&[1, 1, 1], 0); // short retry limit 7, long 4
+        store.rts_threshold = Some(0);
+        agreed(&mut store, &[1]);
+        let retries = |store: &Store| -> Vec<u32> {
+            let session = &store.aggregation.as_ref().unwrap().sessions[0][0];
+            session.unacked.iter().map(|m| m.retries).collect()
+        };
+        for i in 0..6 {
+            store.form_aggregate(0, i * MS, None);
+            assert_eq!(current(&mut store).len(), 3);
+            store.aggregate_failed(0, i * MS, false); // no CTS
+        }
+        // Six RTSs unanswered: the SRC is 6, below the short limit; no MPDU counted a
+        // retry (per MPDU, the long limit would have discarded them after four).
+        assert_eq!(store.entities[0].backoff.short_retries, 6);
+        assert_eq!(retries(&store), [0, 0, 0]);
+        assert_eq!(store.entities[0].stats.retry_drops, 0);
+        // The seventh reaches the short retry limit: every MPDU of the A-MPDU goes.
+        store.form_aggregate(0, 6 * MS, None);
+        store.aggregate_failed(0, 6 * MS, false);
+        assert_eq!(store.entities[0].stats.retry_drops, 3);
+        assert!(retries(&store).is_empty());
+        let b = &store.entities[0].backoff;
+        assert_eq!((b.short_retries, b.cw), (0, 15), "CW back to its minimum");
     }
 
     #[test]
