@@ -199,6 +199,8 @@ pub(super) struct Mpdu {
     pub(super) seq: u32,
     /// Failed attempts so far.
     pub(super) retries: u32,
+    /// When its (first) MSDU was queued: its lifetime counts from then.
+    pub(super) queued: Time,
     /// The receiver holds it (it may not know it yet: its BlockAck was lost).
     pub(super) received: bool,
 }
@@ -215,9 +217,12 @@ pub(super) struct Session {
     /// there on (index: sequence number − `rx_start`; None: not received).
     pub(super) rx_start: u32,
     pub(super) held: VecDeque<Option<Carried>>,
-    /// The sender missed the BlockAck of its last A-MPDU: its next exchange on this
-    /// session is a BlockAckReq (and the current one, once formed).
+    /// The sender missed the BlockAck of its last A-MPDU, or discarded MPDUs it sent: its
+    /// next exchange on this session is a BlockAckReq (and the current one, once formed).
     pub(super) bar: bool,
+    /// The sender discarded MPDUs it had sent when their lifetime passed and the
+    /// recipient has not been told: BlockAckReqs go until one's BlockAck comes back.
+    pub(super) discarded: bool,
     pub(super) agreement: Agreement,
 }
 
@@ -230,6 +235,7 @@ impl Session {
             rx_start: 0,
             held: VecDeque::new(),
             bar: false,
+            discarded: false,
             agreement: Agreement::None,
         }
     }
@@ -467,6 +473,7 @@ mod tests {
                 body: Msdus::default().with(1028),
                 seq,
                 retries: 0,
+                queued: 0,
                 received: false,
             });
         }

@@ -29,7 +29,8 @@ impl Store {
     /// The head of an aggregating entity: the receiver of its next exchange (the ADDBA
     /// frame that goes before any other, [`Aggregation::pending_addba`]; the session with
     /// MPDUs to resend; else the first queued packet whose session does not wait for its
-    /// agreement) and, until the exchange is formed when it wins the medium, the
+    /// agreement; a BlockAckReq owed for MPDUs discarded) and, until the exchange is
+    /// formed when it wins the medium, the
     /// exchange of that frame alone. None while every frame it has waits.
     ///
     /// [`Aggregation::pending_addba`]: crate::mac::aggregate::Aggregation::pending_addba
@@ -40,6 +41,11 @@ impl Store {
         }
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
+        // A BlockAckReq owed for MPDUs discarded when none is left to resend.
+        if let Some(s) = sessions.iter().find(|s| s.discarded && s.unacked.is_empty()) {
+            let times = bar_times(&self.phy, self.link(e.node, s.to));
+            return Some(HeadFrame::unicast(s.to, times, CONFIGURED));
+        }
         let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
         let (to, body, ampdu) = sessions
             .iter()
@@ -91,6 +97,7 @@ impl Store {
             return;
         }
         let to = self.entities[t as usize].head.expect("has frame").to;
+        self.expire_session(t, to, now);
         let (rate, link) = self.aggregate_rate(t, to);
         let Store {
             phy,
@@ -137,6 +144,7 @@ impl Store {
                 if a.mpdus > 0 && !fits(a.with_mpdu(phy, body)) {
                     break;
                 }
+                let queued = e.queue.queued_at(place);
                 let first = e.queue.take(place);
                 outcomes.push(MacOutcome::Vacated(t));
                 // An A-MSDU: the next packets to the same receiver while it fits.
@@ -156,6 +164,7 @@ impl Store {
                     body,
                     seq: session.next_seq,
                     retries: 0,
+                    queued,
                     received: false,
                 });
                 session.next_seq += 1;
@@ -318,7 +327,13 @@ impl Store {
             }
             session.held[slot] = Some(m.msdus.clone());
         }
-        session.release(at, &mut self.outcomes);
+        if session.bar {
+            // A BlockAckReq: the recipient's window moves to its starting sequence number
+            // (the sender's window start), past MPDUs the sender discarded (10.25.6).
+            session.catch_up(at, &mut self.outcomes);
+        } else {
+            session.release(at, &mut self.outcomes);
+        }
     }
 
     /// Entity `t`'s BlockAck came back (its exchange began at `start`): the MPDUs the
@@ -488,7 +503,7 @@ impl Store {
             e.params.short_retry_limit
         };
         // An RTS without its CTS counts once, against the entity's short retry count
-        // (802.11-2020 10.23.2.12.1: the QoS STA's SRC), not against each MPDU, none of
+        // (802.11-2012 9.19.2.6, the EDCA retransmit procedures: the QoS STA's SRC), not against each MPDU, none of
         // which went; at the short retry limit every MPDU of the A-MPDU is discarded (as
         // ns-3.37's `FrameExchangeManager::DoCtsTimeout` does when the station's SSRC
         // reaches its limit).
@@ -504,6 +519,9 @@ impl Store {
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
         let bar = std::mem::take(&mut session.bar);
+        if bar && acked {
+            session.discarded = false; // the recipient knows
+        }
         if bar {
             stats.bars_sent += 1;
         } else if sent {
@@ -570,13 +588,14 @@ impl Store {
         // BlockAckReq asks about MPDUs sent; ns-3.37's `HtFrameExchangeManager::CtsTimeout`,
         // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again, or all
         // are discarded at the short retry limit).
-        session.bar = ampdu && sent && !acked && !session.unacked.is_empty();
+        session.bar =
+            session.discarded || ampdu && sent && !acked && !session.unacked.is_empty();
         discarded_all
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::mac::aggregate::Aggregation;
     use crate::mac::backoff::Backoff;
@@ -591,13 +610,13 @@ mod tests {
     /// An AP (node 0, entity 0) that aggregates, its queue holding `queue` (packets to
     /// `hop`, by node), and its two stations (nodes and entities 1 and 2, nothing
     /// queued), on 802.11n (HT).
-    fn ap(queue: &[u32], amsdu_bytes: u32) -> Store {
+    pub(in crate::mac::store) fn ap(queue: &[u32], amsdu_bytes: u32) -> Store {
         let phy = Standard::Ieee80211n.preset(Preamble::Long);
         let entity = |node: NodeId, queue: &[u32]| {
             let mut q = TxQueue::shared(100);
             for (seq, &hop) in queue.iter().enumerate() {
                 let p = Packet::udp(hop, seq as u32, 1000, node, hop, 0);
-                q.push(Packet { hop, ..p }).unwrap();
+                q.push(Packet { hop, ..p }, 0).unwrap();
             }
             Entity {
                 node,
@@ -612,6 +631,7 @@ mod tests {
                     short_retry_limit: Some(7),
                     long_retry_limit: Some(4),
                     txop_limit: 0,
+                    msdu_lifetime: None,
                 },
                 stats: MacStats::default(),
                 beacon: None,
@@ -637,7 +657,7 @@ mod tests {
     }
 
     /// Entity 0's agreements with `receivers` exist.
-    fn agreed(store: &mut Store, receivers: &[NodeId]) {
+    pub(in crate::mac::store) fn agreed(store: &mut Store, receivers: &[NodeId]) {
         let sessions = &mut store.aggregation.as_mut().unwrap().sessions[0];
         for &to in receivers {
             let mut s = Session::new(to);
@@ -648,7 +668,7 @@ mod tests {
 
     /// Entity `t`'s exchange that began at `start` got through: every frame of it
     /// decoded, then its ACK or BlockAck.
-    fn received_and_acked(store: &mut Store, t: u32, start: Time) {
+    pub(in crate::mac::store) fn received_and_acked(store: &mut Store, t: u32, start: Time) {
         let data_end = start + store.entities[t as usize].head.unwrap().times.data_end;
         store.aggregate_received(t, u64::MAX, data_end);
         store.aggregate_acked(t, start);
@@ -661,7 +681,7 @@ mod tests {
     }
 
     /// The packets (flow, seq) of entity 0's current A-MPDU, by MPDU.
-    fn current(store: &mut Store) -> Vec<Vec<(u32, u32)>> {
+    pub(in crate::mac::store) fn current(store: &mut Store) -> Vec<Vec<(u32, u32)>> {
         let (session, count) = store.aggregation.as_mut().unwrap().current(0);
         let mpdus = session.unacked.iter().take(count);
         mpdus
