@@ -44,9 +44,10 @@
 //!   which also says what of it is not modelled).
 //!
 //! What is not modelled, and what stands in for it:
-//! - When the sender discards an MPDU, the receiver's window moves past it at once (the
-//!   effect of the BlockAckReq the sender would send, without its airtime), releasing
-//!   what it held behind the gap.
+//! - When the sender discards an MPDU at its retry limit, the receiver's window moves past
+//!   it at once (the effect of the BlockAckReq the sender would send, without its
+//!   airtime), releasing what it held behind the gap. One discarded for its lifetime
+//!   (`mac/lifetime.rs`) is told by a BlockAckReq that goes on the air.
 //! - Sequence numbers are not taken modulo 4096 (the window arithmetic is the same).
 //! - MPDUs leave the interface queue when they first go out: the window (at most
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.

@@ -42,7 +42,10 @@ impl Store {
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
         // A BlockAckReq owed for MPDUs discarded when none is left to resend.
-        if let Some(s) = sessions.iter().find(|s| s.discarded && s.unacked.is_empty()) {
+        if let Some(s) = sessions
+            .iter()
+            .find(|s| s.discarded && s.unacked.is_empty())
+        {
             let times = bar_times(&self.phy, self.link(e.node, s.to));
             return Some(HeadFrame::unicast(s.to, times, CONFIGURED));
         }
@@ -588,8 +591,7 @@ impl Store {
         // BlockAckReq asks about MPDUs sent; ns-3.37's `HtFrameExchangeManager::CtsTimeout`,
         // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again, or all
         // are discarded at the short retry limit).
-        session.bar =
-            session.discarded || ampdu && sent && !acked && !session.unacked.is_empty();
+        session.bar = session.discarded || ampdu && sent && !acked && !session.unacked.is_empty();
         discarded_all
     }
 }

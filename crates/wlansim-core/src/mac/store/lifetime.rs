@@ -38,7 +38,8 @@ impl Store {
             e.stats.lifetime_drops += 1;
             if !delivered {
                 let node = e.node;
-                self.outcomes.push(MacOutcome::LifetimeDrop { node, packet });
+                self.outcomes
+                    .push(MacOutcome::LifetimeDrop { node, packet });
             }
             self.outcomes.push(MacOutcome::Vacated(t));
             discarded = true;
@@ -96,7 +97,12 @@ impl Store {
             }
         }
         let for_to = |p: &crate::net::Packet| p.hop == to;
-        let mut left: u32 = e.queue.entries().filter(|(p, _)| for_to(p)).map(|(_, n)| n).sum();
+        let mut left: u32 = e
+            .queue
+            .entries()
+            .filter(|(p, _)| for_to(p))
+            .map(|(_, n)| n)
+            .sum();
         while let Some((place, _)) = e.queue.find(for_to) {
             let other = left > 1 || !session.unacked.is_empty() || session.bar;
             if !(other && expired(e.queue.queued_at(place), lifetime, now)) {
@@ -155,8 +161,14 @@ mod tests {
         let (dropped, _) = drops_and_deliveries(&mut store);
         assert_eq!(dropped, [(1, 0), (1, 1)]);
         let e = &store.entities[0];
-        assert_eq!((e.queue.head().unwrap().flow, e.stats.lifetime_drops), (9, 2));
-        assert_eq!(e.backoff.short_retries, 0, "a new head: its retries count afresh");
+        assert_eq!(
+            (e.queue.head().unwrap().flow, e.stats.lifetime_drops),
+            (9, 2)
+        );
+        assert_eq!(
+            e.backoff.short_retries, 0,
+            "a new head: its retries count afresh"
+        );
         // The last frame goes whatever its age: the entity won the medium.
         store.expire_head(0, 500 * MS);
         assert_eq!(store.entities[0].queue.len(), 1);
@@ -216,7 +228,10 @@ mod tests {
         assert!(session.bar && session.discarded);
         store.form_aggregate(0, 61 * MS, None);
         received_and_acked(&mut store, 0, 61 * MS);
-        assert_eq!(drops_and_deliveries(&mut store), (vec![(1, 0)], vec![(1, 1)]));
+        assert_eq!(
+            drops_and_deliveries(&mut store),
+            (vec![(1, 0)], vec![(1, 1)])
+        );
         assert_eq!(store.entities[0].stats.bars_sent, 2);
     }
 
