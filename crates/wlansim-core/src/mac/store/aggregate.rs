@@ -311,13 +311,18 @@ impl Store {
 
     /// The receiver of entity `t`'s A-MPDU decoded the MPDUs of `bitmap` (bit i: the i-th
     /// subframe), whose reception ended at `at`: it keeps the new ones and passes up what
-    /// is in order.
+    /// is in order. (An ADDBA frame or a BlockAckReq: bit 0, the frame decoded.)
     pub(in crate::mac) fn aggregate_received(&mut self, t: u32, bitmap: u64, at: Time) {
         if self.aggregation.as_ref().expect("aggregation").action[t as usize].is_some() {
             return self.addba_received(t, at);
         }
         let agg = self.aggregation.as_mut().expect("aggregation");
         let (session, count) = agg.current(t);
+        if session.bar {
+            // A BlockAckReq: the recipient's window moves to its starting sequence number
+            // (the sender's window start), past MPDUs the sender discarded (10.25.6).
+            return session.catch_up(at, &mut self.outcomes);
+        }
         for i in 0..count {
             let m = &mut session.unacked[i];
             if bitmap >> i & 1 == 0 || m.received {
@@ -330,13 +335,7 @@ impl Store {
             }
             session.held[slot] = Some(m.msdus.clone());
         }
-        if session.bar {
-            // A BlockAckReq: the recipient's window moves to its starting sequence number
-            // (the sender's window start), past MPDUs the sender discarded (10.25.6).
-            session.catch_up(at, &mut self.outcomes);
-        } else {
-            session.release(at, &mut self.outcomes);
-        }
+        session.release(at, &mut self.outcomes);
     }
 
     /// Entity `t`'s BlockAck came back (its exchange began at `start`): the MPDUs the
