@@ -20,8 +20,8 @@ impl RetryLimit {
     }
 }
 
-/// How long after the MAC accepted an MSDU it may still be sent (802.11-2020 10.23.2.12.1
-/// dot11EDCATableMSDULifetime; 10.3.? dot11MaxTransmitMSDULifetime under DCF: the rule is
+/// How long after the MAC accepted an MSDU it may still be sent (dot11EDCATableMSDULifetime
+/// under EDCA, dot11MaxTransmitMSDULifetime under DCF: the rule and its clause are in
 /// `mac/lifetime.rs`), or unlimited (the default: ns-2.35, the seeds' simulator, has no
 /// lifetime).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
