@@ -132,8 +132,11 @@ mod tests {
         }
     }
 
-    /// The (flow, seq) of the packets dropped, and of those delivered, in order.
-    fn drops_and_deliveries(store: &mut Store) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+    /// Packets by (flow, seq).
+    type Packets = Vec<(u32, u32)>;
+
+    /// The packets dropped, and those delivered, in order.
+    fn drops_and_deliveries(store: &mut Store) -> (Packets, Packets) {
         let (mut dropped, mut delivered) = (Vec::new(), Vec::new());
         for o in store.take_outcomes() {
             match o {
