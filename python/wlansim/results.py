@@ -29,7 +29,8 @@ class Results:
       segments that reached the receiver, retransmitted copies included, so it can exceed
       `offered_packets`.
     - `nodes`: one row per wireless node (attempts, successes, collisions, retries,
-      retry_drops, queue_drops, frames_data/frames_ack delivered by kind,
+      retry_drops, queue_drops, lifetime_drops (frames discarded when their
+      `mac.msdu_lifetime` passed), frames_data/frames_ack delivered by kind,
       queue_drops_data/queue_drops_ack, internal_collisions, burst_exchanges, frame_errors,
       control_errors (RTS, CTS or ACK lost to shadowing), captures (exchanges received
       out of a collision under SINR reception), hidden_collisions (collisions with a
@@ -248,7 +249,10 @@ def _metrics(data: dict[str, Any]) -> dict[str, float]:
         out["delivered_packets"] = float(delivered)
         out["dropped_packets"] = float(
             sum(
-                f["dropped_queue"] + f["dropped_retry"] + f.get("dropped_scripted", 0)
+                f["dropped_queue"]
+                + f["dropped_retry"]
+                + f.get("dropped_scripted", 0)
+                + f.get("dropped_lifetime", 0)
                 for f in flows
             )
         )

@@ -28,6 +28,8 @@ pub struct FlowCounts {
     pub dropped_retry: u64,
     /// Scripted losses (`[[drops]]`).
     pub dropped_scripted: u64,
+    /// Discarded by the MAC when their MSDU lifetime passed (`mac.msdu_lifetime`).
+    pub dropped_lifetime: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -140,7 +140,8 @@ def summary_text(data: dict, wide: bool = False) -> str:
 COMPACT = ["name", "direction", "src", "dst", "throughput_bps", "delay_mean_s", "dropped"]
 COMPACT_TCP = ["goodput_bps", "rtt_mean_s", "retransmissions", "timeouts"]
 WIDE = ["name", "protocol", "direction", "src", "dst", "offered_packets", "delivered_packets",
-        "dropped_queue", "dropped_retry", "dropped_scripted", "throughput_bps",
+        "dropped_queue", "dropped_retry", "dropped_scripted", "dropped_lifetime",
+        "throughput_bps",
         "delay_mean_s", "delay_p95_s", "jitter_s"]  # fmt: skip
 WIDE_TCP = ["goodput_bps", "rtt_mean_s", "retransmissions", "fast_retransmits", "timeouts",
             "spurious_timeouts", "acks_sent", "cwnd_bytes"]  # fmt: skip
@@ -151,7 +152,7 @@ def flow_row(flow: dict) -> dict:
     in seconds (not a ``_s`` column: the table would show it in ms)."""
     row = dict(flow)
     row["dropped"] = flow["dropped_queue"] + flow["dropped_retry"]
-    row["dropped"] += flow.get("dropped_scripted", 0)
+    row["dropped"] += flow.get("dropped_scripted", 0) + flow.get("dropped_lifetime", 0)
     row["completed"] = flow.get("completed_s")
     return row
 

@@ -44,9 +44,10 @@
 //!   which also says what of it is not modelled).
 //!
 //! What is not modelled, and what stands in for it:
-//! - When the sender discards an MPDU, the receiver's window moves past it at once (the
-//!   effect of the BlockAckReq the sender would send, without its airtime), releasing
-//!   what it held behind the gap.
+//! - When the sender discards an MPDU at its retry limit, the receiver's window moves past
+//!   it at once (the effect of the BlockAckReq the sender would send, without its
+//!   airtime), releasing what it held behind the gap. One discarded for its lifetime
+//!   (`mac/lifetime.rs`) is told by a BlockAckReq that goes on the air.
 //! - Sequence numbers are not taken modulo 4096 (the window arithmetic is the same).
 //! - MPDUs leave the interface queue when they first go out: the window (at most
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.
@@ -199,6 +200,8 @@ pub(super) struct Mpdu {
     pub(super) seq: u32,
     /// Failed attempts so far.
     pub(super) retries: u32,
+    /// When its (first) MSDU was queued: its lifetime counts from then.
+    pub(super) queued: Time,
     /// The receiver holds it (it may not know it yet: its BlockAck was lost).
     pub(super) received: bool,
 }
@@ -215,9 +218,12 @@ pub(super) struct Session {
     /// there on (index: sequence number − `rx_start`; None: not received).
     pub(super) rx_start: u32,
     pub(super) held: VecDeque<Option<Carried>>,
-    /// The sender missed the BlockAck of its last A-MPDU: its next exchange on this
-    /// session is a BlockAckReq (and the current one, once formed).
+    /// The sender missed the BlockAck of its last A-MPDU, or discarded MPDUs it sent: its
+    /// next exchange on this session is a BlockAckReq (and the current one, once formed).
     pub(super) bar: bool,
+    /// The sender discarded MPDUs it had sent when their lifetime passed and the
+    /// recipient has not been told: BlockAckReqs go until one's BlockAck comes back.
+    pub(super) discarded: bool,
     pub(super) agreement: Agreement,
 }
 
@@ -230,6 +236,7 @@ impl Session {
             rx_start: 0,
             held: VecDeque::new(),
             bar: false,
+            discarded: false,
             agreement: Agreement::None,
         }
     }
@@ -467,6 +474,7 @@ mod tests {
                 body: Msdus::default().with(1028),
                 seq,
                 retries: 0,
+                queued: 0,
                 received: false,
             });
         }

@@ -18,6 +18,8 @@ pub struct AccessParams {
     pub long_retry_limit: Option<u32>,
     /// TXOP limit (EDCA); 0 = one frame exchange per channel access, as under DCF.
     pub txop_limit: Time,
+    /// MSDU lifetime (`mac/lifetime.rs`); None = unlimited.
+    pub msdu_lifetime: Option<Time>,
 }
 
 /// MAC counters of one entity.
@@ -35,6 +37,8 @@ pub struct MacStats {
     pub retry_drops: u64,
     /// Packets refused by the full interface queue.
     pub queue_drops: u64,
+    /// Frames (MPDUs) discarded because their MSDU lifetime passed (`mac.msdu_lifetime`).
+    pub lifetime_drops: u64,
     /// Frames delivered (MAC-acknowledged) by kind: data (UDP, TCP with payload) and TCP
     /// segments without payload (ACKs; pilosof2003 Fig 5).
     pub frames_data: u64,
@@ -76,6 +80,7 @@ impl MacStats {
         self.retries += o.retries;
         self.retry_drops += o.retry_drops;
         self.queue_drops += o.queue_drops;
+        self.lifetime_drops += o.lifetime_drops;
         self.frames_data += o.frames_data;
         self.frames_ack += o.frames_ack;
         self.queue_drops_data += o.queue_drops_data;
@@ -235,6 +240,7 @@ mod tests {
                 short_retry_limit: short,
                 long_retry_limit: long,
                 txop_limit: 0,
+                msdu_lifetime: None,
             },
             stats: MacStats::default(),
             beacon: None,

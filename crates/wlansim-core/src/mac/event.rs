@@ -38,6 +38,8 @@ pub enum MacOutcome {
     Delivered { packet: Packet, at: Time },
     /// `node` discarded its head-of-line frame after the retry limit.
     RetryDrop { node: NodeId, packet: Packet },
+    /// A packet discarded by `node` because its MSDU lifetime passed (`mac/lifetime.rs`).
+    LifetimeDrop { node: NodeId, packet: Packet },
     /// Entity `e`'s head-of-line frame left its queue (sent or dropped): a saturated
     /// source may top the queue up.
     Vacated(u32),

@@ -112,7 +112,7 @@ impl Mac {
     ) -> Result<(), Packet> {
         let e = &mut self.store.entities[entity as usize];
         let was_empty = e.queue.is_empty();
-        if let Err(p) = e.queue.push(p) {
+        if let Err(p) = e.queue.push(p, now) {
             e.stats.count_queue_drop(&p);
             return Err(p);
         }

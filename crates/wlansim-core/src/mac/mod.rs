@@ -12,6 +12,7 @@ pub mod edca;
 pub mod entity;
 pub mod event;
 pub mod exchange;
+pub mod lifetime;
 pub mod medium;
 pub mod nav;
 pub mod ns2;

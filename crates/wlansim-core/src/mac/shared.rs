@@ -257,6 +257,9 @@ impl Shared {
             self.transmitters.sort_unstable();
         }
         self.busy = true;
+        if store.limits_lifetime {
+            store.expire_heads(&self.transmitters, now);
+        }
         if store.aggregation.is_some() {
             self.form_aggregates(store, now);
         }
@@ -677,6 +680,8 @@ impl Shared {
                 // The next A-MPDU fits in what is left of the TXOP.
                 let elapsed = now + store.phy.sifs - ex.txop_start;
                 store.form_aggregate(t, now, Some(limit.saturating_sub(elapsed)));
+            } else if store.limits_lifetime && has_frame {
+                store.expire_heads(&[t], now);
             }
             if let Some(start) = store.txop_next(t, now, ex.txop_start, ex.captured) {
                 if store.trace {

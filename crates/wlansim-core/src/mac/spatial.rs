@@ -456,6 +456,9 @@ impl Spatial {
         channel: &mut Channel,
         sched: &mut S,
     ) {
+        if store.limits_lifetime {
+            store.expire_heads(&[t], now);
+        }
         if burst {
             store.entities[t as usize].stats.burst_exchanges += 1;
         } else {

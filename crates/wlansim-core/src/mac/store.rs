@@ -18,6 +18,7 @@ use crate::sim::time::Time;
 use crate::trace::AirRate;
 
 mod aggregate;
+mod lifetime;
 
 /// What the exchange of a unicast frame depends on besides the run's constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +61,8 @@ pub struct Store {
     shares_nodes: bool,
     /// Some entity has a retry limit: a failure may drop a frame (an outcome).
     limits_retries: bool,
+    /// Some entity has an MSDU lifetime (`mac/lifetime.rs`): an access may discard frames.
+    pub(super) limits_lifetime: bool,
     /// Per entity: the last exchange worked out for its head-of-line frame, with what it
     /// depends on ([`Store::exchange_at`]).
     last_exchange: Vec<Option<(ExchangeKey, ExchangeTimes)>>,
@@ -91,6 +94,7 @@ impl Store {
             let p = &e.params;
             p.short_retry_limit.is_some() || p.long_retry_limit.is_some()
         });
+        let limits_lifetime = entities.iter().any(|e| e.params.msdu_lifetime.is_some());
         Store {
             phy,
             links,
@@ -102,6 +106,7 @@ impl Store {
             rate: None,
             shares_nodes,
             limits_retries,
+            limits_lifetime,
             last_exchange: vec![None; n],
             trace: false,
             trace_heard: false,
@@ -122,12 +127,14 @@ impl Store {
     /// Whether the rules applied to the transmitters of one grant depend on the order
     /// they are taken in: a node's EDCAFs must be adjacent (internal collisions); or a
     /// failure may write an outcome (the trace, a frame dropped at its retry limit), move
-    /// a Block Ack session, or report to a rate controller. Otherwise a failure touches
-    /// the failed entity's own state alone.
+    /// a Block Ack session, or report to a rate controller; or an access may discard
+    /// frames whose lifetime passed (outcomes). Otherwise a failure touches the failed
+    /// entity's own state alone.
     #[inline]
     pub(super) fn order_matters(&self) -> bool {
         self.shares_nodes
             || self.limits_retries
+            || self.limits_lifetime
             || self.trace
             || self.aggregation.is_some()
             || self.rate.is_some()

@@ -9,6 +9,6 @@ pub mod routing_agent;
 pub use link::{Link, WireEvent, Wires};
 pub use packet::Kind;
 pub use packet::{NodeId, Packet};
-pub use queue::{DropTail, TxQueue};
+pub use queue::{DropTail, Place, TxQueue};
 pub use routes::{Edge, Hop, Routes};
 pub use routing_agent::RoutingAgent;

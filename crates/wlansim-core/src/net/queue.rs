@@ -5,15 +5,20 @@
 //! Packets that differ only in their sequence numbers (consecutive) can be queued as one
 //! entry, a *run* ([`DropTail::push_run`]): a saturated source's first fill, 50 packets
 //! created at once, costs one entry, and each packet of it is built when it comes out.
+//!
+//! Each entry keeps the time it was queued (what the MSDU lifetime counts from,
+//! `mac/lifetime.rs`); a FIFO's times never decrease from its front to its back.
 use super::Packet;
+use crate::sim::time::Time;
 use std::collections::VecDeque;
 
-/// A queued packet and how many more follow it that differ only in their sequence
-/// numbers (`packet.seq + 1`, `+ 2`, …).
+/// A queued packet, how many more follow it that differ only in their sequence numbers
+/// (`packet.seq + 1`, `+ 2`, …), and when they were queued.
 #[derive(Clone, Copy)]
 struct Entry {
     packet: Packet,
     more: u32,
+    queued: Time,
 }
 
 #[derive(Clone)]
@@ -33,20 +38,25 @@ impl DropTail {
         }
     }
 
-    /// Append `p`, or give it back if the queue is full (the caller counts the drop).
+    /// Append `p` at `now`, or give it back if the queue is full (the caller counts the
+    /// drop).
     #[inline]
-    pub fn push(&mut self, p: Packet) -> Result<(), Packet> {
+    pub fn push(&mut self, p: Packet, now: Time) -> Result<(), Packet> {
         if self.len >= self.capacity {
             return Err(p);
         }
-        self.buf.push_back(Entry { packet: p, more: 0 });
+        self.buf.push_back(Entry {
+            packet: p,
+            more: 0,
+            queued: now,
+        });
         self.len += 1;
         Ok(())
     }
 
-    /// Append `n` packets, `first` and copies of it with the next `n − 1` sequence
-    /// numbers, as one entry. They must fit.
-    pub fn push_run(&mut self, first: Packet, n: u32) {
+    /// Append `n` packets at `now`, `first` and copies of it with the next `n − 1`
+    /// sequence numbers, as one entry. They must fit.
+    pub fn push_run(&mut self, first: Packet, n: u32, now: Time) {
         assert!(
             n >= 1 && self.len + n as usize <= self.capacity,
             "a run fits in the queue"
@@ -54,6 +64,7 @@ impl DropTail {
         self.buf.push_back(Entry {
             packet: first,
             more: n - 1,
+            queued: now,
         });
         self.len += n as usize;
     }
@@ -61,6 +72,12 @@ impl DropTail {
     #[inline]
     pub fn head(&self) -> Option<&Packet> {
         self.buf.front().map(|e| &e.packet)
+    }
+
+    /// When the packet at `place` (an entry's index) was queued.
+    #[inline]
+    pub fn queued_at(&self, place: usize) -> Time {
+        self.buf[place].queued
     }
 
     #[inline]
@@ -180,15 +197,15 @@ impl TxQueue {
     }
 
     #[inline]
-    pub fn push(&mut self, p: Packet) -> Result<(), Packet> {
+    pub fn push(&mut self, p: Packet, now: Time) -> Result<(), Packet> {
         let was_empty = self.is_empty();
         let to_acks = match &mut self.acks {
             Some(a) if p.is_tcp_ack() => {
-                a.push(p)?;
+                a.push(p, now)?;
                 true
             }
             _ => {
-                self.data.push(p)?;
+                self.data.push(p, now)?;
                 false
             }
         };
@@ -209,6 +226,17 @@ impl TxQueue {
     #[inline]
     pub fn head(&self) -> Option<&Packet> {
         self.serving().head()
+    }
+
+    /// When the packet at `place` (from [`TxQueue::find`]) was queued.
+    #[inline]
+    pub fn queued_at(&self, place: Place) -> Time {
+        match (place, &self.acks) {
+            (Place::Head, _) => self.serving().queued_at(0),
+            (Place::Data(i), _) => self.data.queued_at(i),
+            (Place::Acks(i), Some(acks)) => acks.queued_at(i),
+            (Place::Acks(_), None) => unreachable!("no ACK FIFO"),
+        }
     }
 
     #[inline]
@@ -292,9 +320,9 @@ impl TxQueue {
 
     /// Append `n` packets of a saturated source to the data FIFO as one entry
     /// ([`DropTail::push_run`]).
-    pub fn push_run(&mut self, first: Packet, n: u32) {
+    pub fn push_run(&mut self, first: Packet, n: u32, now: Time) {
         let was_empty = self.is_empty();
-        self.data.push_run(first, n);
+        self.data.push_run(first, n, now);
         if was_empty {
             self.serving_acks = false;
         }
@@ -322,18 +350,18 @@ mod tests {
     fn a_run_is_the_packets_it_stands_for() {
         let seq = |p: Packet| (p.flow, p.seq);
         let mut q = DropTail::new(6);
-        q.push(pkt(1)).unwrap();
-        q.push_run(Packet { seq: 7, ..pkt(2) }, 3);
-        q.push(pkt(3)).unwrap();
+        q.push(pkt(1), 0).unwrap();
+        q.push_run(Packet { seq: 7, ..pkt(2) }, 3, 0);
+        q.push(pkt(3), 0).unwrap();
         assert_eq!(q.len(), 5);
         let entries = q.entries().map(|(p, n)| (seq(*p), n));
         assert_eq!(
             entries.collect::<Vec<_>>(),
             [((1, 0), 1), ((2, 7), 3), ((3, 0), 1)]
         );
-        q.push(pkt(4)).unwrap();
+        q.push(pkt(4), 0).unwrap();
         assert!(q.is_full());
-        assert_eq!(q.push(pkt(5)).unwrap_err().flow, 5);
+        assert_eq!(q.push(pkt(5), 0).unwrap_err().flow, 5);
         let mut out = vec![];
         while let Some(head) = q.head().copied() {
             let p = q.pop().unwrap();
@@ -342,7 +370,7 @@ mod tests {
         }
         assert_eq!(out, [(1, 0), (2, 7), (2, 8), (2, 9), (3, 0), (4, 0)]);
         assert!(q.is_empty() && q.entries().next().is_none());
-        q.push_run(pkt(6), 2);
+        q.push_run(pkt(6), 2, 0);
         assert_eq!((q.room(), q.back().map(seq)), (4, Some((6, 1))));
     }
 
@@ -350,16 +378,16 @@ mod tests {
     #[should_panic(expected = "a run fits in the queue")]
     fn a_run_that_does_not_fit_is_refused() {
         let mut q = DropTail::new(3);
-        q.push(pkt(1)).unwrap();
-        q.push_run(pkt(2), 3);
+        q.push(pkt(1), 0).unwrap();
+        q.push_run(pkt(2), 3, 0);
     }
 
     #[test]
     fn drops_at_capacity_and_keeps_fifo_order() {
         let mut q = DropTail::new(2);
-        assert!(q.push(pkt(1)).is_ok());
-        assert!(q.push(pkt(2)).is_ok());
-        assert_eq!(q.push(pkt(3)).unwrap_err().flow, 3);
+        assert!(q.push(pkt(1), 0).is_ok());
+        assert!(q.push(pkt(2), 0).is_ok());
+        assert_eq!(q.push(pkt(3), 0).unwrap_err().flow, 3);
         assert_eq!(q.pop().unwrap().flow, 1);
         assert_eq!(q.pop().unwrap().flow, 2);
         assert!(q.pop().is_none());
@@ -368,11 +396,11 @@ mod tests {
     #[test]
     fn split_queue_has_separate_capacities_and_alternates() {
         let mut q = TxQueue::split(2, 1);
-        assert!(q.push(pkt(1)).is_ok());
-        assert!(q.push(ack(10)).is_ok());
-        assert!(q.push(pkt(2)).is_ok());
-        assert_eq!(q.push(ack(11)).unwrap_err().flow, 11, "A = 1");
-        assert_eq!(q.push(pkt(3)).unwrap_err().flow, 3, "T = 2");
+        assert!(q.push(pkt(1), 0).is_ok());
+        assert!(q.push(ack(10), 0).is_ok());
+        assert!(q.push(pkt(2), 0).is_ok());
+        assert_eq!(q.push(ack(11), 0).unwrap_err().flow, 11, "A = 1");
+        assert_eq!(q.push(pkt(3), 0).unwrap_err().flow, 3, "T = 2");
         assert_eq!(q.len(), 3);
         // The head chosen first stays the head while an ACK arrives behind it.
         assert_eq!(q.head().unwrap().flow, 1);
@@ -383,10 +411,10 @@ mod tests {
     #[test]
     fn head_is_stable_until_popped() {
         let mut q = TxQueue::split(4, 4);
-        q.push(pkt(1)).unwrap();
+        q.push(pkt(1), 0).unwrap();
         q.pop();
-        q.push(pkt(2)).unwrap();
-        q.push(ack(20)).unwrap();
+        q.push(pkt(2), 0).unwrap();
+        q.push(ack(20), 0).unwrap();
         assert_eq!(q.head().unwrap().flow, 2);
         assert_eq!(q.pop().unwrap().flow, 2);
         assert_eq!(q.pop().unwrap().flow, 20);
@@ -397,10 +425,10 @@ mod tests {
         let to = |hop| move |p: &Packet| p.hop == hop;
         let hop = |p: Packet, hop| Packet { hop, ..p };
         let mut q = TxQueue::shared(10);
-        q.push(hop(pkt(1), 7)).unwrap();
-        q.push(hop(pkt(2), 8)).unwrap();
-        q.data.push_run(hop(Packet { seq: 4, ..pkt(3) }, 8), 2);
-        q.push(hop(pkt(4), 7)).unwrap();
+        q.push(hop(pkt(1), 7), 0).unwrap();
+        q.push(hop(pkt(2), 8), 0).unwrap();
+        q.data.push_run(hop(Packet { seq: 4, ..pkt(3) }, 8), 2, 0);
+        q.push(hop(pkt(4), 7), 0).unwrap();
         assert!(q.find(to(9)).is_none());
         let (place, p) = q.find(to(8)).unwrap();
         assert_eq!((place, p.flow), (Place::Data(1), 2));
@@ -416,10 +444,10 @@ mod tests {
         assert_eq!(order, [1, 4]);
         // A split queue: the head first, then the data FIFO, then the ACK FIFO.
         let mut q = TxQueue::split(4, 4);
-        q.push(hop(ack(10), 8)).unwrap();
-        q.push(hop(pkt(1), 7)).unwrap();
-        q.push(hop(ack(11), 7)).unwrap();
-        q.push(hop(pkt(2), 7)).unwrap();
+        q.push(hop(ack(10), 8), 0).unwrap();
+        q.push(hop(pkt(1), 7), 0).unwrap();
+        q.push(hop(ack(11), 7), 0).unwrap();
+        q.push(hop(pkt(2), 7), 0).unwrap();
         let places: Vec<Place> = std::iter::from_fn(|| {
             let (place, _) = q.find(to(7))?;
             q.take(place);
@@ -433,9 +461,9 @@ mod tests {
     #[test]
     fn shared_queue_mixes_classes_in_one_fifo() {
         let mut q = TxQueue::shared(2);
-        q.push(ack(1)).unwrap();
-        q.push(pkt(2)).unwrap();
-        assert!(q.push(ack(3)).is_err());
+        q.push(ack(1), 0).unwrap();
+        q.push(pkt(2), 0).unwrap();
+        assert!(q.push(ack(3), 0).is_err());
         assert_eq!(q.pop().unwrap().flow, 1);
         assert_eq!(q.pop().unwrap().flow, 2);
     }

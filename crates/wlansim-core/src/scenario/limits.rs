@@ -1,5 +1,7 @@
-//! MAC limits that accept a number or a word: retry limits ("unlimited") and the RTS
-//! threshold ("off", "always").
+//! MAC limits that accept a number or a word: retry limits ("unlimited"), the RTS
+//! threshold ("off", "always") and the MSDU lifetime (a duration, or "unlimited").
+use super::units::Duration;
+use crate::sim::time::Time;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -15,6 +17,76 @@ impl RetryLimit {
     }
     pub fn long_default() -> Self {
         RetryLimit(Some(4))
+    }
+}
+
+/// How long after the MAC accepted an MSDU it may still be sent (dot11EDCATableMSDULifetime
+/// under EDCA, dot11MaxTransmitMSDULifetime under DCF: the rule and its clause are in
+/// `mac/lifetime.rs`), or unlimited (the default: ns-2.35, the seeds' simulator, has no
+/// lifetime).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lifetime(pub Option<Time>);
+
+impl Lifetime {
+    pub const ALLOWED: &'static str =
+        "a duration above 0 with a unit (ns, us, ms, s, min; at most 1e9 s), or \"unlimited\"";
+
+    pub fn is_unlimited(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl Serialize for Lifetime {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(ns) => s.collect_str(&Duration(ns)),
+            None => s.serialize_str("unlimited"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Lifetime {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = Lifetime;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(Lifetime::ALLOWED)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Lifetime, E> {
+                if v == "unlimited" {
+                    return Ok(Lifetime(None));
+                }
+                let d = Duration::parse(v).map_err(|e| {
+                    // (The duration's own "expected …" gives way to the lifetime's.)
+                    let what = e.split("; expected").next().unwrap_or(&e);
+                    E::custom(format!("{what}; expected {}", Lifetime::ALLOWED))
+                })?;
+                if d.0 == 0 {
+                    return Err(E::custom(format!(
+                        "\"{v}\" is not allowed: every frame would be discarded; expected {}",
+                        Lifetime::ALLOWED
+                    )));
+                }
+                Ok(Lifetime(Some(d.0)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Lifetime, E> {
+                Err(E::custom(format!(
+                    "{v} is not allowed; expected {}",
+                    Lifetime::ALLOWED
+                )))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Lifetime, E> {
+                self.visit_f64(v as f64)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Lifetime, E> {
+                Err(E::custom(format!(
+                    "{v} is not allowed; expected {}",
+                    Lifetime::ALLOWED
+                )))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 

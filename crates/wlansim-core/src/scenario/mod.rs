@@ -33,7 +33,7 @@ pub use drops::DropConfig;
 pub use emulation::{EmulatedGroup, EmulationConfig};
 pub use files::{FilesConfig, SizeDistribution, ThinkDistribution};
 pub use game::GameConfig;
-pub use limits::{RetryLimit, RtsThreshold};
+pub use limits::{Lifetime, RetryLimit, RtsThreshold};
 pub use mobility::MobilityConfig;
 pub use model::{Model, Role};
 pub use profile::Profile;
@@ -462,6 +462,14 @@ pub struct MacConfig {
     /// dot11LongRetryLimit: attempts of a frame sent after RTS/CTS.
     #[serde(default = "RetryLimit::long_default")]
     pub long_retry_limit: RetryLimit,
+    /// MSDU lifetime: a packet still queued (or, under a Block Ack agreement, sent and not
+    /// acknowledged) this long after its MAC accepted it is discarded, checked when it
+    /// would be sent (dot11MaxTransmitMSDULifetime under DCF, dot11EDCATableMSDULifetime
+    /// per AC under EDCA: `edca.<ac>.msdu_lifetime` overrides it). The standard's MIB
+    /// default is 512 TU (DCF) and 500 TU (EDCA); wlansim's is "unlimited", as in ns-2.35,
+    /// the seed studies' simulator.
+    #[serde(default, skip_serializing_if = "Lifetime::is_unlimited")]
+    pub msdu_lifetime: Lifetime,
     /// Interface queue capacity of each station, in packets (drop-tail).
     #[serde(default = "default_queue")]
     #[schemars(range(min = 1, max = 1000000))]
@@ -532,6 +540,7 @@ impl Default for MacConfig {
             rts_threshold: RtsThreshold::default(),
             short_retry_limit: RetryLimit::short_default(),
             long_retry_limit: RetryLimit::long_default(),
+            msdu_lifetime: Lifetime::default(),
             queue: default_queue(),
             profile: None,
             ampdu_max_bytes: 0,

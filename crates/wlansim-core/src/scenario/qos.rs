@@ -12,7 +12,7 @@
 //! txop = "3 ms"
 //! ```
 use super::presets::EdcaPreset;
-use super::{Bytes, Duration, MacConfig, RetryLimit, Scenario, ScenarioError};
+use super::{Bytes, Duration, Lifetime, MacConfig, RetryLimit, Scenario, ScenarioError};
 use crate::mac::classifier::Rule;
 use crate::mac::{AccessCategory, AccessParams, Classifier, EdcaParams};
 use crate::phy::Phy;
@@ -160,6 +160,9 @@ pub struct AcConfig {
     /// Retry limit of frames sent after RTS/CTS (default: `mac.long_retry_limit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub long_retry_limit: Option<RetryLimit>,
+    /// dot11EDCATableMSDULifetime of the AC (default: `mac.msdu_lifetime`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msdu_lifetime: Option<Lifetime>,
 }
 
 /// The resolved EDCA parameters of `ac` for a node with overrides `edca`.
@@ -176,8 +179,8 @@ pub fn edca_params(edca: Option<&EdcaConfig>, ac: AccessCategory, phy: &Phy) -> 
 }
 
 /// The channel-access parameters of a node's entity: the DCF's (`ac` None: the PHY's DIFS
-/// and CW bounds, no TXOP) or the EDCAF's of `ac`; retry limits: the AC's, else `[mac]`'s.
-/// The one place where retry limits become access parameters.
+/// and CW bounds, no TXOP) or the EDCAF's of `ac`; retry limits and the MSDU lifetime: the
+/// AC's, else `[mac]`'s. The one place where they become access parameters.
 pub fn access_params(
     edca: Option<&EdcaConfig>,
     ac: Option<AccessCategory>,
@@ -203,6 +206,10 @@ pub fn access_params(
         long_retry_limit: c
             .and_then(|c| c.long_retry_limit)
             .unwrap_or(mac.long_retry_limit)
+            .0,
+        msdu_lifetime: c
+            .and_then(|c| c.msdu_lifetime)
+            .unwrap_or(mac.msdu_lifetime)
             .0,
         txop_limit,
     }

@@ -2,7 +2,7 @@
 //! comments are the descriptions). The unit-bearing types have hand-written schemas: a
 //! string with a pattern, or a number where one is accepted. The same schema tells an
 //! error message what a key allows.
-use super::limits::{RetryLimit, RtsThreshold};
+use super::limits::{Lifetime, RetryLimit, RtsThreshold};
 use super::tcp::{SsthreshSpec, WindowSpec};
 use super::units::{Bytes, Duration, Power, Rate, Speed};
 use super::Scenario;
@@ -109,6 +109,22 @@ impl JsonSchema for RetryLimit {
             "x-unit": "attempts",
             "anyOf": [
                 { "type": "integer", "minimum": 1, "maximum": u32::MAX },
+                { "const": "unlimited" }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for Lifetime {
+    fn schema_name() -> Cow<'static, str> {
+        "Lifetime".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": format!("Lifetime: {}.", Lifetime::ALLOWED),
+            "x-unit": "duration",
+            "anyOf": [
+                { "type": "string", "pattern": pattern("ns|us|µs|ms|s|min"), "examples": ["500 ms"] },
                 { "const": "unlimited" }
             ]
         })

@@ -26,6 +26,8 @@ pub enum DropReason {
     RetryLimit,
     /// A scripted loss (`[[drops]]`) as it left the node.
     Scripted,
+    /// The MAC discarded it when its MSDU lifetime had passed (`mac.msdu_lifetime`).
+    Lifetime,
 }
 
 impl DropReason {
@@ -34,6 +36,7 @@ impl DropReason {
             DropReason::Queue => "queue",
             DropReason::RetryLimit => "retry_limit",
             DropReason::Scripted => "scripted",
+            DropReason::Lifetime => "lifetime",
         }
     }
 }

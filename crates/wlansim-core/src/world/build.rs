@@ -87,6 +87,7 @@ impl Nodes {
             let (ac, rule) = (like.ac, like.backoff.rule);
             let params = AccessParams {
                 txop_limit: 0,
+                msdu_lifetime: None,
                 ..like.params
             };
             let stream = format!("{}/beacon", x.name);

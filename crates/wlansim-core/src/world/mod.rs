@@ -146,6 +146,7 @@ pub struct Accounting {
     pub dropped_queue: u64,
     pub dropped_retry: u64,
     pub dropped_scripted: u64,
+    pub dropped_lifetime: u64,
 }
 
 /// Per-flow statistics over the measurement window (after warm-up).
@@ -403,6 +404,11 @@ impl World {
                     let reason = DropReason::RetryLimit;
                     self.trace(now, TraceEvent::Dropped { node, reason }, &packet);
                     self.count_retry_drop(&packet);
+                }
+                MacOutcome::LifetimeDrop { node, packet } => {
+                    let reason = DropReason::Lifetime;
+                    self.trace(now, TraceEvent::Dropped { node, reason }, &packet);
+                    self.count_lifetime_drop(&packet);
                 }
                 MacOutcome::Vacated(e) => {
                     self.refill(now, e);

@@ -47,13 +47,17 @@ impl World {
         }
         for (f, in_flight) in self.flows.iter().zip(in_flight) {
             for (dir, (a, queued)) in f.acct.iter().zip(in_flight).enumerate() {
-                let settled =
-                    a.delivered + a.dropped_queue + a.dropped_retry + a.dropped_scripted + queued;
+                let settled = a.delivered
+                    + a.dropped_queue
+                    + a.dropped_retry
+                    + a.dropped_scripted
+                    + a.dropped_lifetime
+                    + queued;
                 if a.generated != settled {
                     let dir = ["forward", "reverse"][dir];
                     return Err(SimError::Invariant(format!(
-                        "packet accounting of flow {} ({dir}): generated {} ≠ delivered {} + queue drops {} + retry drops {} + scripted drops {} + in flight {}",
-                        f.name, a.generated, a.delivered, a.dropped_queue, a.dropped_retry, a.dropped_scripted, queued
+                        "packet accounting of flow {} ({dir}): generated {} ≠ delivered {} + queue drops {} + retry drops {} + scripted drops {} + lifetime drops {} + in flight {}",
+                        f.name, a.generated, a.delivered, a.dropped_queue, a.dropped_retry, a.dropped_scripted, a.dropped_lifetime, queued
                     )));
                 }
             }

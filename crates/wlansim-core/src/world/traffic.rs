@@ -40,14 +40,14 @@ impl World {
                 break;
             }
             if as_run {
-                return self.fill_run(entity);
+                return self.fill_run(now, entity);
             }
         }
     }
 
-    /// [`World::fill`] after its first packet: the room left, as one run of copies of
-    /// that packet with the flow's next sequence numbers.
-    fn fill_run(&mut self, entity: u32) {
+    /// [`World::fill`] after its first packet, at `now`: the room left, as one run of
+    /// copies of that packet with the flow's next sequence numbers.
+    fn fill_run(&mut self, now: Time, entity: u32) {
         let queue = &self.mac.store.entities[entity as usize].queue;
         let n = queue.data_room() as u32;
         let last = queue.data_back().expect("the packet just queued");
@@ -63,7 +63,7 @@ impl World {
         let run = Packet { seq: first, ..last };
         self.mac.store.entities[entity as usize]
             .queue
-            .push_run(run, n);
+            .push_run(run, n, now);
     }
 
     /// A message of a CBR, Poisson, game or trace source comes: sent as packets of the
@@ -184,6 +184,13 @@ impl World {
         let f = &mut self.flows[p.flow as usize];
         f.acct[p.reverse as usize].dropped_retry += 1;
         f.stats.counts.dropped_retry += 1;
+    }
+
+    pub(super) fn count_lifetime_drop(&mut self, p: &Packet) {
+        self.forget(p);
+        let f = &mut self.flows[p.flow as usize];
+        f.acct[p.reverse as usize].dropped_lifetime += 1;
+        f.stats.counts.dropped_lifetime += 1;
     }
 
     /// End of the warm-up: statistics restart from zero (accounting does not).

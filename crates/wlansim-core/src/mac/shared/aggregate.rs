@@ -101,7 +101,8 @@ impl Shared {
             if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
                 return ended(ChannelLoss::Data, times.data_end);
             }
-            return answer(channel, 0, control(link.rates.ack, BLOCK_ACK));
+            // The recipient decoded it (bit 0: its window moves), then its BlockAck.
+            return answer(channel, 1, control(link.rates.ack, BLOCK_ACK));
         }
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;

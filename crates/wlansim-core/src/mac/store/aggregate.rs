@@ -29,7 +29,8 @@ impl Store {
     /// The head of an aggregating entity: the receiver of its next exchange (the ADDBA
     /// frame that goes before any other, [`Aggregation::pending_addba`]; the session with
     /// MPDUs to resend; else the first queued packet whose session does not wait for its
-    /// agreement) and, until the exchange is formed when it wins the medium, the
+    /// agreement; a BlockAckReq owed for MPDUs discarded) and, until the exchange is
+    /// formed when it wins the medium, the
     /// exchange of that frame alone. None while every frame it has waits.
     ///
     /// [`Aggregation::pending_addba`]: crate::mac::aggregate::Aggregation::pending_addba
@@ -40,6 +41,14 @@ impl Store {
         }
         let e = &self.entities[t as usize];
         let sessions = &agg.sessions[t as usize];
+        // A BlockAckReq owed for MPDUs discarded when none is left to resend.
+        if let Some(s) = sessions
+            .iter()
+            .find(|s| s.discarded && s.unacked.is_empty())
+        {
+            let times = bar_times(&self.phy, self.link(e.node, s.to));
+            return Some(HeadFrame::unicast(s.to, times, CONFIGURED));
+        }
         let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
         let (to, body, ampdu) = sessions
             .iter()
@@ -91,6 +100,7 @@ impl Store {
             return;
         }
         let to = self.entities[t as usize].head.expect("has frame").to;
+        self.expire_session(t, to, now);
         let (rate, link) = self.aggregate_rate(t, to);
         let Store {
             phy,
@@ -137,6 +147,7 @@ impl Store {
                 if a.mpdus > 0 && !fits(a.with_mpdu(phy, body)) {
                     break;
                 }
+                let queued = e.queue.queued_at(place);
                 let first = e.queue.take(place);
                 outcomes.push(MacOutcome::Vacated(t));
                 // An A-MSDU: the next packets to the same receiver while it fits.
@@ -156,6 +167,7 @@ impl Store {
                     body,
                     seq: session.next_seq,
                     retries: 0,
+                    queued,
                     received: false,
                 });
                 session.next_seq += 1;
@@ -299,13 +311,18 @@ impl Store {
 
     /// The receiver of entity `t`'s A-MPDU decoded the MPDUs of `bitmap` (bit i: the i-th
     /// subframe), whose reception ended at `at`: it keeps the new ones and passes up what
-    /// is in order.
+    /// is in order. (An ADDBA frame or a BlockAckReq: bit 0, the frame decoded.)
     pub(in crate::mac) fn aggregate_received(&mut self, t: u32, bitmap: u64, at: Time) {
         if self.aggregation.as_ref().expect("aggregation").action[t as usize].is_some() {
             return self.addba_received(t, at);
         }
         let agg = self.aggregation.as_mut().expect("aggregation");
         let (session, count) = agg.current(t);
+        if session.bar {
+            // A BlockAckReq: the recipient's window moves to its starting sequence number
+            // (the sender's window start), past MPDUs the sender discarded (10.25.6).
+            return session.catch_up(at, &mut self.outcomes);
+        }
         for i in 0..count {
             let m = &mut session.unacked[i];
             if bitmap >> i & 1 == 0 || m.received {
@@ -439,8 +456,10 @@ impl Store {
     }
 
     /// Entity `t`'s A-MPDU (sent at `start`) got no BlockAck (lost, collided, or no MPDU
-    /// decoded): each of its MPDUs counts a retry; CW doubles, or resets when every MPDU
-    /// of it was discarded. `long_frame`: sent after RTS/CTS (the long retry limit).
+    /// decoded): each of its MPDUs counts a retry (an RTS that got no CTS counts once,
+    /// against the short retry count: `settle_aggregate`); CW doubles, or resets when
+    /// every MPDU of it was discarded. `long_frame`: sent after RTS/CTS (the long retry
+    /// limit).
     pub(in crate::mac) fn aggregate_failed(&mut self, t: u32, start: Time, long_frame: bool) {
         // The data frame went on the air unless the RTS before it went unanswered
         // (`long_frame`: a data frame sent after RTS/CTS failed).
@@ -485,6 +504,16 @@ impl Store {
         } else {
             e.params.short_retry_limit
         };
+        // An RTS without its CTS counts once, against the entity's short retry count
+        // (802.11-2012 9.19.2.6, the EDCA retransmit procedures: the QoS STA's SRC), not against each MPDU, none of
+        // which went; at the short retry limit every MPDU of the A-MPDU is discarded (as
+        // ns-3.37's `FrameExchangeManager::DoCtsTimeout` does when the station's SSRC
+        // reaches its limit).
+        let rts_failed = !sent;
+        let src_at_limit = rts_failed
+            && e.params
+                .short_retry_limit
+                .is_some_and(|l| e.backoff.short_retries + 1 >= l);
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
         let ampdu = agg.current[t as usize].2;
@@ -492,6 +521,9 @@ impl Store {
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
         let bar = std::mem::take(&mut session.bar);
+        if bar && acked {
+            session.discarded = false; // the recipient knows
+        }
         if bar {
             stats.bars_sent += 1;
         } else if sent {
@@ -499,7 +531,7 @@ impl Store {
         }
         let mut delivered = 0;
         for m in session.unacked.iter_mut().take(count) {
-            if !(acked && (m.received || bar)) {
+            if !(acked && (m.received || bar)) && !rts_failed {
                 m.retries += 1;
             }
             delivered += u32::from(acked && m.received);
@@ -518,16 +550,25 @@ impl Store {
                 rc.report_mpdus(node, head.to, head.rate, (count as u32, delivered), start);
             }
         }
-        let at_limit = |m: &Mpdu| limit.is_some_and(|l| m.retries >= l);
+        let at_limit = |m: &Mpdu| {
+            if rts_failed {
+                src_at_limit
+            } else {
+                limit.is_some_and(|l| m.retries >= l)
+            }
+        };
         let discarded_all = session.unacked.iter().take(count).all(at_limit);
         let mut discarded = false;
         let outcomes = &mut self.outcomes;
+        let mut index = 0;
         session.unacked.retain(|m| {
+            let of_ampdu = index < count;
+            index += 1;
             if acked && m.received {
                 m.msdus.iter().for_each(|p| stats.count_frame(p));
                 return false;
             }
-            if !at_limit(m) {
+            if !(of_ampdu && at_limit(m)) {
                 return true;
             }
             stats.retry_drops += m.body.count as u64;
@@ -547,14 +588,15 @@ impl Store {
         // alone is retried on its own). An A-MPDU whose RTS got no CTS was not sent, so
         // no BlockAck was missed: the RTS and the A-MPDU go again (802.11-2020 10.25: the
         // BlockAckReq asks about MPDUs sent; ns-3.37's `HtFrameExchangeManager::CtsTimeout`,
-        // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again).
-        session.bar = ampdu && sent && !acked && !session.unacked.is_empty();
+        // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again, or all
+        // are discarded at the short retry limit).
+        session.bar = session.discarded || ampdu && sent && !acked && !session.unacked.is_empty();
         discarded_all
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::mac::aggregate::Aggregation;
     use crate::mac::backoff::Backoff;
@@ -569,13 +611,13 @@ mod tests {
     /// An AP (node 0, entity 0) that aggregates, its queue holding `queue` (packets to
     /// `hop`, by node), and its two stations (nodes and entities 1 and 2, nothing
     /// queued), on 802.11n (HT).
-    fn ap(queue: &[u32], amsdu_bytes: u32) -> Store {
+    pub(in crate::mac::store) fn ap(queue: &[u32], amsdu_bytes: u32) -> Store {
         let phy = Standard::Ieee80211n.preset(Preamble::Long);
         let entity = |node: NodeId, queue: &[u32]| {
             let mut q = TxQueue::shared(100);
             for (seq, &hop) in queue.iter().enumerate() {
                 let p = Packet::udp(hop, seq as u32, 1000, node, hop, 0);
-                q.push(Packet { hop, ..p }).unwrap();
+                q.push(Packet { hop, ..p }, 0).unwrap();
             }
             Entity {
                 node,
@@ -590,6 +632,7 @@ mod tests {
                     short_retry_limit: Some(7),
                     long_retry_limit: Some(4),
                     txop_limit: 0,
+                    msdu_lifetime: None,
                 },
                 stats: MacStats::default(),
                 beacon: None,
@@ -615,7 +658,7 @@ mod tests {
     }
 
     /// Entity 0's agreements with `receivers` exist.
-    fn agreed(store: &mut Store, receivers: &[NodeId]) {
+    pub(in crate::mac::store) fn agreed(store: &mut Store, receivers: &[NodeId]) {
         let sessions = &mut store.aggregation.as_mut().unwrap().sessions[0];
         for &to in receivers {
             let mut s = Session::new(to);
@@ -626,7 +669,7 @@ mod tests {
 
     /// Entity `t`'s exchange that began at `start` got through: every frame of it
     /// decoded, then its ACK or BlockAck.
-    fn received_and_acked(store: &mut Store, t: u32, start: Time) {
+    pub(in crate::mac::store) fn received_and_acked(store: &mut Store, t: u32, start: Time) {
         let data_end = start + store.entities[t as usize].head.unwrap().times.data_end;
         store.aggregate_received(t, u64::MAX, data_end);
         store.aggregate_acked(t, start);
@@ -639,7 +682,7 @@ mod tests {
     }
 
     /// The packets (flow, seq) of entity 0's current A-MPDU, by MPDU.
-    fn current(store: &mut Store) -> Vec<Vec<(u32, u32)>> {
+    pub(in crate::mac::store) fn current(store: &mut Store) -> Vec<Vec<(u32, u32)>> {
         let (session, count) = store.aggregation.as_mut().unwrap().current(0);
         let mpdus = session.unacked.iter().take(count);
         mpdus
@@ -715,6 +758,34 @@ mod tests {
         store.aggregate_failed(0, MS, true);
         assert!(bar(&store));
         assert_eq!(store.entities[0].stats.mpdus_sent, 3);
+    }
+
+    #[test]
+    fn an_rts_without_cts_counts_once_against_the_short_retry_count() {
+        let mut store = ap(&[1, 1, 1], 0); // short retry limit 7, long 4
+        store.rts_threshold = Some(0);
+        agreed(&mut store, &[1]);
+        let retries = |store: &Store| -> Vec<u32> {
+            let session = &store.aggregation.as_ref().unwrap().sessions[0][0];
+            session.unacked.iter().map(|m| m.retries).collect()
+        };
+        for i in 0..6 {
+            store.form_aggregate(0, i * MS, None);
+            assert_eq!(current(&mut store).len(), 3);
+            store.aggregate_failed(0, i * MS, false); // no CTS
+        }
+        // Six RTSs unanswered: the SRC is 6, below the short limit; no MPDU counted a
+        // retry (per MPDU, the long limit would have discarded them after four).
+        assert_eq!(store.entities[0].backoff.short_retries, 6);
+        assert_eq!(retries(&store), [0, 0, 0]);
+        assert_eq!(store.entities[0].stats.retry_drops, 0);
+        // The seventh reaches the short retry limit: every MPDU of the A-MPDU goes.
+        store.form_aggregate(0, 6 * MS, None);
+        store.aggregate_failed(0, 6 * MS, false);
+        assert_eq!(store.entities[0].stats.retry_drops, 3);
+        assert!(retries(&store).is_empty());
+        let b = &store.entities[0].backoff;
+        assert_eq!((b.short_retries, b.cw), (0, 15), "CW back to its minimum");
     }
 
     #[test]
