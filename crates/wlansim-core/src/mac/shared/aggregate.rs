@@ -1,8 +1,9 @@
-//! The shared medium's frame exchange of an A-MPDU (`mac/aggregate.rs`): each MPDU decided
-//! by its own draw, the BlockAck or the BlockAckReq's exchange. A child of the shared
+//! The shared medium's frame exchange of an A-MPDU (`mac/aggregate.rs`): its PHY header
+//! decoded once at its start, then each MPDU decided by its own draw at its own SINR
+//! (`channel/reception.rs` [`Part`]), the BlockAck or the BlockAckReq's exchange. A child of the shared
 //! medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
-use crate::channel::{Channel, FrameKind, Ppdu};
+use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
 use crate::mac::agreement::ADDBA_FRAME;
 use crate::mac::store::{ChannelLoss, Store};
@@ -37,16 +38,28 @@ impl Shared {
         };
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost (a control
         // frame only when the channel asks about every frame).
-        let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
+        // `part` of it, when it is a part: the frame's PHY header decoded (else every MPDU
+        // of it is lost).
+        let lost_part = |c: &mut Channel, tx, rx, offset, kind, frame, part: Option<bool>| {
             c.frame_lost(tx, rx, start, kind)
-                || every
-                    && !c.decodes(
-                        tx,
-                        rx,
-                        start + offset,
-                        frame,
-                        self.interference(store, rx, start, offset, c),
-                    )
+                || every && {
+                    let interference = self.interference(store, rx, start, offset, c);
+                    let part = match part {
+                        Some(header) => {
+                            if !header {
+                                return true;
+                            }
+                            Part::Mpdu
+                        }
+                        None => Part::Ppdu {
+                            header_interference_w: interference,
+                        },
+                    };
+                    !c.decodes(tx, rx, start + offset, frame, part, interference)
+                }
+        };
+        let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
+            lost_part(c, tx, rx, offset, kind, frame, None)
         };
         let ended = |loss, end| Exchange {
             start,
@@ -105,14 +118,28 @@ impl Shared {
         }
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
+        let data = |bytes| Ppdu {
+            rate: link.rates.data,
+            bytes,
+            short_preamble: false,
+            ht: link.rates.ht,
+        };
+        // An A-MPDU's header, once at its start: with it lost, every MPDU is (a single MPDU
+        // draws its header with its PSDU).
+        let header = !ampdu
+            || !every
+            || channel.decodes(
+                node,
+                to,
+                start + data_at,
+                data(0),
+                Part::Header,
+                self.interference(store, to, start, data_at, channel),
+            );
         for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
-            let frame = Ppdu {
-                rate: link.rates.data,
-                bytes,
-                short_preamble: false,
-                ht: link.rates.ht,
-            };
-            if !lost(channel, node, to, data_at + offset, FrameKind::Data, frame) {
+            let part = ampdu.then_some(header);
+            let at = data_at + offset;
+            if !lost_part(channel, node, to, at, FrameKind::Data, data(bytes), part) {
                 received |= 1 << i;
             }
         }
