@@ -141,10 +141,12 @@ impl Mode {
     /// Probability that a chunk of `nbits` bits sent in this mode at `sinr` is received,
     /// under `model` (the NIST curve where the tables have none).
     pub fn chunk_success(self, model: ErrorModel, sinr: f64, nbits: f64) -> f64 {
-        match (model, self.table_mcs()) {
-            (ErrorModel::Table, Some(mcs)) => table_success(mcs, sinr, nbits),
-            _ => self.success(sinr, nbits),
+        if model == ErrorModel::Table {
+            if let Some(mcs) = self.table_mcs() {
+                return table_success(mcs, sinr, nbits);
+            }
         }
+        self.success(sinr, nbits)
     }
 
     /// Probability that `nbits` bits sent in this mode at `sinr` are all received.

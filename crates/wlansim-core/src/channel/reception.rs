@@ -191,7 +191,11 @@ impl Reception {
             Part::Ppdu {
                 header_interference_w,
             } => {
-                let at_start = self.sinr(frame, power_w, header_interference_w);
+                let at_start = if header_interference_w == interference_w {
+                    sinr
+                } else {
+                    self.sinr(frame, power_w, header_interference_w)
+                };
                 self.header(frame, at_start) * self.psdu(frame, sinr)
             }
             Part::Header => self.header(frame, sinr),

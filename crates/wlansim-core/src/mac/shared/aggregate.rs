@@ -1,7 +1,7 @@
 //! The shared medium's frame exchange of an A-MPDU (`mac/aggregate.rs`): its PHY header
 //! decoded once at its start, then each MPDU decided by its own draw at its own SINR
-//! (`channel/reception.rs` [`Part`]), the BlockAck or the BlockAckReq's exchange. A child of the shared
-//! medium so that `mac/aggregate.rs` depends on neither medium.
+//! (`channel/reception.rs` [`Part`]), the BlockAck or the BlockAckReq's exchange. A child
+//! of the shared medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
 use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
@@ -38,25 +38,24 @@ impl Shared {
         };
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost (a control
         // frame only when the channel asks about every frame).
-        // `part` of it, when it is a part: the frame's PHY header decoded (else every MPDU
-        // of it is lost).
-        let lost_part = |c: &mut Channel, tx, rx, offset, kind, frame, part: Option<bool>| {
-            c.frame_lost(tx, rx, start, kind)
-                || every && {
-                    let interference = self.interference(store, rx, start, offset, c);
-                    let part = match part {
-                        Some(header) => {
-                            if !header {
-                                return true;
-                            }
-                            Part::Mpdu
-                        }
-                        None => Part::Ppdu {
-                            header_interference_w: interference,
-                        },
-                    };
-                    !c.decodes(tx, rx, start + offset, frame, part, interference)
-                }
+        // `mpdu`: the frame is an MPDU of an A-MPDU whose PHY header was decoded (true) or
+        // lost (false: so is every MPDU of it); None: a whole PPDU.
+        let lost_part = |c: &mut Channel, tx, rx, offset, kind, frame, mpdu: Option<bool>| {
+            if c.frame_lost(tx, rx, start, kind) {
+                return true;
+            }
+            if !every {
+                return false;
+            }
+            let interference = self.interference(store, rx, start, offset, c);
+            let part = match mpdu {
+                Some(false) => return true,
+                Some(true) => Part::Mpdu,
+                None => Part::Ppdu {
+                    header_interference_w: interference,
+                },
+            };
+            !c.decodes(tx, rx, start + offset, frame, part, interference)
         };
         let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
             lost_part(c, tx, rx, offset, kind, frame, None)
@@ -137,9 +136,9 @@ impl Shared {
                 self.interference(store, to, start, data_at, channel),
             );
         for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
-            let part = ampdu.then_some(header);
+            let mpdu = ampdu.then_some(header);
             let at = data_at + offset;
-            if !lost_part(channel, node, to, at, FrameKind::Data, data(bytes), part) {
+            if !lost_part(channel, node, to, at, FrameKind::Data, data(bytes), mpdu) {
                 received |= 1 << i;
             }
         }
