@@ -126,6 +126,16 @@ def test_sinr_with_qos_and_txop_keeps_the_accounting():
         ),
         ({"channel": {"reception": {"model": "loud"}}}, "channel.reception.model", "sinr"),
         (
+            {"channel": {"reception": {"model": "sinr", "error_model": "awgn"}}},
+            "channel.reception.error_model",
+            "unknown variant `awgn`, expected `nist` or `table`",
+        ),
+        (
+            {"channel": {"reception": {"error_model": "table"}}},
+            "channel.reception.error_model",
+            'needs model = "sinr"',
+        ),
+        (
             {
                 "phy": {"standard": "802.11b", "data_rate": "20 Mb/s", "nonstandard_rate": True},
                 "channel": {"reception": {"model": "sinr"}},
@@ -141,6 +151,24 @@ def test_bad_reception_keys_name_the_field(patch, field, words):
     with pytest.raises(ScenarioError) as e:
         wlansim.run(s, seed=1)
     assert field in str(e.value) and words in str(e.value)
+
+
+@pytest.mark.parametrize("error_model", ["nist", "table"])
+def test_an_equal_power_ofdm_rts_is_captured_under_the_tables_only(error_model):
+    # Two saturated 802.11a stations, RTS/CTS at 6 Mb/s: every collision is two RTS at
+    # equal power (SINR 0 dB). On the NIST curves the AP gets neither; on ns-3's tables
+    # (MCS 0, 32 bytes: PER 0.0344 at 0 dB) it gets the one it locked onto with
+    # probability q = 0.9656^(3/32) x 0.9656^(22/32) (SIGNAL 24 bits, PSDU 182 bits).
+    s = sinr_cell(2, "rts", duration="200 s", error_model=error_model)
+    s["phy"] = {"standard": "802.11a", "data_rate": "54 Mb/s", "control_rate": "6 Mb/s"}
+    t = totals(wlansim.run(s, seed=7))
+    events = t["captures"] + (t["collisions"] - t["captures"]) / 2
+    assert events > 5_000
+    if error_model == "nist":
+        assert t["captures"] == 0
+    else:
+        q = (1 - 0.0344) ** (25 / 32)
+        assert t["captures"] / events == pytest.approx(q, abs=0.01)
 
 
 def test_an_antenna_gain_out_of_range_is_refused():

@@ -64,20 +64,24 @@ def test_the_rates_match_ns3s_basic_rate_set():
     assert validation.ns3_args(case, 12.0, 1, 1e6)["control"] == "DsssRate1Mbps"
 
 
-def test_wlansims_side_captures_rts_collisions_where_ns3s_curves_and_its_share_them():
+def test_wlansims_side_captures_rts_collisions_as_ns3s_error_model_does():
     # Every frame at ns-3's -30.66 dBm, two that collide at SINR 0 dB: a 1 Mb/s DBPSK RTS
-    # survives on the DSSS curves both simulators use; a 6 Mb/s OFDM RTS does not on the
-    # NIST curves wlansim's sinr model uses (ns-3's default table model decodes it: the
-    # named difference), so the 802.11a cell's collisions all fail, as under "none".
+    # survives on the DSSS curves both simulators use, and a 6 Mb/s OFDM RTS on ns-3's
+    # tables (its default TableBasedErrorRateModel, wlansim's error_model = "table": the
+    # matched side's); a 54 Mb/s data frame survives neither.
     import wlansim
 
     def captures(phy: str, rts: bool) -> int:
         r = wlansim.run(validation.scenario(validation.Case(phy, 10, rts), 3.0), seed=1)
         return int(r.nodes["captures"].sum())
 
+    assert validation.scenario(validation.Case("11a", 10, True), 3.0)["channel"] == {
+        "reception": {"model": "sinr", "rx_power_dbm": -30.66, "error_model": "table"}
+    }
     assert captures("11b", True) > 50
     assert captures("11b", False) == 0  # an 11 Mb/s CCK data frame does not survive 0 dB
-    assert captures("11a", True) == 0
+    assert captures("11a", True) > 50
+    assert captures("11a", False) == 0
 
 
 def test_the_cache_key_follows_the_source_flags_and_version(tmp_path, monkeypatch):
@@ -112,7 +116,11 @@ def test_quick_run_agrees_within_3_percent_and_writes_its_claims(tmp_path):
     rows = list(csv.DictReader(open(tmp_path / "ns3-udp.csv")))
     assert [r["cell"] for r in rows] == [c.label for c in validation.cases(quick=True)]
     for r in rows:
-        assert abs(float(r["diff_pct"])) < 3.0, r
+        # Within 3 %, or (the A-MPDU case: 2 runs of 4 s, its 95 % intervals about ±5 %)
+        # within the two 95 % half-widths.
+        apart = abs(float(r["ns3_mbps"]) - float(r["wlansim_mbps"]))
+        noise = float(r["ns3_ci95"]) + float(r["wlansim_ci95"])
+        assert abs(float(r["diff_pct"])) < 3.0 or apart < noise, r
         # the same share of the data frames collided (with A-MPDU wlansim's accesses also
         # count its BlockAckReqs, ns-3's data frames do not)
         if "A-MPDU" not in r["cell"]:

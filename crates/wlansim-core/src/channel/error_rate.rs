@@ -33,9 +33,43 @@
 //! noise of a W MHz channel is W/20 times the 20 MHz noise floor), so its header and its
 //! data see one SINR. `python/wlansim/models/error_rate.py` holds the same curves written
 //! independently; the tests compare the simulator with it.
+//!
+//! The table-based model (`[channel.reception] error_model = "table"`, [`ErrorModel`]),
+//! ns-3.37's `TableBasedErrorRateModel` (its default) written here: OFDM, HT and VHT
+//! chunks take their PER from link-level AWGN tables (`error_tables.rs`) instead of the
+//! NIST bound. A non-HT rate maps to MCS 0-6 by modulation and code rate (6, 12, 18, 24,
+//! 36, 48, 54 Mb/s); HT MCS by its constellation and code rate (MCS mod 8), VHT MCS 0-9
+//! likewise. 9 Mb/s (BPSK 3/4) has no table and keeps the NIST curve (ns-3 falls back to
+//! its YANS model there), and DSSS keeps its curves (ns-3's fallback is the same DSSS
+//! model). A chunk of `nbits` is `size` = max(1, ⌊nbits/8⌋) bytes: the 32-byte table
+//! below 400 bytes, the 1458-byte one from 400; the SNR in dB rounded to 0.01 dB, the
+//! PER read at an exact table point or interpolated linearly between the two around it,
+//! 1 below the table and 0 above it; PER = 1 − (1 − PER_table)^(size/reference)
+//! (IEEE 802.11-14/0803r1), and a PER under 1e-5 is 0. The bits counted are the ones
+//! above (ns-3 counts a field's duration times its rate: the payload padded to whole
+//! symbols, and an MPDU of an A-MPDU over its own span; the sizes differ by less than
+//! a symbol's bytes).
+use super::error_tables::{
+    BCC_1458, BCC_32, LARGE_FRAME_BYTES, SIZE_THRESHOLD_BYTES, SMALL_FRAME_BYTES,
+};
 use crate::phy::ht::HtMode;
 use crate::phy::Modulation;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
+
+/// The error models of OFDM, HT and VHT frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorModel {
+    /// The NIST model's curves (union bound of the convolutional code; ns-3's
+    /// `NistErrorRateModel`).
+    #[default]
+    Nist,
+    /// Link-level AWGN PER tables of 32- and 1458-byte frames, scaled to the frame's size
+    /// (ns-3.37's default `TableBasedErrorRateModel`); 9 Mb/s and DSSS keep their curves.
+    Table,
+}
 
 /// A PHY rate's modulation and coding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +117,38 @@ impl Mode {
         }
     }
 
+    /// The MCS whose table decodes this mode (ns-3's `GetMcsForMode`, HT MCS mod 8): by
+    /// constellation and code rate; None for DSSS and BPSK 3/4 (9 Mb/s).
+    fn table_mcs(self) -> Option<usize> {
+        let Mode::Ofdm { bits, b } = self else {
+            return None;
+        };
+        Some(match (bits, b) {
+            (1, 1) => 0,
+            (2, 1) => 1,
+            (2, 3) => 2,
+            (4, 1) => 3,
+            (4, 3) => 4,
+            (6, 2) => 5,
+            (6, 3) => 6,
+            (6, 5) => 7,
+            (8, 3) => 8,
+            (8, 5) => 9,
+            _ => return None,
+        })
+    }
+
+    /// Probability that a chunk of `nbits` bits sent in this mode at `sinr` is received,
+    /// under `model` (the NIST curve where the tables have none).
+    pub fn chunk_success(self, model: ErrorModel, sinr: f64, nbits: f64) -> f64 {
+        if model == ErrorModel::Table {
+            if let Some(mcs) = self.table_mcs() {
+                return table_success(mcs, sinr, nbits);
+            }
+        }
+        self.success(sinr, nbits)
+    }
+
     /// Probability that `nbits` bits sent in this mode at `sinr` are all received.
     pub fn success(self, sinr: f64, nbits: f64) -> f64 {
         let ok = match self {
@@ -96,6 +162,50 @@ impl Mode {
         };
         ok.powf(nbits)
     }
+}
+
+/// The table-based model's success probability of `nbits` bits at `sinr` in table MCS
+/// `mcs` (the rule in the module's header; ns-3.37 `TableBasedErrorRateModel::
+/// DoGetChunkSuccessRate`).
+fn table_success(mcs: usize, sinr: f64, nbits: f64) -> f64 {
+    let size = ((nbits as u64) / 8).max(1);
+    let snr_db = (10.0 * sinr.log10() * 100.0 + 0.5).floor() / 100.0;
+    let (table, reference) = if size < SIZE_THRESHOLD_BYTES {
+        (BCC_32[mcs], SMALL_FRAME_BYTES)
+    } else {
+        (BCC_1458[mcs], LARGE_FRAME_BYTES)
+    };
+    let mut per = table_per(table, snr_db);
+    if size != reference {
+        per = 1.0 - (1.0 - per).powf(size as f64 / reference as f64);
+    }
+    if per < 1e-5 {
+        1.0
+    } else {
+        1.0 - per
+    }
+}
+
+/// The PER of `table` at `snr_db`: at a table point its value, between two the linear
+/// interpolation, 1 below the table and 0 above it.
+fn table_per(table: &[(f64, f64)], snr_db: f64) -> f64 {
+    let (low, high) = (table[0].0, table[table.len() - 1].0);
+    if snr_db < low {
+        return 1.0;
+    }
+    if snr_db > high {
+        return 0.0;
+    }
+    let i = table
+        .iter()
+        .position(|&(s, _)| s >= snr_db)
+        .expect("within the table");
+    let (s1, p1) = table[i];
+    if s1 == snr_db {
+        return p1;
+    }
+    let (s0, p0) = table[i - 1];
+    p0 + (snr_db - s0) * (p1 - p0) / (s1 - s0)
 }
 
 /// Ferrari & Corazza eq. 8, at Eb/N0 `x` (at most ½).
@@ -292,35 +402,43 @@ fn gauss_legendre() -> &'static [(f64, f64)] {
     })
 }
 
-/// Probability that a PPDU is received at `sinr`: its PLCP header (DSSS: 48 bits at
-/// 1 Mb/s, or 2 Mb/s with the short preamble; OFDM: the 24-bit SIGNAL at 6 Mb/s), then
-/// its PSDU of `psdu_bytes` in `mode`.
-pub fn ppdu_success(
+/// Probability that a PPDU's PHY header is received at `sinr`: DSSS: the PLCP header, 48
+/// bits at 1 Mb/s, or 2 Mb/s with the short preamble; OFDM: the 24-bit SIGNAL at 6 Mb/s;
+/// HT/VHT (`ht`): L-SIG and HT-SIG/VHT-SIG-A, 72 bits at BPSK 1/2.
+pub fn header_success(
+    model: ErrorModel,
     modulation: Modulation,
     short_preamble: bool,
+    ht: bool,
+    sinr: f64,
+) -> f64 {
+    let bpsk = Mode::Ofdm { bits: 1, b: 1 };
+    match modulation {
+        _ if ht => bpsk.chunk_success(model, sinr, 72.0),
+        Modulation::Dsss if short_preamble => Mode::Dqpsk.success(sinr, 48.0),
+        Modulation::Dsss => Mode::Dbpsk.success(sinr, 48.0),
+        Modulation::Ofdm => bpsk.chunk_success(model, sinr, 24.0),
+    }
+}
+
+/// Probability that a PSDU (or one MPDU of an A-MPDU) of `psdu_bytes` in `mode` is received
+/// at `sinr`: its bits, plus SERVICE and tail for OFDM; an HT/VHT PSDU's (`ht`) at its MCS,
+/// with a tail per encoder.
+pub fn psdu_success(
+    model: ErrorModel,
+    modulation: Modulation,
     mode: Mode,
+    ht: Option<HtMode>,
     psdu_bytes: u32,
     sinr: f64,
 ) -> f64 {
     let bits = 8.0 * psdu_bytes as f64;
-    let (header, payload_bits) = match modulation {
-        Modulation::Dsss if short_preamble => (Mode::Dqpsk.success(sinr, 48.0), bits),
-        Modulation::Dsss => (Mode::Dbpsk.success(sinr, 48.0), bits),
-        Modulation::Ofdm => (
-            Mode::Ofdm { bits: 1, b: 1 }.success(sinr, 24.0),
-            bits + 22.0,
-        ),
+    let nbits = match (ht, modulation) {
+        (Some(ht), _) => 16.0 + bits + 6.0 * ht.encoders() as f64,
+        (None, Modulation::Dsss) => bits,
+        (None, Modulation::Ofdm) => bits + 22.0,
     };
-    header * mode.success(sinr, payload_bits)
-}
-
-/// Probability that an HT/VHT PPDU of `psdu_bytes` in `mode` is received at `sinr` (over
-/// its width): L-SIG and HT-SIG/VHT-SIG-A, 72 bits at BPSK 1/2, then SERVICE, PSDU and
-/// tail at the MCS.
-pub fn ht_ppdu_success(mode: HtMode, psdu_bytes: u32, sinr: f64) -> f64 {
-    let header = Mode::Ofdm { bits: 1, b: 1 }.success(sinr, 72.0);
-    let bits = 16.0 + 8.0 * psdu_bytes as f64 + 6.0 * mode.encoders() as f64;
-    header * Mode::of_ht(mode).success(sinr, bits)
+    mode.chunk_success(model, sinr, nbits)
 }
 
 #[cfg(test)]
@@ -386,15 +504,120 @@ mod tests {
         }
     }
 
+    /// A PPDU's success alone on the air at `sinr` under the NIST curves.
+    fn ppdu(modulation: Modulation, short: bool, mode: Mode, bytes: u32, sinr: f64) -> f64 {
+        let m = ErrorModel::Nist;
+        header_success(m, modulation, short, false, sinr)
+            * psdu_success(m, modulation, mode, None, bytes, sinr)
+    }
+
     #[test]
     fn equal_power_collisions_spare_dsss_control_frames_not_cck_data() {
         let (d, s) = (Modulation::Dsss, false);
         // SINR just under 0 dB (an equal-power interferer and the noise 34 dB below).
         let sinr = 1.0 / (1.0 + 10f64.powf(-3.4));
-        assert!(ppdu_success(d, s, Mode::Dbpsk, 20, sinr) > 0.999);
-        assert!(ppdu_success(d, s, Mode::Dqpsk, 14, sinr) > 0.9);
-        assert!(ppdu_success(d, s, Mode::Cck11, 1536, sinr) < 1e-6);
+        assert!(ppdu(d, s, Mode::Dbpsk, 20, sinr) > 0.999);
+        assert!(ppdu(d, s, Mode::Dqpsk, 14, sinr) > 0.9);
+        assert!(ppdu(d, s, Mode::Cck11, 1536, sinr) < 1e-6);
         let o = Modulation::Ofdm;
-        assert!(ppdu_success(o, s, Mode::Ofdm { bits: 1, b: 1 }, 20, sinr) < 0.5);
+        assert!(ppdu(o, s, Mode::Ofdm { bits: 1, b: 1 }, 20, sinr) < 0.5);
+    }
+
+    /// ns-3.37's own test of its `TableBasedErrorRateModel`
+    /// (`src/wifi/test/wifi-error-rate-models-test.cc`, `TableBasedErrorRateTestCase`):
+    /// the PER of HT MCS 0 at 1458, 32, 1000, 1 and 2000 bytes, HT MCS 7 and VHT MCS 8 at
+    /// 1500 bytes, for SNR −4 to 30 dB in steps of 0.25 dB, within 1e-5 (its tolerance,
+    /// bounds included: its values are rounded to 5 decimals). Per case: MCS,
+    /// bytes, the highest SNR where the PER is 1, the lowest where it is 0 again, and the
+    /// values between.
+    #[test]
+    fn the_table_model_reproduces_ns3s_test_values() {
+        type Case = (u8, u64, f64, f64, &'static [(f64, f64)]);
+        #[rustfmt::skip]
+        let cases: [Case; 7] = [
+            (0, 1458, -1.0, 3.25, &[(-0.75, 0.997), (-0.5, 0.994), (-0.25, 0.90625), (0.0, 0.8185), (0.25, 0.55465), (0.5, 0.2908), (0.75, 0.17855), (1.0, 0.0663), (1.25, 0.03875), (1.5, 0.0112), (1.75, 0.00635), (2.0, 0.0015), (2.25, 0.00083), (2.5, 0.00015), (2.75, 8e-05), (3.0, 1e-05)]),
+            (0, 32, -3.5, 2.5, &[(-3.25, 0.9975), (-3.0, 0.995), (-2.75, 0.9679), (-2.5, 0.9408), (-2.25, 0.88335), (-2.0, 0.8259), (-1.75, 0.7077), (-1.5, 0.5895), (-1.25, 0.4489), (-1.0, 0.3083), (-0.75, 0.21685), (-0.5, 0.1254), (-0.25, 0.0799), (0.0, 0.0344), (0.25, 0.02145), (0.5, 0.0085), (0.75, 0.005), (1.0, 0.0015), (1.25, 0.00087), (1.5, 0.00024), (1.75, 0.00017), (2.0, 9e-05), (2.25, 5e-05)]),
+            (0, 1000, -1.0, 3.25, &[(-0.75, 0.9814), (-0.5, 0.97007), (-0.25, 0.8028), (0.0, 0.68977), (0.25, 0.42581), (0.5, 0.20997), (0.75, 0.1262), (1.0, 0.04596), (1.25, 0.02674), (1.5, 0.0077), (1.75, 0.00436), (2.0, 0.00103), (2.25, 0.00057), (2.5, 0.0001), (2.75, 5e-05), (3.0, 1e-05)]),
+            (0, 1, -3.5, 1.5, &[(-3.25, 0.17075), (-3.0, 0.1526), (-2.75, 0.1019), (-2.5, 0.08455), (-2.25, 0.06494), (-2.0, 0.05316), (-1.75, 0.03771), (-1.5, 0.02744), (-1.25, 0.01845), (-1.0, 0.01145), (-0.75, 0.00761), (-0.5, 0.00418), (-0.25, 0.0026), (0.0, 0.0011), (0.25, 0.00068), (0.5, 0.00027), (0.75, 0.00016), (1.0, 5e-05), (1.25, 3e-05)]),
+            (0, 2000, -1.0, 3.25, &[(-0.75, 0.99965), (-0.5, 0.9991), (-0.25, 0.96111), (0.0, 0.90376), (0.25, 0.67031), (0.5, 0.37584), (0.75, 0.23647), (1.0, 0.08981), (1.25, 0.05277), (1.5, 0.01533), (1.75, 0.0087), (2.0, 0.00206), (2.25, 0.00113), (2.5, 0.00021), (2.75, 0.00011), (3.0, 1e-05)]),
+            (7, 1500, 17.5, 22.75, &[(17.75, 0.99057), (18.0, 0.98075), (18.25, 0.86664), (18.5, 0.7492), (18.75, 0.54857), (19.0, 0.34531), (19.25, 0.23624), (19.5, 0.12672), (19.75, 0.08164), (20.0, 0.0365), (20.25, 0.0234), (20.5, 0.01029), (20.75, 0.00653), (21.0, 0.00278), (21.25, 0.00165), (21.5, 0.00051), (21.75, 0.0003), (22.0, 9e-05), (22.25, 5e-05), (22.5, 1e-05)]),
+            (8, 1500, 21.0, 27.0, &[(21.25, 0.99918), (21.5, 0.99833), (21.75, 0.97191), (22.0, 0.94458), (22.25, 0.81436), (22.5, 0.68127), (22.75, 0.52168), (23.0, 0.36056), (23.25, 0.25114), (23.5, 0.14127), (23.75, 0.09509), (24.0, 0.04883), (24.25, 0.03234), (24.5, 0.01584), (24.75, 0.0106), (25.0, 0.00535), (25.25, 0.00345), (25.5, 0.00154), (25.75, 0.00096), (26.0, 0.00037), (26.25, 0.00022), (26.5, 7e-05), (26.75, 4e-05)]),
+        ];
+        let mode = |mcs: u8| match mcs {
+            0 => Mode::Ofdm { bits: 1, b: 1 },
+            7 => Mode::Ofdm { bits: 6, b: 5 },
+            _ => Mode::Ofdm { bits: 8, b: 3 },
+        };
+        for (mcs, bytes, last_one, first_zero, between) in cases {
+            for i in 0..=136 {
+                let snr = -4.0 + 0.25 * i as f64;
+                let expected = if snr <= last_one {
+                    1.0
+                } else if snr >= first_zero {
+                    0.0
+                } else {
+                    between.iter().find(|p| p.0 == snr).expect("a test value").1
+                };
+                let sinr = 10f64.powf(snr / 10.0);
+                let per =
+                    1.0 - mode(mcs).chunk_success(ErrorModel::Table, sinr, 8.0 * bytes as f64);
+                assert!(
+                    (per - expected).abs() <= 1e-5 + 1e-12,
+                    "MCS {mcs}, {bytes} B, {snr} dB: {per} vs {expected}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_is_interpolated_and_scaled_to_the_frame_size() {
+        let bpsk = Mode::Ofdm { bits: 1, b: 1 };
+        let db = |x: f64| 10f64.powf(x / 10.0);
+        // MCS 0, 32 bytes: 0.0344 at 0 dB, 0.1254 at −0.5 dB; halfway between them.
+        let at = |snr_db, bytes: f64| {
+            1.0 - bpsk.chunk_success(ErrorModel::Table, db(snr_db), 8.0 * bytes)
+        };
+        assert!((at(0.0, 32.0) - 0.0344).abs() < 1e-12);
+        assert!((at(-0.25, 32.0) - (0.1254 + 0.0344) / 2.0).abs() < 1e-12);
+        // An RTS's SIGNAL (24 bits: 3 bytes) and its PSDU (182 bits: 22 bytes) at 0 dB.
+        let scaled = |bytes: f64| 1.0 - (1.0 - 0.0344f64).powf(bytes / 32.0);
+        assert!((at(0.0, 3.0) - scaled(3.0)).abs() < 1e-12);
+        assert!(
+            (bpsk.chunk_success(ErrorModel::Table, 1.0, 182.0) - (1.0 - scaled(22.0))).abs()
+                < 1e-12
+        );
+        // From 400 bytes the 1458-byte table: 0.6898 at 0 dB for 1000 bytes (ns-3's value).
+        assert!((at(0.0, 1000.0) - 0.68977).abs() < 1e-5);
+        assert!((at(0.0, 399.0) - scaled(399.0)).abs() < 1e-12);
+        // Below the table every frame is lost, above it none; a PER under 1e-5 is 0.
+        assert_eq!(at(-3.6, 32.0), 1.0);
+        assert_eq!(at(2.6, 32.0), 0.0);
+        assert_eq!(at(2.0, 1.0), 0.0);
+        // SNR rounded to 0.01 dB: 0.004 dB reads the 0 dB point.
+        assert!((at(0.004, 32.0) - 0.0344).abs() < 1e-12);
+    }
+
+    #[test]
+    fn nine_mbps_and_dsss_keep_their_curves_under_the_table_model() {
+        let sinr = 10f64.powf(0.3);
+        for mode in [Mode::Ofdm { bits: 1, b: 3 }, Mode::Dbpsk, Mode::Cck11] {
+            assert_eq!(
+                mode.chunk_success(ErrorModel::Table, sinr, 1000.0),
+                mode.success(sinr, 1000.0)
+            );
+        }
+        // Every other OFDM rate and MCS has a table.
+        assert!(Mode::Ofdm { bits: 6, b: 3 }.table_mcs() == Some(6));
+        assert!(Mode::Ofdm { bits: 8, b: 5 }.table_mcs() == Some(9));
+        // An RTS at 6 Mb/s in an equal-power collision: lost under NIST, received under
+        // the tables most of the time.
+        let sinr = 1.0 / (1.0 + 10f64.powf(-3.4));
+        let o = Modulation::Ofdm;
+        let rts = |m| {
+            header_success(m, o, false, false, sinr)
+                * psdu_success(m, o, Mode::Ofdm { bits: 1, b: 1 }, None, 20, sinr)
+        };
+        assert!(rts(ErrorModel::Nist) < 0.5);
+        assert!(rts(ErrorModel::Table) > 0.95);
     }
 }

@@ -19,6 +19,7 @@
 pub mod bursts;
 pub mod consecutive_burst;
 pub mod error_rate;
+pub mod error_tables;
 pub mod friis;
 pub mod gilbert_elliott;
 pub mod hearing;
@@ -37,7 +38,7 @@ pub use hearing::{Hearing, Radio};
 pub use iid::IidLoss;
 pub use mobility::{Positions, Trajectory};
 pub use power::{LinkBudget, PathLoss};
-pub use reception::{Ppdu, Reception};
+pub use reception::{Part, Ppdu, Reception};
 pub use shadowing::{Shadowing, ShadowingParams};
 
 /// What kind of frame the channel is asked about.
@@ -130,7 +131,7 @@ impl Channel {
         self.budget.power_w(&self.positions, tx, rx, now)
     }
 
-    /// Whether `rx` decodes `frame` from `tx` at `now` over `interference_w` of
+    /// Whether `rx` decodes `part` of `frame` from `tx` at `now` over `interference_w` of
     /// overlapping frames: always without SINR reception.
     #[inline]
     pub fn decodes(
@@ -139,13 +140,14 @@ impl Channel {
         rx: NodeId,
         now: Time,
         frame: Ppdu,
+        part: Part,
         interference_w: f64,
     ) -> bool {
         let Some(r) = &mut self.reception else {
             return true;
         };
         let power = self.budget.power_w(&self.positions, tx, rx, now);
-        r.decodes(rx, frame, power, interference_w)
+        r.decodes(rx, frame, part, power, interference_w)
     }
 
     /// Shadowing of a frame `tx` → `rx` at `now` (drawn only between positioned nodes).

@@ -11,9 +11,12 @@
 //! - [`Rule::Overlap`] (`[channel.reception] model = "none"`): any overlap destroys it;
 //! - [`Rule::Threshold`] (`"threshold"`, ns-2's `CPThresh_`): an overlapping frame at
 //!   least `ratio` weaker is ignored (`Mac802_11::capture`), any other destroys it;
-//! - [`Rule::Sinr`] (`"sinr"`): decoded by the error curves at the SINR over the worst
-//!   interference it met (the highest sum of the other signals' powers while it lasted);
-//!   without capture (`capture = false`) any overlap destroys it, as with `Overlap`.
+//! - [`Rule::Sinr`] (`"sinr"`): decoded by the error curves, its PHY header at the SINR
+//!   over the worst interference it met while the header lasted (`Ppdu::header_time`:
+//!   the signals on the air when it arrived and those that arrived during its header),
+//!   its PSDU over the worst interference it met while it lasted (the highest sum of the
+//!   other signals' powers), one draw of both (`channel/reception.rs`); without capture
+//!   (`capture = false`) any overlap destroys it, as with `Overlap`.
 //!
 //! Under `Overlap`, `Threshold` (and `Sinr` without capture) a receiver whose frame was
 //! destroyed stays in that
@@ -26,7 +29,7 @@
 //! at it and did not sense it), or it was too weak. Frames of one slot arrive up to δ
 //! apart: the node that sent the last frame senses its end δ before the others, so its
 //! slot boundaries run δ ahead of theirs (`MacRules::tail_is_errored`).
-use super::reception::{Ppdu, Reception};
+use super::reception::{Part, Ppdu, Reception};
 use crate::net::NodeId;
 use crate::sim::time::Time;
 
@@ -84,6 +87,9 @@ struct Lock {
     collided: bool,
     /// The highest sum of the other signals' powers while it lasted (`Sinr`).
     interference: f64,
+    /// The same while its PHY header lasted, until `header_end`.
+    header_interference: f64,
+    header_end: Time,
     /// Another signal overlapped it.
     overlapped: bool,
     /// Frames as strong as it among those that started with it.
@@ -166,8 +172,9 @@ impl Receivers {
 
     /// A signal of transmission `tx` starts at `r` at `now` with `power`, until `end`.
     /// `lockable`: the node may lock onto it (at or above its threshold, not
-    /// transmitting; `errored`: it will not decode it even so). Ties among frames that
-    /// start together are drawn from `r`'s reception stream.
+    /// transmitting; `errored`: it will not decode it even so); its PHY header lasts
+    /// `header` (`Ppdu::header_time`). Ties among frames that start together are drawn
+    /// from `r`'s reception stream.
     #[allow(clippy::too_many_arguments)]
     pub fn arrive(
         &mut self,
@@ -178,6 +185,7 @@ impl Receivers {
         end: Time,
         lockable: bool,
         errored: bool,
+        header: Time,
         reception: Option<&mut Reception>,
     ) -> Arrival {
         let (rule, delta) = (self.rule, self.delta);
@@ -213,6 +221,8 @@ impl Receivers {
                 errored,
                 collided: false,
                 interference: others,
+                header_interference: others,
+                header_end: now + header,
                 overlapped: false,
                 ties: 1,
                 until: end,
@@ -246,6 +256,8 @@ impl Receivers {
                     errored,
                     collided: false,
                     interference: others,
+                    header_interference: others,
+                    header_end: now + header,
                     overlapped: false,
                     ties,
                     until: end.max(old.until),
@@ -262,7 +274,11 @@ impl Receivers {
         }
         let ignored = Self::overlap(rule, lock, power, end);
         // `others` counts the locked frame's own signal.
-        lock.interference = lock.interference.max(others - lock.power + power);
+        let interference = others - lock.power + power;
+        lock.interference = lock.interference.max(interference);
+        if now < lock.header_end {
+            lock.header_interference = lock.header_interference.max(interference);
+        }
         Arrival::Overlap { ignored }
     }
 
@@ -341,8 +357,12 @@ impl Receivers {
                 && !lock.collided
                 && match rule {
                     Rule::Overlap | Rule::Threshold { .. } => true,
-                    Rule::Sinr { .. } => reception
-                        .is_some_and(|rec| rec.decodes(r, frame, lock.power, lock.interference)),
+                    Rule::Sinr { .. } => reception.is_some_and(|rec| {
+                        let part = Part::Ppdu {
+                            header_interference_w: lock.header_interference,
+                        };
+                        rec.decodes(r, frame, part, lock.power, lock.interference)
+                    }),
                 };
             if decoded {
                 Fate::Decoded {
@@ -387,12 +407,12 @@ mod tests {
         let threshold = Rule::Threshold { ratio: 10.0 };
         let mut r = Receivers::new(threshold, 0, 1);
         assert_eq!(
-            r.arrive(0, 1, 1e-9, 0, 1000, true, false, None),
+            r.arrive(0, 1, 1e-9, 0, 1000, true, false, 0, None),
             Arrival::Locked { displaced: None }
         );
         // The stronger one displaces it, which is ignored from then on.
         assert_eq!(
-            r.arrive(0, 2, 2e-8, 0, 1200, true, false, None),
+            r.arrive(0, 2, 2e-8, 0, 1200, true, false, 0, None),
             Arrival::Locked {
                 displaced: Some(1000)
             }
@@ -407,9 +427,9 @@ mod tests {
         );
         // 5 dB apart: the stronger is locked onto but both are lost.
         let mut r = Receivers::new(threshold, 0, 1);
-        r.arrive(0, 1, 1e-9, 0, 1000, true, false, None);
+        r.arrive(0, 1, 1e-9, 0, 1000, true, false, 0, None);
         assert_eq!(
-            r.arrive(0, 2, 3e-9, 0, 1000, true, false, None),
+            r.arrive(0, 2, 3e-9, 0, 1000, true, false, 0, None),
             Arrival::Locked { displaced: None }
         );
         assert_eq!(
@@ -419,13 +439,13 @@ mod tests {
         // A later frame: ignored when 10 times weaker, else it destroys the locked one;
         // it arrived more than δ after it: hidden.
         let mut r = Receivers::new(threshold, 5, 1);
-        r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
+        r.arrive(0, 1, 1e-8, 0, 1000, true, false, 0, None);
         assert_eq!(
-            r.arrive(0, 2, 1e-9, 10, 500, true, false, None),
+            r.arrive(0, 2, 1e-9, 10, 500, true, false, 0, None),
             Arrival::Overlap { ignored: true }
         );
         assert_eq!(
-            r.arrive(0, 3, 1e-7, 20, 600, true, false, None),
+            r.arrive(0, 3, 1e-7, 20, 600, true, false, 0, None),
             Arrival::Overlap { ignored: false }
         );
         assert_eq!(
@@ -439,14 +459,14 @@ mod tests {
     #[test]
     fn frames_of_one_slot_are_not_hidden() {
         let mut r = Receivers::new(Rule::Overlap, 5, 1);
-        r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
-        r.arrive(0, 2, 1e-8, 5, 1005, true, false, None);
+        r.arrive(0, 1, 1e-8, 0, 1000, true, false, 0, None);
+        r.arrive(0, 2, 1e-8, 5, 1005, true, false, 0, None);
         let not_hidden = Fate::Collided { hidden: false };
         assert_eq!(r.end(0, 1, 1000, PPDU, None).fate, not_hidden);
         assert_eq!(r.end(0, 2, 1005, PPDU, None).fate, not_hidden);
         let mut r = Receivers::new(Rule::Overlap, 5, 1);
-        r.arrive(0, 1, 1e-8, 0, 1000, true, false, None);
-        r.arrive(0, 2, 1e-8, 6, 1006, true, false, None);
+        r.arrive(0, 1, 1e-8, 0, 1000, true, false, 0, None);
+        r.arrive(0, 2, 1e-8, 6, 1006, true, false, 0, None);
         assert_eq!(
             r.end(0, 1, 1000, PPDU, None).fate,
             Fate::Collided { hidden: true }

@@ -30,7 +30,7 @@ use super::contention::Contention;
 use super::event::MacEvent;
 use super::ns2::{LastFrame, MacRules, ShortCount};
 use super::store::{ChannelLoss, Store};
-use crate::channel::{Channel, FrameKind};
+use crate::channel::{Channel, FrameKind, Part};
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
@@ -452,14 +452,13 @@ impl Shared {
         let (delta, sifs) = (store.phy.propagation_delay, store.phy.sifs);
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost.
         let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
-            c.frame_lost(tx, rx, start, kind)
-                || !c.decodes(
-                    tx,
-                    rx,
-                    start + offset,
-                    frame,
-                    self.interference(store, rx, start, offset, c),
-                )
+            c.frame_lost(tx, rx, start, kind) || {
+                let interference = self.interference(store, rx, start, offset, c);
+                let part = Part::Ppdu {
+                    header_interference_w: interference,
+                };
+                !c.decodes(tx, rx, start + offset, frame, part, interference)
+            }
         };
         let cts_at = link.rts + delta + sifs;
         let data_at = if times.rts {

@@ -614,6 +614,7 @@ impl Spatial {
             let t = &self.txs[tx as usize];
             (t.node, t.start, now + (t.end - t.start), t.kind)
         };
+        let header = self.txs[tx as usize].ppdu.header_time(store.phy.plcp);
         let mut heard = std::mem::take(&mut self.txs[tx as usize].heard);
         channel.heard_by(node, start, &mut heard);
         // Each node's own draw (shadowing); a node the draw puts below its floor does
@@ -651,6 +652,7 @@ impl Spatial {
                 end,
                 lockable,
                 errored,
+                header,
                 channel.reception.as_mut(),
             );
             if transmitting {

@@ -8,6 +8,7 @@
 //! rx_power_dbm = -60        # every link's received power when nodes have no position
 //! sensitivity_dbm = -82     # preamble detection: weaker frames are not detected
 //! capture = true            # false: frames that start together are all lost
+//! error_model = "nist"      # "table": ns-3's link-level AWGN PER tables for OFDM/HT/VHT
 //! [[stations]]
 //! name = "favoured"
 //! antenna_gain_db = 3       # frames from and to these stations arrive 3 dB stronger
@@ -17,7 +18,7 @@
 //! profile, whose default is ns-2's capture rule (`threshold`, `CPThresh_` 10 dB:
 //! [`Scenario::reception_rule`]).
 use super::{Scenario, ScenarioError};
-use crate::channel::error_rate::Mode;
+use crate::channel::error_rate::{ErrorModel, Mode};
 use crate::channel::receiver::Rule;
 use crate::channel::reception::ReceptionParams;
 use crate::mac::MacRules;
@@ -68,6 +69,12 @@ pub struct ReceptionConfig {
     /// to survive (ns-2's `CPThresh_`, 10).
     #[serde(default = "default_capture_threshold")]
     pub capture_threshold_db: f64,
+    /// `sinr`: the error model of OFDM, HT and VHT frames: `nist` (the NIST model's
+    /// curves) or `table` (ns-3.37's default `TableBasedErrorRateModel`: link-level AWGN
+    /// PER tables of 32- and 1458-byte frames per MCS, scaled to the frame's size; 9 Mb/s
+    /// keeps the NIST curve, DSSS its own curves).
+    #[serde(default)]
+    pub error_model: ErrorModel,
 }
 
 fn default_capture_threshold() -> f64 {
@@ -136,6 +143,7 @@ impl ReceptionConfig {
             rx_power_dbm: self.rx_power_dbm,
             sensitivity_dbm: self.sensitivity_dbm,
             capture: self.capture,
+            error_model: self.error_model,
         })
     }
 }
@@ -143,6 +151,13 @@ impl ReceptionConfig {
 /// Finite powers; antenna gains finite and within ±60 dB.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(r) = &s.channel.reception {
+        if r.error_model != ErrorModel::Nist && r.model != ReceptionModel::Sinr {
+            return Err(ScenarioError::new(
+                "channel.reception.error_model",
+                "\"table\" needs model = \"sinr\": only the SINR model decodes frames by an \
+                 error model",
+            ));
+        }
         let cp = r.capture_threshold_db;
         if !cp.is_finite() || !(0.0..=100.0).contains(&cp) {
             return Err(ScenarioError::new(

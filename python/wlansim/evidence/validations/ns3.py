@@ -30,11 +30,13 @@ each with its switch):
   2 µs to every exchange);
 - reception: ns-3 decodes every frame at its SINR (all nodes within 1 m, every frame
   arrives at -30.66 dBm, two that overlap at SINR 0 dB; without preamble detection a
-  receiver locks onto the first of them to arrive). wlansim's default reception model
-  "none" loses every frame of a collision; matched: its "sinr" model at ns-3's received
-  power (:data:`RX_POWER_DBM`), which locks onto one of frames that start together and
-  decodes it on its curves: a 1 Mb/s DBPSK RTS survives 0 dB there as in ns-3 (both use
-  the DSSS curves of ns-3's ``DsssErrorRateModel``), no OFDM frame does (see below);
+  receiver locks onto the first of them to arrive), on ns-3.37's default error model,
+  ``TableBasedErrorRateModel`` (DSSS: ``DsssErrorRateModel``). wlansim's default
+  reception model "none" loses every frame of a collision; matched: its "sinr" model at
+  ns-3's received power (:data:`RX_POWER_DBM`) with ``error_model = "table"`` (ns-3's
+  tables; DSSS on the same curves as ns-3's), which locks onto one of frames that start
+  together and decodes it: a 6 Mb/s RTS survives 0 dB most of the time, as in ns-3, and
+  of an A-MPDU whose PHY header survived the MPDUs after the shorter frame's end;
 - preamble detection (``cell.cc --preambleDetection``): ns-3's default threshold model
   detects no frame of a collision at equal power (SNR about 0 dB under its 4 dB
   threshold), so no station receives it in error and none defers EIFS after it;
@@ -65,13 +67,8 @@ each with its switch):
   ``profile = "ns3"`` (:data:`PROFILE`), which times its HT/VHT PPDUs so; the 802.11ac
   single-MPDU cases run under the standard's timing too (:func:`standard_timing`).
 
-Differences no switch removes (:data:`NAMED_DIFFERENCES`): with
-RTS/CTS on the OFDM PHYs, ns-3's default error model (``TableBasedErrorRateModel``)
-decodes a 6 Mb/s RTS at SINR 0 dB, so most RTS collisions still end in a CTS, where the
-NIST curves of wlansim's sinr model lose both frames (and ns-3 with its
-``NistErrorRateModel``, ``cell.cc --nistErrors``, loses the L-SIG too and then defers
-DIFS, not EIFS, after the collision: ``PhyEntity::EndReceiveField`` aborts without a
-PHY-RXEND error); after a collision of frames of unequal length (an A-MPDU and a
+Differences no switch removes (:data:`NAMED_DIFFERENCES`): after a
+collision of frames of unequal length (an A-MPDU and a
 BlockAckReq) ns-3's other nodes defer no EIFS (each locks onto a frame of its own, and
 one locked onto the shorter frame counts EIFS from that reception's end,
 ``ChannelAccessManager::GetAccessGrantStart``, not from the medium's idle as 802.11-2020
@@ -176,10 +173,6 @@ PHYS = {p.key: p for p in (
 
 #: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
 NAMED_DIFFERENCES = (
-    (("11g", "11a", "11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("rts",),
-     "ns-3.37's default error model (TableBasedErrorRateModel) decodes a 6 Mb/s RTS at "
-     "SINR 0 dB: most RTS collisions still end in a CTS (counted: tx_cts_after_collision), "
-     "where the NIST curves of wlansim's sinr reception lose both frames"),
     (("11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("basic",),
      "after a collision of frames of unequal length (with A-MPDU: an A-MPDU and a "
      "BlockAckReq, or A-MPDUs of different lengths) ns-3.37's other nodes defer no EIFS: "
@@ -296,7 +289,9 @@ def _wlansim_cell(phy: str, rts: bool, ampdu: int) -> dict:
     return {
         "profile": PROFILE,
         "phy": {**p.wlansim, "propagation_delay": PROPAGATION_DELAY},
-        "channel": {"reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM}},
+        "channel": {
+            "reception": {"model": "sinr", "rx_power_dbm": RX_POWER_DBM, "error_model": "table"}
+        },
         "mac": mac,
         "ap": {"basic_rates": list(p.basic), "rts_rate": p.rts_rate},
     }

@@ -1,8 +1,9 @@
-//! The shared medium's frame exchange of an A-MPDU (`mac/aggregate.rs`): each MPDU decided
-//! by its own draw, the BlockAck or the BlockAckReq's exchange. A child of the shared
-//! medium so that `mac/aggregate.rs` depends on neither medium.
+//! The shared medium's frame exchange of an A-MPDU (`mac/aggregate.rs`): its PHY header
+//! decoded once at its start, then each MPDU decided by its own draw at its own SINR
+//! (`channel/reception.rs` [`Part`]), the BlockAck or the BlockAckReq's exchange. A child
+//! of the shared medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
-use crate::channel::{Channel, FrameKind, Ppdu};
+use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
 use crate::mac::agreement::ADDBA_FRAME;
 use crate::mac::store::{ChannelLoss, Store};
@@ -37,16 +38,27 @@ impl Shared {
         };
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost (a control
         // frame only when the channel asks about every frame).
+        // `mpdu`: the frame is an MPDU of an A-MPDU whose PHY header was decoded (true) or
+        // lost (false: so is every MPDU of it); None: a whole PPDU.
+        let lost_part = |c: &mut Channel, tx, rx, offset, kind, frame, mpdu: Option<bool>| {
+            if c.frame_lost(tx, rx, start, kind) {
+                return true;
+            }
+            if !every {
+                return false;
+            }
+            let interference = self.interference(store, rx, start, offset, c);
+            let part = match mpdu {
+                Some(false) => return true,
+                Some(true) => Part::Mpdu,
+                None => Part::Ppdu {
+                    header_interference_w: interference,
+                },
+            };
+            !c.decodes(tx, rx, start + offset, frame, part, interference)
+        };
         let lost = |c: &mut Channel, tx, rx, offset, kind, frame| {
-            c.frame_lost(tx, rx, start, kind)
-                || every
-                    && !c.decodes(
-                        tx,
-                        rx,
-                        start + offset,
-                        frame,
-                        self.interference(store, rx, start, offset, c),
-                    )
+            lost_part(c, tx, rx, offset, kind, frame, None)
         };
         let ended = |loss, end| Exchange {
             start,
@@ -106,14 +118,28 @@ impl Shared {
         }
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
+        let data = |bytes| Ppdu {
+            rate: link.rates.data,
+            bytes,
+            short_preamble: false,
+            ht: link.rates.ht,
+        };
+        // An A-MPDU's header, once at its start: with it lost, every MPDU is (a single MPDU
+        // draws its header with its PSDU).
+        let header = !ampdu
+            || !every
+            || channel.decodes(
+                node,
+                to,
+                start + data_at,
+                data(0),
+                Part::Header,
+                self.interference(store, to, start, data_at, channel),
+            );
         for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
-            let frame = Ppdu {
-                rate: link.rates.data,
-                bytes,
-                short_preamble: false,
-                ht: link.rates.ht,
-            };
-            if !lost(channel, node, to, data_at + offset, FrameKind::Data, frame) {
+            let mpdu = ampdu.then_some(header);
+            let at = data_at + offset;
+            if !lost_part(channel, node, to, at, FrameKind::Data, data(bytes), mpdu) {
                 received |= 1 << i;
             }
         }
