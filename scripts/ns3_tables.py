@@ -1,6 +1,6 @@
-"""Write docs/validation-ns3.md's standing tables (saturated UDP with single MPDUs and with
-A-MPDU, TCP, the rate ladder) from the committed pack of ns-3.37's runs and this build's
-wlansim runs (`wlansim.evidence.ns3.tables`):
+"""Write docs/validation-ns3.md's standing tables (the statements' verdicts, saturated UDP
+with single MPDUs and with A-MPDU, TCP, the rate ladder) from the committed pack of
+ns-3.37's runs and this build's wlansim runs (`wlansim.evidence.ns3.tables`):
 
     python scripts/ns3_tables.py           # write them between their markers
     python scripts/ns3_tables.py --check   # exit 1 if the committed ones differ
@@ -22,8 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def from_pack() -> dict:
-    """The tables of a whole `validate ns3 --from-pack` run against the committed pack."""
+def from_pack():
+    """A whole `validate ns3 --from-pack` run against the committed pack (its tables and
+    verdicts)."""
     from wlansim.evidence.validation import validate
     from wlansim.evidence.validations import ns3
 
@@ -31,7 +32,7 @@ def from_pack() -> dict:
         os.environ["WLANSIM_CACHE"] = str(Path(tmp) / "cache")
         result = validate("ns3", Path(tmp) / "out", reps=ns3.REPS, duration=ns3.DURATION_S,
                           jobs=1, from_pack=True)  # fmt: skip
-    return result.tables
+    return result
 
 
 def main() -> int:
@@ -43,11 +44,11 @@ def main() -> int:
     doc = ROOT / tables.DOC
     run = from_pack()
     if args.check:
-        made = tables.markdown(run)
+        made = tables.markdown(run.tables, run.verdicts)
         stale = [n for n, lines in tables.committed(doc).items() if made[n] != lines]
         print("stale: " + ", ".join(stale) if stale else "the committed tables are current")
         return 1 if stale else 0
-    changed = tables.write(doc, run)
+    changed = tables.write(doc, run.tables, run.verdicts)
     print(f"{doc}: " + (", ".join(changed) + " rewritten" if changed else "unchanged"))
     return 0
 

@@ -20,7 +20,7 @@ def test_the_committed_tables_are_the_packs_and_this_builds(tmp_path, monkeypatc
                       from_pack=True)  # fmt: skip
     committed = tables.committed(ROOT / tables.DOC)
     assert set(committed) == set(tables.NAMES)
-    made = tables.markdown(result.tables)
+    made = tables.markdown(result.tables, result.verdicts)
     for name in tables.NAMES:
         assert committed[name] == made[name], f"{name}: python scripts/ns3_tables.py"
 
@@ -37,6 +37,7 @@ def test_the_tables_go_between_their_markers(tmp_path):
              "left-out": pd.DataFrame({"cell": ["802.11b 11 Mb/s n=1 basic"]})}  # fmt: skip
     assert tables.write(doc, empty) == list(tables.NAMES)
     assert tables.write(doc, empty) == []
+    assert tables.committed(doc)["verdicts"][2] == "(no case)"
     assert tables.committed(doc)["udp"] == [
         "<!-- ns-3.37's runs: the pack's, of cell k -->", "", "(no case)", "",
         "Not in the pack yet, left out (1): 802.11b 11 Mb/s n=1 basic."]  # fmt: skip

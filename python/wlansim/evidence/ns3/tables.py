@@ -2,7 +2,8 @@
 ns3`` (every case, 3 seeds of 12 s) whose ns-3 side is the committed pack
 (:mod:`wlansim.evidence.ns3.pack`) and whose wlansim side is this build's: saturated UDP
 with single MPDUs, the 802.11ac ones again with wlansim under the standard's PPDU timing,
-with A-MPDU, TCP through the AP, the rate ladder (:data:`NAMES`).
+with A-MPDU, TCP through the AP, the rate ladder, and the verdicts of the agreement
+statements on them (:data:`NAMES`).
 
 Each sits in the page between ``<!-- ns3-table NAME begin -->`` and ``<!-- ns3-table NAME
 end -->``; :func:`write` replaces what is between, :func:`committed` reads it back.
@@ -18,7 +19,7 @@ from pathlib import Path
 #: The page the tables are in.
 DOC = Path("docs") / "validation-ns3.md"
 #: The tables, by marker name.
-NAMES = ("udp", "udp-standard", "ampdu", "tcp", "rate")
+NAMES = ("verdicts", "udp", "udp-standard", "ampdu", "tcp", "rate")
 
 
 def _pm(mean: float, half: float) -> str:
@@ -88,24 +89,37 @@ def _rate(rate) -> list[str]:
     return _table(head, rows)
 
 
-def markdown(tables: dict) -> dict[str, list[str]]:
+def _verdicts(verdicts) -> list[str]:
+    """One row per statement: its verdict and the engine's sentence, up to the named
+    differences it cites (printed beside the cases)."""
+    if not verdicts:
+        return ["(no claim)"]
+    rows = [[f"`{v.claim.id}`", v.verdict,
+             v.sentence.split(" Named difference")[0].removeprefix(f"{v.verdict}: ")]
+            for v in verdicts]  # fmt: skip
+    return _table(["statement", "verdict", "why (95 % intervals over the runs)"], rows)
+
+
+def markdown(tables: dict, verdicts=()) -> dict[str, list[str]]:
     """The page's tables (by :data:`NAMES`) from a run's `tables` (``validate ns3``'s: ``udp``,
-    ``udp-standard``, ``tcp``, ``rate``, ``build``, ``left-out``): each opens with the
-    binary whose runs it shows, and ends with the cases it leaves out for want of a stored
-    run."""
+    ``udp-standard``, ``tcp``, ``rate``, ``build``, ``left-out``) and its `verdicts`: each
+    opens with the binary whose runs it shows, and ends with the cases it leaves out for
+    want of a stored run."""
     build = tables["build"].iloc[0]
     left = list(tables["left-out"]["cell"])
-    made = {"udp": lambda: _udp(tables["udp"], False), "ampdu": lambda: _udp(tables["udp"], True),
+    made = {"verdicts": lambda: _verdicts(verdicts),
+            "udp": lambda: _udp(tables["udp"], False), "ampdu": lambda: _udp(tables["udp"], True),
             "udp-standard": lambda: _udp(tables["udp-standard"], False),
             "tcp": lambda: _tcp(tables["tcp"]), "rate": lambda: _rate(tables["rate"])}  # fmt: skip
-    wanted = {"udp": lambda c: not any(w in c for w in ("A-MPDU", "TCP", "SNR", "defaults")),
+    wanted = {"verdicts": lambda c: True,
+              "udp": lambda c: not any(w in c for w in ("A-MPDU", "TCP", "SNR", "defaults")),
               "udp-standard": lambda c: c.startswith("802.11ac") and "A-MPDU" not in c
               and not any(w in c for w in ("TCP", "SNR", "defaults")),
               "ampdu": lambda c: "A-MPDU 65535" in c and "defaults" not in c,
               "tcp": lambda c: "TCP" in c, "rate": lambda c: "SNR" in c}  # fmt: skip
     out = {}
     for name in NAMES:
-        source = "udp" if name == "ampdu" else name
+        source = {"ampdu": "udp", "verdicts": "udp"}.get(name, name)
         rows = made[name]() if len(tables[source]) else ["(no case)"]
         missing = [c for c in left if wanted[name](c)]
         out[name] = [f"<!-- ns-3.37's runs: the pack's, of cell {build.binary_key} -->", "", *rows]
@@ -132,13 +146,13 @@ def committed(doc: Path) -> dict[str, list[str]]:
     return out
 
 
-def write(doc: Path, tables: dict) -> list[str]:
+def write(doc: Path, tables: dict, verdicts=()) -> list[str]:
     """Put :func:`markdown`'s tables between their markers in `doc` (every marker pair must
     be there); the names of those that changed."""
     text = Path(doc).read_text()
     changed = []
     old = committed(doc)
-    for name, lines in markdown(tables).items():
+    for name, lines in markdown(tables, verdicts).items():
         begin, end = _markers(name)
         if name not in old:
             raise ValueError(f"{doc} has no {begin} ... {end}")
