@@ -237,6 +237,9 @@ impl Shared {
 
     /// [`MacEvent::Grant`] at `now`: every entity whose counter reaches zero with a frame
     /// transmits; the others freeze. A stale grant does nothing.
+    // Inlined: the compiler left these out of line once the medium grew (+9 instructions
+    // per event at 20 stations: docs/benchmarks.md, "The merge of four branches").
+    #[inline]
     pub fn grant<S: Schedule<MacEvent>>(
         &mut self,
         store: &mut Store,
@@ -512,6 +515,7 @@ impl Shared {
     /// [`MacEvent::ExchangeEnd`]: settle the transmitters' frames and set every entity's
     /// next countdown start (AIFS after a correct frame, EIFS after an errored one). The
     /// world then handles the outcomes and calls [`Shared::exchange_done`].
+    #[inline]
     pub fn exchange_end(&mut self, store: &mut Store, now: Time) {
         let ex = self.exchange;
         self.last_frame = None;
@@ -656,6 +660,7 @@ impl Shared {
     /// topped up): a TXOP holder sends its next frame SIFS later if the whole next
     /// exchange (with its ACK) still fits in the TXOP limit counted from the TXOP's first
     /// frame (9.19.2.4), and the medium stays busy; otherwise the medium turns idle.
+    #[inline]
     pub fn exchange_done<S: Schedule<MacEvent>>(
         &mut self,
         store: &mut Store,
