@@ -505,10 +505,10 @@ impl Store {
             e.params.short_retry_limit
         };
         // An RTS without its CTS counts once, against the entity's short retry count
-        // (802.11-2012 9.19.2.6, the EDCA retransmit procedures: the QoS STA's SRC), not against each MPDU, none of
-        // which went; at the short retry limit every MPDU of the A-MPDU is discarded (as
-        // ns-3.37's `FrameExchangeManager::DoCtsTimeout` does when the station's SSRC
-        // reaches its limit).
+        // (802.11-2012 9.19.2.6, the EDCA retransmit procedures: the QoS STA's SRC), not
+        // against each MPDU, none of which went; at the short retry limit every MPDU of
+        // the A-MPDU is discarded (as ns-3.37's `FrameExchangeManager::DoCtsTimeout` does
+        // when the station's SSRC reaches its limit).
         let rts_failed = !sent;
         let src_at_limit = rts_failed
             && e.params
