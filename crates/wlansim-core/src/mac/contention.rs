@@ -319,9 +319,20 @@ impl Contention {
     /// starts are their own (ACK/CTS timeout). Those that can join their class's ring at
     /// once do ([`Early`]): pending with a frame, their own countdown start the class's
     /// early group's (or, the group empty, before the class's), their counter above the
-    /// group's whole slots.
-    #[inline]
-    pub fn set_aside(&mut self, transmitters: &[u32], entities: &[Entity]) {
+    /// group's whole slots. `settle` is applied to each first (its failure settled, when
+    /// the medium turns idle as the exchange ends: [`super::Shared::exchange_end`]).
+    ///
+    /// What a transmitter is placed by — the class's clock and start, its early group, its
+    /// ring — is read once for each run of transmitters of one class (a collision's in a
+    /// DCF cell: one run) and written back once: in locals, the writes to the entities and
+    /// to the ring do not make the compiler read it again for every transmitter.
+    #[inline(always)]
+    pub fn set_aside(
+        &mut self,
+        transmitters: &[u32],
+        entities: &mut [Entity],
+        mut settle: impl FnMut(&mut Entity),
+    ) {
         let Contention {
             classes,
             members,
@@ -332,29 +343,59 @@ impl Contention {
         } = self;
         let (members, slot) = (&mut members[..], *slot);
         let mut earliest = *aside_earliest;
-        for &e in transmitters {
-            debug_assert_eq!(members[e as usize].place, Place::Out);
-            let ent = &entities[e as usize];
-            let b = &ent.backoff;
-            if b.pending && ent.has_frame() {
-                earliest = earliest.min(b.expiry(slot));
-                let c = &mut classes[members[e as usize].class as usize];
-                if c.early.members.is_empty() && b.countdown_start < c.countdown_start {
-                    c.early.start = b.countdown_start;
-                    c.early.slots = (c.countdown_start - b.countdown_start) / slot;
+        let mut aside_list = std::mem::take(aside);
+        let mut i = 0;
+        while i < transmitters.len() {
+            let class = members[transmitters[i] as usize].class;
+            let c = &mut classes[class as usize];
+            let (clock, class_start) = (c.clock, c.countdown_start);
+            let (mut early_start, mut early_slots) = (c.early.start, c.early.slots);
+            let mut early = std::mem::take(&mut c.early.members);
+            let before = early.len();
+            // The smallest counter that joins early (their expiry counts from their own
+            // start, `early_start`: the earliest of theirs is worked out once).
+            let mut early_counter = u64::MAX;
+            let mut ring = c.armed.slots();
+            while i < transmitters.len() {
+                let e = transmitters[i];
+                let m = &mut members[e as usize];
+                if m.class != class {
+                    break;
                 }
-                let counter = b.counter as u64;
-                if b.countdown_start == c.early.start && counter > c.early.slots {
-                    let key = counter - c.early.slots + c.clock;
-                    c.armed.insert(e, key, c.clock, members);
-                    members[e as usize].place = Place::Armed;
-                    c.early.members.push(e);
-                    continue;
+                i += 1;
+                debug_assert_eq!(m.place, Place::Out);
+                let ent = &mut entities[e as usize];
+                settle(ent);
+                let b = &ent.backoff;
+                if b.pending && ent.has_frame() {
+                    if early.is_empty() && b.countdown_start < class_start {
+                        early_start = b.countdown_start;
+                        early_slots = (class_start - b.countdown_start) / slot;
+                    }
+                    let counter = b.counter as u64;
+                    if b.countdown_start == early_start && counter > early_slots {
+                        ring.insert(e, counter - early_slots + clock, clock, m);
+                        m.place = Place::Armed;
+                        early.push(e);
+                        early_counter = early_counter.min(counter);
+                        continue;
+                    }
+                    earliest = earliest.min(b.expiry(slot));
                 }
+                m.place = Place::Aside;
+                aside_list.push(e);
             }
-            members[e as usize].place = Place::Aside;
-            aside.push(e);
+            if early_counter < u64::MAX {
+                earliest = earliest.min(early_start + early_counter as Time * slot);
+            }
+            c.armed.members += (early.len() - before) as u32;
+            c.early = Early {
+                start: early_start,
+                slots: early_slots,
+                members: early,
+            };
         }
+        *aside = aside_list;
         *aside_earliest = earliest;
     }
 
@@ -408,13 +449,15 @@ impl Contention {
     /// when their order matters) and are out; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff that reached zero after its
     /// countdown started is over. `short`: the entities that count fewer slots under
-    /// ns-2's rules ([`ShortCount`]).
+    /// ns-2's rules ([`ShortCount`]). `taken` is applied to each transmitter.
+    #[inline(always)]
     pub fn grant(
         &mut self,
         now: Time,
         entities: &mut [Entity],
         transmitters: &mut Vec<u32>,
         short: Option<ShortCount>,
+        mut taken: impl FnMut(&mut Entity),
     ) {
         let slot = self.slot;
         for c in &mut self.classes {
@@ -447,9 +490,10 @@ impl Contention {
                 if c.expiry(key, slot) == now {
                     let (counter, start) = (c.counter(key), c.countdown_start);
                     c.armed.take_bucket(key, &mut self.members, |e| {
-                        let b = &mut entities[e as usize].backoff;
-                        b.counter = counter;
-                        b.countdown_start = start;
+                        let ent = &mut entities[e as usize];
+                        ent.backoff.counter = counter;
+                        ent.backoff.countdown_start = start;
+                        taken(ent);
                         transmitters.push(e);
                     });
                 }
@@ -485,6 +529,7 @@ impl Contention {
             let before = ent.backoff.counter;
             if ent.backoff.on_busy_by(has_frame, &busy) {
                 self.members[e as usize].place = Place::Out;
+                taken(ent);
                 transmitters.push(e);
                 continue;
             }
@@ -537,18 +582,19 @@ impl KeyRing {
 
     #[inline(always)]
     fn insert(&mut self, e: u32, key: u64, clock: u64, members: &mut [Member]) {
-        // (key < clock wraps above the mask.)
-        assert!(
-            key.wrapping_sub(clock) <= self.mask(),
-            "an armed counter is within [0, CW]"
-        );
-        let b = (key & self.mask()) as usize;
-        let m = &mut members[e as usize];
-        m.key = key;
-        m.next = self.heads[b];
-        self.heads[b] = e;
-        self.occupied[b / 64] |= 1 << (b % 64);
+        self.slots().insert(e, key, clock, &mut members[e as usize]);
         self.members += 1;
+    }
+
+    /// The buckets and their bitmap, to insert into without counting the members (the
+    /// caller adds them to `members`).
+    #[inline(always)]
+    fn slots(&mut self) -> Buckets<'_> {
+        Buckets {
+            mask: self.mask(),
+            heads: &mut self.heads,
+            occupied: &mut self.occupied,
+        }
     }
 
     /// Remove member `e`; its key.
@@ -611,6 +657,30 @@ impl KeyRing {
             bits = self.occupied[w];
         }
         unreachable!("an occupied bucket")
+    }
+}
+
+/// A [`KeyRing`]'s buckets and bitmap, borrowed apart from its count of members.
+struct Buckets<'a> {
+    mask: u64,
+    heads: &'a mut [u32],
+    occupied: &'a mut [u64],
+}
+
+impl Buckets<'_> {
+    /// Member `e` (its record `m`) goes into the bucket of `key`, first.
+    #[inline(always)]
+    fn insert(&mut self, e: u32, key: u64, clock: u64, m: &mut Member) {
+        // (key < clock wraps above the mask.)
+        assert!(
+            key.wrapping_sub(clock) <= self.mask,
+            "an armed counter is within [0, CW]"
+        );
+        let b = (key & self.mask) as usize;
+        m.key = key;
+        m.next = self.heads[b];
+        self.heads[b] = e;
+        self.occupied[b / 64] |= 1 << (b % 64);
     }
 }
 

@@ -209,6 +209,18 @@ impl Entity {
         }
     }
 
+    /// The entity accesses the medium: its backoff is spent, an attempt is counted. The
+    /// exchange of the frame it sends (its head-of-line frame's).
+    #[inline(always)]
+    pub fn count_attempt(&mut self) -> super::exchange::ExchangeTimes {
+        self.backoff.pending = false;
+        self.stats.attempts += 1;
+        if self.is_retry() {
+            self.stats.retries += 1;
+        }
+        self.head.expect("has frame").times
+    }
+
     /// Whether the queue holds a frame (read from `head`, which sits beside the backoff,
     /// rather than from the queue).
     #[inline]

@@ -27,10 +27,14 @@
 //!
 //! [`Mac`]: super::Mac
 use super::contention::Contention;
+use super::entity::AfterFailure;
 use super::event::MacEvent;
+use super::exchange::ExchangeTimes;
 use super::ns2::{LastFrame, MacRules, ShortCount};
 use super::store::{ChannelLoss, Store};
+use super::Entity;
 use crate::channel::{Channel, FrameKind, Part};
+use crate::phy::Phy;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
@@ -78,6 +82,72 @@ impl Default for OwnStart {
             aifs: 0,
             start: 0,
         }
+    }
+}
+
+impl OwnStart {
+    /// The countdown start of a transmitter of exchange `ex`, which ended at `now`, that
+    /// failed, its own frame ending at `own_end`. (Out of line: once per run of the
+    /// collided transmitters that share it.)
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ex: &Exchange,
+        phy: &Phy,
+        rules: MacRules,
+        own_end: Time,
+        aifs: Time,
+        now: Time,
+        correct_end: bool,
+    ) -> OwnStart {
+        let delta = phy.propagation_delay;
+        // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
+        // received the tail of a colliding frame in error it also defers EIFS after it.
+        let after_timeout = own_end + phy.response_timeout() + aifs;
+        // The frames of a collision start together and reach it δ later.
+        let errored_tail = rules.tail_is_errored(ex.start + delta..now, ex.start..own_end)
+            && (!correct_end || rules.eifs_outlasts_correct_frames());
+        let after_medium = if errored_tail {
+            now + rules.after_error(phy, aifs)
+        } else {
+            now + aifs
+        };
+        OwnStart {
+            own_end,
+            aifs,
+            start: after_timeout.max(after_medium),
+        }
+    }
+
+    /// Transmitter `ent` of exchange `ex`, which ended at `now`, failed: the frame of its
+    /// exchange the channel lost (`loss`), or a collision (`ChannelLoss::None`). Its
+    /// countdown starts at a time of its own: this one, worked out again unless `ent`
+    /// shares it. Its head-of-line frame's exchange.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn set(
+        &mut self,
+        ex: &Exchange,
+        phy: &Phy,
+        rules: MacRules,
+        ent: &mut Entity,
+        loss: ChannelLoss,
+        now: Time,
+        correct_end: bool,
+    ) -> ExchangeTimes {
+        let times = ent.head.expect("has frame").times;
+        let own_end = match loss {
+            ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => ex.start + times.first_frame,
+            ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - phy.propagation_delay,
+        };
+        let aifs = ent.params.aifs;
+        // It depends on its own frame's end and AIFS alone: the transmitters of a
+        // collision of equal frames and one class (a crowded cell's) share it.
+        if (own_end, aifs) != (self.own_end, self.aifs) {
+            *self = OwnStart::new(ex, phy, rules, own_end, aifs, now, correct_end);
+        }
+        ent.backoff.countdown_start = self.start;
+        times
     }
 }
 
@@ -254,7 +324,16 @@ impl Shared {
         self.transmitters.clear();
         self.losers.clear();
         let short = self.short_count(store, now);
-        self.select_transmitters(store, now, short);
+        // The attempts counted as the transmitters are taken, when nothing before the
+        // exchange can change them; else below. The longest first frame: the medium's
+        // busy time if they collide.
+        let counted = self.counts_when_taken(store);
+        let mut busy = 0;
+        self.select_transmitters(store, now, short, |ent| {
+            if counted {
+                busy = busy.max(ent.count_attempt().first_frame);
+            }
+        });
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
         if self.transmitters.len() > 1 && Self::order_matters(store, channel) {
             self.transmitters.sort_unstable();
@@ -271,9 +350,10 @@ impl Shared {
             self.rejoin_losers(store);
         }
         let delta = store.phy.propagation_delay;
-        let mut busy = 0;
-        for &t in &self.transmitters {
-            busy = busy.max(store.count_attempt(t).first_frame);
+        if !counted {
+            for &t in &self.transmitters {
+                busy = busy.max(store.entities[t as usize].count_attempt().first_frame);
+            }
         }
         if store.trace {
             for k in 0..self.transmitters.len() {
@@ -334,14 +414,39 @@ impl Shared {
     /// The entities whose backoff expires at `now` transmit; every other
     /// pending entity freezes (9.3.4.3), and a post-backoff whose counter reached zero
     /// after its countdown started is complete (the entity may then access the medium at
-    /// once when a frame arrives after AIFS of idle medium).
-    fn select_transmitters(&mut self, store: &mut Store, now: Time, short: Option<ShortCount>) {
+    /// once when a frame arrives after AIFS of idle medium). `taken` is applied to each
+    /// transmitter as it is taken.
+    #[inline(always)]
+    fn select_transmitters(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        short: Option<ShortCount>,
+        taken: impl FnMut(&mut Entity),
+    ) {
         #[cfg(test)]
         if self.reference {
             return self.reference_select_transmitters(store, now, short);
         }
-        self.contention
-            .grant(now, &mut store.entities, &mut self.transmitters, short);
+        self.contention.grant(
+            now,
+            &mut store.entities,
+            &mut self.transmitters,
+            short,
+            taken,
+        );
+    }
+
+    /// Whether the grant counts each transmitter's attempt as it takes it
+    /// ([`Store::attempts_counted_when_taken`]; not under the reference scan, which takes
+    /// them its own way).
+    #[inline]
+    fn counts_when_taken(&self, store: &Store) -> bool {
+        #[cfg(test)]
+        if self.reference {
+            return false;
+        }
+        store.attempts_counted_when_taken()
     }
 
     /// Whether what becomes of a grant's transmitters depends on the order in which they
@@ -560,6 +665,9 @@ impl Shared {
         // their loop knows that no frame of theirs was lost.
         let mut last = OwnStart::default();
         if !ex.success {
+            if ex.loss == ChannelLoss::None && self.joins_at_end(store) {
+                return self.collided(store, now, correct_end);
+            }
             self.transmitter_failed(store, 0, ex.loss, now, correct_end, &mut last);
         }
         for k in 1..self.transmitters.len() {
@@ -582,19 +690,8 @@ impl Shared {
     ) {
         let ex = &self.exchange;
         let t = self.transmitters[k];
-        let times = store.head_exchange(t);
-        let delta = store.phy.propagation_delay;
-        let own_end = match loss {
-            ChannelLoss::None | ChannelLoss::Rts | ChannelLoss::Cts => ex.start + times.first_frame,
-            ChannelLoss::Data | ChannelLoss::Ack => ex.data_end - delta,
-        };
-        let aifs = store.entities[t as usize].params.aifs;
-        // It depends on its own frame's end and AIFS alone: the transmitters of a
-        // collision of equal frames and one class (a crowded cell's) share it.
-        if (own_end, aifs) != (last.own_end, last.aifs) {
-            *last = self.own_start(store, own_end, aifs, now, correct_end);
-        }
-        store.entities[t as usize].backoff.countdown_start = last.start;
+        let ent = &mut store.entities[t as usize];
+        let times = last.set(ex, &store.phy, store.rules, ent, loss, now, correct_end);
         let long_frame = matches!(loss, ChannelLoss::Data | ChannelLoss::Ack) && times.rts;
         // The receiver got the data frame of an exchange whose ACK was lost. An
         // aggregating entity's decoded MPDUs reached it above; a BlockAckReq whose
@@ -603,38 +700,41 @@ impl Shared {
         store.attempt_failed(t, ex.start, loss, false, received, long_frame);
     }
 
-    /// The countdown start of a transmitter of the exchange that ended at `now` that
-    /// failed, its own frame ending at `own_end`. (Out of line: once per run of the
-    /// collided transmitters that share it.)
-    #[inline(never)]
-    fn own_start(
-        &self,
-        store: &Store,
-        own_end: Time,
-        aifs: Time,
-        now: Time,
-        correct_end: bool,
-    ) -> OwnStart {
-        let ex = &self.exchange;
-        let delta = store.phy.propagation_delay;
-        // The transmitter waits ACKTimeout/CTSTimeout (9.3.2.8), then AIFS; if it
-        // received the tail of a colliding frame in error it also defers EIFS after it.
-        let after_timeout = own_end + store.phy.response_timeout() + aifs;
-        // The frames of a collision start together and reach it δ later.
-        let errored_tail = store
-            .rules
-            .tail_is_errored(ex.start + delta..now, ex.start..own_end)
-            && (!correct_end || store.rules.eifs_outlasts_correct_frames());
-        let after_medium = if errored_tail {
-            now + store.rules.after_error(&store.phy, aifs)
-        } else {
-            now + aifs
-        };
-        OwnStart {
-            own_end,
-            aifs,
-            start: after_timeout.max(after_medium),
+    /// Whether the failed transmitters of a collision settle their failures and are placed
+    /// in one pass as the exchange ends ([`Shared::collided`]): a failure touches the
+    /// failed entity's own state alone ([`Store::order_matters`]), so nothing the world
+    /// does with the exchange's outcomes (there are none) comes between.
+    #[inline]
+    fn joins_at_end(&self, store: &Store) -> bool {
+        #[cfg(test)]
+        if self.reference {
+            return false;
         }
+        !store.order_matters()
+    }
+
+    /// The exchange that ended at `now` was a collision, and a failure touches the failed
+    /// entity's own state alone ([`Shared::joins_at_end`]): each transmitter's failure is
+    /// settled (its countdown start, the collision counted, the retry rule
+    /// [`Entity::on_failure`]) and it is placed for the idle medium
+    /// ([`Contention::set_aside`]) in one pass; none is left for
+    /// [`Shared::exchange_done`]. (A failure that only the store can settle — an
+    /// outcome, a Block Ack session, a rate controller, a Beacon, whose entity shares its
+    /// AP's node — goes through [`Store::attempt_failed`] instead.) Out of line: a
+    /// function of its own keeps the loop's values in registers.
+    #[inline(never)]
+    fn collided(&mut self, store: &mut Store, now: Time, correct_end: bool) {
+        let (ex, phy, rules) = (&self.exchange, &store.phy, store.rules);
+        let mut last = OwnStart::default();
+        self.contention
+            .set_aside(&self.transmitters, &mut store.entities, |ent| {
+                last.set(ex, phy, rules, ent, ChannelLoss::None, now, correct_end);
+                ChannelLoss::None.count(&mut ent.stats, false);
+                debug_assert!(ent.head.is_some_and(|h| !h.broadcast));
+                let after = ent.on_failure(false);
+                debug_assert_eq!(after, AfterFailure::Retry, "no retry limit");
+            });
+        self.transmitters.clear();
     }
 
     /// Tracing only: the A-MPDUs (or BlockAckReqs) of the exchange that ends (the first
@@ -676,7 +776,9 @@ impl Shared {
         {
             self.wake_entities(store, now, sched);
         }
-        let t = self.transmitters[0];
+        // (A successful exchange's first transmitter; after a collision whose transmitters
+        // were placed at its end, none is left.)
+        let t = if ex.success { self.transmitters[0] } else { 0 };
         let e = &store.entities[t as usize];
         let (limit, has_frame) = (e.params.txop_limit, e.has_frame());
         if ex.success && limit > 0 {
@@ -763,7 +865,7 @@ impl Shared {
 
     /// The medium turned idle: a successful transmitter counts with its class, those of a
     /// failed exchange from their own countdown start (ACK/CTS timeout).
-    fn return_transmitters(&mut self, store: &Store, success: bool) {
+    fn return_transmitters(&mut self, store: &mut Store, success: bool) {
         #[cfg(test)]
         if self.reference {
             return;
@@ -774,7 +876,10 @@ impl Shared {
             self.contention.join(t, &store.entities[t as usize]);
         }
         let failed = &self.transmitters[usize::from(success)..];
-        self.contention.set_aside(failed, &store.entities);
+        if !failed.is_empty() {
+            self.contention
+                .set_aside(failed, &mut store.entities, |_| {});
+        }
     }
 
     /// Drive this medium with the linear reference scan (before any event).

@@ -462,7 +462,7 @@ impl Spatial {
         if burst {
             store.entities[t as usize].stats.burst_exchanges += 1;
         } else {
-            store.count_attempt(t);
+            store.entities[t as usize].count_attempt();
         }
         if store.trace {
             store.trace_attempt(t, now);

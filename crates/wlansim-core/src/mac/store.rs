@@ -11,7 +11,7 @@ use super::event::MacOutcome;
 use super::exchange::{exchange_times, ExchangeTimes};
 use super::ns2::MacRules;
 use super::rate::{RateControl, CONFIGURED};
-use super::Entity;
+use super::{Entity, MacStats};
 use crate::net::{NodeId, Packet};
 use crate::phy::{LinkRates, LinkTimes, Phy};
 use crate::sim::time::Time;
@@ -38,6 +38,22 @@ pub(crate) enum ChannelLoss {
     Cts,
     Data,
     Ack,
+}
+
+impl ChannelLoss {
+    /// Count a failed attempt in `stats` by its cause: this frame lost, or else (`None`)
+    /// a collision (`hidden`: with a frame whose sender it did not sense).
+    #[inline(always)]
+    pub(super) fn count(self, stats: &mut MacStats, hidden: bool) {
+        match self {
+            ChannelLoss::None => {
+                stats.collisions += 1;
+                stats.hidden_collisions += u64::from(hidden);
+            }
+            ChannelLoss::Data => stats.frame_errors += 1,
+            ChannelLoss::Rts | ChannelLoss::Cts | ChannelLoss::Ack => stats.control_errors += 1,
+        }
+    }
 }
 
 /// The channel-access entities, what their frames' exchanges take, and the outcomes of
@@ -140,17 +156,14 @@ impl Store {
             || self.rate.is_some()
     }
 
-    /// Entity `t` accesses the medium: its backoff is spent, an attempt is counted. The
-    /// exchange of the frame it sends (its head-of-line frame's).
+    /// Whether the shared medium's grant may count each transmitter's attempt
+    /// ([`Entity::count_attempt`]) as it takes it: nothing the grant does before the
+    /// exchange (frames whose lifetime passed discarded, A-MPDUs formed, internal
+    /// collisions lost) can change a transmitter's head-of-line frame or whether it
+    /// transmits.
     #[inline]
-    pub(super) fn count_attempt(&mut self, t: u32) -> ExchangeTimes {
-        let e = &mut self.entities[t as usize];
-        e.backoff.pending = false;
-        e.stats.attempts += 1;
-        if e.is_retry() {
-            e.stats.retries += 1;
-        }
-        e.head.expect("has frame").times
+    pub(super) fn attempts_counted_when_taken(&self) -> bool {
+        !self.shares_nodes && !self.limits_lifetime && self.aggregation.is_none()
     }
 
     pub(super) fn trace_attempt(&mut self, t: u32, at: Time) {
@@ -358,15 +371,7 @@ impl Store {
         received: Option<Time>,
         long_frame: bool,
     ) {
-        let stats = &mut self.entities[t as usize].stats;
-        match loss {
-            ChannelLoss::None => {
-                stats.collisions += 1;
-                stats.hidden_collisions += u64::from(hidden);
-            }
-            ChannelLoss::Data => stats.frame_errors += 1,
-            ChannelLoss::Rts | ChannelLoss::Cts | ChannelLoss::Ack => stats.control_errors += 1,
-        }
+        loss.count(&mut self.entities[t as usize].stats, hidden);
         if let Some(at) = received {
             self.deliver_received(t, at);
         }
