@@ -9,13 +9,14 @@
 //! - *Virtual* carrier sense: the NAV, set from the Duration of frames the node decodes
 //!   without being their addressee (`mac/nav.rs`), and under ns-2's rules from EIFS.
 //! - After a frame received in error, EIFS − DIFS more once the medium is idle (9.3.7),
-//!   until a frame is received correctly; ns-2 sets the NAV to EIFS instead
+//!   or from the end of that reception under ns-3.37's rule (`mac/eifs.rs`), until a
+//!   frame is received correctly; ns-2 sets the NAV to EIFS instead
 //!   (`MacRules::eifs_outlasts_correct_frames`).
 //!
 //! An entity with AIFS `aifs` counts idle slots from
 //! max(busy end [+ EIFS − DIFS], NAV end, end of its node's wait for an answer) + AIFS:
 //! the class countdown start of the shared medium (`mac/contention.rs`), per node.
-use super::MacRules;
+use super::{EifsStart, MacRules};
 use crate::sim::time::Time;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -27,9 +28,9 @@ pub struct MediumView {
     /// The node waits for the answer to its own frame until then (ACKTimeout,
     /// CTSTimeout): its entities neither count nor send.
     wait_until: Time,
-    /// Standard: the last frame received was in error (EIFS − DIFS more after the busy
-    /// period).
-    eifs: bool,
+    /// Standard: the last frame received was in error, its reception ending then
+    /// (EIFS − DIFS more after the busy period, or after that end: [`EifsStart`]).
+    errored: Option<Time>,
     /// Time physical carrier sense was busy, own transmissions included.
     busy_time: Time,
 }
@@ -94,7 +95,7 @@ impl MediumView {
         if rules.eifs_outlasts_correct_frames() {
             self.set_nav(end + hold);
         } else {
-            self.eifs = true;
+            self.errored = Some(end);
         }
     }
 
@@ -102,14 +103,17 @@ impl MediumView {
     /// Returns whether that ended an EIFS.
     #[inline]
     pub fn correct(&mut self) -> bool {
-        std::mem::replace(&mut self.eifs, false)
+        self.errored.take().is_some()
     }
 
     /// Where an entity with AIFS `aifs` counts idle slots from; `hold` as in
-    /// [`MediumView::errored`].
+    /// [`MediumView::errored`], counted by the `eifs` rule.
     #[inline]
-    pub fn countdown_start(&self, aifs: Time, hold: Time) -> Time {
-        let busy = self.busy_until + if self.eifs { hold } else { 0 };
+    pub fn countdown_start(&self, aifs: Time, hold: Time, eifs: EifsStart) -> Time {
+        let busy = match self.errored {
+            Some(end) => eifs.countdown_start(end, self.busy_until, hold, 0),
+            None => self.busy_until,
+        };
         busy.max(self.nav_until).max(self.wait_until) + aifs
     }
 
@@ -136,19 +140,58 @@ mod tests {
         assert_eq!(v.sense(100 * US, 400 * US), (true, true));
         assert_eq!(v.sense(200 * US, 300 * US), (false, false), "already busy");
         v.errored(400 * US, MacRules::Standard, hold);
-        assert_eq!(v.countdown_start(difs, hold), (400 + 314 + 50) * US);
+        assert_eq!(
+            v.countdown_start(difs, hold, EifsStart::MediumIdle),
+            (400 + 314 + 50) * US
+        );
         v.correct();
-        assert_eq!(v.countdown_start(difs, hold), (400 + 50) * US);
+        assert_eq!(
+            v.countdown_start(difs, hold, EifsStart::MediumIdle),
+            (400 + 50) * US
+        );
         // ns-2: the NAV carries it, and a correct frame does not shorten it.
         let mut v = MediumView::default();
         v.sense(0, 400 * US);
         v.errored(400 * US, MacRules::Ns2, 364 * US);
         v.correct();
-        assert_eq!(v.countdown_start(difs, 364 * US), (400 + 364 + 50) * US);
+        assert_eq!(
+            v.countdown_start(difs, 364 * US, EifsStart::MediumIdle),
+            (400 + 364 + 50) * US
+        );
         assert!(v.busy_at(700 * US));
         assert_eq!(v.busy_time(), 400 * US);
         // A NAV beyond what the node senses is a deferral; one within it is not.
         assert_eq!(v.set_nav(2000 * US), (true, true));
         assert_eq!(v.set_nav(1000 * US), (false, false));
+    }
+
+    /// A node locked onto the shorter frame of a collision (its reception in error ending
+    /// at 400 µs) senses the longer one until 900 µs: the standard's EIFS begins at the
+    /// idle, ns-3.37's at 400 µs and has passed by then.
+    #[test]
+    fn ns3_counts_eifs_from_the_end_of_the_reception_in_error() {
+        let (difs, hold) = (50 * US, 314 * US);
+        let view = |longer_end| {
+            let mut v = MediumView::default();
+            v.sense(100 * US, 400 * US);
+            v.sense(100 * US, longer_end);
+            v.errored(400 * US, MacRules::Standard, hold);
+            v
+        };
+        let v = view(900 * US);
+        assert_eq!(
+            v.countdown_start(difs, hold, EifsStart::MediumIdle),
+            (900 + 314 + 50) * US
+        );
+        assert_eq!(
+            v.countdown_start(difs, hold, EifsStart::ReceptionEnd),
+            (900 + 50) * US
+        );
+        // The longer frame ends within EIFS − DIFS of the shorter: the rest of it.
+        let v = view(600 * US);
+        assert_eq!(
+            v.countdown_start(difs, hold, EifsStart::ReceptionEnd),
+            (400 + 314 + 50) * US
+        );
     }
 }

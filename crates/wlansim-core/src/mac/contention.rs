@@ -41,6 +41,7 @@
 //! armed entity, the length of its bucket), the end of an
 //! exchange O(classes + transmitters). Storage is allocated once.
 use super::backoff::Busy;
+use super::eifs::EifsStart;
 use super::ns2::ShortCount;
 use super::{Backoff, Entity, SlotRule};
 use crate::sim::time::Time;
@@ -541,10 +542,15 @@ impl Contention {
     }
 
     /// The medium turns idle at `end`: every class counts from AIFS after it when the last
-    /// frame was received correctly, from EIFS − DIFS + AIFS otherwise (9.3.7, 9.19.2.3).
-    pub fn idle_from(&mut self, end: Time, correct: bool) {
+    /// frame was received correctly, else from EIFS − DIFS + AIFS after it, or after
+    /// `errored`, where the reception in error ended, by the `eifs` rule (9.3.7, 9.19.2.3;
+    /// `mac/eifs.rs`).
+    pub fn idle_from(&mut self, end: Time, errored: Option<Time>, eifs: EifsStart) {
         for c in &mut self.classes {
-            c.countdown_start = end + if correct { c.aifs } else { c.eifs };
+            c.countdown_start = match errored {
+                None => end + c.aifs,
+                Some(at) => eifs.countdown_start(at, end, c.eifs - c.aifs, c.aifs),
+            };
         }
     }
 }

@@ -20,7 +20,7 @@ use super::event::{MacEvent, MacOutcome};
 use super::shared::Shared;
 use super::spatial::Spatial;
 use super::store::Store;
-use super::{Entity, MacRules, MacStats};
+use super::{EifsStart, Entity, MacRules, MacStats};
 use crate::channel::receiver::Rule;
 use crate::channel::{Channel, Ppdu};
 use crate::net::{NodeId, Packet};
@@ -40,16 +40,17 @@ pub struct Mac {
 
 impl Mac {
     /// The shared medium of `entities`, following `rules` where the standard and ns-2
-    /// differ; `links`: per node, the rates of a station's link with its AP (None at an
-    /// AP).
+    /// differ and `eifs` for where an EIFS begins; `links`: per node, the rates of a
+    /// station's link with its AP (None at an AP).
     pub fn new(
         phy: Phy,
         rts_threshold: Option<u32>,
         entities: Vec<Entity>,
         links: Vec<Option<LinkRates>>,
         rules: MacRules,
+        eifs: EifsStart,
     ) -> Mac {
-        let store = Store::new(phy, rts_threshold, entities, links, rules);
+        let store = Store::new(phy, rts_threshold, entities, links, rules, eifs);
         let shared = Shared::new(&store);
         Mac {
             store,

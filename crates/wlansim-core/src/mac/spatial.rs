@@ -285,7 +285,7 @@ impl Spatial {
             if sends && self.sends_at[e as usize] == now {
                 continue;
             }
-            let start = view.countdown_start(ent.params.aifs, self.eifs_hold);
+            let start = view.countdown_start(ent.params.aifs, self.eifs_hold, store.eifs);
             b.countdown_start = start.max(self.hold[e as usize]);
         }
     }

@@ -6,6 +6,7 @@
 //! (`mac/spatial.rs`) decide *when* entities transmit and *what* became of their frames,
 //! and call these rules; neither knows the other.
 use super::aggregate::Aggregation;
+use super::eifs::EifsStart;
 use super::entity::{AfterFailure, HeadFrame};
 use super::event::MacOutcome;
 use super::exchange::{exchange_times, ExchangeTimes};
@@ -67,6 +68,8 @@ pub struct Store {
     pub entities: Vec<Entity>,
     /// Standard or ns-2 rules where they differ (`mac/ns2.rs`).
     pub(super) rules: MacRules,
+    /// Where the EIFS after a reception in error begins (`mac/eifs.rs`).
+    pub(super) eifs: EifsStart,
     pub(super) outcomes: Vec<MacOutcome>,
     /// The Block Ack sessions when the run sends A-MPDUs (`mac/aggregate.rs`).
     pub(super) aggregation: Option<Aggregation>,
@@ -90,14 +93,16 @@ pub struct Store {
 }
 
 impl Store {
-    /// The entities, following `rules` where the standard and ns-2 differ; `links`: per
-    /// node, the rates of a station's link with its AP (None at an AP).
+    /// The entities, following `rules` where the standard and ns-2 differ and `eifs` for
+    /// where an EIFS begins; `links`: per node, the rates of a station's link with its AP
+    /// (None at an AP).
     pub fn new(
         phy: Phy,
         rts_threshold: Option<u32>,
         entities: Vec<Entity>,
         links: Vec<Option<LinkRates>>,
         rules: MacRules,
+        eifs: EifsStart,
     ) -> Store {
         let links = links
             .into_iter()
@@ -117,6 +122,7 @@ impl Store {
             rts_threshold,
             entities,
             rules,
+            eifs,
             outcomes: Vec::with_capacity(2 * n),
             aggregation: None,
             rate: None,

@@ -24,7 +24,7 @@ use crate::channel::reception::ReceptionParams;
 use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::aggregate::AggregationConfig;
 use crate::mac::rate::RateAlgorithm;
-use crate::mac::{AccessCategory, AccessParams, Classifier, MacRules};
+use crate::mac::{AccessCategory, AccessParams, Classifier, EifsStart, MacRules};
 use crate::net::{Kind, NodeId};
 use crate::phy::{cca, channels, frame, LinkRates, Phy};
 use crate::sim::time::{Time, SECOND};
@@ -223,6 +223,8 @@ pub struct Model {
     /// The PHY with the preset, the profile and every override applied.
     pub phy: Phy,
     pub rules: MacRules,
+    /// Where the EIFS after a reception in error begins.
+    pub eifs: EifsStart,
     /// dot11RTSThreshold in MPDU bytes; None: off.
     pub rts_threshold: Option<u32>,
     /// A-MPDUs (`mac.ampdu_max_bytes` above 0); None: off.
@@ -275,6 +277,7 @@ impl Model {
         let mut m = Model {
             phy,
             rules,
+            eifs: s.mac_profile().eifs_start(),
             rts_threshold: s.mac.rts_threshold.bytes(),
             aggregation: s.aggregation(),
             nodes: Vec::new(),

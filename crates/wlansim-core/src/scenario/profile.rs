@@ -2,12 +2,13 @@
 //! `ns2` selects ns-2.35's TCP (`[tcp] profile = "ns2"`, [`crate::tcp::TcpConfig::ns2`])
 //! and its 802.11 MAC (`[mac] profile = "ns2"`, [`crate::mac::MacRules::Ns2`]); each part
 //! can also be chosen alone in its own table, which wins over the top-level key.
-//! `ns3` selects ns-3.37's departures from the standard that change results: so far its
-//! HT/VHT PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`), with the standard's MAC rules and
-//! TCP. The timing belongs to the 802.11 part, as ns-2's unrounded airtime does: `[mac]
-//! profile = "ns3"` chooses it alone (ns-3.37's MAC departures would join it there), and
-//! `[tcp] profile` has no `ns3` (the top-level `ns3` runs the standard TCP).
-use crate::mac::MacRules;
+//! `ns3` selects ns-3.37's departures from the standard that change results: its HT/VHT
+//! PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`) and where its EIFS begins
+//! ([`EifsStart::ReceptionEnd`], `mac/eifs.rs`), with the standard's other MAC rules and
+//! TCP. Both belong to the 802.11 part, as ns-2's unrounded airtime does: `[mac] profile =
+//! "ns3"` chooses them alone, and `[tcp] profile` has no `ns3` (the top-level `ns3` runs
+//! the standard TCP).
+use crate::mac::{EifsStart, MacRules};
 use crate::phy::PsduTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,7 +23,8 @@ pub enum Profile {
     Ns2,
     /// ns-3.37's departures from the standard (docs/how-to/ns3-profile.md): its HT/VHT
     /// PPDU timing (no VHT-SIG-B in an SU PPDU, 400 ns guard-interval symbols not
-    /// rounded to 4 µs); the standard's MAC rules and TCP.
+    /// rounded to 4 µs) and its EIFS counted from the end of the reception in error; the
+    /// standard's other MAC rules and TCP.
     Ns3,
 }
 
@@ -31,11 +33,21 @@ impl Profile {
         *self == Profile::Standard
     }
 
-    /// The MAC rules of this profile (ns-3.37's: the standard's).
+    /// The MAC rules of this profile (ns-3.37's: the standard's, but for
+    /// [`Profile::eifs_start`]).
     pub fn mac_rules(self) -> MacRules {
         match self {
             Profile::Standard | Profile::Ns3 => MacRules::Standard,
             Profile::Ns2 => MacRules::Ns2,
+        }
+    }
+
+    /// Where this profile's EIFS begins: ns-3.37's at the end of the reception in error,
+    /// the others' when the medium turns idle (802.11-2020 10.3.2.3.7).
+    pub fn eifs_start(self) -> EifsStart {
+        match self {
+            Profile::Standard | Profile::Ns2 => EifsStart::MediumIdle,
+            Profile::Ns3 => EifsStart::ReceptionEnd,
         }
     }
 
@@ -65,10 +77,11 @@ mod tests {
         .unwrap()
     }
 
-    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), the standard's MAC
-    /// rules, TCP and routing agent; `[mac] profile = "ns3"` chooses the timing alone.
+    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter) and EIFS start, the
+    /// standard's other MAC rules, TCP and routing agent; `[mac] profile = "ns3"` chooses
+    /// the 802.11 part alone.
     #[test]
-    fn ns3_changes_the_ppdu_timing_only() {
+    fn ns3_changes_the_ppdu_timing_and_the_eifs_start_only() {
         let standard = scenario("", "");
         for s in [
             scenario("profile = \"ns3\"", ""),
@@ -81,12 +94,15 @@ mod tests {
             );
             assert_eq!(s.phy().ack_time(), standard.phy().ack_time());
             assert_eq!(s.mac_rules(), MacRules::Standard);
+            assert_eq!(s.mac_profile().eifs_start(), EifsStart::ReceptionEnd);
+            assert_eq!(standard.mac_profile().eifs_start(), EifsStart::MediumIdle);
             assert_eq!(s.tcp_config(0), standard.tcp_config(0));
             assert_eq!(s.routing_agent(), standard.routing_agent());
         }
         // `[mac] profile` wins over the top-level key, as for ns2.
         let back = scenario("profile = \"ns3\"", "profile = \"standard\"");
         assert_eq!(back.phy(), standard.phy());
+        assert_eq!(back.mac_profile().eifs_start(), EifsStart::MediumIdle);
     }
 
     #[test]

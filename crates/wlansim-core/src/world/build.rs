@@ -333,7 +333,7 @@ impl World {
             pcap: capture,
         });
         let links = m.nodes.iter().map(|x| x.rates).collect();
-        let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules);
+        let mut mac = Mac::new(phy, m.rts_threshold, n.entities, links, rules, m.eifs);
         mac.store.trace = trace.is_some();
         mac.store.trace_heard = trace_heard;
         if let Some(config) = m.aggregation {

@@ -1,8 +1,8 @@
 //! The contention structure (`mac::contention`) against the linear reference scan it
 //! replaced (`mac/shared/reference.rs`): randomized scenarios — station counts from 1 to
 //! 150, DCF, EDCA and mixed cells, saturated, CBR, Poisson and TCP loads, small queues
-//! (post-backoffs), frame errors, RTS/CTS, TXOP bursts, custom AIFSN, the standard's and
-//! ns-2's MAC rules — run through both
+//! (post-backoffs), frame errors, RTS/CTS, TXOP bursts, custom AIFSN, the standard's,
+//! ns-2's and ns-3's MAC rules — run through both
 //! with the same seed must give identical results (every flow, node and AC counter, the
 //! number of events). The corpus must also exercise what differs between the two:
 //! collisions, internal collisions, TXOP bursts and frame errors.
@@ -47,7 +47,7 @@ fn scenario(rng: &mut Rng, stations: u32) -> String {
         "duration = \"3 s\"\nwarmup = \"0.5 s\"\n[phy]\nstandard = \"{standard}\"\n\
          [mac]\nrts_threshold = {rts}\nqueue = {queue}\nshort_retry_limit = {retries}\n{long}\
          profile = \"{}\"\n[ap]\nqueue = {}\nqos = {ap_qos}\n",
-        pick(rng, &["standard", "standard", "ns2"]),
+        pick(rng, &["standard", "standard", "ns2", "ns3"]),
         pick(rng, &["5", "30"]),
     );
     if ap_qos && chance(rng, 50) {

@@ -160,3 +160,64 @@ fn a_saturated_queue_filled_as_one_run_gives_what_one_by_one_gives() {
         serde_json::to_string(&b).unwrap()
     );
 }
+
+/// AP + 3 saturated uplink stations whose payloads are `sizes` bytes, queues filled,
+/// under `profile`.
+fn uploads_of(profile: &str, sizes: [u32; 3]) -> World {
+    let mut toml = format!("duration = \"10 s\"\nprofile = \"{profile}\"\n");
+    for (i, size) in sizes.iter().enumerate() {
+        toml += &format!(
+            "[[stations]]\nname = \"s{i}\"\n[[flows]]\nname = \"f{i}\"\n\
+             direction = \"uplink\"\nstations = \"s{i}\"\npacket_size = \"{size} B\"\n"
+        );
+    }
+    let mut w = World::new(&Scenario::from_toml(&toml).unwrap(), 1).unwrap();
+    for f in 0..3 {
+        w.on_source_start(0, f);
+    }
+    w
+}
+
+/// Stations 1 (1000-byte payloads) and 2 (`short`-byte) collide: where station 3 and the
+/// AP count from under each profile (`mac/eifs.rs`). 802.11b at 11 Mb/s: EIFS − DIFS =
+/// 314 µs.
+#[test]
+fn after_a_collision_of_unequal_frames_ns3_counts_eifs_from_the_shorter_frames_end() {
+    for (short, profile) in [(100, "standard"), (100, "ns3"), (800, "ns3")] {
+        let mut w = uploads_of(profile, [1000, short, 1000]);
+        let t0 = 1000 * US;
+        arrange_collision(&mut w, t0, 10);
+        w.on_access_grant(t0, w.mac.generation());
+        assert_eq!(w.mac.shared.transmitters, vec![1, 2]);
+        let phy = w.mac.store.phy.clone();
+        let delta = phy.propagation_delay;
+        let end = t0 + phy.data_time(1028) + delta;
+        let short_end = t0 + phy.data_time(short + 28) + delta;
+        let hold = phy.eifs() - phy.difs;
+        w.on_exchange_end(end);
+        let expected = match (profile, short) {
+            // 802.11-2020 10.3.2.3.7: EIFS once the medium is idle.
+            ("standard", _) => end + hold + phy.difs,
+            // ns-3.37: its EIFS began when the 100-byte frame's reception ended in error,
+            // 662 µs before the idle: DIFS from the idle.
+            (_, 100) => {
+                assert!(end - short_end > hold);
+                end + phy.difs
+            }
+            // The 800-byte frame ended 146 µs before the longer: the rest of the EIFS.
+            _ => {
+                assert!(end - short_end < hold);
+                short_end + hold + phy.difs
+            }
+        };
+        for e in [0, 3] {
+            assert_eq!(w.mac.countdown_start(e), expected, "{profile} {short} B");
+        }
+        // The shorter frame's sender: its ACKTimeout, or the longer frame it only sensed,
+        // then DIFS, under every profile (`MacRules::tail_is_errored`).
+        assert_eq!(
+            w.mac.countdown_start(2),
+            (short_end - delta + phy.response_timeout()).max(end) + phy.difs
+        );
+    }
+}

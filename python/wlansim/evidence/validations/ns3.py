@@ -65,15 +65,16 @@ each with its switch):
   (``VhtPhy::GetSigBDuration``: 0 for SU), and counts 400 ns guard-interval symbols in
   3.6 µs without the standard's rounding to 4 µs. Matched: wlansim's side runs under
   ``profile = "ns3"`` (:data:`PROFILE`), which times its HT/VHT PPDUs so; the 802.11ac
-  single-MPDU cases run under the standard's timing too (:func:`standard_timing`).
+  single-MPDU cases run under the standard's timing too (:func:`standard_timing`);
+- EIFS: ns-3.37 counts it from the end of a reception in error
+  (``ChannelAccessManager::GetAccessGrantStart``), not from the medium's idle as
+  802.11-2020 10.3.2.3.7 has it, so that after a collision of frames of unequal length (an
+  A-MPDU and a BlockAckReq) its other nodes defer AIFS from the idle. Matched by the same
+  profile (``mac/eifs.rs``).
 
-Differences no switch removes (:data:`NAMED_DIFFERENCES`): after a
-collision of frames of unequal length (an A-MPDU and a
-BlockAckReq) ns-3's other nodes defer no EIFS (each locks onto a frame of its own, and
-one locked onto the shorter frame counts EIFS from that reception's end,
-``ChannelAccessManager::GetAccessGrantStart``, not from the medium's idle as 802.11-2020
-10.3.2.3.7 has it), where every node of wlansim's shared medium shares its addressee's
-lock and defers EIFS. They are named beside the cases they touch.
+Differences no switch removes are named beside the cases they touch
+(:data:`NAMED_DIFFERENCES` for the saturated cases, none today; :data:`TCP_DIFFERENCES`,
+:data:`RATE_DIFFERENCES`).
 """
 
 from __future__ import annotations
@@ -171,18 +172,10 @@ PHYS = {p.key: p for p in (
     _ht("11ac-80", "802.11ac MCS 9 80 MHz", "802.11ac", "802.11ac", "VhtMcs9", 9, 80, 390e6),
 )}  # fmt: skip
 
-#: What differs and has no switch: (PHYs it touches, the accesses it touches, text).
-NAMED_DIFFERENCES = (
-    (("11n-20", "11n-40", "11ac-20", "11ac-40", "11ac-80"), ("basic",),
-     "after a collision of frames of unequal length (with A-MPDU: an A-MPDU and a "
-     "BlockAckReq, or A-MPDUs of different lengths) ns-3.37's other nodes defer no EIFS: "
-     "each locks onto the first frame to arrive, and on the A-MPDU decodes its MPDUs after "
-     "the shorter frame ended, or on the shorter frame counts EIFS from that errored "
-     "reception's end (ChannelAccessManager::GetAccessGrantStart) while the A-MPDU is "
-     "still on the air, where 802.11-2020 10.3.2.3.7 begins EIFS when the medium turns "
-     "idle; wlansim's shared medium gives every node its addressee's lock, and after a "
-     "collision the addressee did not capture they all defer EIFS"),
-)  # fmt: skip
+#: What differs in the saturated cases and has no switch: (PHYs it touches, the accesses
+#: it touches, text). None since ``profile = "ns3"`` took ns-3.37's EIFS over (the last
+#: one: after a collision of frames of unequal length its other nodes deferred no EIFS).
+NAMED_DIFFERENCES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = ()
 
 
 def named(case: Case) -> list[str]:
@@ -588,12 +581,9 @@ TCP_DIFFERENCES = (
     "ns-3.37's Block Ack agreement can stall a flow from its start (802.11n, k = 1, seed 3: "
     "the download's receiver passed no packet up from its MAC after its ADDBA exchange, "
     "and the run's download is 0); wlansim's ADDBA exchange, ns-3.37's rules, never stalls",
-    "802.11ac: ns-3's total is 1.9-2.8 % above wlansim's (the standing table; 2-5 % before "
-    "wlansim decoded on ns-3's error tables); in part because ns-3.37's other "
-    "nodes defer no EIFS after a collision of frames of unequal length (a TCP segment's "
-    "A-MPDU and an ACK's, a BlockAckReq), where wlansim's all do (the UDP cases' named "
-    "difference: an experimental change that drops that EIFS moves wlansim's totals "
-    "by +1.2 to +1.9 %, docs/validation-ns3.md)",
+    "802.11ac: ns-3's total is 2.1-3.2 % above wlansim's (the standing table; 2-5 % before "
+    "wlansim decoded on ns-3's error tables, 1.9-2.8 % before wlansim's side took ns-3.37's "
+    "EIFS after a collision of frames of unequal length): not traced",
 )
 #: A direction starves when it gets less than this share of the cell's total: its ratio
 #: is then not compared (the issue's "where nothing starves").

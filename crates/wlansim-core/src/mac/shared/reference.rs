@@ -53,16 +53,19 @@ impl Shared {
         }
     }
 
-    pub(super) fn reference_idle_from(&mut self, store: &mut Store, end: Time, correct: bool) {
-        let (rules, phy) = (store.rules, &store.phy);
+    pub(super) fn reference_idle_from(
+        &mut self,
+        store: &mut Store,
+        end: Time,
+        errored: Option<Time>,
+    ) {
+        let (eifs, hold) = (store.eifs, store.rules.eifs_hold(&store.phy));
         for e in &mut store.entities {
             let aifs = e.params.aifs;
-            e.backoff.countdown_start = end
-                + if correct {
-                    aifs
-                } else {
-                    rules.after_error(phy, aifs)
-                };
+            e.backoff.countdown_start = match errored {
+                None => end + aifs,
+                Some(at) => eifs.countdown_start(at, end, hold, aifs),
+            };
         }
     }
 }

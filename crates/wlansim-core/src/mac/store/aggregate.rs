@@ -602,7 +602,7 @@ pub(super) mod tests {
     use crate::mac::backoff::Backoff;
     use crate::mac::entity::{AccessParams, Entity};
     use crate::mac::ns2::MacRules;
-    use crate::mac::MacStats;
+    use crate::mac::{EifsStart, MacStats};
     use crate::net::TxQueue;
     use crate::phy::{LinkRates, Preamble, Standard};
     use crate::sim::rng::{Rng, StreamKind};
@@ -646,6 +646,7 @@ pub(super) mod tests {
             entities,
             vec![None, link, link],
             MacRules::default(),
+            EifsStart::default(),
         );
         let config = AggregationConfig {
             max_bytes: 65_535,
