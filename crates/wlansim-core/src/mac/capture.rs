@@ -71,6 +71,7 @@ impl Shared {
         }
         let Some((i, _)) = best else {
             self.collided_attempts(store, 0, channel);
+            self.header_aborts_of_collision(store, now, channel);
             return collision;
         };
         self.transmitters.swap(0, i);
@@ -83,6 +84,7 @@ impl Shared {
         };
         if ex.loss == first {
             // Locked, but not decoded: a collision like any other.
+            self.header_aborts_of_collision(store, now, channel);
             return collision;
         }
         ex.captured = true;
@@ -91,6 +93,19 @@ impl Shared {
             ex.tail = true;
         }
         ex
+    }
+
+    /// A collision nobody captured: under ns-3.37's rule the nodes that lose its PHY
+    /// header count AIFS after it (`shared/header_abort.rs`).
+    #[inline]
+    fn header_aborts_of_collision(&mut self, store: &Store, now: Time, channel: &mut Channel) {
+        if channel
+            .reception
+            .as_ref()
+            .is_some_and(|r| r.aborts_on_header_failure())
+        {
+            self.draw_header_aborts(store, now, channel);
+        }
     }
 
     /// Power (W) at `rx` of the colliding frames (every transmitter but the first) still

@@ -30,11 +30,13 @@ use super::contention::Contention;
 use super::event::MacEvent;
 use super::ns2::{LastFrame, MacRules, ShortCount};
 use super::store::{ChannelLoss, Store};
-use crate::channel::{Channel, FrameKind, Part};
+use crate::channel::{Channel, FrameKind, Part, Ppdu};
+use crate::net::NodeId;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
 mod aggregate;
+mod header_abort;
 
 /// The frame exchange in progress on the medium.
 #[derive(Clone, Copy, Debug, Default)]
@@ -92,6 +94,12 @@ pub(crate) struct Shared {
     losers: Vec<u32>,
     /// Powers of the transmitters at one receiver (SINR reception; reused buffer).
     pub(super) powers: Vec<f64>,
+    /// The transmitters' first frames (SINR reception, `shared/header_abort.rs`; reused
+    /// buffer).
+    frames: Vec<Ppdu>,
+    /// The nodes that lost the PHY header of the collision that is on the air and count
+    /// AIFS after it (`shared/header_abort.rs`).
+    header_aborts: Vec<NodeId>,
     contention: Contention,
     /// Time the medium was busy (exchanges, from their start to their end) since
     /// statistics started at `busy_since`.
@@ -126,6 +134,8 @@ impl Shared {
             transmitters: Vec::with_capacity(n),
             losers: Vec::with_capacity(n),
             powers: Vec::with_capacity(n),
+            frames: Vec::new(),
+            header_aborts: Vec::new(),
             contention,
             busy_time: 0,
             busy_since: 0,
@@ -554,6 +564,9 @@ impl Shared {
         self.idle_from(store, now, correct_end);
         if ex.success && !ex.captured {
             return;
+        }
+        if !self.header_aborts.is_empty() {
+            self.defer_header_aborts(store, now);
         }
         // The first transmitter failed by the exchange's own loss (or collided, which is
         // no loss); the others (of a collision, or beside a captured exchange) collided:
