@@ -97,8 +97,8 @@ pub(crate) struct Shared {
     /// The transmitters' first frames (SINR reception, `shared/header_abort.rs`; reused
     /// buffer).
     frames: Vec<Ppdu>,
-    /// The nodes that lost the PHY header of the collision that is on the air and count
-    /// AIFS after it (`shared/header_abort.rs`).
+    /// The nodes that lost the PHY header of the collision on the air, which count AIFS
+    /// after it (`shared/header_abort.rs`; reused buffer).
     header_aborts: Vec<NodeId>,
     contention: Contention,
     /// Time the medium was busy (exchanges, from their start to their end) since
@@ -565,9 +565,6 @@ impl Shared {
         if ex.success && !ex.captured {
             return;
         }
-        if !self.header_aborts.is_empty() {
-            self.defer_header_aborts(store, now);
-        }
         // The first transmitter failed by the exchange's own loss (or collided, which is
         // no loss); the others (of a collision, or beside a captured exchange) collided:
         // their loop knows that no frame of theirs was lost.
@@ -769,7 +766,8 @@ impl Shared {
     fn idle_from(&mut self, store: &mut Store, end: Time, correct: bool) {
         #[cfg(test)]
         if self.reference {
-            return self.reference_idle_from(store, end, correct);
+            self.reference_idle_from(store, end, correct);
+            return self.reference_header_aborts(store, end);
         }
         self.contention.idle_from(end, correct);
     }

@@ -27,8 +27,9 @@
 //! each node that did not transmit draws whether it decodes the header of the frame it
 //! locks onto ([`Reception::bystander_decodes_header`]: the strongest, ties drawn, from
 //! its own `<node>/header` stream); the entities of those that do not count from AIFS
-//! after the busy end, each aside with a countdown start of its own (`mac/contention.rs`),
-//! while their class counts from EIFS − DIFS + AIFS. The addressee draws too: its own
+//! after the busy end, each put aside at once with a countdown start of its own
+//! (`mac/contention.rs`), while their class counts from EIFS − DIFS + AIFS. All of it at
+//! the grant, so that the end of an exchange, on every profile's path, does no more. The addressee draws too: its own
 //! decoding draw is of the header and the PSDU together (`channel/reception.rs`), so which
 //! failed is drawn anew (exact where the PSDU at that SINR never decodes, as any MCS above
 //! 0 at 0 dB). A node that transmitted hears nothing; with `capture = false` nobody locks
@@ -44,35 +45,38 @@ use crate::phy::frame::{BLOCK_ACK_REQ, RTS};
 use crate::sim::time::Time;
 
 impl Shared {
-    /// The grant at `now` ended in a collision no receiver captured: the nodes that did not
-    /// transmit and lost the PHY header of the frame they locked onto go into
-    /// `header_aborts` (under [`HeaderFailure::Abort`] only; out of line: once per
-    /// collision).
+    /// The grant at `now` ended in a collision no receiver captured, on the air until
+    /// `end`: the nodes that did not transmit and lose the PHY header of the frame they
+    /// lock onto count from AIFS after `end`, each of their entities aside with that
+    /// countdown start of its own; their class's comes when the collision ends (EIFS −
+    /// DIFS + AIFS), and an entity aside keeps its own. Under [`HeaderFailure::Abort`]
+    /// only; out of line: once per collision.
     ///
     /// [`HeaderFailure::Abort`]: crate::channel::reception::HeaderFailure::Abort
     #[inline(never)]
-    pub(in crate::mac) fn draw_header_aborts(
+    pub(in crate::mac) fn abort_headers(
         &mut self,
-        store: &Store,
+        store: &mut Store,
         now: Time,
+        end: Time,
         channel: &mut Channel,
     ) {
-        debug_assert!(self.header_aborts.is_empty());
         self.frames.clear();
         for &t in &self.transmitters {
             self.frames.push(first_ppdu(store, t));
         }
+        self.header_aborts.clear();
         let nodes = self.first_entity.len() - 1;
         for rx in 0..nodes as u32 {
-            let (first, end) = (
+            let (first, last) = (
                 self.first_entity[rx as usize],
                 self.first_entity[rx as usize + 1],
             );
-            let transmits = first == end // (no entity: it never contends)
+            let transmits = first == last // (no entity: it never contends)
                 || self
-                .transmitters
-                .iter()
-                .any(|&t| store.entities[t as usize].node == rx);
+                    .transmitters
+                    .iter()
+                    .any(|&t| store.entities[t as usize].node == rx);
             if transmits {
                 continue;
             }
@@ -86,26 +90,33 @@ impl Shared {
                 self.header_aborts.push(rx);
             }
         }
-    }
-
-    /// The collision ended at `now`: the entities of the nodes in `header_aborts` count
-    /// from AIFS after it.
-    #[inline(never)]
-    pub(in crate::mac) fn defer_header_aborts(&mut self, store: &mut Store, now: Time) {
+        #[cfg(test)]
+        if self.reference {
+            // The reference scan sets every entity's start when the collision ends
+            // (`reference_header_aborts`).
+            return;
+        }
         for i in 0..self.header_aborts.len() {
             let node = self.header_aborts[i] as usize;
             for e in self.first_entity[node]..self.first_entity[node + 1] {
-                let aifs = store.entities[e as usize].params.aifs;
-                #[cfg(test)]
-                if self.reference {
-                    store.entities[e as usize].backoff.countdown_start = now + aifs;
-                    continue;
-                }
-                let b = &mut store.entities[e as usize].backoff;
-                self.contention.take(e, b);
-                b.countdown_start = now + aifs;
+                let ent = &mut store.entities[e as usize];
+                let aifs = ent.params.aifs;
+                self.contention.take(e, &mut ent.backoff);
+                ent.backoff.countdown_start = end + aifs;
                 self.contention
                     .restore(e, &store.entities[e as usize], true);
+            }
+        }
+    }
+
+    /// The reference scan: the collision ended at `end`, after every entity took its
+    /// class's countdown start; those of the nodes that lost its header count from AIFS.
+    #[cfg(test)]
+    pub(super) fn reference_header_aborts(&mut self, store: &mut Store, end: Time) {
+        for &node in &self.header_aborts {
+            for e in self.first_entity[node as usize]..self.first_entity[node as usize + 1] {
+                let ent = &mut store.entities[e as usize];
+                ent.backoff.countdown_start = end + ent.params.aifs;
             }
         }
         self.header_aborts.clear();
