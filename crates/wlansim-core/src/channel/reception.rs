@@ -49,6 +49,23 @@ pub struct ReceptionParams {
     pub capture: bool,
     /// The curves of OFDM, HT and VHT frames.
     pub error_model: ErrorModel,
+    /// What a node's PHY reports when the PHY header of the frame it locked onto fails.
+    pub header_failure: HeaderFailure,
+}
+
+/// What a receiver's PHY reports when the PHY header of the frame it locked onto fails,
+/// and so what a node that did not transmit defers after a collision it could not decode
+/// (the rule: `mac/shared/header_abort.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HeaderFailure {
+    /// A reception in error, as any frame of a collision: EIFS follows (802.11-2020
+    /// 10.3.2.3.7; the standard's and ns-2's profiles).
+    #[default]
+    Error,
+    /// ns-3.37's (`profile = "ns3"`): the reception is aborted with no RX-end error, and
+    /// AIFS follows. Each node draws its header from a stream of its own,
+    /// `<node>/header` ([`Reception::bystander_decodes_header`]).
+    Abort,
 }
 
 /// A frame as the receiver sees it: its rate, its PSDU length and its preamble; an HT or
@@ -98,6 +115,9 @@ pub struct Reception {
     sensitivity_w: f64,
     /// Per receiving node: `<node>/reception`.
     rng: Vec<Rng>,
+    /// Per node under [`HeaderFailure::Abort`]: `<node>/header` (else empty), so that no
+    /// other draw moves.
+    header_rng: Vec<Rng>,
 }
 
 impl Reception {
@@ -108,17 +128,30 @@ impl Reception {
         modulation: Modulation,
         nodes: impl Iterator<Item = &'a str>,
     ) -> Reception {
-        let rng = nodes
-            .map(|name| Rng::named(seed, StreamKind::Channel, &format!("{name}/reception")))
-            .collect();
+        let names: Vec<&str> = nodes.collect();
+        let streams = |part: &str| -> Vec<Rng> {
+            let named = |name| Rng::named(seed, StreamKind::Channel, &format!("{name}/{part}"));
+            names.iter().map(named).collect()
+        };
+        let header_rng = match params.header_failure {
+            HeaderFailure::Error => Vec::new(),
+            HeaderFailure::Abort => streams("header"),
+        };
         Reception {
             capture: params.capture,
             error_model: params.error_model,
             modulation,
             noise_w: watts(params.noise_floor_dbm),
             sensitivity_w: watts(params.sensitivity_dbm),
-            rng,
+            rng: streams("reception"),
+            header_rng,
         }
+    }
+
+    /// Whether a node that loses the PHY header of the frame it locked onto reports no
+    /// error ([`HeaderFailure::Abort`]).
+    pub fn aborts_on_header_failure(&self) -> bool {
+        !self.header_rng.is_empty()
     }
 
     /// A number drawn evenly from 0..k from `rx`'s stream (which of k frames as strong as
@@ -130,12 +163,17 @@ impl Reception {
     /// Which of the frames that reach `rx` together, at `powers` there, it locks onto:
     /// the strongest, ties drawn uniformly.
     pub fn lock(&mut self, rx: NodeId, powers: &[f64]) -> usize {
+        Self::strongest(&mut self.rng[rx as usize], powers)
+    }
+
+    /// The index of the strongest of `powers`, ties drawn uniformly from `rng`.
+    fn strongest(rng: &mut Rng, powers: &[f64]) -> usize {
         let strongest = powers.iter().copied().fold(f64::MIN, f64::max);
         let ties = powers.iter().filter(|&&p| p == strongest).count();
         let pick = if ties == 1 {
             0
         } else {
-            self.rng[rx as usize].uniform_inclusive(ties as u32 - 1) as usize
+            rng.uniform_inclusive(ties as u32 - 1) as usize
         };
         powers
             .iter()
@@ -154,6 +192,29 @@ impl Reception {
             None => self.noise_w,
         };
         power_w / (interference_w + noise)
+    }
+
+    /// Whether node `rx`, which did not transmit, decodes the PHY header of the frame it
+    /// locks onto among `frames` that reach it together at `powers` (the strongest, ties
+    /// drawn), the others its interference: one draw from its `<node>/header` stream
+    /// (none when the probability is 1; a frame below the sensitivity is not detected).
+    /// Under [`HeaderFailure::Abort`] only.
+    pub fn bystander_decodes_header(
+        &mut self,
+        rx: NodeId,
+        frames: &[Ppdu],
+        powers: &[f64],
+    ) -> bool {
+        let rng = &mut self.header_rng[rx as usize];
+        let locked = Self::strongest(rng, powers);
+        let power = powers[locked];
+        if power < self.sensitivity_w {
+            return false;
+        }
+        let others = powers.iter().sum::<f64>() - power;
+        let frame = frames[locked];
+        let p = self.header(frame, self.sinr(frame, power, others));
+        p >= 1.0 || self.header_rng[rx as usize].uniform() < p
     }
 
     /// Probability that `frame`'s PHY header is received at `sinr`.
@@ -219,6 +280,7 @@ mod tests {
                 sensitivity_dbm: -82.0,
                 capture: true,
                 error_model: ErrorModel::Nist,
+                header_failure: HeaderFailure::Error,
             },
             Modulation::Dsss,
             names.iter().map(|n| n.as_str()),
@@ -294,6 +356,7 @@ mod tests {
             sensitivity_dbm: -82.0,
             capture: true,
             error_model,
+            header_failure: HeaderFailure::Error,
         };
         let ofdm = |m| Reception::new(7, params(m), Modulation::Ofdm, names.into_iter());
         let rts = Ppdu {
@@ -337,5 +400,61 @@ mod tests {
         let (nist, table) = (ErrorModel::Nist, ErrorModel::Table);
         assert!(header_success(nist, Modulation::Ofdm, false, false, sinr) < 0.7);
         assert!(header_success(table, Modulation::Ofdm, false, false, sinr) > 0.99);
+    }
+
+    /// ns-3.37's bystanders (`HeaderFailure::Abort`): a node that did not transmit draws
+    /// the header of the frame it locks onto from its own stream, at the tables' odds: a
+    /// non-HT header (L-SIG, 3 bytes of BPSK 1/2) fails at 0.33 % at 0 dB (two frames)
+    /// and 39.3 % at −3 dB (three); the reception draws are the same as without it.
+    #[test]
+    fn bystanders_draw_the_header_apart_at_the_tables_odds() {
+        let names = ["ap", "a", "b"];
+        let params = |header_failure| ReceptionParams {
+            noise_floor_dbm: -93.97,
+            rx_power_dbm: -30.66,
+            sensitivity_dbm: -101.0,
+            capture: true,
+            error_model: ErrorModel::Table,
+            header_failure,
+        };
+        let make = |h| Reception::new(3, params(h), Modulation::Ofdm, names.into_iter());
+        let (mut error, mut abort) = (make(HeaderFailure::Error), make(HeaderFailure::Abort));
+        assert!(!error.aborts_on_header_failure() && abort.aborts_on_header_failure());
+        let data = Ppdu {
+            rate: 54_000_000,
+            bytes: 1536,
+            ..RTS
+        };
+        let p = watts(-30.66);
+        let n = 200_000;
+        for (frames, expected) in [(2, 0.00328), (3, 0.39263)] {
+            let (ppdus, powers) = (vec![data; frames], vec![p; frames]);
+            let sinr = p / ((frames - 1) as f64 * p + watts(-93.97));
+            let lost =
+                1.0 - header_success(ErrorModel::Table, Modulation::Ofdm, false, false, sinr);
+            assert!((lost - expected).abs() < 1e-5, "{frames}: {lost}");
+            let failed = (0..n)
+                .filter(|_| !abort.bystander_decodes_header(1, &ppdus, &powers))
+                .count() as f64
+                / n as f64;
+            let sd = (expected * (1.0 - expected) / n as f64).sqrt();
+            assert!((failed - expected).abs() < 5.0 * sd, "{frames}: {failed}");
+        }
+        // The receivers' own draws do not move.
+        let rts = Ppdu {
+            rate: 6_000_000,
+            ..RTS
+        };
+        for _ in 0..1000 {
+            let (e, a) = (error.lock(0, &[p, p]), abort.lock(0, &[p, p]));
+            assert_eq!(e, a);
+            let part = Part::Ppdu {
+                header_interference_w: p,
+            };
+            assert_eq!(
+                error.decodes(0, rts, part, p, p),
+                abort.decodes(0, rts, part, p, p)
+            );
+        }
     }
 }

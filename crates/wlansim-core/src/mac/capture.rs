@@ -32,7 +32,7 @@ impl Shared {
     /// them captured (moved to the front of `transmitters`), or a collision of all.
     pub(super) fn capture(
         &mut self,
-        store: &Store,
+        store: &mut Store,
         now: Time,
         busy: Time,
         channel: &mut Channel,
@@ -71,6 +71,7 @@ impl Shared {
         }
         let Some((i, _)) = best else {
             self.collided_attempts(store, 0, channel);
+            self.header_aborts_of_collision(store, now, collision.end, channel);
             return collision;
         };
         self.transmitters.swap(0, i);
@@ -83,6 +84,7 @@ impl Shared {
         };
         if ex.loss == first {
             // Locked, but not decoded: a collision like any other.
+            self.header_aborts_of_collision(store, now, collision.end, channel);
             return collision;
         }
         ex.captured = true;
@@ -91,6 +93,25 @@ impl Shared {
             ex.tail = true;
         }
         ex
+    }
+
+    /// A collision nobody captured, from `now` to `end`: under ns-3.37's rule the nodes
+    /// that lose its PHY header count AIFS after it (`shared/header_abort.rs`).
+    #[inline]
+    fn header_aborts_of_collision(
+        &mut self,
+        store: &mut Store,
+        now: Time,
+        end: Time,
+        channel: &mut Channel,
+    ) {
+        if channel
+            .reception
+            .as_ref()
+            .is_some_and(|r| r.aborts_on_header_failure())
+        {
+            self.abort_headers(store, now, end, channel);
+        }
     }
 
     /// Power (W) at `rx` of the colliding frames (every transmitter but the first) still

@@ -436,13 +436,15 @@ impl Contention {
                 .min()
                 .unwrap_or(Time::MAX)
         );
-        let classes = self
-            .classes
-            .iter()
-            .filter_map(|c| c.armed.min_key(c.clock).map(|key| c.expiry(key, slot)));
-        classes
-            .chain((self.aside_earliest < Time::MAX).then_some(self.aside_earliest))
-            .min()
+        // A loop rather than an iterator chain: the chain's fold was left out of line in
+        // some builds (+12 instructions per event at 20 stations, branch `hdr`).
+        let mut earliest = self.aside_earliest;
+        for c in &self.classes {
+            if let Some(key) = c.armed.min_key(c.clock) {
+                earliest = earliest.min(c.expiry(key, slot));
+            }
+        }
+        (earliest < Time::MAX).then_some(earliest)
     }
 
     /// The medium turns busy at `now`: the entities pending with a frame whose backoff

@@ -33,12 +33,14 @@ use super::exchange::ExchangeTimes;
 use super::ns2::{LastFrame, MacRules, ShortCount};
 use super::store::{ChannelLoss, Store};
 use super::Entity;
-use crate::channel::{Channel, FrameKind, Part};
+use crate::channel::{Channel, FrameKind, Part, Ppdu};
+use crate::net::NodeId;
 use crate::phy::Phy;
 use crate::sim::event::Schedule;
 use crate::sim::time::Time;
 
 mod aggregate;
+mod header_abort;
 
 /// The frame exchange in progress on the medium.
 #[derive(Clone, Copy, Debug, Default)]
@@ -162,6 +164,12 @@ pub(crate) struct Shared {
     losers: Vec<u32>,
     /// Powers of the transmitters at one receiver (SINR reception; reused buffer).
     pub(super) powers: Vec<f64>,
+    /// The transmitters' first frames (SINR reception, `shared/header_abort.rs`; reused
+    /// buffer).
+    frames: Vec<Ppdu>,
+    /// The nodes that lost the PHY header of the collision on the air, which count AIFS
+    /// after it (`shared/header_abort.rs`; reused buffer).
+    header_aborts: Vec<NodeId>,
     contention: Contention,
     /// Time the medium was busy (exchanges, from their start to their end) since
     /// statistics started at `busy_since`.
@@ -196,6 +204,8 @@ impl Shared {
             transmitters: Vec::with_capacity(n),
             losers: Vec::with_capacity(n),
             powers: Vec::with_capacity(n),
+            frames: Vec::new(),
+            header_aborts: Vec::new(),
             contention,
             busy_time: 0,
             busy_since: 0,
@@ -859,7 +869,8 @@ impl Shared {
     fn idle_from(&mut self, store: &mut Store, end: Time, errored: Option<Time>) {
         #[cfg(test)]
         if self.reference {
-            return self.reference_idle_from(store, end, errored);
+            self.reference_idle_from(store, end, errored);
+            return self.reference_header_aborts(store, end);
         }
         self.contention.idle_from(end, errored, store.eifs);
     }

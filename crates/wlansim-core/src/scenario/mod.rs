@@ -131,8 +131,9 @@ pub struct Scenario {
     pub warmup: Duration,
     /// Behaviour of the whole scenario: `standard` (default), `ns2` (ns-2.35's TCP and
     /// 802.11 MAC) or `ns3` (ns-3.37's HT/VHT PPDU timing: no VHT-SIG-B in a VHT SU PPDU,
-    /// 400 ns guard-interval symbols not rounded to 4 µs; the standard's MAC and TCP);
-    /// `[tcp] profile` and `[mac] profile` choose each part alone.
+    /// 400 ns guard-interval symbols not rounded to 4 µs; under SINR reception a node that
+    /// loses a collision's PHY header defers AIFS, not EIFS; the standard's other MAC
+    /// rules and TCP); `[tcp] profile` and `[mac] profile` choose each part alone.
     #[serde(default, skip_serializing_if = "Profile::is_standard")]
     pub profile: Profile,
     /// The routing agent of the wireless nodes, for the header it adds to the packets a
@@ -479,8 +480,9 @@ pub struct MacConfig {
     /// every station, 34-byte header without LLC/SNAP, unrounded airtime, no immediate
     /// access, a received data frame passed up 25 µs after its reception rather than when
     /// its exchange ends, a packet handed down reaching the interface queue 25 µs later)
-    /// or `ns3` (ns-3.37's HT/VHT PPDU timing with the standard's MAC rules); default: the
-    /// top-level `profile`.
+    /// or `ns3` (ns-3.37's HT/VHT PPDU timing and, under SINR reception, AIFS rather than
+    /// EIFS at a node that loses a collision's PHY header, with the standard's other MAC
+    /// rules); default: the top-level `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
     /// Largest A-MPDU in bytes (802.11n/ac only; 802.11-2020 10.12): each channel access

@@ -562,7 +562,10 @@ impl Model {
             self.phy.modulation,
             self.nodes.iter().filter_map(|x| x.rates).chain([fixed]),
         )?;
-        Ok(Some(params))
+        Ok(Some(ReceptionParams {
+            header_failure: s.mac_profile().header_failure(),
+            ..params
+        }))
     }
 
     /// A wireless node's radio on `channel`: its thresholds (W) as given, else

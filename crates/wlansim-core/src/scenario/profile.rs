@@ -3,11 +3,14 @@
 //! and its 802.11 MAC (`[mac] profile = "ns2"`, [`crate::mac::MacRules::Ns2`]); each part
 //! can also be chosen alone in its own table, which wins over the top-level key.
 //! `ns3` selects ns-3.37's departures from the standard that change results: its HT/VHT
-//! PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`) and where its EIFS begins
-//! ([`EifsStart::ReceptionEnd`], `mac/eifs.rs`), with the standard's other MAC rules and
-//! TCP. Both belong to the 802.11 part, as ns-2's unrounded airtime does: `[mac] profile =
-//! "ns3"` chooses them alone, and `[tcp] profile` has no `ns3` (the top-level `ns3` runs
-//! the standard TCP).
+//! PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`), where its EIFS begins
+//! ([`EifsStart::ReceptionEnd`], `mac/eifs.rs`) and, under SINR reception, its nodes that
+//! abort a collision's reception when they lose its PHY header and defer AIFS, not EIFS
+//! ([`HeaderFailure::Abort`], `mac/shared/header_abort.rs`), with the standard's other MAC
+//! rules and TCP. All belong to the 802.11 part, as ns-2's unrounded airtime does: `[mac]
+//! profile = "ns3"` chooses them alone, and `[tcp] profile` has no `ns3` (the top-level
+//! `ns3` runs the standard TCP).
+use crate::channel::reception::HeaderFailure;
 use crate::mac::{EifsStart, MacRules};
 use crate::phy::PsduTime;
 use schemars::JsonSchema;
@@ -23,8 +26,9 @@ pub enum Profile {
     Ns2,
     /// ns-3.37's departures from the standard (docs/how-to/ns3-profile.md): its HT/VHT
     /// PPDU timing (no VHT-SIG-B in an SU PPDU, 400 ns guard-interval symbols not
-    /// rounded to 4 µs) and its EIFS counted from the end of the reception in error; the
-    /// standard's other MAC rules and TCP.
+    /// rounded to 4 µs), its EIFS counted from the end of the reception in error, and its
+    /// aborted receptions (AIFS, not EIFS, after a collision whose PHY header a node
+    /// lost); the standard's other MAC rules and TCP.
     Ns3,
 }
 
@@ -48,6 +52,16 @@ impl Profile {
         match self {
             Profile::Standard | Profile::Ns2 => EifsStart::MediumIdle,
             Profile::Ns3 => EifsStart::ReceptionEnd,
+        }
+    }
+
+    /// What a node's PHY reports when the PHY header of the frame it locked onto fails
+    /// (SINR reception): ns-3.37 aborts the reception with no error, the others' is a
+    /// reception in error (`mac/shared/header_abort.rs`).
+    pub fn header_failure(self) -> HeaderFailure {
+        match self {
+            Profile::Standard | Profile::Ns2 => HeaderFailure::Error,
+            Profile::Ns3 => HeaderFailure::Abort,
         }
     }
 
@@ -77,11 +91,11 @@ mod tests {
         .unwrap()
     }
 
-    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter) and EIFS start, the
-    /// standard's other MAC rules, TCP and routing agent; `[mac] profile = "ns3"` chooses
-    /// the 802.11 part alone.
+    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), EIFS start and
+    /// aborted receptions, the standard's other MAC rules, TCP and routing agent; `[mac]
+    /// profile = "ns3"` chooses the 802.11 part alone.
     #[test]
-    fn ns3_changes_the_ppdu_timing_and_the_eifs_start_only() {
+    fn ns3_changes_the_ppdu_timing_the_eifs_start_and_the_header_failure_only() {
         let standard = scenario("", "");
         for s in [
             scenario("profile = \"ns3\"", ""),
@@ -96,6 +110,7 @@ mod tests {
             assert_eq!(s.mac_rules(), MacRules::Standard);
             assert_eq!(s.mac_profile().eifs_start(), EifsStart::ReceptionEnd);
             assert_eq!(standard.mac_profile().eifs_start(), EifsStart::MediumIdle);
+            assert_eq!(s.mac_profile().header_failure(), HeaderFailure::Abort);
             assert_eq!(s.tcp_config(0), standard.tcp_config(0));
             assert_eq!(s.routing_agent(), standard.routing_agent());
         }
@@ -103,6 +118,11 @@ mod tests {
         let back = scenario("profile = \"ns3\"", "profile = \"standard\"");
         assert_eq!(back.phy(), standard.phy());
         assert_eq!(back.mac_profile().eifs_start(), EifsStart::MediumIdle);
+        assert_eq!(back.mac_profile().header_failure(), HeaderFailure::Error);
+        assert_eq!(
+            standard.mac_profile().header_failure(),
+            HeaderFailure::Error
+        );
     }
 
     #[test]
