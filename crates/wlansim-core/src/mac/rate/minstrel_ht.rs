@@ -43,16 +43,17 @@
 //!   A-MPDU's BlockAck, its MPDUs sent and acknowledged; a missed BlockAck, first one
 //!   failed attempt (`ReportDataFailed`, moving the chain) and then every MPDU failed
 //!   (moving it again); the BlockAck of the BlockAckReq that follows, the MPDUs still
-//!   outstanding and those it acknowledges; its loss, one failed attempt. Each count goes
-//!   to the rate the chain stands at when it arrives (ns-3's `m_txrate`), which after a
-//!   missed BlockAck may already be the next one.
+//!   outstanding and those it acknowledges; its loss, one failed attempt, and when no MPDU
+//!   was left for it to ask about, the end of the frames' chain ([`MinstrelHt::final_failed`]).
+//!   Each count goes to the rate the chain stands at when it arrives (ns-3's `m_txrate`),
+//!   which after a missed BlockAck may already be the next one.
 //!
 //! Left out: ns-3's best rates per group (`GroupInfo::m_maxTpRate`...: kept by ns-3.37 but
 //! read by none of its choices); its HE groups and its legacy Minstrel for non-HT peers;
 //! its limit on a single MPDU's retries (`DoNeedRetransmission`: the MAC's retry limits
 //! stay wlansim's), and its rate reset after a frame dropped at that limit
-//! (`DoReportFinalDataFailed`: wlansim's controller keeps its chain until the next
-//! report with a success).
+//! (`DoReportFinalDataFailed` for a single MPDU: wlansim's controller keeps its chain
+//! until the next report with a success).
 use super::Ladder;
 use crate::phy::ht::{Format, GuardInterval, HtMode};
 use crate::sim::rng::Rng;
@@ -243,6 +244,17 @@ impl MinstrelHt {
             self.rates[self.txrate as usize].attempts += 1;
             self.update_rate();
         }
+    }
+
+    /// A BlockAckReq's BlockAck was missed and no MPDU is left for it to ask about (the
+    /// MAC discarded them): the frames' exchange ended in failure, the chain restarts
+    /// (`DoReportFinalDataFailed`, which ns-3.37's `HtFrameExchangeManager::MissedBlockAck`
+    /// calls when `NeedBarRetransmission` finds no MPDU in flight). Without it a
+    /// controller past its chain's end, whose BlockAckReqs at that rate are all lost,
+    /// would hear nothing else and stay there.
+    pub fn final_failed(&mut self, now: Time) {
+        self.update_packet_counters(0, 1);
+        self.next_frame(now);
     }
 
     /// A single frame was acknowledged (`DoReportDataOk`).
@@ -654,6 +666,40 @@ mod tests {
         // A BlockAck with a success ends the chain.
         m.ampdu_status((10, 4), UPDATE + 3);
         assert_eq!(m.long_retry, 0);
+    }
+
+    #[test]
+    fn a_lost_blockackreq_with_no_mpdu_left_restarts_the_chain() {
+        let mut m = MinstrelHt::new(&ladder(4), &mut rng());
+        // Rung 3 the best and most probable (100 %), rung 0 the second best.
+        for (rung, acked) in [(0, 10), (3, 10)] {
+            m.rates[rung].attempts += 10;
+            m.rates[rung].successes += acked;
+        }
+        m.update_stats(UPDATE);
+        assert_eq!((m.max_tp, m.max_tp2, m.max_prob), (3, 0, 3));
+        (m.sampling, m.txrate) = (false, m.max_tp);
+        // The link turns bad: every A-MPDU and BlockAckReq lost. Past the chain's end a
+        // lost BlockAckReq does not move the controller: its rate stays the most probable.
+        m.data_failed();
+        m.ampdu_status((10, 0), UPDATE + 1);
+        while m.long_retry < m.count_retries() {
+            m.data_failed();
+        }
+        let end = (m.long_retry, m.txrate);
+        assert_eq!(end.1, 3);
+        for _ in 0..10 {
+            m.data_failed();
+        }
+        assert_eq!((m.long_retry, m.txrate), end);
+        // The MAC discarded the MPDUs; the next BlockAckReq, about none, is lost too: the
+        // chain restarts and, 50 ms on, the statistics see rung 3's losses.
+        let attempts = m.rates[3].attempts;
+        m.data_failed();
+        m.final_failed(2 * UPDATE);
+        assert_eq!(m.long_retry, 0);
+        assert_eq!(m.next_update, 3 * UPDATE);
+        assert!(attempts > 0 && m.rates[3].ewma < 100.0);
     }
 
     #[test]

@@ -28,7 +28,8 @@
 //! Minstrel-HT); a missed BlockAck reports every MPDU failed (Minstrel-HT: first one
 //! failed attempt, as ns-3.37); the BlockAckReq that follows goes at the controller's rung
 //! (it and its BlockAck at that rung's control-response rate) and its BlockAck tells
-//! Minstrel-HT the MPDUs still outstanding and those it acknowledges. ARF and AARF count
+//! Minstrel-HT the MPDUs still outstanding and those it acknowledges (its loss, when none
+//! is left, ends Minstrel-HT's chain, as ns-3.37's). ARF and AARF count
 //! frames, acknowledged or not, and are refused with A-MPDUs (an A-MPDU partly
 //! acknowledged is neither).
 pub mod arf;
@@ -314,18 +315,31 @@ impl RateControl {
         }
     }
 
-    /// The BlockAckReq `tx` → `rx` (sent after a missed BlockAck) ended at `now`: its
-    /// BlockAck came back (Some: the MPDUs still outstanding, and those it acknowledges) or
-    /// not (None). Minstrel-HT learns from it as ns-3.37 does (`minstrel_ht.rs`); the other
-    /// controllers do not.
-    pub fn report_bar(&mut self, tx: NodeId, rx: NodeId, status: Option<(u32, u32)>, now: Time) {
+    /// The BlockAckReq `tx` → `rx` (sent after a missed BlockAck or discarded MPDUs) about
+    /// `outstanding` MPDUs ended at `now`: its BlockAck came back (Some: the MPDUs it
+    /// acknowledges) or not (None). Minstrel-HT learns from it as ns-3.37 does
+    /// (`minstrel_ht.rs`; a lost one about no MPDU ends the frames' chain:
+    /// `HtFrameExchangeManager::MissedBlockAck`); the other controllers do not.
+    pub fn report_bar(
+        &mut self,
+        tx: NodeId,
+        rx: NodeId,
+        outstanding: u32,
+        acked: Option<u32>,
+        now: Time,
+    ) {
         let Some(i) = self.link(tx, rx) else {
             return;
         };
         if let Controller::MinstrelHt(m) = &mut self.links[i].controller {
-            match status {
-                Some(counts) => m.ampdu_status(counts, now),
-                None => m.data_failed(),
+            match acked {
+                Some(acked) => m.ampdu_status((outstanding, acked), now),
+                None => {
+                    m.data_failed();
+                    if outstanding == 0 {
+                        m.final_failed(now);
+                    }
+                }
             }
         }
     }

@@ -543,7 +543,8 @@ impl Store {
                 rc.report_bar(
                     node,
                     head.to,
-                    acked.then_some((count as u32, delivered)),
+                    count as u32,
+                    acked.then_some(delivered),
                     start,
                 );
             } else {
