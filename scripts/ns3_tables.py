@@ -5,8 +5,9 @@ ns-3.37's runs and this build's wlansim runs (`wlansim.evidence.ns3.tables`):
     python scripts/ns3_tables.py           # write them between their markers
     python scripts/ns3_tables.py --check   # exit 1 if the committed ones differ
 
-It runs `wlansim validate ns3 --from-pack` with every case, 3 seeds of 12 s (the page's
-plan), into a temporary directory with a store of its own (WLANSIM_CACHE), so that only
+It runs `wlansim validate ns3 --from-pack` with every case as the page's plan has it (6
+seeds of 12 s of the single-MPDU cases, 20 of 4 s of the rate ladder's, 3 of 12 s of the
+others) into a temporary directory with a store of its own (WLANSIM_CACHE), so that only
 the pack's runs are read: nothing runs in ns-3 (fill the pack first with a whole
 `wlansim validate ns3`). A case the pack has no run of is left out, and said so.
 """

@@ -157,12 +157,21 @@ def test_a_whole_run_is_the_commands_defaults():
     assert (args.reps, args.duration) == (validation.REPS, validation.DURATION_S)
     assert not validation.whole(validation.Plan.of(True, args.reps, args.duration, 1))
     assert not validation.whole(validation.Plan.of(False, 5, args.duration, 1))
+    # a whole run: more seeds where runs differ little (single MPDUs) or cost little (rate)
+    assert validation.single_seeds(plan) == list(range(1, validation.SINGLE_REPS + 1))
+    assert validation.rate_seeds(plan) == list(range(1, validation.RATE_REPS + 1))
+    five = validation.Plan.of(False, 5, args.duration, 1)
+    assert validation.single_seeds(five) == [1, 2, 3, 4, 5]
+    assert validation.rate_seeds(five) == [1, 2, 3]
+    quick = validation.Plan.of(True, args.reps, args.duration, 1)
+    assert validation.single_seeds(quick) == validation.rate_seeds(quick) == [1, 2]
 
 
 def test_a_whole_run_packs_its_runs_and_the_next_runs_none_in_ns3(tmp_path, monkeypatch):
     # every case with the command's defaults, a stand-in for the cell: the pack holds what
     # it asked for; from that pack alone (an empty store) the next whole run makes no ns-3
-    # run. wlansim's side of every case runs twice (about 9 s of CPU each).
+    # run. wlansim's side of every case runs twice (about 23 s of CPU each, most of it the
+    # single-MPDU cases' 6 seeds).
     from wlansim.evidence.validation import validate
 
     calls = fake_cell(tmp_path / "cell", rx_bytes=1_500_000)
@@ -176,7 +185,8 @@ def test_a_whole_run_packs_its_runs_and_the_next_runs_none_in_ns3(tmp_path, monk
     first = validate("ns3", tmp_path / "out1", **options)
     made = calls()
     assert made == first.tables["build"]["made"].iloc[0] == first.tables["build"]["packed"].iloc[0]
-    assert made == 104 * 3 + 19 * 3 + 6 * 3 + 24 * 3  # UDP, defaults, TCP, rate
+    udp = 64 * validation.SINGLE_REPS + 40 * 3  # single MPDUs, A-MPDU
+    assert made == udp + 19 * 3 + 6 * 3 + 24 * validation.RATE_REPS  # defaults, TCP, rate
     monkeypatch.setenv("WLANSIM_CACHE", str(tmp_path / "second"))
     second = validate("ns3", tmp_path / "out2", **options)
     assert calls() == made and second.tables["build"]["restored"].iloc[0] == made

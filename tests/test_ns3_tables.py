@@ -1,7 +1,7 @@
 """docs/validation-ns3.md's standing tables are what the committed pack of ns-3.37's runs
 and this build's wlansim give (`python scripts/ns3_tables.py` writes them). wlansim's side
-of every case: about 9 s of CPU (measured: UDP 6.8 s, TCP 1.3 s, rate 1.0 s); nothing runs
-in ns-3 (`--from-pack`)."""
+of every case: about 24 s of CPU (6 seeds of the single-MPDU cases, 20 of the rate
+ladder's); nothing runs in ns-3 (`--from-pack`)."""
 
 from __future__ import annotations
 

@@ -261,7 +261,14 @@ def register(subparsers) -> None:
         help="802.11b and 802.11ac 80 MHz at n = 5, basic access, and 802.11n MCS 7 20 MHz "
         "with A-MPDU; Minstrel-HT at 10 and 25 dB SNR; no TCP case; 2 seeds, 4 s per run",
     )
-    m.add_argument("--reps", type=int, default=3, metavar="N", help="runs per case (default 3)")
+    m.add_argument(
+        "--reps",
+        type=int,
+        default=3,
+        metavar="N",
+        help="runs per case (default 3; with the defaults of --reps and --duration the "
+        "single-MPDU cases run 6 seeds and the rate ladder 20)",
+    )
     m.add_argument(
         "--duration",
         type=DURATION,

@@ -1,5 +1,6 @@
 """docs/validation-ns3.md's standing tables, made from a whole run of ``wlansim validate
-ns3`` (every case, 3 seeds of 12 s) whose ns-3 side is the committed pack
+ns3`` (every case: 6 seeds of 12 s of the single-MPDU cases, 20 of 4 s of the rate
+ladder's, 3 of 12 s of the others) whose ns-3 side is the committed pack
 (:mod:`wlansim.evidence.ns3.pack`) and whose wlansim side is this build's: saturated UDP
 with single MPDUs, the 802.11ac ones again with wlansim under the standard's PPDU timing,
 with A-MPDU, TCP through the AP, the rate ladder, and the verdicts of the agreement
