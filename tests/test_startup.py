@@ -1,6 +1,10 @@
 """Start-up: `import wlansim`, the command line, `wlansim --help` and `wlansim run` do not
-load pandas, matplotlib, scipy or numpy (they are imported where they are used). This
-checks the import graph, not a time: `wlansim bench --startup` measures the time."""
+load pandas, matplotlib, scipy or numpy (they are imported where they are used); `import
+wlansim`, a run from a dict (the whole process `wlansim validate ns2 --speed` times) and
+`wlansim --version`/`--help` do not load the standard library's costlier modules they do
+not use either (typing, pathlib, tomllib...). This checks the import graph, not a time:
+`wlansim bench --startup` measures the time, docs/benchmarks.md "Start-up and import" the
+instructions."""
 
 from __future__ import annotations
 
@@ -11,30 +15,55 @@ import sys
 from conftest import ROOT, SATURATED, wlansim_cli
 
 HEAVY = ("pandas", "matplotlib", "scipy", "numpy", "pyarrow")
+#: standard-library modules that cost a millisecond or more to import and that neither
+#: `import wlansim`, a run from a dict nor `--version`/`--help` needs
+UNNEEDED = ("typing", "pathlib", "tomllib", "urllib", "dataclasses", "inspect", "platform")
 
 PROBE = """
-import contextlib, io, json, sys
+import sys
+before = set(sys.modules)
+import contextlib, io
 {code}
-print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r})))
+print(",".join(sorted(m for m in set(sys.modules) - before if m.split(".")[0] in {heavy!r})))
 """
 
 
-def heavy_modules_after(code: str) -> list[str]:
-    """Heavy modules loaded after running `code` in a fresh interpreter."""
+def heavy_modules_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
+    """The modules of `heavy` that running `code` in a fresh interpreter loads."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE.format(code=code, heavy=HEAVY)],
+        [sys.executable, "-c", PROBE.format(code=code, heavy=heavy)],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=ROOT,
     )
     assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    last = out.stdout.splitlines()[-1] if out.stdout.strip() else ""
+    return last.split(",") if last else []
 
 
 def test_import_wlansim_and_the_cli_load_no_heavy_library():
     assert heavy_modules_after("import wlansim, wlansim.cli, wlansim.models") == []
     assert heavy_modules_after("import wlansim.campaign, wlansim.evidence.study") == []
+
+
+def test_import_and_a_run_from_a_dict_load_only_what_they_use():
+    """`import wlansim` loads neither json nor re (nor `UNNEEDED`); the process `validate
+    ns2 --speed` times (json, wlansim, a run of its scenario from a dict) none of
+    `UNNEEDED`."""
+    from wlansim.evidence.validations.ns2 import WARMUP_S, Cell, udp_uplink_scenario
+
+    assert heavy_modules_after("import wlansim", HEAVY + UNNEEDED + ("json", "re")) == []
+    s = udp_uplink_scenario(Cell(n=20, rts=False, control_rate_mbps=1), 12.0, WARMUP_S)
+    run = f"import json, sys, wlansim\nwlansim.run({s!r}, seed=1)"
+    assert heavy_modules_after(run, HEAVY + UNNEEDED) == []
+
+
+def test_version_and_help_load_only_what_they_use():
+    for flag in ("--version", "--help"):
+        code = "from wlansim.cli import main\nwith contextlib.suppress(SystemExit):\n"
+        code += f"    with contextlib.redirect_stdout(io.StringIO()): main([{flag!r}])"
+        assert heavy_modules_after(code, HEAVY + UNNEEDED) == [], flag
 
 
 def test_help_and_run_load_no_heavy_library():

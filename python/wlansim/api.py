@@ -4,14 +4,31 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import Union
 
 from wlansim.errors import ScenarioError
 from wlansim.results import Results
-from wlansim.scenario import Overrides, ScenarioLike, apply_overrides, call_core, load
+from wlansim.scenario import apply_overrides, call_core, load
 
-Progress = Union[bool, Callable[[float], object], None]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+    from typing import Union
+
+    from wlansim.scenario import Overrides, ScenarioLike
+
+    Progress = Union[bool, Callable[[float], object], None]
+
+
+def __getattr__(name: str) -> object:
+    """The type alias `Progress`, built on first use (PEP 562), as `wlansim.scenario`
+    builds its aliases."""
+    if name != "Progress":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from collections.abc import Callable
+    from typing import Union
+
+    globals()["Progress"] = alias = Union[bool, Callable[[float], object], None]
+    return alias
 
 
 class StderrBar:

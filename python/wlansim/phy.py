@@ -6,13 +6,15 @@ interframe space and frame duration.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Union
-
 from wlansim.errors import ScenarioError
 from wlansim.scenario import call_core
 
-PhyLike = Union[str, Mapping[str, Any], None]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Mapping
+    from typing import Any, Union
+
+    PhyLike = Union[str, Mapping[str, Any], None]
 
 #: the default UDP payload of models and validations (bytes): the largest in one
 #: 1500-byte IP packet, the simulator's default `packet_size`

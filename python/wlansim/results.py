@@ -7,11 +7,13 @@ command line and campaign workers start fast.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
 
 from wlansim.session_stats import MICE_BYTES, session_delay_summary
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     import pandas as pd
 
 

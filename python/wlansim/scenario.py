@@ -11,24 +11,49 @@ formats; in TOML text, a dict or a `--set` override, relative to the working dir
 
 from __future__ import annotations
 
-import copy
-import json
 import os
-import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
-from typing import Any, Union
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from collections.abc import Mapping
 
 from wlansim.errors import ScenarioError
 
-ScenarioLike = Union[str, Path, Mapping[str, Any]]
-Overrides = Union[Mapping[str, Any], Iterable[str], None]
+# A run from a dict needs none of pathlib, tomllib, json, re, copy or typing until it uses
+# them: they are imported where they are used (`import wlansim` stays cheap, see
+# docs/benchmarks.md "Start-up and import"; tests/test_startup.py guards it).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+    from typing import Any, Union
+
+    ScenarioLike = Union[str, Path, Mapping[str, Any]]
+    Overrides = Union[Mapping[str, Any], Iterable[str], None]
+
+
+def __getattr__(name: str) -> Any:
+    """The type aliases `ScenarioLike` and `Overrides` at run time, built on first use
+    (PEP 562; the same as the block above, which is what type checkers read)."""
+    if name not in ("ScenarioLike", "Overrides"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from collections.abc import Iterable
+    from pathlib import Path
+    from typing import Any, Union
+
+    aliases = {
+        "ScenarioLike": Union[str, Path, Mapping[str, Any]],
+        "Overrides": Union[Mapping[str, Any], Iterable[str], None],
+    }
+    globals().update(aliases)
+    return aliases[name]
+
+
+def _tomllib():
+    """tomllib (tomli before Python 3.11), imported when TOML is first parsed."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
 
 
 def is_path(scenario: Any) -> bool:
@@ -39,6 +64,8 @@ def is_path(scenario: Any) -> bool:
         return True
     if not isinstance(scenario, str) or "\n" in scenario:
         return False
+    from pathlib import Path
+
     return "=" not in scenario or Path(scenario).exists() or scenario.endswith(".toml")
 
 
@@ -53,6 +80,8 @@ MAX_DEPTH = 32
 def check_file(path: str | os.PathLike) -> Path:
     """`path` as a Path if it is a readable scenario file (a regular file of at most
     16 MiB), else a ScenarioError that says what it is instead."""
+    from pathlib import Path
+
     p = Path(path)
     if p.is_dir():
         examples = sorted(x.name for x in p.glob("*.toml"))[:3]
@@ -109,6 +138,7 @@ def check_depth(value: Any, where: str = "") -> None:
 
 def parse_toml(text: str, where: str) -> dict:
     """TOML text as a dict; a syntax error names its line and column."""
+    tomllib = _tomllib()
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -157,6 +187,8 @@ def _deepest_line(text: str) -> int:
 def load(scenario: ScenarioLike) -> dict:
     """Return a scenario as a plain dict: a path to a .toml file, TOML text, or a mapping
     (see :func:`is_path`). A UTF-8 byte-order mark is ignored."""
+    import copy
+
     if isinstance(scenario, Mapping):
         check_depth(scenario)
         return copy.deepcopy(dict(scenario))
@@ -172,6 +204,8 @@ def load(scenario: ScenarioLike) -> dict:
     data = parse_toml(text, where)
     check_depth(data)
     if is_path(scenario):
+        from pathlib import Path
+
         _inputs_relative_to(data, Path(scenario).resolve().parent)
     return data
 
@@ -211,12 +245,15 @@ def map_inputs(data: Any, fn: Callable[[str], Any]) -> None:
 
 def _inputs_relative_to(data: Any, base: Path) -> None:
     """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under `base`."""
+    from pathlib import Path
+
     map_inputs(data, lambda v: v if Path(v).is_absolute() else str(base / v))
 
 
 def parse_value(text: str) -> Any:
     """A `--set` value: TOML syntax when it parses (numbers, booleans, quoted strings,
     arrays), otherwise the raw string (so ``--set phy.data_rate=11 Mb/s`` works)."""
+    tomllib = _tomllib()
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except (tomllib.TOMLDecodeError, RecursionError):
@@ -260,6 +297,8 @@ def _child(node: Any, part: str, path: str) -> Any:
 
 def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict:
     """Return a copy of `scenario` with each `key.path = value` set."""
+    import copy
+
     check_depth(scenario)
     out = copy.deepcopy(dict(scenario))
     for key, value in _as_pairs(overrides):
@@ -283,18 +322,21 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict:
 
 def to_json(scenario: Mapping[str, Any]) -> str:
     """Canonical JSON of a scenario dict (TOML dates and other exotic values refused)."""
+    import json
+
     try:
         return json.dumps(scenario, sort_keys=True)
     except TypeError as exc:
         raise ScenarioError(f"scenario holds a value that is not plain data: {exc}") from None
 
 
-_INDEXED = re.compile(r"\b(stations|flows)\[(\d+)\]")
-_VALID_NAME = re.compile(r"[^.=\s\x00-\x1f\x7f]+")
+_INDEXED = r"\b(stations|flows)\[(\d+)\]"
+_VALID_NAME = r"[^.=\s\x00-\x1f\x7f]+"
 
 
 def _named_paths(message: str, data: Mapping[str, Any]) -> str:
     """Write `stations[0].count` as `stations.sta.count` (the form `--set` takes)."""
+    import re
 
     def name(match: re.Match) -> str:
         table, index = match.group(1), int(match.group(2))
@@ -302,16 +344,18 @@ def _named_paths(message: str, data: Mapping[str, Any]) -> str:
         if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
             label = items[index].get("name")
             # Only a valid name (as the core checks it) can stand in a key path.
-            if isinstance(label, str) and _VALID_NAME.fullmatch(label):
+            if isinstance(label, str) and re.fullmatch(_VALID_NAME, label):
                 return f"{table}.{label}"
         return match.group(0)
 
-    return _INDEXED.sub(name, message)
+    return re.sub(_INDEXED, name, message)
 
 
 def call_core(function: Callable[..., str], data: Mapping[str, Any], *args: Any) -> Any:
     """Call a core function on a scenario dict and decode its JSON answer. Core errors
     become `ScenarioError` (bad input) or `SimulationError` (internal), never a panic."""
+    import json
+
     from wlansim.errors import SimulationError
 
     try:

@@ -15,8 +15,11 @@ paper names mice and elephants without a threshold), *elephants* the rest.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+    from typing import Any
 
 MICE_BYTES = 100_000
 BATCHES = 10

@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 
 def strict(value: Any) -> Any:

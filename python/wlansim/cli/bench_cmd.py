@@ -5,8 +5,6 @@ line; `wlansim bench --grid`: the spatial medium's cost against the number of BS
 
 from __future__ import annotations
 
-import platform
-
 from .output import json_dumps
 
 
@@ -53,6 +51,8 @@ def run_bench(args) -> int:
         return run_grid(args)
     if args.scale:
         return run_scale(args)
+    import platform
+
     from wlansim.bench import run_benchmarks
     from wlansim.machine import load_average
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..errors import WlansimError
 from .flags import DURATION, add_reps, add_seed, comma_list
@@ -273,6 +272,8 @@ def build_space(vary, zips, derive):
 
 
 def cmd_sweep(args) -> int:
+    from pathlib import Path
+
     from ..campaign import Campaign
     from ..scenario import check_file
 
@@ -506,6 +507,8 @@ def _to_parquet(columns: list[str], rows: list[dict], path: str) -> None:
 
 
 def cmd_plot(args) -> int:
+    from pathlib import Path
+
     from ..campaign.space import match_key, parse_assignment, parse_scalar
     from ..campaign.store import load_runs
     from ..plots import plot_campaign

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from wlansim import examples
-
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -22,6 +20,8 @@ def register(subparsers) -> None:
 
 
 def cmd_examples(args) -> int:
+    from wlansim import examples
+
     if args.copy is not None:
         written = examples.copy(args.copy)
         print(f"copied {len(written)} files into {args.copy} (existing files kept)")

@@ -14,12 +14,15 @@ pandas is not needed (so that `wlansim run` and `wlansim results` start fast).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 from wlansim.strict_json import dumps as json_dumps
 from wlansim.strict_json import strict
 from wlansim.units import UNITS, unit_of
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 __all__ = ["UNITS", "format_table", "json_dumps", "number", "strict", "unit_of"]
 

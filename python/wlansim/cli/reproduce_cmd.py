@@ -5,8 +5,7 @@ and a Markdown report with the paper's values beside ours."""
 from __future__ import annotations
 
 from wlansim.errors import WlansimError
-from wlansim.evidence.studies import NAMES
-from wlansim.evidence.study import CAMPAIGNS_DIR, PROFILES
+from wlansim.evidence.studies import CAMPAIGNS_DIR, NAMES, PROFILES
 
 
 def register(subparsers) -> None:

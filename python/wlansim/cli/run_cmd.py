@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from wlansim.api import run
 
 from .flags import add_seed
 from .output import format_table, json_dumps
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
 
 
 def register(subparsers) -> None:
@@ -60,6 +63,8 @@ def register(subparsers) -> None:
 
 def scenario_path(args) -> Path:
     """The FILE argument, or the example that --example names (one of the two)."""
+    from pathlib import Path
+
     from wlansim import examples
     from wlansim.errors import WlansimError
 

@@ -5,7 +5,6 @@ parsers."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 
 def register(subparsers) -> None:
@@ -42,6 +41,8 @@ def schema(args) -> int:
     else:
         text = markdown() if args.markdown else json_text()
     if args.out:
+        from pathlib import Path
+
         Path(args.out).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)

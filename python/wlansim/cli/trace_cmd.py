@@ -6,8 +6,6 @@ wlansim trace stats FILE [--frame-rate 25] [--json]
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from wlansim.errors import ScenarioError
 
 from .flags import add_seed
@@ -63,6 +61,8 @@ add_parser = register
 
 def run_generate(args) -> int:
     """Generate a preset's trace and write it with its ``#`` header."""
+    from pathlib import Path
+
     from wlansim import traces
 
     spec, shipped_seed, _ = traces.PRESETS[args.preset]

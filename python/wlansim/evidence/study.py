@@ -13,12 +13,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from wlansim.evidence.studies import NAMES, study
-
-#: where a study stores its campaigns, under its output directory
-CAMPAIGNS_DIR = "campaigns"
-#: `wlansim reproduce --profile`: the rules a study's scenarios run under
-PROFILES = ("standard", "ns2")
+# CAMPAIGNS_DIR and PROFILES live in the registry, which the command line imports cheaply
+from wlansim.evidence.studies import CAMPAIGNS_DIR as CAMPAIGNS_DIR
+from wlansim.evidence.studies import NAMES, PROFILES, study
 
 
 def with_profile(scenario: dict, profile: str, ns2_propagation_delay: str | None = None) -> dict:

@@ -20,8 +20,13 @@ The names below are imported from their module on first use (numpy and scipy are
 loaded by ``import wlansim.models``).
 """
 
+from __future__ import annotations
+
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 _WHERE = {
     "bianchi": (

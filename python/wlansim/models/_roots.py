@@ -8,7 +8,9 @@ the float resolution of [0, 1], so it costs microseconds for the models' fixed p
 
 from __future__ import annotations
 
-from typing import Callable
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable
 
 
 def bisect(f: Callable[[float], float], low: float, high: float, xtol: float = 1e-15) -> float:

@@ -9,8 +9,11 @@ A study's module is imported when it is used (it needs pandas and matplotlib).
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see wlansim.scenario)
+if TYPE_CHECKING:  # pragma: no cover
+    from types import ModuleType
+    from typing import Any
 
 #: the studies, by the name the command line takes (the extension last)
 NAMES = (
@@ -21,6 +24,10 @@ NAMES = (
     "pilosof2003",
     "pilosof2003_11ac",
 )
+#: where a study stores its campaigns, under its output directory
+CAMPAIGNS_DIR = "campaigns"
+#: `wlansim reproduce --profile`: the rules a study's scenarios run under
+PROFILES = ("standard", "ns2")
 
 
 def study(name: str) -> ModuleType:
