@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import ROOT, SATURATED, wlansim_cli
 
@@ -127,3 +128,17 @@ def test_bench_startup_times_every_quick_command():
         assert r["cpu_median_s"] > 0 and r["target_s"] == 0.3
         for key in ("load_before", "load_after"):
             assert len([float(x) for x in r[key].split()]) == 3, r[key]
+
+
+def test_timed_processes_start_byte_compiled_from_a_cache_of_their_own():
+    """`bench --startup` and `validate ns2 --speed` time Python processes as installed
+    (modules byte-compiled), whatever PYTHONDONTWRITEBYTECODE says, with the cache in a
+    temporary directory removed afterwards."""
+    from wlansim.machine import byte_compiled
+
+    with byte_compiled() as env:
+        assert "PYTHONDONTWRITEBYTECODE" not in env
+        cache = Path(env["PYTHONPYCACHEPREFIX"])
+        subprocess.run([sys.executable, "-c", "import wlansim"], env=env, check=True, cwd=ROOT)
+        assert list(cache.rglob("wlansim/__init__.*.pyc")), sorted(cache.rglob("*"))[:5]
+    assert not cache.exists()
