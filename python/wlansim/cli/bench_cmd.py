@@ -24,8 +24,8 @@ def register(subparsers) -> None:
         action="store_true",
         help="time whole processes of the quick commands instead: --help, --version, "
         "model bianchi, results, and run of every example scenario (wall median, min, max "
-        "and CPU median of --reps runs, default 10, and the load average; run it from "
-        "the repository root)",
+        "and CPU median of --reps runs, default 10, after an untimed run that byte-compiles "
+        "their modules, and the load average; run it from the repository root)",
     )
     p.add_argument(
         "--grid",

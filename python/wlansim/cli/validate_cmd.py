@@ -179,7 +179,8 @@ def register(subparsers) -> None:
         "--speed",
         action="store_true",
         help="only time ns-2 and wlansim on 20 saturated stations for 100 s (alternating "
-        "runs, with the machine's load)",
+        "runs, with the machine's load; wlansim in-process and as a whole process, its "
+        "modules byte-compiled)",
     )
     n.add_argument("--speed-runs", type=int, default=5, help="rounds of --speed (default 5)")
     n.add_argument(
