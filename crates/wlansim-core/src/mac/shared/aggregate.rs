@@ -5,7 +5,6 @@
 use super::{Exchange, Shared};
 use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
-use crate::mac::agreement::ADDBA_FRAME;
 use crate::mac::store::{ChannelLoss, Store};
 use crate::sim::time::Time;
 
@@ -22,7 +21,7 @@ impl Shared {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
-        use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ, CTS, RTS};
+        use crate::phy::frame::{ACK, BLOCK_ACK, CTS, RTS};
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
@@ -97,25 +96,17 @@ impl Shared {
                 ..ended(loss, times.end)
             }
         };
-        if agg.action[t as usize].is_some() {
-            // An ADDBA Request or Response: the recipient decoded it (bit 0) unless lost,
-            // then its ACK.
-            let frame = control(link.rates.mgmt, ADDBA_FRAME);
+        if let Some(first) = agg.first_frame(t) {
+            // An ADDBA Request or Response, or a BlockAckReq: the recipient decoded it
+            // (bit 0; a BlockAckReq moves its window) unless lost, then its answer.
+            let frame = first.ppdu(phy, &link);
             if every && lost(channel, node, to, 0, FrameKind::Control, frame) {
                 return ended(ChannelLoss::Data, times.data_end);
             }
-            return answer(channel, 1, control(link.rates.mgmt, ACK));
+            return answer(channel, 1, first.answer(phy, &link));
         }
         let (s, count, ampdu) = agg.current[t as usize];
         let session = &agg.sessions[t as usize][s as usize];
-        if session.bar {
-            let bar = control(link.rates.ack, BLOCK_ACK_REQ);
-            if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
-                return ended(ChannelLoss::Data, times.data_end);
-            }
-            // The recipient decoded it (bit 0: its window moves), then its BlockAck.
-            return answer(channel, 1, control(link.rates.ack, BLOCK_ACK));
-        }
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
         let data = |bytes| Ppdu {
