@@ -3,6 +3,7 @@
 //! (`channel/reception.rs` [`Part`]), the BlockAck or the BlockAckReq's exchange. A child
 //! of the shared medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
+use crate::channel::reception::MpduSpan;
 use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
 use crate::mac::store::{ChannelLoss, Store};
@@ -127,9 +128,15 @@ impl Shared {
                 Part::Header,
                 self.interference(store, to, start, data_at, channel),
             );
+        // Each MPDU meets the frames still on the air when it begins
+        // ([`MpduSpan`]: under ns-3.37's rule, the first after the PHY preamble).
+        let (span, preamble) = match (channel.reception.as_ref(), link.rates.ht) {
+            (Some(r), Some(mode)) if ampdu => (r.mpdu_span, mode.preamble(phy.psdu_time)),
+            _ => (MpduSpan::PpduStart, 0),
+        };
         for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
             let mpdu = ampdu.then_some(header);
-            let at = data_at + offset;
+            let at = data_at + span.start(offset, preamble);
             if !lost_part(channel, node, to, at, FrameKind::Data, data(bytes), mpdu) {
                 received |= 1 << i;
             }
