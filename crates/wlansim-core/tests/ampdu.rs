@@ -293,3 +293,35 @@ packet_size = "1472 B"
     assert_eq!(one("standard = \"802.11n\""), 0);
     assert_eq!(one(AC), 1);
 }
+
+/// Mean MPDUs per A-MPDU sent by the stations of `r`.
+fn mpdus_per_ampdu(r: &Results) -> f64 {
+    let m =
+        |f: fn(&wlansim_core::results::NodeResult) -> u64| -> u64 { r.nodes.iter().map(f).sum() };
+    let ampdus = m(|n| n.mac.attempts) - m(|n| n.mac.bars_sent) - m(|n| n.mac.addba_sent);
+    m(|n| n.mac.mpdus_sent) as f64 / ampdus as f64
+}
+
+#[test]
+fn under_ns3_a_blockackreq_that_ended_in_the_preamble_costs_no_mpdu() {
+    // 802.11n MCS 7 40 MHz, every frame at one power: a BlockAckReq (32 µs at 24 Mb/s)
+    // that collides with an A-MPDU ends before its Data field (36 µs in). An AP locked onto
+    // the A-MPDU decodes its header (0 dB, as the BlockAckReq overlaps it) and then, under
+    // ns-3.37's rule (`profile = "ns3"`, `MpduSpan::Payload`), every MPDU: the next A-MPDU
+    // holds 42 MPDUs (65,535 B). Under the standard's, interference on the training fields
+    // costs the first MPDU, and the window of 64 from it leaves the next A-MPDU 23.
+    let sinr = "[channel.reception]\nmodel = \"sinr\"\nrx_power_dbm = -30.66\n\
+                error_model = \"table\"";
+    let phy = "standard = \"802.11n\"\nchannel_width = 40\nmcs = 7";
+    let mac = |profile| format!("ampdu_max_bytes = 65535\nqueue = 100\nprofile = \"{profile}\"");
+    for seed in 1..=2 {
+        let mean =
+            |profile| mpdus_per_ampdu(&run(&cell(10, phy, &mac(profile), sinr).unwrap(), seed));
+        let (ns3, standard) = (mean("ns3"), mean("standard"));
+        assert!(ns3 > 41.8, "seed {seed}: ns3 {ns3:.2}");
+        assert!(
+            standard < ns3 - 0.3,
+            "seed {seed}: standard {standard:.2}, ns3 {ns3:.2}"
+        );
+    }
+}

@@ -51,6 +51,8 @@ pub struct ReceptionParams {
     pub error_model: ErrorModel,
     /// What a node's PHY reports when the PHY header of the frame it locked onto fails.
     pub header_failure: HeaderFailure,
+    /// Where an A-MPDU's first MPDU begins to meet interference.
+    pub mpdu_span: MpduSpan,
 }
 
 /// What a receiver's PHY reports when the PHY header of the frame it locked onto fails,
@@ -66,6 +68,38 @@ pub enum HeaderFailure {
     /// AIFS follows. Each node draws its header from a stream of its own,
     /// `<node>/header` ([`Reception::bystander_decodes_header`]).
     Abort,
+}
+
+/// Where the first MPDU of an A-MPDU begins to meet the frames it collided with (each
+/// later MPDU meets those still on the air when its own bits begin): what decides it when
+/// a shorter frame (a BlockAckReq, an ADDBA frame) ended during the A-MPDU's PHY
+/// preamble, after which the PHY header's own draw (`Part::Header`) is all it hit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MpduSpan {
+    /// From the PPDU's start (the standard's and ns-2's profiles): interference on the
+    /// training fields (HT-STF/HT-LTF, VHT-STF/VHT-LTF, from which the receiver estimates
+    /// the channel for the Data field that follows them, 802.11-2020 19.3.2, 21.3.2) costs
+    /// the first MPDU.
+    #[default]
+    PpduStart,
+    /// ns-3.37's (`profile = "ns3"`): each MPDU over its own span of the Data field, the
+    /// first from the end of the preamble (`PhyEntity::ScheduleEndOfMpdus`,
+    /// `InterferenceHelper::CalculatePayloadPer`, whose window is counted from
+    /// `CalculatePhyPreambleAndHeaderDuration`): a frame that ended within the preamble
+    /// costs no MPDU.
+    Payload,
+}
+
+impl MpduSpan {
+    /// When the MPDU that starts `offset` into its PPDU (the first at 0) begins to meet
+    /// interference, the PPDU's preamble and PHY header lasting `preamble`.
+    #[inline]
+    pub fn start(self, offset: Time, preamble: Time) -> Time {
+        match self {
+            MpduSpan::PpduStart => offset,
+            MpduSpan::Payload => offset.max(preamble),
+        }
+    }
 }
 
 /// A frame as the receiver sees it: its rate, its PSDU length and its preamble; an HT or
@@ -109,6 +143,8 @@ impl Ppdu {
 pub struct Reception {
     /// Whether a receiver may capture one of colliding frames (`mac/capture.rs`).
     pub capture: bool,
+    /// Where an A-MPDU's first MPDU begins to meet interference.
+    pub mpdu_span: MpduSpan,
     error_model: ErrorModel,
     modulation: Modulation,
     noise_w: f64,
@@ -139,6 +175,7 @@ impl Reception {
         };
         Reception {
             capture: params.capture,
+            mpdu_span: params.mpdu_span,
             error_model: params.error_model,
             modulation,
             noise_w: watts(params.noise_floor_dbm),
@@ -281,6 +318,7 @@ mod tests {
                 capture: true,
                 error_model: ErrorModel::Nist,
                 header_failure: HeaderFailure::Error,
+                mpdu_span: MpduSpan::PpduStart,
             },
             Modulation::Dsss,
             names.iter().map(|n| n.as_str()),
@@ -357,6 +395,7 @@ mod tests {
             capture: true,
             error_model,
             header_failure: HeaderFailure::Error,
+            mpdu_span: MpduSpan::PpduStart,
         };
         let ofdm = |m| Reception::new(7, params(m), Modulation::Ofdm, names.into_iter());
         let rts = Ppdu {
@@ -416,6 +455,7 @@ mod tests {
             capture: true,
             error_model: ErrorModel::Table,
             header_failure,
+            mpdu_span: MpduSpan::PpduStart,
         };
         let make = |h| Reception::new(3, params(h), Modulation::Ofdm, names.into_iter());
         let (mut error, mut abort) = (make(HeaderFailure::Error), make(HeaderFailure::Abort));

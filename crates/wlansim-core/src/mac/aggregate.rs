@@ -54,8 +54,10 @@
 //! - The spatial medium has no A-MPDU yet (refused when a run would use it).
 use super::agreement::{self, Action, Agreement, Response, ADDBA_FRAME};
 use super::event::MacOutcome;
-use super::exchange::{ampdu_times, Ampdu, ExchangeTimes, Msdus, PPDU_MAX_TIME};
+use super::exchange::{ampdu_times, ppdu, Ampdu, ExchangeTimes, Msdus, PPDU_MAX_TIME};
+use crate::channel::Ppdu;
 use crate::net::{NodeId, Packet};
+use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ};
 use crate::phy::ht::Format;
 use crate::phy::{LinkTimes, Phy};
 use crate::sim::time::Time;
@@ -347,23 +349,64 @@ impl Aggregation {
     }
 }
 
-/// The exchange of a BlockAckReq on `link`: the request, SIFS, the BlockAck.
-pub(super) fn bar_times(phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
-    short_exchange(phy, link.block_ack_req, link.block_ack)
+/// What an aggregating entity's exchange sends first (after its RTS/CTS, if any) when
+/// it is not its data frame: an ADDBA Request or Response, or a BlockAckReq. One place
+/// decides it ([`Aggregation::first_frame`]), its frame, its answer and their airtime: the
+/// exchange (`Shared::aggregate_exchange`), its head's times (`Store::form_aggregate`) and
+/// the bystanders of a collision that lock onto it (`mac/shared/header_abort.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FirstFrame {
+    /// An ADDBA Request or Response at the BSS's lowest basic rate (management frames go
+    /// at a basic rate, 10.6.6.2; ns-3.37 sends them at the lowest), acknowledged by an
+    /// ACK at the same rate (the control-response rate of the lowest basic rate is
+    /// itself).
+    Addba,
+    /// A compressed BlockAckReq (10.25.6) at the control-response rate of the A-MPDU it
+    /// follows, answered by a compressed BlockAck at the same rate.
+    BlockAckReq,
 }
 
-/// The exchange of an ADDBA Request or Response on `link`: the action frame at the BSS's
-/// lowest basic rate (management frames go at a basic rate, 10.6.6.2; ns-3.37 sends them
-/// at the lowest), SIFS, the ACK at the same rate (the control-response rate of the
-/// lowest basic rate is itself).
-pub(super) fn addba_times(phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
-    let (plcp, rate) = (link.rates.plcp, link.rates.mgmt);
-    let frame = phy.ppdu_time_with(plcp, ADDBA_FRAME, rate);
-    short_exchange(
-        phy,
-        frame,
-        phy.ppdu_time_with(plcp, crate::phy::frame::ACK, rate),
-    )
+impl FirstFrame {
+    /// The frame on `link`.
+    pub(super) fn ppdu(self, phy: &Phy, link: &LinkTimes) -> Ppdu {
+        match self {
+            FirstFrame::Addba => ppdu(phy, link, link.rates.mgmt, ADDBA_FRAME),
+            FirstFrame::BlockAckReq => ppdu(phy, link, link.rates.ack, BLOCK_ACK_REQ),
+        }
+    }
+
+    /// The receiver's answer on `link`, SIFS after it.
+    pub(super) fn answer(self, phy: &Phy, link: &LinkTimes) -> Ppdu {
+        match self {
+            FirstFrame::Addba => ppdu(phy, link, link.rates.mgmt, ACK),
+            FirstFrame::BlockAckReq => ppdu(phy, link, link.rates.ack, BLOCK_ACK),
+        }
+    }
+
+    /// The exchange on `link`: the frame, SIFS, the answer.
+    pub(super) fn times(self, phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
+        let airtime = |p: Ppdu| phy.ppdu_time_with(link.rates.plcp, p.bytes, p.rate);
+        short_exchange(
+            phy,
+            airtime(self.ppdu(phy, link)),
+            airtime(self.answer(phy, link)),
+        )
+    }
+}
+
+impl Aggregation {
+    /// What entity `t`'s exchange, once formed (`Store::form_aggregate`), sends first: its
+    /// ADDBA frame, a BlockAckReq, or (None) its data frame.
+    pub(super) fn first_frame(&self, t: u32) -> Option<FirstFrame> {
+        if self.action[t as usize].is_some() {
+            return Some(FirstFrame::Addba);
+        }
+        let (s, _, _) = self.current[t as usize];
+        let session = self.sessions[t as usize].get(s as usize);
+        session
+            .is_some_and(|s| s.bar)
+            .then_some(FirstFrame::BlockAckReq)
+    }
 }
 
 /// A frame of `frame` and its answer of `answer` SIFS later; neither at risk of a
@@ -463,6 +506,58 @@ mod tests {
 
     pub(super) fn packet(seq: u32) -> Packet {
         Packet::udp(0, seq, 1000, 0, 1, 0)
+    }
+
+    /// One function decides an aggregating entity's first frame, its answer and their
+    /// airtime: an ADDBA frame at the BSS's lowest basic rate (6 Mb/s here), acknowledged
+    /// at it; a BlockAckReq at the control-response rate (24 Mb/s), answered by a BlockAck
+    /// at it; else the data frame. The exchange, the head's times and a collision's
+    /// bystanders all take it from here.
+    #[test]
+    fn the_first_frame_is_an_addba_at_the_lowest_basic_rate_or_a_bar_at_the_ack_rate() {
+        use crate::phy::{LinkRates, Preamble, Standard};
+        use crate::sim::time::US;
+        let phy = Standard::Ieee80211n.preset(Preamble::Long);
+        let rates = LinkRates {
+            ack: 24_000_000,
+            mgmt: 6_000_000,
+            ..LinkRates::fixed(&phy)
+        };
+        let link = LinkTimes::new(&phy, rates);
+        let config = AggregationConfig {
+            max_bytes: 65_535,
+            window: 64,
+            amsdu_bytes: 0,
+        };
+        let mut agg = Aggregation::new(config, 1);
+        agg.sessions[0].push(Session::new(1));
+        assert_eq!(agg.first_frame(0), None, "its data frame");
+        agg.sessions[0][0].bar = true;
+        assert_eq!(agg.first_frame(0), Some(FirstFrame::BlockAckReq));
+        agg.action[0] = Some(Action::Request(0));
+        assert_eq!(agg.first_frame(0), Some(FirstFrame::Addba));
+        let rate_bytes = |p: Ppdu| (p.rate, p.bytes);
+        let (addba, bar) = (FirstFrame::Addba, FirstFrame::BlockAckReq);
+        assert_eq!(
+            rate_bytes(addba.ppdu(&phy, &link)),
+            (6_000_000, ADDBA_FRAME)
+        );
+        assert_eq!(rate_bytes(addba.answer(&phy, &link)), (6_000_000, ACK));
+        assert_eq!(
+            rate_bytes(bar.ppdu(&phy, &link)),
+            (24_000_000, BLOCK_ACK_REQ)
+        );
+        assert_eq!(rate_bytes(bar.answer(&phy, &link)), (24_000_000, BLOCK_ACK));
+        // ADDBA: 37 bytes, 16 + 296 + 6 bits in 24-bit symbols: 14 after 20 µs; its ACK
+        // (14 bytes) 6 symbols. BlockAckReq: 24 bytes in 96-bit symbols, 3; BlockAck 32
+        // bytes, 3.
+        let delta = phy.propagation_delay;
+        let t = addba.times(&phy, &link);
+        assert_eq!(t.first_frame, 76 * US);
+        assert_eq!(t.end, 76 * US + delta + phy.sifs + 44 * US + delta);
+        let t = bar.times(&phy, &link);
+        assert_eq!((t.first_frame, link.block_ack_req), (32 * US, 32 * US));
+        assert_eq!(t.end, 32 * US + delta + phy.sifs + link.block_ack + delta);
     }
 
     #[test]

@@ -132,7 +132,8 @@ pub struct Scenario {
     /// Behaviour of the whole scenario: `standard` (default), `ns2` (ns-2.35's TCP and
     /// 802.11 MAC) or `ns3` (ns-3.37's HT/VHT PPDU timing: no VHT-SIG-B in a VHT SU PPDU,
     /// 400 ns guard-interval symbols not rounded to 4 µs; under SINR reception a node that
-    /// loses a collision's PHY header defers AIFS, not EIFS; the standard's other MAC
+    /// loses a collision's PHY header defers AIFS, not EIFS, and an A-MPDU's first MPDU
+    /// meets interference from the end of the PHY preamble; the standard's other MAC
     /// rules and TCP); `[tcp] profile` and `[mac] profile` choose each part alone.
     #[serde(default, skip_serializing_if = "Profile::is_standard")]
     pub profile: Profile,

@@ -564,6 +564,7 @@ impl Model {
         )?;
         Ok(Some(ReceptionParams {
             header_failure: s.mac_profile().header_failure(),
+            mpdu_span: s.mac_profile().mpdu_span(),
             ..params
         }))
     }

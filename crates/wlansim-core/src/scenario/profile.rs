@@ -6,11 +6,12 @@
 //! PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`), where its EIFS begins
 //! ([`EifsStart::ReceptionEnd`], `mac/eifs.rs`) and, under SINR reception, its nodes that
 //! abort a collision's reception when they lose its PHY header and defer AIFS, not EIFS
-//! ([`HeaderFailure::Abort`], `mac/shared/header_abort.rs`), with the standard's other MAC
+//! ([`HeaderFailure::Abort`], `mac/shared/header_abort.rs`), and where an A-MPDU's first
+//! MPDU begins to meet interference ([`MpduSpan::Payload`]), with the standard's other MAC
 //! rules and TCP. All belong to the 802.11 part, as ns-2's unrounded airtime does: `[mac]
 //! profile = "ns3"` chooses them alone, and `[tcp] profile` has no `ns3` (the top-level
 //! `ns3` runs the standard TCP).
-use crate::channel::reception::HeaderFailure;
+use crate::channel::reception::{HeaderFailure, MpduSpan};
 use crate::mac::{EifsStart, MacRules};
 use crate::phy::PsduTime;
 use schemars::JsonSchema;
@@ -26,9 +27,10 @@ pub enum Profile {
     Ns2,
     /// ns-3.37's departures from the standard (docs/how-to/ns3-profile.md): its HT/VHT
     /// PPDU timing (no VHT-SIG-B in an SU PPDU, 400 ns guard-interval symbols not
-    /// rounded to 4 µs), its EIFS counted from the end of the reception in error, and its
+    /// rounded to 4 µs), its EIFS counted from the end of the reception in error, its
     /// aborted receptions (AIFS, not EIFS, after a collision whose PHY header a node
-    /// lost); the standard's other MAC rules and TCP.
+    /// lost), and its A-MPDU's first MPDU decoded from the end of the PHY preamble; the
+    /// standard's other MAC rules and TCP.
     Ns3,
 }
 
@@ -65,6 +67,15 @@ impl Profile {
         }
     }
 
+    /// Where an A-MPDU's first MPDU begins to meet interference (SINR reception): ns-3.37's
+    /// after the PHY preamble, the others' at the PPDU's start.
+    pub fn mpdu_span(self) -> MpduSpan {
+        match self {
+            Profile::Standard | Profile::Ns2 => MpduSpan::PpduStart,
+            Profile::Ns3 => MpduSpan::Payload,
+        }
+    }
+
     /// How this profile turns a PSDU into time on air: ns-2's from its MAC rules
     /// ([`MacRules::psdu_time`]), ns-3.37's from its HT/VHT PHY ([`PsduTime::Ns3`]).
     pub fn psdu_time(self) -> PsduTime {
@@ -91,11 +102,11 @@ mod tests {
         .unwrap()
     }
 
-    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), EIFS start and
-    /// aborted receptions, the standard's other MAC rules, TCP and routing agent; `[mac]
+    /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), EIFS start,
+    /// aborted receptions and MPDU spans, the standard's other MAC rules, TCP and routing agent; `[mac]
     /// profile = "ns3"` chooses the 802.11 part alone.
     #[test]
-    fn ns3_changes_the_ppdu_timing_the_eifs_start_and_the_header_failure_only() {
+    fn ns3_changes_the_ppdu_timing_the_eifs_start_the_header_failure_and_the_mpdu_span_only() {
         let standard = scenario("", "");
         for s in [
             scenario("profile = \"ns3\"", ""),
@@ -111,6 +122,7 @@ mod tests {
             assert_eq!(s.mac_profile().eifs_start(), EifsStart::ReceptionEnd);
             assert_eq!(standard.mac_profile().eifs_start(), EifsStart::MediumIdle);
             assert_eq!(s.mac_profile().header_failure(), HeaderFailure::Abort);
+            assert_eq!(s.mac_profile().mpdu_span(), MpduSpan::Payload);
             assert_eq!(s.tcp_config(0), standard.tcp_config(0));
             assert_eq!(s.routing_agent(), standard.routing_agent());
         }
@@ -119,6 +131,7 @@ mod tests {
         assert_eq!(back.phy(), standard.phy());
         assert_eq!(back.mac_profile().eifs_start(), EifsStart::MediumIdle);
         assert_eq!(back.mac_profile().header_failure(), HeaderFailure::Error);
+        assert_eq!(back.mac_profile().mpdu_span(), MpduSpan::PpduStart);
         assert_eq!(
             standard.mac_profile().header_failure(),
             HeaderFailure::Error

@@ -20,7 +20,7 @@
 use super::{Scenario, ScenarioError};
 use crate::channel::error_rate::{ErrorModel, Mode};
 use crate::channel::receiver::Rule;
-use crate::channel::reception::{HeaderFailure, ReceptionParams};
+use crate::channel::reception::{HeaderFailure, MpduSpan, ReceptionParams};
 use crate::mac::MacRules;
 use crate::phy::{LinkRates, Modulation};
 use schemars::JsonSchema;
@@ -145,6 +145,7 @@ impl ReceptionConfig {
             capture: self.capture,
             error_model: self.error_model,
             header_failure: HeaderFailure::default(),
+            mpdu_span: MpduSpan::default(),
         })
     }
 }

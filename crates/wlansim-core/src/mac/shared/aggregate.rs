@@ -3,9 +3,9 @@
 //! (`channel/reception.rs` [`Part`]), the BlockAck or the BlockAckReq's exchange. A child
 //! of the shared medium so that `mac/aggregate.rs` depends on neither medium.
 use super::{Exchange, Shared};
+use crate::channel::reception::MpduSpan;
 use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
-use crate::mac::agreement::ADDBA_FRAME;
 use crate::mac::store::{ChannelLoss, Store};
 use crate::sim::time::Time;
 
@@ -22,7 +22,7 @@ impl Shared {
         txop_start: Time,
         channel: &mut Channel,
     ) -> Exchange {
-        use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ, CTS, RTS};
+        use crate::phy::frame::{ACK, BLOCK_ACK, CTS, RTS};
         let e = &store.entities[t as usize];
         let head = e.head.expect("has frame");
         let (node, to, times) = (e.node, head.to, head.times);
@@ -97,25 +97,17 @@ impl Shared {
                 ..ended(loss, times.end)
             }
         };
-        if agg.action[t as usize].is_some() {
-            // An ADDBA Request or Response: the recipient decoded it (bit 0) unless lost,
-            // then its ACK.
-            let frame = control(link.rates.mgmt, ADDBA_FRAME);
+        if let Some(first) = agg.first_frame(t) {
+            // An ADDBA Request or Response, or a BlockAckReq: the recipient decoded it
+            // (bit 0; a BlockAckReq moves its window) unless lost, then its answer.
+            let frame = first.ppdu(phy, &link);
             if every && lost(channel, node, to, 0, FrameKind::Control, frame) {
                 return ended(ChannelLoss::Data, times.data_end);
             }
-            return answer(channel, 1, control(link.rates.mgmt, ACK));
+            return answer(channel, 1, first.answer(phy, &link));
         }
         let (s, count, ampdu) = agg.current[t as usize];
         let session = &agg.sessions[t as usize][s as usize];
-        if session.bar {
-            let bar = control(link.rates.ack, BLOCK_ACK_REQ);
-            if every && lost(channel, node, to, 0, FrameKind::Control, bar) {
-                return ended(ChannelLoss::Data, times.data_end);
-            }
-            // The recipient decoded it (bit 0: its window moves), then its BlockAck.
-            return answer(channel, 1, control(link.rates.ack, BLOCK_ACK));
-        }
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
         let data = |bytes| Ppdu {
@@ -136,9 +128,15 @@ impl Shared {
                 Part::Header,
                 self.interference(store, to, start, data_at, channel),
             );
+        // Each MPDU meets the frames still on the air when it begins
+        // ([`MpduSpan`]: under ns-3.37's rule, the first after the PHY preamble).
+        let (span, preamble) = match (channel.reception.as_ref(), link.rates.ht) {
+            (Some(r), Some(mode)) if ampdu => (r.mpdu_span, mode.preamble(phy.psdu_time)),
+            _ => (MpduSpan::PpduStart, 0),
+        };
         for (i, (offset, bytes)) in subframes(phy, &link, ampdu, bodies).enumerate() {
             let mpdu = ampdu.then_some(header);
-            let at = data_at + offset;
+            let at = data_at + span.start(offset, preamble);
             if !lost_part(channel, node, to, at, FrameKind::Data, data(bytes), mpdu) {
                 received |= 1 << i;
             }

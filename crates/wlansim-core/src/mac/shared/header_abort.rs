@@ -41,7 +41,7 @@ use super::Shared;
 use crate::channel::{Channel, Ppdu};
 use crate::mac::exchange::{data_ppdu, ppdu};
 use crate::mac::store::Store;
-use crate::phy::frame::{BLOCK_ACK_REQ, RTS};
+use crate::phy::frame::RTS;
 use crate::sim::time::Time;
 
 impl Shared {
@@ -124,7 +124,10 @@ impl Shared {
 }
 
 /// The first frame entity `t` sends in its exchange, as a receiver's PHY header sees it:
-/// an RTS, a BlockAckReq or ADDBA frame (non-HT), or its data frame.
+/// an RTS, an aggregating entity's ADDBA frame or BlockAckReq (non-HT,
+/// [`Aggregation::first_frame`]), or its data frame.
+///
+/// [`Aggregation::first_frame`]: crate::mac::aggregate::Aggregation::first_frame
 fn first_ppdu(store: &Store, t: u32) -> Ppdu {
     let head = store.entities[t as usize].head.expect("has frame");
     let link = store.head_link(t);
@@ -132,15 +135,9 @@ fn first_ppdu(store: &Store, t: u32) -> Ppdu {
     if head.times.rts {
         return ppdu(phy, link, link.rates.rts, RTS);
     }
-    if let Some(agg) = store.aggregation.as_ref().filter(|_| store.aggregates(t)) {
-        let (s, _, _) = agg.current[t as usize];
-        let bar = agg.sessions[t as usize]
-            .get(s as usize)
-            .is_some_and(|s| s.bar);
-        if agg.action[t as usize].is_some() || bar {
-            // (Its size does not change the header's odds.)
-            return ppdu(phy, link, link.rates.ack, BLOCK_ACK_REQ);
-        }
+    let first = store.aggregation.as_ref().filter(|_| store.aggregates(t));
+    match first.and_then(|agg| agg.first_frame(t)) {
+        Some(first) => first.ppdu(phy, link),
+        None => data_ppdu(phy, link, 0),
     }
-    data_ppdu(phy, link, 0)
 }

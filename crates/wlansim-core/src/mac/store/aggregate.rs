@@ -4,7 +4,7 @@
 //! the reordering) depends on neither medium nor store.
 use super::Store;
 use crate::mac::aggregate::{
-    addba_times, bar_times, data_offset, subframes, AggregationConfig, Carried, Mpdu, Session,
+    data_offset, subframes, AggregationConfig, Carried, FirstFrame, Mpdu, Session,
 };
 use crate::mac::agreement::{
     Action, Agreement, Response, ADDBA_RESPONSE_TIMEOUT, FAILED_ADDBA_TIMEOUT,
@@ -46,7 +46,7 @@ impl Store {
             .iter()
             .find(|s| s.discarded && s.unacked.is_empty())
         {
-            let times = bar_times(&self.phy, self.link(e.node, s.to));
+            let times = FirstFrame::BlockAckReq.times(&self.phy, self.link(e.node, s.to));
             return Some(HeadFrame::unicast(s.to, times, CONFIGURED));
         }
         let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
@@ -118,7 +118,8 @@ impl Store {
         if session.bar {
             // A BlockAckReq about every MPDU sent and not acknowledged.
             agg.current[t as usize] = (s as u32, session.unacked.len() as u32, true);
-            e.head = Some(HeadFrame::unicast(to, bar_times(phy, &link), rate));
+            let times = FirstFrame::BlockAckReq.times(phy, &link);
+            e.head = Some(HeadFrame::unicast(to, times, rate));
             return;
         }
         let config = agg.config;
@@ -217,7 +218,8 @@ impl Store {
                 self.aggregation.as_ref().expect("aggregation").sessions[t as usize][s as usize].to
             }
         };
-        let times = addba_times(&self.phy, self.link(self.entities[t as usize].node, to));
+        let link = self.link(self.entities[t as usize].node, to);
+        let times = FirstFrame::Addba.times(&self.phy, link);
         HeadFrame::unicast(to, times, CONFIGURED)
     }
 
