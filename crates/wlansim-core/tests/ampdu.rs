@@ -325,3 +325,53 @@ fn under_ns3_a_blockackreq_that_ended_in_the_preamble_costs_no_mpdu() {
         );
     }
 }
+
+#[test]
+fn under_the_ns3_profile_what_a_psdu_carried_goes_up_as_it_ends() {
+    // One 802.11n station's lone packets (one a second: each goes alone under aggregation,
+    // answered by an ACK) to a host behind its AP. Under `profile = "ns3"` the AP passes
+    // each up as its PSDU ends, before the ACK, as ns-3.37 does (`mac/delivery.rs`), and
+    // forwards it on at once; under the standard's profile when the exchange ends, SIFS +
+    // the ACK + its propagation later. Nothing else differs between the two here (HT at
+    // 800 ns, no collision), so neither does anything but the host's arrival times.
+    let run_with = |top: &str| {
+        let s = Scenario::from_toml(&format!(
+            r#"
+duration = "5 s"
+warmup = "0 s"
+{top}
+[phy]
+standard = "802.11n"
+[mac]
+ampdu_max_bytes = 65535
+[[stations]]
+name = "sta"
+[[servers]]
+name = "h"
+[[flows]]
+name = "up"
+direction = "uplink"
+stations = "sta"
+server = "h"
+traffic = "cbr"
+rate = "11776 b/s"
+packet_size = "1472 B"
+"#
+        ))
+        .unwrap();
+        (run(&s, 1), s.phy())
+    };
+    let (standard, phy) = run_with("");
+    let (ns3, _) = run_with("profile = \"ns3\"");
+    let (a, b) = (&standard.flows[0], &ns3.flows[0]);
+    assert_eq!(a.counts.delivered_packets, 5);
+    assert_eq!(b.counts.delivered_packets, 5);
+    let earlier = a.delay_mean_s.unwrap() - b.delay_mean_s.unwrap();
+    // The ACK at 24 Mb/s, the control-response rate of MCS 7: 20 µs + 2 symbols.
+    let ack = 28e-6;
+    let answer = (phy.sifs + phy.propagation_delay) as f64 * 1e-9 + ack;
+    assert!(
+        (earlier - answer).abs() < 1e-12,
+        "{earlier} s earlier, not {answer}"
+    );
+}

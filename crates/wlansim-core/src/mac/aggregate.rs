@@ -87,13 +87,15 @@ pub fn max_amsdu_bytes(format: Format) -> u32 {
 pub const HT_AMSDU_IN_AMPDU_BYTES: u32 = 4_065;
 
 /// The aggregation of a run: the largest A-MPDU (bytes; 0: MPDUs go alone, each
-/// acknowledged by an ACK), the Block Ack window (MPDUs; 1 without A-MPDU) and the
-/// largest A-MSDU (bytes; 0: one MSDU per MPDU).
+/// acknowledged by an ACK), the Block Ack window (MPDUs; 1 without A-MPDU), the
+/// largest A-MSDU (bytes; 0: one MSDU per MPDU) and when a recipient passes up what it
+/// decoded (`mac/delivery.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AggregationConfig {
     pub max_bytes: u32,
     pub window: u32,
     pub amsdu_bytes: u32,
+    pub delivery: super::Delivery,
 }
 
 impl AggregationConfig {

@@ -12,7 +12,8 @@ pub enum MacEvent {
     ExchangeEnd,
     /// Either medium, under rules that pass a decoded data frame up before its ACK
     /// ([`super::MacRules::delivery_delay`]): entity's head-of-line frame reaches the network
-    /// layer of its addressee.
+    /// layer of its addressee. Shared medium, an aggregating entity's exchange under
+    /// [`super::Delivery::PsduEnd`]: its PSDU ends, and what its recipient decoded goes up.
     Received(u32),
     /// Spatial medium (`mac/spatial.rs`): a node's earliest backoff expiry (node,
     /// generation).

@@ -14,7 +14,8 @@
 //! - [`MacEvent::Access`] … [`MacEvent::Timeout`] → [`Mac::spatial_event`], then
 //!   [`Mac::spatial_settle`]: the spatial medium's;
 //! - [`MacEvent::Received`] → [`Mac::received`], only under rules that pass a decoded
-//!   data frame up before its exchange ends (ns-2's, [`super::MacRules::delivery_delay`]).
+//!   data frame up before its exchange ends (ns-2's, [`super::MacRules::delivery_delay`];
+//!   an aggregating entity's PSDU under ns-3.37's, [`super::Delivery::PsduEnd`]).
 use super::aggregate::{Aggregation, AggregationConfig};
 use super::event::{MacEvent, MacOutcome};
 use super::shared::Shared;
@@ -195,8 +196,12 @@ impl Mac {
         self.shared.wake(&mut self.store, now, t, sched);
     }
 
-    /// [`MacEvent::Received`] at `now` (either medium).
+    /// [`MacEvent::Received`] at `now` (either medium; the shared medium's aggregating
+    /// entity under [`super::Delivery::PsduEnd`]: `mac/delivery.rs`).
     pub fn received(&mut self, now: Time, t: u32) {
+        if self.spatial.is_none() && self.shared.passes_up_before_end(&self.store) {
+            return self.shared.pass_up(&mut self.store, now);
+        }
         self.store.received(now, t);
     }
 

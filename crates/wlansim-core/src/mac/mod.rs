@@ -8,6 +8,7 @@ mod capture;
 pub mod carrier_sense;
 pub mod classifier;
 pub(crate) mod contention;
+pub mod delivery;
 pub mod edca;
 pub mod eifs;
 pub mod entity;
@@ -24,6 +25,7 @@ pub mod store;
 
 pub use backoff::{Backoff, SlotRule};
 pub use classifier::{Classifier, PacketInfo};
+pub use delivery::Delivery;
 pub use edca::{AccessCategory, EdcaParams};
 pub use eifs::EifsStart;
 pub use entity::{AccessParams, Entity, MacStats};

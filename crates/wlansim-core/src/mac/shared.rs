@@ -410,6 +410,9 @@ impl Shared {
     fn schedule_exchange<S: Schedule<MacEvent>>(&self, store: &Store, sched: &mut S) {
         let ex = &self.exchange;
         sched.schedule(ex.end, MacEvent::ExchangeEnd);
+        if self.passes_up_before_end(store) {
+            sched.schedule(ex.data_end, MacEvent::Received(self.transmitters[0]));
+        }
         if let Some(delay) = store.rules.delivery_delay() {
             let decoded = ex.success || ex.loss == ChannelLoss::Ack;
             if decoded && ex.data_end + delay < ex.end {
@@ -648,7 +651,7 @@ impl Shared {
             }
         }
         self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
-        if ex.received != 0 {
+        if ex.received != 0 && !self.passes_up_before_end(store) {
             store.aggregate_received(self.transmitters[0], ex.received, ex.data_end);
         }
         if store.trace && store.aggregation.is_some() {

@@ -6,13 +6,14 @@
 //! PPDU timing ([`PsduTime::Ns3`], `phy/ht.rs`), where its EIFS begins
 //! ([`EifsStart::ReceptionEnd`], `mac/eifs.rs`) and, under SINR reception, its nodes that
 //! abort a collision's reception when they lose its PHY header and defer AIFS, not EIFS
-//! ([`HeaderFailure::Abort`], `mac/shared/header_abort.rs`), and where an A-MPDU's first
-//! MPDU begins to meet interference ([`MpduSpan::Payload`]), with the standard's other MAC
-//! rules and TCP. All belong to the 802.11 part, as ns-2's unrounded airtime does: `[mac]
-//! profile = "ns3"` chooses them alone, and `[tcp] profile` has no `ns3` (the top-level
-//! `ns3` runs the standard TCP).
+//! ([`HeaderFailure::Abort`], `mac/shared/header_abort.rs`), where an A-MPDU's first
+//! MPDU begins to meet interference ([`MpduSpan::Payload`]), and when an aggregating
+//! entity's recipient passes up what it decoded ([`Delivery::PsduEnd`], `mac/delivery.rs`),
+//! with the standard's other MAC rules and TCP. All belong to the 802.11 part, as ns-2's
+//! unrounded airtime does: `[mac] profile = "ns3"` chooses them alone, and `[tcp] profile`
+//! has no `ns3` (the top-level `ns3` runs the standard TCP).
 use crate::channel::reception::{HeaderFailure, MpduSpan};
-use crate::mac::{EifsStart, MacRules};
+use crate::mac::{Delivery, EifsStart, MacRules};
 use crate::phy::PsduTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -29,7 +30,8 @@ pub enum Profile {
     /// PPDU timing (no VHT-SIG-B in an SU PPDU, 400 ns guard-interval symbols not
     /// rounded to 4 µs), its EIFS counted from the end of the reception in error, its
     /// aborted receptions (AIFS, not EIFS, after a collision whose PHY header a node
-    /// lost), and its A-MPDU's first MPDU decoded from the end of the PHY preamble; the
+    /// lost), its A-MPDU's first MPDU decoded from the end of the PHY preamble, and the
+    /// MPDUs of an A-MPDU passed up as it ends, before the BlockAck; the
     /// standard's other MAC rules and TCP.
     Ns3,
 }
@@ -76,6 +78,16 @@ impl Profile {
         }
     }
 
+    /// When the recipient of an aggregating entity's PSDU passes up what it decoded:
+    /// ns-3.37's as the PSDU ends, before its BlockAck, the others' when the exchange ends
+    /// (`mac/delivery.rs`).
+    pub fn delivery(self) -> Delivery {
+        match self {
+            Profile::Standard | Profile::Ns2 => Delivery::ExchangeEnd,
+            Profile::Ns3 => Delivery::PsduEnd,
+        }
+    }
+
     /// How this profile turns a PSDU into time on air: ns-2's from its MAC rules
     /// ([`MacRules::psdu_time`]), ns-3.37's from its HT/VHT PHY ([`PsduTime::Ns3`]).
     pub fn psdu_time(self) -> PsduTime {
@@ -103,10 +115,10 @@ mod tests {
     }
 
     /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), EIFS start,
-    /// aborted receptions and MPDU spans, the standard's other MAC rules, TCP and routing agent; `[mac]
-    /// profile = "ns3"` chooses the 802.11 part alone.
+    /// aborted receptions, MPDU spans and A-MPDU delivery, the standard's other MAC rules, TCP
+    /// and routing agent; `[mac] profile = "ns3"` chooses the 802.11 part alone.
     #[test]
-    fn ns3_changes_the_ppdu_timing_the_eifs_start_the_header_failure_and_the_mpdu_span_only() {
+    fn ns3_changes_the_ppdu_timing_the_eifs_start_the_header_failure_the_mpdu_span_and_delivery() {
         let standard = scenario("", "");
         for s in [
             scenario("profile = \"ns3\"", ""),
@@ -123,6 +135,8 @@ mod tests {
             assert_eq!(standard.mac_profile().eifs_start(), EifsStart::MediumIdle);
             assert_eq!(s.mac_profile().header_failure(), HeaderFailure::Abort);
             assert_eq!(s.mac_profile().mpdu_span(), MpduSpan::Payload);
+            assert_eq!(s.mac_profile().delivery(), Delivery::PsduEnd);
+            assert_eq!(standard.mac_profile().delivery(), Delivery::ExchangeEnd);
             assert_eq!(s.tcp_config(0), standard.tcp_config(0));
             assert_eq!(s.routing_agent(), standard.routing_agent());
         }
@@ -132,6 +146,7 @@ mod tests {
         assert_eq!(back.mac_profile().eifs_start(), EifsStart::MediumIdle);
         assert_eq!(back.mac_profile().header_failure(), HeaderFailure::Error);
         assert_eq!(back.mac_profile().mpdu_span(), MpduSpan::PpduStart);
+        assert_eq!(back.mac_profile().delivery(), Delivery::ExchangeEnd);
         assert_eq!(
             standard.mac_profile().header_failure(),
             HeaderFailure::Error

@@ -104,6 +104,7 @@ impl Scenario {
             // Without A-MPDU each MPDU waits for the previous one's ACK.
             window: if ampdu > 0 { self.mac.ba_window } else { 1 },
             amsdu_bytes: amsdu,
+            delivery: self.mac_profile().delivery(),
         })
     }
 

@@ -147,4 +147,26 @@ impl Shared {
         let bytes = if ampdu { BLOCK_ACK } else { ACK };
         answer(channel, received, control(link.rates.ack, bytes))
     }
+
+    /// Whether the recipient of the exchange in progress passes up what it decoded of the
+    /// PSDU (an A-MPDU's MPDUs, or what a BlockAckReq releases; not an ADDBA frame) as the
+    /// PSDU ends, before the exchange does ([`crate::mac::Delivery::PsduEnd`]): then
+    /// [`Shared::pass_up`] does it at [`MacEvent::Received`], not `exchange_end`.
+    ///
+    /// [`MacEvent::Received`]: crate::mac::MacEvent::Received
+    #[inline]
+    pub(in crate::mac) fn passes_up_before_end(&self, store: &Store) -> bool {
+        let ex = &self.exchange;
+        ex.received != 0
+            && store.aggregation.as_ref().is_some_and(|agg| {
+                agg.config.delivery.at(ex.data_end, ex.end) < ex.end
+                    && agg.action[self.transmitters[0] as usize].is_none()
+            })
+    }
+
+    /// The PSDU of the exchange in progress ended at `now`: its recipient passes up what it
+    /// decoded ([`Shared::passes_up_before_end`]).
+    pub(in crate::mac) fn pass_up(&self, store: &mut Store, now: Time) {
+        store.aggregate_received(self.transmitters[0], self.exchange.received, now);
+    }
 }

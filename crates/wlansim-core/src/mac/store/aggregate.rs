@@ -605,7 +605,7 @@ pub(super) mod tests {
     use crate::mac::backoff::Backoff;
     use crate::mac::entity::{AccessParams, Entity};
     use crate::mac::ns2::MacRules;
-    use crate::mac::{EifsStart, MacStats};
+    use crate::mac::{Delivery, EifsStart, MacStats};
     use crate::net::TxQueue;
     use crate::phy::{LinkRates, Preamble, Standard};
     use crate::sim::rng::{Rng, StreamKind};
@@ -655,6 +655,7 @@ pub(super) mod tests {
             max_bytes: 65_535,
             window: 64,
             amsdu_bytes,
+            delivery: Delivery::default(),
         };
         store.aggregation = Some(Aggregation::new(config, 3));
         store.entities[0].head = store.aggregate_head(0);
