@@ -136,6 +136,11 @@ pub struct Ended {
     /// The end of the reception it closes: later than its own end when a longer frame
     /// of a collision made the reception last.
     pub until: Time,
+    /// The node was locked onto it, lost its PHY header and reports no error
+    /// ([`HeaderFailure::Abort`]: AIFS, not EIFS, follows; `mac/shared/header_abort.rs`).
+    ///
+    /// [`HeaderFailure::Abort`]: super::reception::HeaderFailure::Abort
+    pub header_aborted: bool,
 }
 
 #[derive(Default)]
@@ -347,6 +352,7 @@ impl Receivers {
         let s = n.signals.swap_remove(i);
         let locked = n.lock.is_some_and(|l| l.tx == tx);
         let mut until = now;
+        let mut header_aborted = false;
         let fate = if locked {
             let lock = n.lock.take().expect("locked");
             until = lock.until.max(now);
@@ -361,7 +367,18 @@ impl Receivers {
                         let part = Part::Ppdu {
                             header_interference_w: lock.header_interference,
                         };
-                        rec.decodes(r, frame, part, lock.power, lock.interference)
+                        let decoded = rec.decodes(r, frame, part, lock.power, lock.interference);
+                        // Which part was lost, given the frame was (`decodes_header`).
+                        header_aborted = !decoded
+                            && rec.aborts_on_header_failure()
+                            && !rec.decodes_header(
+                                r,
+                                frame,
+                                lock.power,
+                                lock.header_interference,
+                                Some(lock.interference),
+                            );
+                        decoded
                     }),
                 };
             if decoded {
@@ -383,6 +400,7 @@ impl Receivers {
             locked,
             own_tx: s.own_tx,
             until,
+            header_aborted,
         }
     }
 }

@@ -233,24 +233,54 @@ impl Reception {
 
     /// Whether node `rx`, which did not transmit, decodes the PHY header of the frame it
     /// locks onto among `frames` that reach it together at `powers` (the strongest, ties
-    /// drawn), the others its interference: one draw from its `<node>/header` stream
-    /// (none when the probability is 1; a frame below the sensitivity is not detected).
-    /// Under [`HeaderFailure::Abort`] only.
+    /// drawn from its `<node>/header` stream), the others its interference: the shared
+    /// medium's bystanders ([`Reception::decodes_header`]). Under [`HeaderFailure::Abort`]
+    /// only.
     pub fn bystander_decodes_header(
         &mut self,
         rx: NodeId,
         frames: &[Ppdu],
         powers: &[f64],
     ) -> bool {
-        let rng = &mut self.header_rng[rx as usize];
-        let locked = Self::strongest(rng, powers);
+        let locked = Self::strongest(&mut self.header_rng[rx as usize], powers);
         let power = powers[locked];
-        if power < self.sensitivity_w {
+        let others = powers.iter().sum::<f64>() - power;
+        self.decodes_header(rx, frames[locked], power, others, None)
+    }
+
+    /// Whether node `rx`, which did not transmit, decodes the PHY header of `frame`, the
+    /// frame it locked onto, at `power_w` over `interference_w` (the others' while the
+    /// header lasts): one draw from its `<node>/header` stream (none when the probability
+    /// is 1; a frame below the sensitivity is not detected). The rule of both media
+    /// ([`HeaderFailure::Abort`] only): the shared medium's bystanders
+    /// ([`Reception::bystander_decodes_header`]) and each node of the spatial medium
+    /// (`channel/receiver.rs`).
+    ///
+    /// `lost`: the node's own draw of the frame ([`Reception::decodes`], [`Part::Ppdu`],
+    /// one of header × PSDU) already lost it, its PSDU over that interference (W). The
+    /// header is then drawn at its odds given that loss, h (1 − p) / (1 − h p) for a
+    /// header decoded at h and a PSDU at p (Bayes): the header is lost at 1 − h, the frame
+    /// after its header at h (1 − p), as two draws in turn would have it, while the one
+    /// draw that decided the frame stands.
+    pub fn decodes_header(
+        &mut self,
+        rx: NodeId,
+        frame: Ppdu,
+        power_w: f64,
+        interference_w: f64,
+        lost: Option<f64>,
+    ) -> bool {
+        if power_w < self.sensitivity_w {
             return false;
         }
-        let others = powers.iter().sum::<f64>() - power;
-        let frame = frames[locked];
-        let p = self.header(frame, self.sinr(frame, power, others));
+        let header = self.header(frame, self.sinr(frame, power_w, interference_w));
+        let p = match lost {
+            None => header,
+            Some(psdu_interference_w) => {
+                let psdu = self.psdu(frame, self.sinr(frame, power_w, psdu_interference_w));
+                header * (1.0 - psdu) / (1.0 - header * psdu)
+            }
+        };
         p >= 1.0 || self.header_rng[rx as usize].uniform() < p
     }
 
@@ -495,6 +525,78 @@ mod tests {
                 error.decodes(0, rts, part, p, p),
                 abort.decodes(0, rts, part, p, p)
             );
+        }
+    }
+
+    /// The spatial medium's nodes (`channel/receiver.rs`): a node's own draw of header ×
+    /// PSDU lost the frame, and it draws the header given that loss: the header is lost at
+    /// 1 − h and the frame after its header at h (1 − p), as two draws in turn would have
+    /// it (here h ≈ 0.6 and p ≈ 0.5, the header and the PSDU at interferences of their
+    /// own); the node's own draws are those it makes without the rule.
+    #[test]
+    fn the_header_of_a_lost_frame_is_drawn_given_the_loss() {
+        let names = ["ap", "a"];
+        let params = |header_failure| ReceptionParams {
+            noise_floor_dbm: -93.97,
+            rx_power_dbm: -30.66,
+            sensitivity_dbm: -101.0,
+            capture: true,
+            error_model: ErrorModel::Table,
+            header_failure,
+        };
+        let make = |h| Reception::new(5, params(h), Modulation::Ofdm, names.into_iter());
+        let (mut error, mut abort) = (make(HeaderFailure::Error), make(HeaderFailure::Abort));
+        let data = Ppdu {
+            rate: 6_000_000,
+            bytes: 100,
+            ..RTS
+        };
+        let power = watts(-30.66);
+        // The interference (W) at which `odds` is `target` (it falls as the SINR does).
+        let at = |odds: &dyn Fn(f64) -> f64, target: f64| {
+            let (mut lo, mut hi) = (power * 1e-3, power * 1e3);
+            for _ in 0..200 {
+                let mid = (lo * hi).sqrt();
+                if odds(mid) > target {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let r = &abort;
+        let header_w = at(&|i| r.header(data, r.sinr(data, power, i)), 0.6);
+        let psdu_w = at(&|i| r.psdu(data, r.sinr(data, power, i)), 0.5);
+        let (h, p) = (
+            r.header(data, r.sinr(data, power, header_w)),
+            r.psdu(data, r.sinr(data, power, psdu_w)),
+        );
+        // (The tables round the SNR to 0.01 dB.)
+        assert!((h - 0.6).abs() < 0.01 && (p - 0.5).abs() < 0.01, "{h} {p}");
+        let part = Part::Ppdu {
+            header_interference_w: header_w,
+        };
+        let n = 200_000;
+        let (mut decoded, mut header_lost) = (0, 0);
+        for _ in 0..n {
+            let d = abort.decodes(1, data, part, power, psdu_w);
+            assert_eq!(d, error.decodes(1, data, part, power, psdu_w));
+            if d {
+                decoded += 1;
+            } else if !abort.decodes_header(1, data, power, header_w, Some(psdu_w)) {
+                header_lost += 1;
+            }
+        }
+        let after_header = n - decoded - header_lost;
+        for (count, expected) in [
+            (decoded, h * p),
+            (header_lost, 1.0 - h),
+            (after_header, h * (1.0 - p)),
+        ] {
+            let got = count as f64 / n as f64;
+            let sd = (expected * (1.0 - expected) / n as f64).sqrt();
+            assert!((got - expected).abs() < 5.0 * sd, "{got} vs {expected}");
         }
     }
 }

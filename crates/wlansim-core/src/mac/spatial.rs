@@ -26,11 +26,13 @@
 //! ([`MacEvent::Send`]); the sender that decodes the CTS sends its data frame SIFS later,
 //! the one that decodes the ACK is done (and may go on in its TXOP). Third parties that
 //! decode a frame set their NAV from it (`mac/nav.rs`); one received in error brings
-//! EIFS. The link models of the channel (i.i.d., bursts) decide a frame at its addressee
-//! when it is sent and, as in the shared medium, spoil it for every node; shadowing draws
-//! each frame's power at each node that may hear it when it arrives there, and the drawn
-//! power decides what that node senses, decodes and captures (ns-2's `Shadowing::Pr`
-//! per receiving node: `channel/shadowing.rs`).
+//! EIFS, but for one whose PHY header the node lost under ns-3.37's rule
+//! (`mac/shared/header_abort.rs`, the rule of both media). The link models of the
+//! channel (i.i.d., bursts) decide a frame at its addressee when it is sent and, as in
+//! the shared medium, spoil it for every node; shadowing draws each frame's power at each
+//! node that may hear it when it arrives there, and the drawn power decides what that
+//! node senses, decodes and captures (ns-2's `Shadowing::Pr` per receiving node:
+//! `channel/shadowing.rs`).
 //!
 //! Outcomes and counters are those of the shared medium: a success delivers the packet at
 //! the end of its data frame's reception, a failure is counted by its cause (the loss
@@ -731,7 +733,9 @@ impl Spatial {
                     .rules
                     .tail_is_errored(now - ppdu_len..now, s.tx_from..s.tx_until)
             } else {
-                ended.locked && !decoded
+                // A frame whose PHY header the node lost under ns-3.37's rule brings no
+                // EIFS (`mac/shared/header_abort.rs`).
+                ended.locked && !decoded && !ended.header_aborted
             };
             // Whether the node's view changed (else its countdowns stand as they are).
             let mut changed = errored;

@@ -186,3 +186,90 @@ fn header_aborts_match_the_linear_reference() {
         );
     }
 }
+
+/// ns-3.37's aborted PHY header on the spatial medium (`mac/shared/header_abort.rs`,
+/// `channel/receiver.rs`), per node. 802.11a at 54 Mb/s, path-loss exponent 2 (−47 dBm
+/// at 100 m), thresholds −52.2 dBm: two stations 200 m apart, hidden from each other,
+/// start a 1000-byte upload `gap` apart (saturated sources, each one's first frame
+/// goes at once); bystander `a` 150 m from the first and 50 m from the second, `b` the
+/// reverse. Each locks onto the first frame (at or above its threshold); the second
+/// arrives `gap` later 9.5 dB stronger at `a`, 9.5 dB weaker at `b`. Within the first
+/// frame's PHY header (20 µs) the header at `a` meets −9.5 dB and is lost: `a` counts
+/// AIFS (DIFS) after its medium's idle, the second frame's end. `b` decodes it at
+/// +9.5 dB and loses the 54 Mb/s PSDU: a reception in error, EIFS from its end (ns-3.37's
+/// start). After the header (`gap` 40 µs) `a` decodes it too and loses the PSDU: EIFS.
+/// Under the standard's profile every one of them counts EIFS from the idle.
+#[test]
+fn spatial_bystanders_that_lose_the_header_count_aifs_the_others_eifs() {
+    use crate::sim::time::{Time, SECOND, US};
+    let world = |profile: &str, gap: Time| {
+        let station =
+            |name: &str, x: i32| format!("[[stations]]\nname = \"{name}\"\nposition = [{x}, 0]\n");
+        let upload = |name: &str, start: Time| {
+            format!(
+                "[[flows]]\nname = \"{name}\"\ndirection = \"uplink\"\nstations = \"{name}\"\n\
+                 packet_size = \"1000 B\"\nstart = \"{start} ns\"\n"
+            )
+        };
+        let s = format!(
+            "duration = \"2 s\"\nprofile = \"{profile}\"\n\
+             [phy]\nstandard = \"802.11a\"\ndata_rate = \"54 Mb/s\"\n\
+             [mac]\nrts_threshold = \"off\"\n\
+             [ap]\nposition = [100, 0]\n{}{}{}{}{}{}\
+             [channel.propagation]\nmodel = \"shadowing\"\nsigma_db = 0\n\
+             path_loss_exponent = 2\nrx_threshold_w = 6e-9\ncs_threshold_w = 6e-9\n\
+             [channel.reception]\nmodel = \"sinr\"\nsensitivity_dbm = -101\n\
+             error_model = \"table\"\n",
+            station("t1", 0),
+            station("t2", 200),
+            station("a", 150),
+            station("b", 50),
+            upload("t1", SECOND),
+            upload("t2", SECOND + gap),
+        );
+        let s = Scenario::from_toml(&s).unwrap_or_else(|e| panic!("{e}\n{s}"));
+        World::new(&s, 1).expect("a valid scenario")
+    };
+    // (A group of one station names its node `<group>-0`.)
+    let entity = |w: &World, name: &str| {
+        let node = w.nodes.iter().find(|n| n.name == format!("{name}-0"));
+        node.expect("the station").entities.start as usize
+    };
+    for (profile, gap, a_aborts) in [
+        ("ns3", 5 * US, true),
+        ("ns3", 40 * US, false),
+        ("standard", 5 * US, false),
+    ] {
+        let mut w = world(profile, gap);
+        assert_eq!(w.mac.medium_name(), "spatial");
+        let phy = &w.mac.store.phy;
+        let (delta, difs, eifs) = (phy.propagation_delay, phy.difs, phy.eifs());
+        let data = phy.data_time(1028);
+        let first_end = SECOND + delta + data;
+        let idle = first_end + gap;
+        // Until both frames ended everywhere, before any node sends again.
+        while let Some((now, event)) = w.events.pop_before(idle + difs / 2) {
+            w.dispatch(now, event);
+        }
+        let countdown = |name| {
+            w.mac.store.entities[entity(&w, name)]
+                .backoff
+                .countdown_start
+        };
+        let errored = |end: Time| match profile {
+            "ns3" => end + eifs,
+            _ => idle + eifs,
+        };
+        let a = if a_aborts {
+            idle + difs
+        } else {
+            errored(first_end)
+        };
+        assert_eq!(countdown("a"), a, "{profile}, gap {gap}: a");
+        assert_eq!(
+            countdown("b"),
+            errored(first_end),
+            "{profile}, gap {gap}: b"
+        );
+    }
+}

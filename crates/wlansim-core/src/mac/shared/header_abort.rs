@@ -1,6 +1,7 @@
 //! After a collision, the nodes that did not transmit and lost the PHY header of the frame
 //! they locked onto: ns-3.37 counts AIFS, not EIFS, after the busy end
-//! ([`HeaderFailure::Abort`], `profile = "ns3"` with SINR reception; the shared medium).
+//! ([`HeaderFailure::Abort`], `profile = "ns3"` with SINR reception; both media, the
+//! header drawn by one function, [`Reception::decodes_header`]).
 //!
 //! 802.11-2020 10.3.2.3.7 begins EIFS after a frame the PHY indicated as received in
 //! error; the standard's profile takes every frame of a collision that way at every node
@@ -33,10 +34,23 @@
 //! decoding draw is of the header and the PSDU together (`channel/reception.rs`), so which
 //! failed is drawn anew (exact where the PSDU at that SINR never decodes, as any MCS above
 //! 0 at 0 dB). A node that transmitted hears nothing; with `capture = false` nobody locks
-//! onto a frame and every node defers EIFS. The spatial medium does not apply the rule.
+//! onto a frame and every node defers EIFS.
 //!
+//! The spatial medium applies the rule per node, where each node's own reception already
+//! locked onto a frame and drew it, header × PSDU, at its SINRs (`channel/receiver.rs`):
+//! a node that did not transmit and lost that frame by that draw draws its header, at
+//! the worst SINR over the header's span, given the loss, from its `<node>/header`
+//! stream ([`Reception::decodes_header`] with `lost`: exact, the header lost at its own
+//! odds); one that lost the header sets no errored end (`Ended::header_aborted`,
+//! `mac/spatial.rs`) and counts AIFS after its medium turns idle, the others EIFS from
+//! where [`EifsStart`] puts it. Any frame the node locked onto, in a collision or alone;
+//! with `capture = false` a frame overlapped is lost with no draw, and EIFS follows as
+//! here.
+//!
+//! [`EifsStart`]: crate::mac::EifsStart
 //! [`HeaderFailure::Abort`]: crate::channel::reception::HeaderFailure::Abort
 //! [`Reception::bystander_decodes_header`]: crate::channel::Reception::bystander_decodes_header
+//! [`Reception::decodes_header`]: crate::channel::Reception::decodes_header
 use super::Shared;
 use crate::channel::{Channel, Ppdu};
 use crate::mac::exchange::{data_ppdu, ppdu};
