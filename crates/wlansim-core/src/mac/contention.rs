@@ -343,6 +343,8 @@ impl Contention {
             ..
         } = self;
         let (members, slot) = (&mut members[..], *slot);
+        // (One record per entity: a member's index checked, its entity's needs no check.)
+        let entities = &mut entities[..members.len()];
         let mut earliest = *aside_earliest;
         let mut aside_list = std::mem::take(aside);
         let mut i = 0;
