@@ -541,6 +541,9 @@ impl Contention {
             if let Some(key) = c.armed.min_key(c.clock) {
                 if c.expiry(key, slot) == now {
                     let (counter, start) = (c.counter(key), c.countdown_start);
+                    // (One record per entity: a member's index checked, its entity's
+                    // needs no check.)
+                    let entities = &mut entities[..self.members.len()];
                     c.armed.take_bucket(key, &mut self.members, |e| {
                         let ent = &mut entities[e as usize];
                         ent.backoff.counter = counter;
