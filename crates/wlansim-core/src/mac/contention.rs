@@ -97,7 +97,7 @@ struct Early {
     /// Their countdown start (`Time::MAX`: no group since the last grant).
     start: Time,
     slots: u64,
-    members: Vec<u32>,
+    members: Listed,
 }
 
 impl Default for Early {
@@ -105,8 +105,55 @@ impl Default for Early {
         Early {
             start: Time::MAX,
             slots: 0,
-            members: Vec::new(),
+            members: Listed::default(),
         }
+    }
+}
+
+/// A list of entities with room for all the members of a class, made once: adding one has
+/// no path that grows it, so the collided pass ([`Contention::set_aside`]) keeps the list
+/// in registers rather than in memory around a call.
+#[derive(Default)]
+struct Listed {
+    room: Box<[u32]>,
+    len: usize,
+}
+
+impl Listed {
+    fn with_room(n: usize) -> Listed {
+        Listed {
+            room: vec![0; n].into_boxed_slice(),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u32] {
+        &self.room[..self.len]
+    }
+
+    #[inline(always)]
+    fn push(&mut self, e: u32) {
+        self.room[self.len] = e;
+        self.len += 1;
+    }
+
+    /// Remove `e`, keeping the others in order.
+    fn remove(&mut self, e: u32) {
+        if let Some(i) = self.as_slice().iter().position(|&m| m == e) {
+            self.room.copy_within(i + 1..self.len, i);
+            self.len -= 1;
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -114,7 +161,7 @@ impl Class {
     /// Whether armed member `e` is one of the early group's.
     #[inline]
     fn is_early(&self, e: u32) -> bool {
-        self.early.members.contains(&e)
+        self.early.members.as_slice().contains(&e)
     }
 
     #[inline]
@@ -205,7 +252,7 @@ impl Contention {
         for (c, &(n, cw)) in classes.iter_mut().zip(&sizes) {
             c.armed = KeyRing::new(cw);
             c.post.items.reserve_exact(n);
-            c.early.members.reserve_exact(n);
+            c.early.members = Listed::with_room(n);
         }
         let n = entities.len();
         Contention {
@@ -252,7 +299,7 @@ impl Contention {
         let key = match self.members[e as usize].place {
             Place::Armed if c.is_early(e) => {
                 // Aside again, with its own counter and start (kept in order).
-                c.early.members.retain(|&m| m != e);
+                c.early.members.remove(e);
                 let key = c.armed.remove(e, &mut self.members);
                 b.counter = (key - c.clock + c.early.slots) as u32;
                 b.countdown_start = c.early.start;
@@ -343,6 +390,8 @@ impl Contention {
             ..
         } = self;
         let (members, slot) = (&mut members[..], *slot);
+        // (One record per entity: a member's index checked, its entity's needs no check.)
+        let entities = &mut entities[..members.len()];
         let mut earliest = *aside_earliest;
         let mut aside_list = std::mem::take(aside);
         let mut i = 0;
@@ -352,7 +401,7 @@ impl Contention {
             let (clock, class_start) = (c.clock, c.countdown_start);
             let (mut early_start, mut early_slots) = (c.early.start, c.early.slots);
             let mut early = std::mem::take(&mut c.early.members);
-            let before = early.len();
+            let before = early.len;
             // The smallest counter that joins early (their expiry counts from their own
             // start, `early_start`: the earliest of theirs is worked out once).
             let mut early_counter = u64::MAX;
@@ -389,7 +438,7 @@ impl Contention {
             if early_counter < u64::MAX {
                 earliest = earliest.min(early_start + early_counter as Time * slot);
             }
-            c.armed.members += (early.len() - before) as u32;
+            c.armed.members += (early.len - before) as u32;
             c.early = Early {
                 start: early_start,
                 slots: early_slots,
@@ -428,7 +477,7 @@ impl Contention {
                 .filter(|ent| ent.backoff.pending && ent.has_frame())
                 .map(|ent| ent.backoff.expiry(slot))
                 .chain(self.classes.iter().flat_map(|c| {
-                    c.early.members.iter().map(move |&e| {
+                    c.early.members.as_slice().iter().map(move |&e| {
                         let counter = self.members[e as usize].key - c.clock + c.early.slots;
                         c.early.start + counter as Time * slot
                     })
@@ -474,7 +523,7 @@ impl Contention {
                 if !hold {
                     // In the reverse order of their insertion, each is the first of its
                     // bucket when it leaves (nothing joins between): no bucket walked.
-                    for &e in c.early.members.iter().rev() {
+                    for &e in c.early.members.as_slice().iter().rev() {
                         let key = c.armed.remove(e, &mut self.members);
                         let b = &mut entities[e as usize].backoff;
                         b.counter = (key - c.clock + c.early.slots) as u32;
@@ -492,6 +541,9 @@ impl Contention {
             if let Some(key) = c.armed.min_key(c.clock) {
                 if c.expiry(key, slot) == now {
                     let (counter, start) = (c.counter(key), c.countdown_start);
+                    // (One record per entity: a member's index checked, its entity's
+                    // needs no check.)
+                    let entities = &mut entities[..self.members.len()];
                     c.armed.take_bucket(key, &mut self.members, |e| {
                         let ent = &mut entities[e as usize];
                         ent.backoff.counter = counter;

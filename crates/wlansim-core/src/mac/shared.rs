@@ -339,11 +339,14 @@ impl Shared {
         // busy time if they collide.
         let counted = self.counts_when_taken(store);
         let mut busy = 0;
-        self.select_transmitters(store, now, short, |ent| {
-            if counted {
+        // (Two instances of the take: neither tests `counted` for every transmitter.)
+        if counted {
+            self.select_transmitters(store, now, short, |ent| {
                 busy = busy.max(ent.count_attempt().first_frame);
-            }
-        });
+            });
+        } else {
+            self.select_transmitters(store, now, short, |_| {});
+        }
         debug_assert!(!self.transmitters.is_empty(), "grant without transmitter");
         if self.transmitters.len() > 1 && Self::order_matters(store, channel) {
             self.transmitters.sort_unstable();
