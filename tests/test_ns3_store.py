@@ -157,14 +157,16 @@ def test_a_whole_run_is_the_commands_defaults():
     assert (args.reps, args.duration) == (validation.REPS, validation.DURATION_S)
     assert not validation.whole(validation.Plan.of(True, args.reps, args.duration, 1))
     assert not validation.whole(validation.Plan.of(False, 5, args.duration, 1))
-    # a whole run: more seeds where runs differ little (single MPDUs) or cost little (rate)
-    assert validation.single_seeds(plan) == list(range(1, validation.SINGLE_REPS + 1))
+    # a whole run: each kind of case its own count of seeds
+    for reps in (validation.SINGLE_REPS, validation.AMPDU_REPS, validation.TCP_REPS):
+        assert validation.whole_seeds(plan, reps) == list(range(1, reps + 1))
     assert validation.rate_seeds(plan) == list(range(1, validation.RATE_REPS + 1))
     five = validation.Plan.of(False, 5, args.duration, 1)
-    assert validation.single_seeds(five) == [1, 2, 3, 4, 5]
+    assert validation.whole_seeds(five, validation.SINGLE_REPS) == [1, 2, 3, 4, 5]
     assert validation.rate_seeds(five) == [1, 2, 3]
     quick = validation.Plan.of(True, args.reps, args.duration, 1)
-    assert validation.single_seeds(quick) == validation.rate_seeds(quick) == [1, 2]
+    assert validation.whole_seeds(quick, validation.AMPDU_REPS) == [1, 2]
+    assert validation.rate_seeds(quick) == [1, 2]
 
 
 def test_a_whole_run_packs_its_runs_and_the_next_runs_none_in_ns3(tmp_path, monkeypatch):
@@ -185,8 +187,9 @@ def test_a_whole_run_packs_its_runs_and_the_next_runs_none_in_ns3(tmp_path, monk
     first = validate("ns3", tmp_path / "out1", **options)
     made = calls()
     assert made == first.tables["build"]["made"].iloc[0] == first.tables["build"]["packed"].iloc[0]
-    udp = 64 * validation.SINGLE_REPS + 40 * 3  # single MPDUs, A-MPDU
-    assert made == udp + 19 * 3 + 6 * 3 + 24 * validation.RATE_REPS  # defaults, TCP, rate
+    udp = 64 * validation.SINGLE_REPS + 40 * validation.AMPDU_REPS  # single MPDUs, A-MPDU
+    tcp = 6 * validation.TCP_REPS
+    assert made == udp + 19 * validation.REPS + tcp + 24 * validation.RATE_REPS  # defaults, rate
     monkeypatch.setenv("WLANSIM_CACHE", str(tmp_path / "second"))
     second = validate("ns3", tmp_path / "out2", **options)
     assert calls() == made and second.tables["build"]["restored"].iloc[0] == made

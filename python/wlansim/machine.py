@@ -22,13 +22,52 @@ def cpu_seconds(own: bool = False) -> float:
     return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, who))
 
 
-def timed_run(args, **kwargs) -> tuple[subprocess.CompletedProcess, float, float]:
-    """``subprocess.run(args, **kwargs)``, its wall time and the CPU seconds (user +
-    system) of the process it ran."""
-    cpu0, t0 = cpu_seconds(), time.perf_counter()
-    done = subprocess.run(args, **kwargs)
+class _Reaped(subprocess.Popen):
+    """A `subprocess.Popen` that keeps its child's resource usage as it reaps it
+    (``os.wait4``): that child's CPU time alone (with its own children's), whatever this
+    process's other threads run meanwhile. The difference of two RUSAGE_CHILDREN readings
+    counts every child reaped in between, so runs made side by side (``--jobs 2``) each
+    counted the other's CPU when it ended within them."""
+
+    rusage = None
+
+    def _try_wait(self, wait_flags):  # CPython's one call of waitpid (Lib/subprocess.py)
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as CPython's
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = usage
+        return pid, status
+
+
+def timed_run(
+    args,
+    *,
+    capture_output: bool = False,
+    timeout: float | None = None,
+    check: bool = False,
+    **kwargs,
+) -> tuple[subprocess.CompletedProcess, float, float]:
+    """``subprocess.run(args, ...)`` (`capture_output`, `timeout`, `check` as there), its
+    wall time and the CPU seconds (user + system) of the process it ran (:class:`_Reaped`:
+    exact when other threads run processes at the same time)."""
+    if capture_output:
+        kwargs["stdout"] = kwargs["stderr"] = subprocess.PIPE
+    t0 = time.perf_counter()
+    with _Reaped(args, **kwargs) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise
     wall = time.perf_counter() - t0
-    return done, wall, cpu_seconds() - cpu0
+    done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    if check:
+        done.check_returncode()
+    usage = process.rusage
+    return done, wall, (usage.ru_utime + usage.ru_stime) if usage else 0.0
 
 
 @contextlib.contextmanager

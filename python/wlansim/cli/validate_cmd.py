@@ -268,7 +268,7 @@ def register(subparsers) -> None:
         default=3,
         metavar="N",
         help="runs per case (default 3; with the defaults of --reps and --duration the "
-        "single-MPDU cases run 6 seeds and the rate ladder 20)",
+        "single-MPDU cases run 6 seeds, the A-MPDU and TCP ones 10 and the rate ladder 20)",
     )
     m.add_argument(
         "--duration",

@@ -355,6 +355,20 @@ mod tests {
         )
     }
 
+    /// The matched ns-3 cells' reception (every frame at −30.66 dBm, ns-3's tables) under
+    /// `header_failure`.
+    fn matched(header_failure: HeaderFailure) -> ReceptionParams {
+        ReceptionParams {
+            noise_floor_dbm: -93.97,
+            rx_power_dbm: -30.66,
+            sensitivity_dbm: -101.0,
+            capture: true,
+            error_model: ErrorModel::Table,
+            header_failure,
+            mpdu_span: MpduSpan::PpduStart,
+        }
+    }
+
     /// A single PSDU that meets `interference_w` from its start.
     fn whole(interference_w: f64) -> Part {
         Part::Ppdu {
@@ -478,16 +492,7 @@ mod tests {
     #[test]
     fn bystanders_draw_the_header_apart_at_the_tables_odds() {
         let names = ["ap", "a", "b"];
-        let params = |header_failure| ReceptionParams {
-            noise_floor_dbm: -93.97,
-            rx_power_dbm: -30.66,
-            sensitivity_dbm: -101.0,
-            capture: true,
-            error_model: ErrorModel::Table,
-            header_failure,
-            mpdu_span: MpduSpan::PpduStart,
-        };
-        let make = |h| Reception::new(3, params(h), Modulation::Ofdm, names.into_iter());
+        let make = |h| Reception::new(3, matched(h), Modulation::Ofdm, names.into_iter());
         let (mut error, mut abort) = (make(HeaderFailure::Error), make(HeaderFailure::Abort));
         assert!(!error.aborts_on_header_failure() && abort.aborts_on_header_failure());
         let data = Ppdu {
@@ -536,15 +541,7 @@ mod tests {
     #[test]
     fn the_header_of_a_lost_frame_is_drawn_given_the_loss() {
         let names = ["ap", "a"];
-        let params = |header_failure| ReceptionParams {
-            noise_floor_dbm: -93.97,
-            rx_power_dbm: -30.66,
-            sensitivity_dbm: -101.0,
-            capture: true,
-            error_model: ErrorModel::Table,
-            header_failure,
-        };
-        let make = |h| Reception::new(5, params(h), Modulation::Ofdm, names.into_iter());
+        let make = |h| Reception::new(5, matched(h), Modulation::Ofdm, names.into_iter());
         let (mut error, mut abort) = (make(HeaderFailure::Error), make(HeaderFailure::Abort));
         let data = Ppdu {
             rate: 6_000_000,

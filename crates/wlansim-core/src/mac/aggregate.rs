@@ -530,6 +530,7 @@ mod tests {
             max_bytes: 65_535,
             window: 64,
             amsdu_bytes: 0,
+            delivery: crate::mac::Delivery::default(),
         };
         let mut agg = Aggregation::new(config, 1);
         agg.sessions[0].push(Session::new(1));

@@ -133,8 +133,9 @@ pub struct Scenario {
     /// 802.11 MAC) or `ns3` (ns-3.37's HT/VHT PPDU timing: no VHT-SIG-B in a VHT SU PPDU,
     /// 400 ns guard-interval symbols not rounded to 4 µs; under SINR reception a node that
     /// loses a collision's PHY header defers AIFS, not EIFS, and an A-MPDU's first MPDU
-    /// meets interference from the end of the PHY preamble; the standard's other MAC
-    /// rules and TCP); `[tcp] profile` and `[mac] profile` choose each part alone.
+    /// meets interference from the end of the PHY preamble; with aggregation what a PSDU
+    /// carried goes up as it ends, before its BlockAck; the standard's other MAC rules and
+    /// TCP); `[tcp] profile` and `[mac] profile` choose each part alone.
     #[serde(default, skip_serializing_if = "Profile::is_standard")]
     pub profile: Profile,
     /// The routing agent of the wireless nodes, for the header it adds to the packets a
