@@ -385,14 +385,20 @@ impl FirstFrame {
         }
     }
 
-    /// The exchange on `link`: the frame, SIFS, the answer.
+    /// The exchange on `link`: the frame, SIFS, the answer (a BlockAckReq's and its
+    /// BlockAck's airtimes as the link keeps them).
     pub(super) fn times(self, phy: &Phy, link: &LinkTimes) -> ExchangeTimes {
-        let airtime = |p: Ppdu| phy.ppdu_time_with(link.rates.plcp, p.bytes, p.rate);
-        short_exchange(
-            phy,
-            airtime(self.ppdu(phy, link)),
-            airtime(self.answer(phy, link)),
-        )
+        let (frame, answer) = match self {
+            FirstFrame::BlockAckReq => (link.block_ack_req, link.block_ack),
+            FirstFrame::Addba => {
+                let airtime = |p: Ppdu| phy.ppdu_time_with(link.rates.plcp, p.bytes, p.rate);
+                (
+                    airtime(self.ppdu(phy, link)),
+                    airtime(self.answer(phy, link)),
+                )
+            }
+        };
+        short_exchange(phy, frame, answer)
     }
 }
 

@@ -6,6 +6,7 @@ use super::{Exchange, Shared};
 use crate::channel::reception::MpduSpan;
 use crate::channel::{Channel, FrameKind, Part, Ppdu};
 use crate::mac::aggregate::{data_offset, subframes};
+use crate::mac::exchange::{data_ppdu, ppdu};
 use crate::mac::store::{ChannelLoss, Store};
 use crate::sim::time::Time;
 
@@ -30,12 +31,7 @@ impl Shared {
         let phy = &store.phy;
         let (delta, sifs) = (phy.propagation_delay, phy.sifs);
         let every = channel.asks_every_frame();
-        let control = |rate, bytes| Ppdu {
-            rate,
-            bytes,
-            short_preamble: false,
-            ht: None,
-        };
+        let control = |rate, bytes| ppdu(phy, &link, rate, bytes);
         // The frame from `tx` to `rx` sent `offset` into the exchange is lost (a control
         // frame only when the channel asks about every frame).
         // `mpdu`: the frame is an MPDU of an A-MPDU whose PHY header was decoded (true) or
@@ -110,12 +106,7 @@ impl Shared {
         let session = &agg.sessions[t as usize][s as usize];
         let bodies = session.unacked.iter().take(count as usize).map(|m| m.body);
         let mut received = 0u64;
-        let data = |bytes| Ppdu {
-            rate: link.rates.data,
-            bytes,
-            short_preamble: false,
-            ht: link.rates.ht,
-        };
+        let data = |bytes| data_ppdu(phy, &link, bytes);
         // An A-MPDU's header, once at its start: with it lost, every MPDU is (a single MPDU
         // draws its header with its PSDU).
         let header = !ampdu
