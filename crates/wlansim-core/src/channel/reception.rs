@@ -53,6 +53,20 @@ pub struct ReceptionParams {
     pub header_failure: HeaderFailure,
     /// Where an A-MPDU's first MPDU begins to meet interference.
     pub mpdu_span: MpduSpan,
+    /// Which of the frames of a collision, as strong as each other, a receiver locks onto.
+    pub tie_break: TieBreak,
+}
+
+/// Which of the frames that reach a receiver together, as strong as each other, it locks
+/// onto (802.11-2020 leaves it open: a receiver synchronises to one preamble, 17.3.12).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TieBreak {
+    /// One drawn evenly from the node's stream (the standard's and ns-2's profiles).
+    #[default]
+    Drawn,
+    /// ns-3.37's (`profile = "ns3"`): the frame put on the air first, of which the MAC
+    /// knows the order of (`mac/capture.rs`, `Shared::send_order`); the others drawn.
+    SendOrder,
 }
 
 /// What a receiver's PHY reports when the PHY header of the frame it locked onto fails,
@@ -145,6 +159,8 @@ pub struct Reception {
     pub capture: bool,
     /// Where an A-MPDU's first MPDU begins to meet interference.
     pub mpdu_span: MpduSpan,
+    /// Which of equally strong frames a receiver locks onto.
+    pub tie_break: TieBreak,
     error_model: ErrorModel,
     modulation: Modulation,
     noise_w: f64,
@@ -176,6 +192,7 @@ impl Reception {
         Reception {
             capture: params.capture,
             mpdu_span: params.mpdu_span,
+            tie_break: params.tie_break,
             error_model: params.error_model,
             modulation,
             noise_w: watts(params.noise_floor_dbm),
@@ -201,6 +218,37 @@ impl Reception {
     /// the strongest, ties drawn uniformly.
     pub fn lock(&mut self, rx: NodeId, powers: &[f64]) -> usize {
         Self::strongest(&mut self.rng[rx as usize], powers)
+    }
+
+    /// [`Reception::lock`] knowing that the frame `sent.0` went on the air first of the
+    /// frames (`sent.1`) or last ([`TieBreak::SendOrder`]): as strong as the strongest, it
+    /// is locked onto when first and only when alone when last; the others drawn.
+    pub fn lock_in_order(
+        &mut self,
+        rx: NodeId,
+        powers: &[f64],
+        sent: Option<(usize, bool)>,
+    ) -> usize {
+        let strongest = powers.iter().copied().fold(f64::MIN, f64::max);
+        match sent {
+            Some((i, true)) if powers[i] == strongest => i,
+            Some((i, false)) if powers[i] == strongest => {
+                let others = |&(j, &p): &(usize, &f64)| j != i && p == strongest;
+                let ties = powers.iter().enumerate().filter(others).count() as u32;
+                if ties == 0 {
+                    return i;
+                }
+                let pick = self.draw_below(rx, ties) as usize;
+                powers
+                    .iter()
+                    .enumerate()
+                    .filter(others)
+                    .nth(pick)
+                    .expect("a tie")
+                    .0
+            }
+            _ => self.lock(rx, powers),
+        }
     }
 
     /// The index of the strongest of `powers`, ties drawn uniformly from `rng`.
@@ -349,6 +397,7 @@ mod tests {
                 error_model: ErrorModel::Nist,
                 header_failure: HeaderFailure::Error,
                 mpdu_span: MpduSpan::PpduStart,
+                tie_break: TieBreak::Drawn,
             },
             Modulation::Dsss,
             names.iter().map(|n| n.as_str()),
@@ -366,6 +415,7 @@ mod tests {
             error_model: ErrorModel::Table,
             header_failure,
             mpdu_span: MpduSpan::PpduStart,
+            tie_break: TieBreak::Drawn,
         }
     }
 
@@ -427,6 +477,27 @@ mod tests {
         }
     }
 
+    /// ns-3.37's order ([`TieBreak::SendOrder`]): of equally strong frames the one sent
+    /// first is locked onto, the one sent last only when alone; a stronger frame wins.
+    #[test]
+    fn the_frame_sent_first_is_locked_among_equals_the_last_never() {
+        let mut r = reception(3);
+        let (p, weak) = (watts(-60.0), watts(-70.0));
+        assert!((0..1000).all(|_| r.lock_in_order(0, &[p, p, p], Some((2, true))) == 2));
+        assert_eq!(r.lock_in_order(0, &[p, weak], Some((1, true))), 0);
+        assert!((0..1000).all(|_| r.lock_in_order(0, &[p, p], Some((0, false))) == 1));
+        assert_eq!(r.lock_in_order(0, &[p, weak], Some((0, false))), 0);
+        let mut counts = [0; 3];
+        for _ in 0..30_000 {
+            counts[r.lock_in_order(0, &[p, p, p], Some((1, false)))] += 1;
+        }
+        assert_eq!(counts[1], 0);
+        assert!(
+            (counts[0] as f64 / 30_000.0 - 0.5).abs() < 0.015,
+            "{counts:?}"
+        );
+    }
+
     /// The header-once rule: a PPDU's header meets the interference at its start, its
     /// PSDU (or an MPDU) the interference where it is; a header alone is one draw.
     #[test]
@@ -440,6 +511,7 @@ mod tests {
             error_model,
             header_failure: HeaderFailure::Error,
             mpdu_span: MpduSpan::PpduStart,
+            tie_break: TieBreak::Drawn,
         };
         let ofdm = |m| Reception::new(7, params(m), Modulation::Ofdm, names.into_iter());
         let rts = Ppdu {

@@ -178,6 +178,10 @@ pub(crate) struct Shared {
     /// Under ns-2's rules, after a successful exchange: the node that sent its last frame
     /// (the ACK), that frame's start and length ([`Shared::short_count`]).
     last_frame: Option<LastFrame>,
+    /// The entity whose exchange ended last, successfully, and whether that exchange sent
+    /// data (not a BlockAckReq or an ADDBA frame): ns-3.37's order of a collision that
+    /// follows it (`mac/capture.rs`, [`Shared::send_order`]).
+    pub(super) fresh: Option<(u32, bool)>,
     /// Per node id: the index of its first entity, and one more entry after the last
     /// node that has any (a node's entities are contiguous, in node order:
     /// `world/build.rs`), so that node n's entities are `first_entity[n]..first_entity[n + 1]`.
@@ -210,6 +214,7 @@ impl Shared {
             busy_time: 0,
             busy_since: 0,
             last_frame: None,
+            fresh: None,
             first_entity,
             #[cfg(test)]
             reference: false,
@@ -660,10 +665,16 @@ impl Shared {
         if store.trace && store.aggregation.is_some() {
             self.trace_ampdus(store);
         }
+        self.fresh = None;
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a
             // collision); a TXOP holder's next step waits for `exchange_done`.
             let t = self.transmitters[0];
+            let data = store
+                .aggregation
+                .as_ref()
+                .is_none_or(|a| a.first_frame(t).is_none());
+            self.fresh = Some((t, data));
             store.entities[t as usize].stats.captures += u64::from(ex.captured);
             store.succeed(t, ex.start, ex.data_end);
             if store.entities[t as usize].params.txop_limit > 0 && !ex.captured {

@@ -565,6 +565,7 @@ impl Model {
         Ok(Some(ReceptionParams {
             header_failure: s.mac_profile().header_failure(),
             mpdu_span: s.mac_profile().mpdu_span(),
+            tie_break: s.mac_profile().tie_break(),
             ..params
         }))
     }

@@ -9,10 +9,11 @@
 //! ([`HeaderFailure::Abort`], `mac/shared/header_abort.rs`), where an A-MPDU's first
 //! MPDU begins to meet interference ([`MpduSpan::Payload`]), and when an aggregating
 //! entity's recipient passes up what it decoded ([`Delivery::PsduEnd`], `mac/delivery.rs`),
-//! with the standard's other MAC rules and TCP. All belong to the 802.11 part, as ns-2's
+//! and which of a collision's equally strong frames a receiver locks onto
+//! ([`TieBreak::SendOrder`], `mac/capture.rs`), with the standard's other MAC rules and TCP. All belong to the 802.11 part, as ns-2's
 //! unrounded airtime does: `[mac] profile = "ns3"` chooses them alone, and `[tcp] profile`
 //! has no `ns3` (the top-level `ns3` runs the standard TCP).
-use crate::channel::reception::{HeaderFailure, MpduSpan};
+use crate::channel::reception::{HeaderFailure, MpduSpan, TieBreak};
 use crate::mac::{Delivery, EifsStart, MacRules};
 use crate::phy::PsduTime;
 use schemars::JsonSchema;
@@ -31,8 +32,9 @@ pub enum Profile {
     /// rounded to 4 µs), its EIFS counted from the end of the reception in error, its
     /// aborted receptions (AIFS, not EIFS, after a collision whose PHY header a node
     /// lost), its A-MPDU's first MPDU decoded from the end of the PHY preamble, and the
-    /// MPDUs of an A-MPDU passed up as it ends, before the BlockAck; the
-    /// standard's other MAC rules and TCP.
+    /// MPDUs of an A-MPDU passed up as it ends, before the BlockAck, and its receivers
+    /// locked onto the frame of a collision sent first; the standard's other MAC rules
+    /// and TCP.
     Ns3,
 }
 
@@ -75,6 +77,16 @@ impl Profile {
         match self {
             Profile::Standard | Profile::Ns2 => MpduSpan::PpduStart,
             Profile::Ns3 => MpduSpan::Payload,
+        }
+    }
+
+    /// Which of a collision's equally strong frames a receiver locks onto (SINR
+    /// reception): ns-3.37's the one it put on the air first where the MAC knows it, the
+    /// others' one drawn (`mac/capture.rs`).
+    pub fn tie_break(self) -> TieBreak {
+        match self {
+            Profile::Standard | Profile::Ns2 => TieBreak::Drawn,
+            Profile::Ns3 => TieBreak::SendOrder,
         }
     }
 
@@ -135,6 +147,7 @@ mod tests {
             assert_eq!(standard.mac_profile().eifs_start(), EifsStart::MediumIdle);
             assert_eq!(s.mac_profile().header_failure(), HeaderFailure::Abort);
             assert_eq!(s.mac_profile().mpdu_span(), MpduSpan::Payload);
+            assert_eq!(s.mac_profile().tie_break(), TieBreak::SendOrder);
             assert_eq!(s.mac_profile().delivery(), Delivery::PsduEnd);
             assert_eq!(standard.mac_profile().delivery(), Delivery::ExchangeEnd);
             assert_eq!(s.tcp_config(0), standard.tcp_config(0));
@@ -146,6 +159,7 @@ mod tests {
         assert_eq!(back.mac_profile().eifs_start(), EifsStart::MediumIdle);
         assert_eq!(back.mac_profile().header_failure(), HeaderFailure::Error);
         assert_eq!(back.mac_profile().mpdu_span(), MpduSpan::PpduStart);
+        assert_eq!(back.mac_profile().tie_break(), TieBreak::Drawn);
         assert_eq!(back.mac_profile().delivery(), Delivery::ExchangeEnd);
         assert_eq!(
             standard.mac_profile().header_failure(),

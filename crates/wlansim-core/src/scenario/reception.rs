@@ -20,7 +20,7 @@
 use super::{Scenario, ScenarioError};
 use crate::channel::error_rate::{ErrorModel, Mode};
 use crate::channel::receiver::Rule;
-use crate::channel::reception::{HeaderFailure, MpduSpan, ReceptionParams};
+use crate::channel::reception::{HeaderFailure, MpduSpan, ReceptionParams, TieBreak};
 use crate::mac::MacRules;
 use crate::phy::{LinkRates, Modulation};
 use schemars::JsonSchema;
@@ -146,6 +146,7 @@ impl ReceptionConfig {
             error_model: self.error_model,
             header_failure: HeaderFailure::default(),
             mpdu_span: MpduSpan::default(),
+            tie_break: TieBreak::default(),
         })
     }
 }
