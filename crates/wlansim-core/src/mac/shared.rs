@@ -153,6 +153,18 @@ impl OwnStart {
     }
 }
 
+/// A successful exchange, as the order of the collision after it depends on it
+/// ([`Shared::send_order`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fresh {
+    /// The entity that sent it.
+    pub sender: u32,
+    /// Whether it sent data (not a BlockAckReq or an ADDBA frame).
+    pub data: bool,
+    /// The node that answered it (its ACK or BlockAck, the exchange's last frame).
+    pub answerer: NodeId,
+}
+
 /// The shared medium: one collision domain.
 pub(crate) struct Shared {
     busy: bool,
@@ -178,10 +190,9 @@ pub(crate) struct Shared {
     /// Under ns-2's rules, after a successful exchange: the node that sent its last frame
     /// (the ACK), that frame's start and length ([`Shared::short_count`]).
     last_frame: Option<LastFrame>,
-    /// The entity whose exchange ended last, successfully, and whether that exchange sent
-    /// data (not a BlockAckReq or an ADDBA frame): ns-3.37's order of a collision that
+    /// The exchange that ended last, successfully: ns-3.37's order of a collision that
     /// follows it (`mac/capture.rs`, [`Shared::send_order`]).
-    pub(super) fresh: Option<(u32, bool)>,
+    pub(super) fresh: Option<Fresh>,
     /// Per node id: the index of its first entity, and one more entry after the last
     /// node that has any (a node's entities are contiguous, in node order:
     /// `world/build.rs`), so that node n's entities are `first_entity[n]..first_entity[n + 1]`.
@@ -674,7 +685,12 @@ impl Shared {
                 .aggregation
                 .as_ref()
                 .is_none_or(|a| a.first_frame(t).is_none());
-            self.fresh = Some((t, data));
+            let answerer = store.entities[t as usize].head.expect("has frame").to;
+            self.fresh = Some(Fresh {
+                sender: t,
+                data,
+                answerer,
+            });
             store.entities[t as usize].stats.captures += u64::from(ex.captured);
             store.succeed(t, ex.start, ex.data_end);
             if store.entities[t as usize].params.txop_limit > 0 && !ex.captured {
