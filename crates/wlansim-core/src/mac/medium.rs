@@ -105,6 +105,7 @@ impl Mac {
     }
 
     /// Queue `p` at `entity`; a full queue gives it back (the entity counts the drop).
+    #[inline(always)]
     pub fn enqueue<S: Schedule<MacEvent>>(
         &mut self,
         now: Time,

@@ -425,7 +425,7 @@ impl Shared {
     /// decoded it (the exchange succeeded, or only its ACK was lost) and the delivery
     /// comes before the exchange ends (so that the frame is still the head of line then;
     /// otherwise, as a broadcast frame, it is delivered at the end).
-    #[inline]
+    #[inline(always)]
     fn schedule_exchange<S: Schedule<MacEvent>>(&self, store: &Store, sched: &mut S) {
         let ex = &self.exchange;
         sched.schedule(ex.end, MacEvent::ExchangeEnd);

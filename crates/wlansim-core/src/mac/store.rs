@@ -310,7 +310,7 @@ impl Store {
     /// run), so the last one worked out is kept per entity and used again while the
     /// receiver, the size and the rung stay: a saturated source sends one size to one
     /// receiver, and a retry at the same rung asks again.
-    #[inline]
+    #[inline(always)]
     fn exchange_at(&mut self, t: u32, to: NodeId, ip_bytes: u32, rate: u8) -> ExchangeTimes {
         let key = ExchangeKey { to, ip_bytes, rate };
         match self.last_exchange[t as usize] {

@@ -64,6 +64,7 @@ impl World {
     }
 
     /// Route `p` on from `node`: over the air or a wired link.
+    #[inline(always)]
     fn send_on(&mut self, now: Time, node: NodeId, mut p: Packet) {
         match self.routes.next_hop(node, p.dst) {
             Hop::Air(next) => {

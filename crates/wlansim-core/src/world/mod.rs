@@ -393,9 +393,9 @@ impl World {
         if !self.mac.has_outcomes() {
             return;
         }
-        let mut outcomes = self.mac.take_outcomes();
-        for o in outcomes.drain(..) {
-            match o {
+        let outcomes = self.mac.take_outcomes();
+        for o in &outcomes {
+            match *o {
                 MacOutcome::Delivered { packet, at } => {
                     self.trace(at, TraceEvent::Received { node: packet.hop }, &packet);
                     self.receive(now, at, packet.hop, packet)

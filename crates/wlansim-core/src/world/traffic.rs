@@ -99,6 +99,7 @@ impl World {
     }
 
     /// A new packet of UDP flow `flow` with `payload` bytes, counted as offered.
+    #[inline]
     fn generate(&mut self, now: Time, flow: u32, payload: u32) -> Packet {
         let f = &mut self.flows[flow as usize];
         let seq = f.on_generated(false, payload);
@@ -110,6 +111,7 @@ impl World {
 
     /// Queue `p` (its next hop over the air set) at `entity`, or drop it if the queue is
     /// full.
+    #[inline(always)]
     pub(super) fn enqueue(&mut self, now: Time, entity: u32, p: Packet) {
         let node = self.mac.store.entities[entity as usize].node;
         match self.mac.enqueue(now, entity, p, &mut self.events) {
