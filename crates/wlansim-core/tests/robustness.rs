@@ -667,3 +667,54 @@ fn unclear_toml_errors_give_line_and_column_and_deep_nesting_ends_cleanly() {
         assert!(e.contains("phy.standard") && e.len() < 300, "{e}");
     }
 }
+
+/// Fuzzing round `fuzz15`: an AP with A-MPDUs of at most 8 MPDUs (the Block Ack window)
+/// in two ACs for one station (video and best effort). When both ACs' backoffs end in the
+/// same slot, the lower AC loses an internal collision (802.11-2012 9.19.2.3): its
+/// A-MPDU, ADDBA Request or BlockAckReq never goes on the air. Before the fix it still
+/// counted in `mpdus_sent`, `addba_sent` and `bars_sent` (here AC_BE: 553 MPDUs "sent" in
+/// 36 A-MPDU exchanges of at most 8; a fuzz case: 5 ADDBA Requests in 4 exchanges).
+#[test]
+fn nonsense_frames_outranked_in_an_internal_collision_count_as_not_sent() {
+    let toml = r#"
+duration = "2 s"
+[phy]
+standard = "802.11n"
+[mac]
+ampdu_max_bytes = 65535
+ba_window = 8
+[[stations]]
+name = "sta"
+[[flows]]
+name = "video"
+direction = "downlink"
+stations = "sta"
+packet_size = 1472
+[[flows]]
+name = "bulk"
+direction = "downlink"
+stations = "sta"
+packet_size = 1472
+[qos]
+classifier = [{ flow = "video", ac = "vi" }]
+"#;
+    let s = Scenario::from_toml(toml).unwrap();
+    let r = simulate(&s, Some(1)).unwrap();
+    let mut internal = 0;
+    for a in &r.access_categories {
+        let m = &a.mac;
+        internal += m.internal_collisions;
+        let exchanges = m.attempts + m.burst_exchanges;
+        // every exchange carries an ADDBA frame, a BlockAckReq or an A-MPDU (no RTS here)
+        let ampdus = exchanges.checked_sub(m.addba_sent + m.bars_sent);
+        let ampdus = ampdus.unwrap_or_else(|| panic!("{} {}: {m:?}", a.node, a.ac));
+        assert!(m.mpdus_sent <= 8 * ampdus, "{} {}: {m:?}", a.node, a.ac);
+        assert!(
+            m.successes + m.collisions <= exchanges,
+            "{} {}: {m:?}",
+            a.node,
+            a.ac
+        );
+    }
+    assert!(internal > 0, "the case must have internal collisions");
+}

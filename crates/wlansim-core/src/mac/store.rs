@@ -419,7 +419,12 @@ impl Store {
                 .is_some_and(|&n| self.entities[n as usize].node == node);
             if outranked {
                 self.entities[t as usize].stats.internal_collisions += 1;
-                self.fail(t, now, false);
+                if self.aggregates(t) {
+                    // Its A-MPDU (or ADDBA frame, or BlockAckReq) stayed off the air.
+                    self.aggregate_failed(t, now, false, false);
+                } else {
+                    self.fail(t, now, false);
+                }
                 losers.push(t);
             } else {
                 transmitters[kept] = t;
@@ -446,7 +451,7 @@ impl Store {
             return self.broadcast_done(t, true, start);
         }
         if self.aggregation.is_some() {
-            return self.aggregate_failed(t, start, long_frame);
+            return self.aggregate_failed(t, start, long_frame, true);
         }
         if self.entities[t as usize].on_failure(long_frame) == AfterFailure::Drop {
             self.retry_dropped(t);

@@ -343,8 +343,8 @@ impl Store {
     /// Entity `t`'s BlockAck came back (its exchange began at `start`): the MPDUs the
     /// receiver holds leave the window; each of the A-MPDU's missing ones counts a retry.
     pub(in crate::mac) fn aggregate_acked(&mut self, t: u32, start: Time) {
-        if self.settle_addba(t, start, true).is_none() {
-            self.settle_aggregate(t, start, true, true);
+        if self.settle_addba(t, start, true, true).is_none() {
+            self.settle_aggregate(t, start, true, true, true);
         }
         self.new_head(t);
     }
@@ -386,12 +386,13 @@ impl Store {
     /// one not acknowledged goes again, or, at the short retry limit, is discarded and
     /// the session's MPDUs go alone for [`FAILED_ADDBA_TIMEOUT`]; a Response acknowledged,
     /// or discarded at the limit, is no longer owed. Whether the frame was discarded;
-    /// None when the exchange was not an ADDBA frame's.
-    fn settle_addba(&mut self, t: u32, start: Time, acked: bool) -> Option<bool> {
+    /// None when the exchange was not an ADDBA frame's. `on_air`: the frame went on the
+    /// air (false: it lost an internal collision, and counts a retry but no frame sent).
+    fn settle_addba(&mut self, t: u32, start: Time, acked: bool, on_air: bool) -> Option<bool> {
         let agg = self.aggregation.as_mut().expect("aggregation");
         let action = agg.action[t as usize].take()?;
         let e = &mut self.entities[t as usize];
-        e.stats.addba_sent += 1;
+        e.stats.addba_sent += u64::from(on_air);
         let end = start + e.head.expect("has frame").times.end;
         let limit = e.params.short_retry_limit;
         let at_limit = |retries: u32| limit.is_some_and(|l| retries >= l);
@@ -461,14 +462,23 @@ impl Store {
     /// decoded): each of its MPDUs counts a retry (an RTS that got no CTS counts once,
     /// against the short retry count: `settle_aggregate`); CW doubles, or resets when
     /// every MPDU of it was discarded. `long_frame`: sent after RTS/CTS (the long retry
-    /// limit).
-    pub(in crate::mac) fn aggregate_failed(&mut self, t: u32, start: Time, long_frame: bool) {
+    /// limit). `on_air`: its first frame went on the air; false when it lost an internal
+    /// collision (802.11-2012 9.19.2.3: it then acts as after a collision on the medium,
+    /// but no frame of it counts as sent: `mpdus_sent`, `bars_sent`, `addba_sent` count
+    /// with `attempts`).
+    pub(in crate::mac) fn aggregate_failed(
+        &mut self,
+        t: u32,
+        start: Time,
+        long_frame: bool,
+        on_air: bool,
+    ) {
         // The data frame went on the air unless the RTS before it went unanswered
         // (`long_frame`: a data frame sent after RTS/CTS failed).
         let sent = long_frame || !self.entities[t as usize].head.expect("has frame").times.rts;
-        let discarded_all = match self.settle_addba(t, start, false) {
+        let discarded_all = match self.settle_addba(t, start, false, on_air) {
             Some(discarded) => discarded,
-            None => self.settle_aggregate(t, start, false, sent),
+            None => self.settle_aggregate(t, start, false, sent, on_air),
         };
         let e = &mut self.entities[t as usize];
         let b = &mut e.backoff;
@@ -487,15 +497,18 @@ impl Store {
 
     /// Entity `t`'s window after its A-MPDU's exchange (begun at `start`; `acked`: its
     /// BlockAck came back; `sent`: the A-MPDU went on the air, not stopped by an RTS
-    /// nobody answered): the retries counted, the acknowledged and the discarded MPDUs
-    /// out, the receiver's window moved past the discarded ones (what it releases then
-    /// goes up at the A-MPDU's end). Whether every MPDU of the A-MPDU was discarded.
+    /// nobody answered; `on_air`: not outranked in an internal collision either, see
+    /// [`Store::aggregate_failed`]): the retries counted, the acknowledged and the
+    /// discarded MPDUs out, the receiver's window moved past the discarded ones (what it
+    /// releases then goes up at the A-MPDU's end). Whether every MPDU of the A-MPDU was
+    /// discarded.
     pub(in crate::mac) fn settle_aggregate(
         &mut self,
         t: u32,
         start: Time,
         acked: bool,
         sent: bool,
+        on_air: bool,
     ) -> bool {
         let e = &mut self.entities[t as usize];
         let head = e.head.expect("has frame");
@@ -526,7 +539,9 @@ impl Store {
         if bar && acked {
             session.discarded = false; // the recipient knows
         }
-        if bar {
+        if !on_air {
+            // outranked in an internal collision: nothing was sent
+        } else if bar {
             stats.bars_sent += 1;
         } else if sent {
             stats.mpdus_sent += count as u64;
@@ -727,11 +742,11 @@ pub(super) mod tests {
         agreed(&mut store, &[1]);
         store.form_aggregate(0, 0, None);
         assert_eq!(current(&mut store).len(), 3);
-        store.aggregate_failed(0, 0, false); // collided: a BlockAckReq follows
+        store.aggregate_failed(0, 0, false, true); // collided: a BlockAckReq follows
         for _ in 0..2 {
             store.form_aggregate(0, MS, None);
             assert!(store.aggregation.as_ref().unwrap().sessions[0][0].bar);
-            store.aggregate_failed(0, MS, false);
+            store.aggregate_failed(0, MS, false, true);
         }
         store.form_aggregate(0, 2 * MS, None);
         store.aggregate_acked(0, 2 * MS); // its BlockAck: nothing received
@@ -752,7 +767,7 @@ pub(super) mod tests {
         agreed(&mut store, &[1]);
         store.form_aggregate(0, 0, None);
         assert!(store.entities[0].head.unwrap().times.rts);
-        store.aggregate_failed(0, 0, false); // no CTS: the A-MPDU stayed off the air
+        store.aggregate_failed(0, 0, false, true); // no CTS: the A-MPDU stayed off the air
         let bar = |store: &Store| store.aggregation.as_ref().unwrap().sessions[0][0].bar;
         assert!(!bar(&store));
         assert_eq!(store.entities[0].stats.mpdus_sent, 0);
@@ -760,7 +775,7 @@ pub(super) mod tests {
         // The RTS and the same three MPDUs again; the CTS came, the BlockAck did not.
         store.form_aggregate(0, MS, None);
         assert_eq!(current(&mut store).len(), 3);
-        store.aggregate_failed(0, MS, true);
+        store.aggregate_failed(0, MS, true, true);
         assert!(bar(&store));
         assert_eq!(store.entities[0].stats.mpdus_sent, 3);
     }
@@ -777,7 +792,7 @@ pub(super) mod tests {
         for i in 0..6 {
             store.form_aggregate(0, i * MS, None);
             assert_eq!(current(&mut store).len(), 3);
-            store.aggregate_failed(0, i * MS, false); // no CTS
+            store.aggregate_failed(0, i * MS, false, true); // no CTS
         }
         // Six RTSs unanswered: the SRC is 6, below the short limit; no MPDU counted a
         // retry (per MPDU, the long limit would have discarded them after four).
@@ -786,7 +801,7 @@ pub(super) mod tests {
         assert_eq!(store.entities[0].stats.retry_drops, 0);
         // The seventh reaches the short retry limit: every MPDU of the A-MPDU goes.
         store.form_aggregate(0, 6 * MS, None);
-        store.aggregate_failed(0, 6 * MS, false);
+        store.aggregate_failed(0, 6 * MS, false, true);
         assert_eq!(store.entities[0].stats.retry_drops, 3);
         assert!(retries(&store).is_empty());
         let b = &store.entities[0].backoff;
@@ -856,7 +871,7 @@ pub(super) mod tests {
         for _ in 0..7 {
             store.form_aggregate(0, 0, None);
             assert_eq!(exchange(&store, 0), (Some(Action::Request(0)), false));
-            store.aggregate_failed(0, 0, false);
+            store.aggregate_failed(0, 0, false, true);
         }
         assert_eq!(store.entities[0].stats.addba_sent, 7);
         // Discarded at the short retry limit (7): CW back to its minimum.

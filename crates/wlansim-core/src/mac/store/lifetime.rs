@@ -226,7 +226,7 @@ mod tests {
         store.aggregate_received(0, 0b10, data_end);
         store.aggregate_acked(0, 0);
         store.form_aggregate(0, 60 * MS, None); // MPDU 0 expired: a BlockAckReq
-        store.aggregate_failed(0, 60 * MS, false); // lost
+        store.aggregate_failed(0, 60 * MS, false, true); // lost
         let session = &store.aggregation.as_ref().unwrap().sessions[0][0];
         assert!(session.bar && session.discarded);
         store.form_aggregate(0, 61 * MS, None);
