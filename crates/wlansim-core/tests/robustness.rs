@@ -718,3 +718,48 @@ classifier = [{ flow = "video", ac = "vi" }]
     }
     assert!(internal > 0, "the case must have internal collisions");
 }
+
+/// Fuzzing round `fuzz15`: TXOP bursts of TCP data (ng2005's EDCA preset gives AC_BE a
+/// TXOP limit on 802.11a) with a warm-up that ends inside a burst exchange. The warm-up
+/// kept the attempt of an exchange in progress but not its burst, so the burst's success,
+/// counted after the warm-up, made successes exceed the exchanges (the AP: 147 successes
+/// and 2 collisions of 81 attempts and 67 burst exchanges).
+#[test]
+fn nonsense_a_warm_up_ending_inside_a_txop_burst_keeps_its_exchange() {
+    let toml = r#"
+duration = "550 ms"
+warmup = "43 ms"
+[phy]
+standard = "802.11a"
+[ap]
+queue = 2
+[qos]
+preset = "ng2005-table2"
+[[stations]]
+name = "g0"
+count = 2
+queue = 15
+[[servers]]
+name = "srv"
+count = 2
+rate = "41 Mb/s"
+delay = "11 ms"
+[[flows]]
+name = "f0"
+direction = "downlink"
+stations = "g0"
+start = "9 ms"
+protocol = "tcp"
+server = "srv"
+"#;
+    let s = Scenario::from_toml(toml).unwrap();
+    let r = simulate(&s, Some(2334215010066942574)).unwrap();
+    let tables = r.nodes.iter().map(|n| (&n.name, &n.mac));
+    let acs = r.access_categories.iter().map(|a| (&a.node, &a.mac));
+    for (who, m) in tables.chain(acs) {
+        assert!(
+            m.successes + m.collisions <= m.attempts + m.burst_exchanges,
+            "{who}: {m:?}"
+        );
+    }
+}

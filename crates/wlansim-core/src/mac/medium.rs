@@ -235,9 +235,9 @@ impl Mac {
     }
 
     /// Statistics restart at `now` (the end of the warm-up): every counter from zero,
-    /// except that the entities whose medium access is in progress keep the attempt they
-    /// counted, so that its outcome (counted when it ends) falls in the same window as
-    /// its attempt.
+    /// except that the entities whose exchange is in progress keep the attempt (or the
+    /// burst exchange of a TXOP) they counted, so that its outcome (counted when it ends)
+    /// falls in the same window as its attempt.
     pub fn reset_statistics(&mut self, now: Time) {
         for e in &mut self.store.entities {
             e.stats = MacStats::default();
@@ -249,14 +249,18 @@ impl Mac {
         let in_progress = match &mut self.spatial {
             Some(s) => {
                 s.reset_statistics(now);
-                s.attempts_in_progress()
+                s.exchanges_in_progress()
             }
             None => shared,
         };
-        for t in in_progress {
+        for (t, burst) in in_progress {
             let e = &mut self.store.entities[t as usize];
-            e.stats.attempts = 1;
-            e.stats.retries = e.is_retry() as u64;
+            if burst {
+                e.stats.burst_exchanges = 1;
+            } else {
+                e.stats.attempts = 1;
+                e.stats.retries = e.is_retry() as u64;
+            }
         }
     }
 

@@ -237,13 +237,14 @@ impl Shared {
         self.busy_time
     }
 
-    /// Statistics restart at `now`; the entities whose medium access is in progress (an
-    /// exchange that is not the burst of a TXOP).
-    pub fn reset_statistics(&mut self, now: Time) -> Vec<u32> {
+    /// Statistics restart at `now`; the entities whose exchange is in progress, each with
+    /// whether it is the burst of a TXOP (else a medium access).
+    pub fn reset_statistics(&mut self, now: Time) -> Vec<(u32, bool)> {
         self.busy_time = 0;
         self.busy_since = now;
-        if self.busy && !self.exchange.burst {
-            self.transmitters.clone()
+        if self.busy {
+            let burst = self.exchange.burst;
+            self.transmitters.iter().map(|&t| (t, burst)).collect()
         } else {
             Vec::new()
         }

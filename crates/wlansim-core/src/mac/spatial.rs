@@ -235,11 +235,11 @@ impl Spatial {
         }
     }
 
-    /// The entities whose exchange, begun by a medium access, is under way (their attempt
-    /// is counted; its outcome is not yet).
-    pub fn attempts_in_progress(&self) -> Vec<u32> {
+    /// The entities whose exchange is under way (counted as an attempt, or as the burst of
+    /// a TXOP: the bool; its outcome is not counted yet).
+    pub fn exchanges_in_progress(&self) -> Vec<(u32, bool)> {
         let ex = self.nodes.iter().filter_map(|s| s.ex);
-        ex.filter(|ex| !ex.burst).map(|ex| ex.entity).collect()
+        ex.map(|ex| (ex.entity, ex.burst)).collect()
     }
 
     /// Whether node `n` is taken by an exchange of its own (sending, awaiting an answer,
