@@ -463,3 +463,27 @@ def test_abort_10000_stations_run_in_linear_memory_under_2_gib():
 
     rss, _ = peak_rss_mb(cbr_cell(10_000), address_space=2 << 30)
     assert rss < 400, rss
+
+
+@pytest.mark.parametrize("standard", ["802.11n", "802.11ac"])
+@pytest.mark.parametrize("where", ["mac", "stations"])
+def test_nonsense_the_resolved_form_of_a_rate_controlled_ht_scenario_runs(standard, where):
+    """Fuzzing round `fuzz15`: the resolved form of an 802.11n/ac scenario whose links a
+    controller drives wrote the default `phy.mcs`, which a controller refuses, so that
+    `wlansim.resolve`'s output (what a campaign runs) was refused ("the controller chooses
+    the MCS; drop phy.mcs (it is 7)")."""
+    scenario = {
+        "duration": "100 ms",
+        "phy": {"standard": standard},
+        "channel": {"reception": {"model": "sinr"}},
+        "stations": [{"name": "sta"}],
+        "flows": [{"name": "f", "direction": "uplink", "stations": "sta"}],
+    }
+    if where == "mac":
+        scenario["mac"] = {"rate_control": "minstrel_ht"}
+    else:
+        scenario["stations"][0]["rate_control"] = "ideal"
+    resolved = wlansim.scenario.resolve(scenario)
+    assert "mcs" not in resolved["phy"], resolved["phy"]
+    assert wlansim.scenario.resolve(resolved) == resolved
+    wlansim.run(resolved)

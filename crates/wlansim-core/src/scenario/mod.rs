@@ -1145,16 +1145,22 @@ impl Scenario {
         phy
     }
 
-    /// This scenario with every PHY default written out.
+    /// This scenario with every PHY default written out (but `phy.mcs` where a rate
+    /// controller chooses the MCS, which refuses it: `scenario/rates.rs`), so that it
+    /// parses back to itself.
     pub fn resolved(&self) -> Scenario {
         let phy = self.phy();
         let mut out = self.clone();
         let d = |t| Some(Duration(t));
         let ht = phy.ht;
+        let controlled = self
+            .stations
+            .iter()
+            .any(|g| self.rate_control(g) != RateAlgorithm::Constant);
         out.phy = PhyConfig {
             standard: phy.standard,
             band: self.phy.band.or(ht.map(|_| phy.band)),
-            mcs: ht.map(|m| m.mcs),
+            mcs: ht.filter(|_| !controlled).map(|m| m.mcs),
             streams: ht.map(|m| m.streams),
             channel_width: ht.map(|m| m.width_mhz),
             guard_interval: ht.map(|m| m.guard_interval),
