@@ -21,8 +21,11 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
+import struct
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,12 +38,44 @@ ADDRESS_SPACE = 4 << 30
 POLL_S = 0.05
 
 
+#: The most MPDUs one A-MPDU carries: the largest Block Ack window (802.11-2020 10.25.6).
+MAX_MPDUS_PER_AMPDU = 64
+#: The fastest data rate of any PHY here: VHT MCS 9, 160 MHz, 4 streams, short GI (b/s).
+MAX_DATA_RATE_BPS = 3466.7e6
+
+
+def mac_nonsense(who: str, m: dict) -> list[str]:
+    """What a table of MAC counters (a node's, an AC's, a BSS's) says that cannot be:
+    every exchange (a medium access, or one sent inside a TXOP without contending) ends
+    once (a success, a collision or another failure), ADDBA and BlockAckReq frames go
+    in exchanges, and an A-MPDU carries at most 64 MPDUs."""
+    bad = []
+    exchanges = m["attempts"] + m["burst_exchanges"]
+    if m["successes"] + m["collisions"] > exchanges:
+        bad.append(f"{who}: {m['successes']} successes and {m['collisions']} collisions "
+                   f"of {exchanges} exchanges")  # fmt: skip
+    if m["addba_sent"] + m["bars_sent"] > exchanges:
+        bad.append(f"{who}: {m['addba_sent']} ADDBA and {m['bars_sent']} BlockAckReq "
+                   f"frames of {exchanges} exchanges")  # fmt: skip
+    if m["mpdus_sent"] > MAX_MPDUS_PER_AMPDU * exchanges:
+        bad.append(f"{who}: {m['mpdus_sent']} MPDUs in {exchanges} exchanges")
+    return bad
+
+
 def nonsense(r: dict) -> list[str]:
     """What a run reported that cannot be (empty when its results make sense)."""
     bad = []
     for n in r["nodes"]:
         if n["collisions"] > n["attempts"]:
             bad.append(f"{n['name']}: {n['collisions']} collisions of {n['attempts']} attempts")
+        bad += mac_nonsense(n["name"], n)
+        rate = n.get("mean_data_rate_bps")
+        if rate is not None and not 0 < rate <= MAX_DATA_RATE_BPS:
+            bad.append(f"{n['name']}: mean data rate {rate} b/s")
+    for a in r["access_categories"]:
+        bad += mac_nonsense(f"{a['node']} {a['ac']}", a)
+    for b in r["bss"]:
+        bad += mac_nonsense(f"BSS {b['ap']}", b)
     for f in r["flows"]:
         if f["protocol"] == "udp":
             early = f["delivered_packets"] - f["delivered_from_warmup"]
@@ -76,11 +111,57 @@ def decode(obj):
     return obj
 
 
+#: The placeholder of `output.pcap` (tests/test_fuzz_api.py `CASE_DIR`): a fresh
+#: directory of the case's own.
+CASE_DIR = "{case_dir}"
+#: pcap (libpcap's format, nanosecond timestamps) and radiotap link types.
+PCAP_MAGIC_NS = 0xA1B23C4D
+LINKTYPE_IEEE802_11_RADIOTAP = 127
+
+
+def pcap_problems(path: Path, snaplen: int) -> list[str]:
+    """What is wrong with the capture `path` (empty when nothing): a header that is not
+    a nanosecond pcap's, records cut short, longer than the snap length or than the
+    frame, and radiotap headers (version 0) longer than their record."""
+    data = path.read_bytes()
+    if len(data) < 24:
+        return [f"{path.name}: {len(data)} bytes, no pcap header"]
+    magic, _, _, _, _, file_snaplen, linktype = struct.unpack_from("<IHHiIII", data)
+    if magic != PCAP_MAGIC_NS or file_snaplen != snaplen:
+        return [f"{path.name}: magic {magic:#x}, snap length {file_snaplen} (not {snaplen})"]
+    at, n = 24, 0
+    while at < len(data):
+        if at + 16 > len(data):
+            return [f"{path.name}: record {n} cut short at byte {at}"]
+        _, nsec, incl, orig = struct.unpack_from("<IIII", data, at)
+        at += 16
+        if nsec >= 10**9 or incl > orig or incl > snaplen or at + incl > len(data):
+            return [f"{path.name}: record {n}: {incl} of {orig} bytes, ns {nsec}"]
+        if linktype == LINKTYPE_IEEE802_11_RADIOTAP:
+            version, _, it_len = struct.unpack_from("<BBH", data, at) if incl >= 4 else (0, 0, 99)
+            if version != 0 or not 8 <= it_len <= incl:
+                return [f"{path.name}: record {n}: radiotap v{version} of {it_len} bytes in {incl}"]
+        at += incl
+        n += 1
+    return []
+
+
 def verdict(scenario) -> dict:
-    """What `wlansim.run(scenario)` gives, as a JSON-able verdict."""
+    """What `wlansim.run(scenario)` gives, as a JSON-able verdict (and, when the scenario
+    writes captures to `CASE_DIR`, what is wrong with them)."""
+    scenario = decode(scenario)
+    output = scenario.get("output") if isinstance(scenario, dict) else None
+    case_dir = None
+    if isinstance(output, dict) and output.get("pcap") == CASE_DIR:
+        case_dir = Path(tempfile.mkdtemp(prefix="wlansim-fuzz-pcap-"))
+        output["pcap"] = str(case_dir)
     try:
-        r = wlansim.run(decode(scenario)).to_dict()
+        r = wlansim.run(scenario).to_dict()
         bad = nonsense(r)
+        if case_dir is not None:
+            snaplen = output.get("pcap_snaplen", 128)
+            for path in sorted(case_dir.glob("*.pcap")):
+                bad += pcap_problems(path, snaplen)
         if bad:
             return {"outcome": "nonsense", "message": "; ".join(bad[:3])}
         return {"outcome": "ok", "events": r["meta"]["events"]}
@@ -90,6 +171,9 @@ def verdict(scenario) -> dict:
         return {"outcome": "SimulationError", "message": str(exc)}
     except BaseException as exc:
         return {"outcome": type(exc).__name__, "message": str(exc)}
+    finally:
+        if case_dir is not None:
+            shutil.rmtree(case_dir, ignore_errors=True)
 
 
 # Misbehaving cases, for the tests of the fork server itself.

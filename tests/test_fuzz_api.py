@@ -3,7 +3,8 @@ dicts through `wlansim.run`. Every outcome is results or a `ScenarioError` namin
 and saying what is allowed; never a Rust panic ("internal error"), another exception, a
 process abort or a run that does not end; and the results of a run make sense
 (`sane`: no collision probability above 1, no more UDP packets delivered than offered
-unless offered during the warm-up, no file moved faster than any link). Each case runs
+unless offered during the warm-up, no file moved faster than any link, MAC counters that
+add up: `fuzz_forkserver.nonsense`). Each case runs
 in a process of its own, forked from a small fork server that has imported wlansim
 (`tests/fuzz_forkserver.py`), with limits on its CPU time and address space, so that an
 abort or a hang is reported as such instead of ending the test session.
@@ -11,10 +12,15 @@ abort or a hang is reported as such instead of ending the test session.
 The operators include those that found issue 28's bugs: values nested deeply, sizes and
 rates near the caps, special files (/dev/zero, a directory, a FIFO) as input files,
 every size and time distribution at extreme parameters, per-AP options on some APs
-only. In `make test` each property tries a small fixed set of cases (derandomized);
-the long run of the README sets ``WLANSIM_FUZZ_CASES`` (cases per property) and a
-fresh ``--hypothesis-seed``, and ``WLANSIM_FUZZ_REPORT=FILE`` writes there the tally of
-outcomes of each property, its duration and CPU time, and the load average.
+only. The generated scenarios reach the keys of issue 40 (802.11n/ac, A-MPDU, A-MSDU,
+Block Ack, per-AC TXOP limits, MSDU lifetimes, rate control, the ns-3 profile, captures)
+and their interactions, and `sane` holds their MAC counters to account too (every
+exchange ends once; ADDBA frames, BlockAckReqs and A-MPDUs of at most 64 MPDUs go in
+exchanges; captures are well-formed pcap). In `make test` each property tries a small
+fixed set of cases (derandomized); the long run of the README sets
+``WLANSIM_FUZZ_CASES`` (cases per property) and a fresh ``--hypothesis-seed``, and
+``WLANSIM_FUZZ_REPORT=FILE`` writes there the tally of outcomes of each property, its
+duration and CPU time, and the load average.
 
 Crashes found in the Rust core are listed in KNOWN_CRASHES (reproducers, now regression
 tests since the core was fixed) and kept out of the generated cases, so that the fuzz looks
@@ -366,49 +372,161 @@ def test_mutated_example_scenarios_give_results_or_a_scenario_error(runner, scen
     check(runner.run(scenario), scenario)
 
 
-def pick(valid: list, invalid: list):
-    """A valid value 9 times in 10 (so that runs happen), else an invalid one."""
-    return st.integers(0, 9).flatmap(
-        lambda k: st.sampled_from(invalid) if k == 9 else st.sampled_from(valid)
+def pick(valid: list, invalid: list, odds: int = 10):
+    """A valid value `odds` - 1 times in `odds` (so that runs happen), else an invalid one."""
+    return st.integers(1, odds).flatmap(
+        lambda k: st.sampled_from(invalid) if k == odds else st.sampled_from(valid)
     )
+
+
+def rare(valid: list, invalid: list):
+    """`pick` with an invalid value 1 time in 40: for the many keys a case may set."""
+    return pick(valid, invalid, 40)
 
 
 @st.composite
 def generated(draw):
+    standard = draw(pick(LEGACY + HT, ["802.11ax", "802.11"]))
+    # 802.11n/ac cases, which add many keys of their own, take invalid values more rarely
+    pick_ = rare if standard in HT else pick
     n_groups = draw(st.integers(1, 2))
     names = [f"g{i}" for i in range(n_groups)]
-    stations = [{"name": n, "count": draw(pick([1, 2, 3], [0, -1, 2.5, "2"]))} for n in names]
+    stations = [{"name": n, "count": draw(pick_([1, 2, 3], [0, -1, 2.5, "2"]))} for n in names]
     flows = []
     for i in range(draw(st.integers(0, 3))):
         flow = {
-            "name": draw(pick([f"f{i}"], ["", "a b"])),
-            "direction": draw(pick(["uplink", "downlink"], ["sideways"])),
-            "stations": draw(pick(names, ["missing"])),
-            "traffic": draw(pick(["cbr", "poisson", "saturated"], ["bursty"])),
-            "rate": draw(pick(["1 Mb/s", "100 kb/s"], ["0 Mb/s", -5, "x", math.nan])),
-            "packet_size": draw(pick(["1000 B", 1472, 40], [0, "70000 B", math.inf])),
+            "name": draw(pick_([f"f{i}"], ["", "a b"])),
+            "direction": draw(pick_(["uplink", "downlink"], ["sideways"])),
+            "stations": draw(pick_(names, ["missing"])),
+            "traffic": draw(pick_(["cbr", "poisson", "saturated"], ["bursty"])),
+            "rate": draw(pick_(["1 Mb/s", "100 kb/s"], ["0 Mb/s", -5, "x", math.nan])),
+            "packet_size": draw(pick_(["1000 B", 1472, 40], [0, "70000 B", math.inf])),
         }
         if draw(st.booleans()):
-            flow["protocol"] = draw(pick(["udp", "tcp"], ["sctp"]))
+            flow["protocol"] = draw(pick_(["udp", "tcp"], ["sctp"]))
+            if flow["protocol"] == "tcp":
+                flow["server"] = draw(pick_(["srv"], ["nowhere"]))
+        if standard in HT and (flow["traffic"] == "saturated" or "server" in flow):
+            flow.pop("rate")  # neither a saturated source nor TCP has a rate
+        if standard in HT and "server" in flow:
+            del flow["packet_size"], flow["traffic"]  # TCP's segments are its MSS
         flows.append(flow)
     s = {
-        "duration": draw(pick(["2 s", "1 s"], ["0 s", "-1 s", 2, "1 parsec"])),
-        "seed": draw(pick([1, 0, 2**63], [-1, 2**64, 1.5, "1"])),
-        "phy": {
-            "standard": draw(pick(["802.11b", "802.11a", "802.11g"], ["802.11n"])),
-        },
+        "duration": draw(pick_(["2 s", "1 s"], ["0 s", "-1 s", 2, "1 parsec"])),
+        "seed": draw(pick_([1, 0, 2**63], [-1, 2**64, 1.5, "1"])),
+        "phy": {"standard": standard},
         "stations": stations,
+        "servers": [{"name": "srv"}],
         "flows": flows,
     }
     if draw(st.booleans()):
-        s["mac"] = {"rts_threshold": draw(pick(["off", "always", 500], [-1, math.nan]))}
+        s["mac"] = {"rts_threshold": draw(pick_(["off", "always", 500], [-1, math.nan]))}
     if draw(st.booleans()):
-        s["ap"] = {"queue": draw(pick([1, 50], [0, -3, 1e9, "many"]))}
+        s["ap"] = {"queue": draw(pick_([1, 50], [0, -3, 1e9, "many"]))}
     if draw(st.booleans()):
         s["output"] = {
-            "series": draw(pick([["queue_length"], ["cwnd"], []], [["nope"], "cwnd"])),
-            "series_interval": draw(pick(["0.5 s"], ["0 s", "-1 s", 0.1])),
+            "series": draw(
+                pick_([["queue_length"], ["cwnd"], ["data_rate"], []], [["nope"], "cwnd"])
+            ),
+            "series_interval": draw(pick_(["0.5 s"], ["0 s", "-1 s", 0.1])),
         }
+    # 802.11n/ac and what came with them (issue 40), on HT/VHT PHYs and, 1 time in 10, on
+    # a legacy one (where they must be refused by name)
+    if standard in HT or draw(st.integers(0, 9)) == 0:
+        draw(ht_and_aggregation(s))
+    return s
+
+
+LEGACY = ["802.11b", "802.11a", "802.11g"]
+HT = ["802.11n", "802.11ac"]
+RATE_CONTROL = ["constant", "ideal", "arf", "aarf", "minstrel", "minstrel_ht"]
+#: where a case's captures go: the fork server makes a fresh directory for each case,
+#: checks the files written there (`fuzz_forkserver.pcap_problems`) and removes it
+CASE_DIR = "{case_dir}"
+
+
+def maybe(draw, table: dict, key: str, strategy) -> None:
+    """`table[key]` = a value drawn from `strategy`, half the time."""
+    if draw(st.booleans()):
+        table[key] = draw(strategy)
+
+
+@st.composite
+def ht_and_aggregation(draw, s):
+    """Adds to scenario `s` the keys of issue 40 and their interactions: an MCS, streams,
+    width, guard interval and band; A-MPDU and A-MSDU limits, the Block Ack window,
+    MSDU lifetimes (tiny and huge) and per-AC TXOP limits under EDCA; RTS/CTS and legacy
+    control rates; rate control under SINR reception or frame errors; the ns-3 profile;
+    captures of aggregated exchanges; TCP; a spatial medium; warm-ups that end inside an
+    exchange."""
+    phy, mac = s["phy"], s.setdefault("mac", {})
+    ht = phy["standard"] != "802.11ac"  # HT's values are valid for the legacy PHYs' errors
+    maybe(draw, phy, "mcs", rare([0, 3, 7] + ([] if ht else [8, 9]), [10, -1, 1.5]))
+    maybe(draw, phy, "streams", rare([1, 2, 3, 4], [0, 5]))
+    maybe(draw, phy, "channel_width", rare([20, 40] + ([] if ht else [80, 160]),
+                                           [30, 320, "80 MHz"]))  # fmt: skip
+    maybe(draw, phy, "guard_interval", rare(["long", "short"], ["medium"]))
+    if ht:
+        maybe(draw, phy, "band", rare(["2.4 GHz", "5 GHz"], ["6 GHz"]))
+    maybe(draw, phy, "control_rate", rare(["6 Mb/s", "24 Mb/s", "54 Mb/s"], ["1 Mb/s"]))
+    maybe(draw, mac, "ampdu_max_bytes", rare([1, 1600, 3839, 65535] + ([] if ht else [1048575]),
+                                             [1048576, -1]))  # fmt: skip
+    maybe(draw, mac, "amsdu_max_bytes", rare([0, 1600, 3839, 4065] + ([7935] if ht else [11454]),
+                                             [11455]))  # fmt: skip
+    if "ampdu_max_bytes" in mac or draw(st.integers(0, 39)) == 0:
+        maybe(draw, mac, "ba_window", rare([1, 2, 8, 64], [0, 65]))
+    maybe(draw, mac, "msdu_lifetime", rare(["1 ns", "10 us", "1 ms", "50 ms", "1e9 s"],
+                                           ["0 s", "-1 ms", "1e10 s"]))  # fmt: skip
+    maybe(draw, mac, "queue", st.sampled_from([1, 2, 64, 200]))
+    maybe(draw, mac, "rate_control", rare(RATE_CONTROL, ["minstrel-ht"]))
+    if mac.get("rate_control", "constant") != "constant" and draw(st.integers(0, 9)):
+        phy.pop("mcs", None)  # a controller chooses the MCS (refused with `mcs` but 1 in 10)
+    if draw(st.booleans()):
+        s["ap"] = {**s.get("ap", {}),
+                   "basic_rates": draw(rare([["6 Mb/s"], ["6 Mb/s", "12 Mb/s", "24 Mb/s"]],
+                                            [["1 Mb/s"], []]))}  # fmt: skip
+    if draw(st.booleans()):
+        # per-AC TXOP limits and lifetimes, at the AP or at a station group
+        where = draw(st.sampled_from([s.setdefault("ap", {}), s["stations"][0]]))
+        edca = where.setdefault("edca", {})
+        for ac in draw(st.lists(st.sampled_from(["be", "bk", "vi", "vo"]), max_size=2)):
+            edca[ac] = {}
+            maybe(draw, edca[ac], "txop", rare(["0 s", "32 us", "1.504 ms", "3.008 ms", "5 ms"],
+                                               ["-1 s", "3 s"]))  # fmt: skip
+            maybe(draw, edca[ac], "msdu_lifetime", rare(["1 us", "2 ms"], ["0 s"]))
+    if s["flows"] and draw(st.booleans()):
+        # flows into other ACs than AC_BE (a TXOP limit differs per AC)
+        s["qos"] = {"classifier": [{"flow": "f0", "ac": draw(st.sampled_from(["vo", "vi", "bk"]))},
+                                   {"tcp_ack": True, "ac": "vo"}]}  # fmt: skip
+    if mac.get("rate_control", "constant") != "constant":
+        s["channel"] = {"reception": {"model": draw(rare(["sinr"], ["threshold", "none"]))}}
+    elif draw(st.booleans()):
+        s["channel"] = {"reception": {"model": draw(rare(["sinr", "threshold", "none"], ["snr"]))}}
+    if "channel" in s:
+        reception = s["channel"]["reception"]
+        maybe(draw, reception, "rx_power_dbm", st.sampled_from([-40, -65, -75, -82, -90]))
+        if reception["model"] == "sinr":
+            maybe(draw, reception, "error_model", rare(["nist", "table"], ["awgn"]))
+        maybe(draw, reception, "capture", st.booleans())
+    if draw(st.integers(0, 4)) == 0:
+        # frame errors on one group's links (i.i.d. or bursts)
+        s["stations"][-1]["fer"] = draw(rare([0.05, 0.3, 0.9], [1.0, -0.1]))
+    if draw(st.integers(0, 4)) == 0 and not mac.get("amsdu_max_bytes"):
+        # two groups far apart on the spatial medium: hidden from each other
+        s["ap"] = {**s.get("ap", {}), "position": [0, 0]}
+        for i, g in enumerate(s["stations"]):
+            g["position"] = [draw(st.sampled_from([5, 60, 150])) * (-1) ** i, 0]
+        s.setdefault("channel", {})["medium"] = "spatial"
+        s["channel"]["propagation"] = {
+            "model": draw(st.sampled_from(["shadowing", "two-ray-ground"]))
+        }
+    maybe(draw, s, "profile", rare(["standard", "ns3"], ["ns2", "ns4"]))
+    maybe(draw, s, "warmup", rare(["0 s", "0.1 s", "0.5 s", "0.9993 s"], ["-1 s"]))
+    if draw(st.integers(0, 3)) == 0 and not mac.get("amsdu_max_bytes"):
+        snaplen = rare([64, 128, 300, 262144], [63, 262145])
+        s["output"] = {**s.get("output", {}), "pcap": CASE_DIR,
+                       "pcap_per": draw(st.sampled_from(["node", "bss"])),
+                       "pcap_snaplen": draw(snaplen)}  # fmt: skip
     return s
 
 

@@ -24,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use toml::Value;
 use wlansim_core::{simulate, Scenario};
 
-const EXAMPLES: [&str; 8] = [
+const EXAMPLES: [&str; 11] = [
     include_str!("../../../scenarios/saturated-11b.toml"),
     include_str!("../../../scenarios/saturated-11g.toml"),
     include_str!("../../../scenarios/mixed-udp-11b.toml"),
@@ -33,6 +33,9 @@ const EXAMPLES: [&str; 8] = [
     include_str!("../../../scenarios/http-onoff.toml"),
     include_str!("../../../scenarios/two-bss.toml"),
     include_str!("../../../scenarios/bursty-upload-delay-injection.toml"),
+    include_str!("../../../scenarios/saturated-11ac.toml"),
+    include_str!("../../../scenarios/saturated-11ac-ampdu.toml"),
+    include_str!("../../../scenarios/rate-adaptation-11g.toml"),
 ];
 
 /// Cases of each property (reported in the README's Reliability section).
@@ -94,6 +97,18 @@ fn pool() -> Vec<Value> {
         "downlink",
         "802.11a",
         "802.11g",
+        "802.11n",
+        "802.11ac",
+        "2.4 GHz",
+        "short",
+        "long",
+        "minstrel",
+        "minstrel_ht",
+        "ideal",
+        "aarf",
+        "ns3",
+        "sinr",
+        "6 Mb/s",
         "a b",
         "sta",
         "srv",
@@ -139,6 +154,13 @@ fn pool() -> Vec<Value> {
             256,
             1000,
             65535,
+            65536,
+            1_048_575,
+            1_048_576,
+            3839,
+            7935,
+            11454,
+            11455,
             100_000,
             100_001,
             4_294_967_295,
@@ -182,9 +204,31 @@ fn pool() -> Vec<Value> {
 }
 
 /// Keys a mutation may add (known ones in odd places, and unknown ones).
-const KEYS: [&str; 16] = [
-    "count", "queue", "rate", "delay", "duration", "warmup", "qos", "edca", "fer", "tcp", "server",
-    "bytes", "stop", "series", "colour", "name",
+const KEYS: [&str; 24] = [
+    "count",
+    "queue",
+    "rate",
+    "delay",
+    "duration",
+    "warmup",
+    "qos",
+    "edca",
+    "fer",
+    "tcp",
+    "server",
+    "bytes",
+    "stop",
+    "series",
+    "colour",
+    "name",
+    "mcs",
+    "streams",
+    "channel_width",
+    "ampdu_max_bytes",
+    "amsdu_max_bytes",
+    "ba_window",
+    "rate_control",
+    "msdu_lifetime",
 ];
 
 /// Every path to a value, as a list of steps (table key or array index).
@@ -350,8 +394,150 @@ proptest! {
     }
 }
 
+/// The keys of 802.11n/ac and aggregation (issue 40), drawn so that the scenario stays
+/// valid: an MCS, streams, width, guard interval and band; A-MPDU and A-MSDU limits, the
+/// Block Ack window, MSDU lifetimes (tiny and huge), a TXOP limit of the AP's AC_BE, a
+/// rate controller (under SINR reception), the ns-3 profile.
+#[derive(Clone, Debug)]
+struct Ht {
+    vht: bool,
+    band_24: bool,
+    width: u32,
+    streams: u32,
+    mcs: Option<u32>,
+    short_gi: bool,
+    ampdu: Option<(u32, Option<u32>)>,
+    amsdu: Option<u32>,
+    lifetime: Option<&'static str>,
+    txop: Option<&'static str>,
+    rate_control: Option<&'static str>,
+    ns3: bool,
+}
+
+fn ht() -> impl Strategy<Value = Ht> {
+    (
+        (
+            any::<bool>(),
+            any::<bool>(),
+            0usize..4,
+            1u32..3,
+            prop::option::of(0u32..6),
+            any::<bool>(),
+        ),
+        (
+            prop::option::of((
+                prop::sample::select(vec![1u32, 1600, 8000, 65535]),
+                prop::option::of(1u32..65),
+            )),
+            prop::option::of(prop::sample::select(vec![1600u32, 3839])),
+            prop::option::of(prop::sample::select(vec![
+                "10 us", "1 ms", "50 ms", "1e9 s",
+            ])),
+            prop::option::of(prop::sample::select(vec![
+                "0 s", "32 us", "1.504 ms", "5 ms",
+            ])),
+            prop::option::of(prop::sample::select(vec![
+                "ideal",
+                "minstrel_ht",
+                "arf",
+                "aarf",
+            ])),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |(
+                (vht, band_24, width, streams, mcs, short_gi),
+                (ampdu, amsdu, lifetime, txop, rc, ns3),
+            )| {
+                let widths: &[u32] = if vht {
+                    &[20, 40, 80, 160]
+                } else {
+                    &[20, 40, 20, 40]
+                };
+                // ARF and AARF are refused with A-MPDUs (an A-MPDU is partly acknowledged);
+                // a controller chooses the MCS
+                let rate_control = rc.filter(|r| ampdu.is_none() || !r.contains("arf"));
+                Ht {
+                    vht,
+                    band_24: band_24 && !vht,
+                    width: widths[width],
+                    streams,
+                    mcs: mcs.filter(|_| rate_control.is_none()),
+                    short_gi,
+                    ampdu,
+                    amsdu,
+                    lifetime,
+                    txop,
+                    rate_control,
+                    ns3,
+                }
+            },
+        )
+}
+
+impl Ht {
+    fn standard(&self) -> &'static str {
+        if self.vht {
+            "802.11ac"
+        } else {
+            "802.11n"
+        }
+    }
+
+    /// Lines of `[phy]` after `standard`.
+    fn phy(&self) -> String {
+        let mut t = format!(
+            "channel_width = {}\nstreams = {}\n",
+            self.width, self.streams
+        );
+        if self.band_24 {
+            t += "band = \"2.4 GHz\"\n";
+        }
+        if let Some(m) = self.mcs {
+            t += &format!("mcs = {m}\n");
+        }
+        if self.short_gi {
+            t += "guard_interval = \"short\"\n";
+        }
+        t
+    }
+
+    /// Lines of `[mac]`.
+    fn mac(&self) -> String {
+        let mut t = String::new();
+        if let Some((bytes, window)) = self.ampdu {
+            t += &format!("ampdu_max_bytes = {bytes}\n");
+            if let Some(w) = window {
+                t += &format!("ba_window = {w}\n");
+            }
+        }
+        if let Some(b) = self.amsdu {
+            t += &format!("amsdu_max_bytes = {b}\n");
+        }
+        if let Some(l) = self.lifetime {
+            t += &format!("msdu_lifetime = \"{l}\"\n");
+        }
+        if let Some(r) = self.rate_control {
+            t += &format!("rate_control = \"{r}\"\n");
+        }
+        t
+    }
+
+    /// Lines of `[ap]`.
+    fn ap(&self) -> String {
+        self.txop
+            .map(|txop| {
+                format!("edca = {{ be = {{ txop = \"{txop}\" }}, vo = {{ txop = \"{txop}\" }} }}\n")
+            })
+            .unwrap_or_default()
+    }
+}
+
 /// A small random valid scenario (TOML text): one or two station groups, UDP and TCP
-/// flows of every kind, optional EDCA, frame errors, RTS/CTS, AP options and series.
+/// flows of every kind, optional EDCA, frame errors, RTS/CTS, AP options and series; on
+/// 802.11n/ac (2 times in 5) with the keys of [`Ht`] (A-MPDUs with RTS/CTS, frame
+/// errors, TXOP limits, TCP, warm-ups ending inside an exchange).
 fn small_scenario() -> impl Strategy<Value = String> {
     let group = (
         1u32..4,
@@ -371,7 +557,7 @@ fn small_scenario() -> impl Strategy<Value = String> {
         0usize..2,                         // group
     );
     (
-        0u8..3,                                    // standard
+        (0u8..5, ht()),                            // standard, its HT/VHT keys
         prop::collection::vec(group, 1..3),
         prop::collection::vec(flow, 1..4),
         (300u32..1000, 0u32..200),                 // duration, warmup (ms)
@@ -379,15 +565,23 @@ fn small_scenario() -> impl Strategy<Value = String> {
         (prop::option::of(0u32..2000), any::<bool>(), any::<bool>()), // RTS, preset, series
         (1u32..100, 0u32..30),                     // server link Mb/s, delay ms
     )
-        .prop_map(|(std, groups, flows, (dur, warm), (apq, ackq, clamp), (rts, preset, series), (link, delay))| {
-            let standard = ["802.11b", "802.11a", "802.11g"][std as usize];
-            let mut t = format!(
-                "duration = \"{dur} ms\"\nwarmup = \"{warm} ms\"\n[phy]\nstandard = \"{standard}\"\n"
-            );
-            if let Some(r) = rts {
-                t += &format!("[mac]\nrts_threshold = {r}\n");
+        .prop_map(|((std, ht), groups, flows, (dur, warm), (apq, ackq, clamp), (rts, preset, series), (link, delay))| {
+            let ht = (std >= 3).then_some(ht);
+            let standard = ht.as_ref().map_or(["802.11b", "802.11a", "802.11g"][std as usize % 3], Ht::standard);
+            let mut t = format!("duration = \"{dur} ms\"\nwarmup = \"{warm} ms\"\n");
+            if ht.as_ref().is_some_and(|h| h.ns3) {
+                t += "profile = \"ns3\"\n";
             }
-            t += &format!("[ap]\nqueue = {apq}\nrwnd_clamp = {clamp}\n");
+            t += &format!("[phy]\nstandard = \"{standard}\"\n{}", ht.as_ref().map(Ht::phy).unwrap_or_default());
+            t += "[mac]\n";
+            if let Some(r) = rts {
+                t += &format!("rts_threshold = {r}\n");
+            }
+            t += &ht.as_ref().map(Ht::mac).unwrap_or_default();
+            if ht.as_ref().is_some_and(|h| h.rate_control.is_some()) {
+                t += "[channel.reception]\nmodel = \"sinr\"\nrx_power_dbm = -75\n";
+            }
+            t += &format!("[ap]\nqueue = {apq}\nrwnd_clamp = {clamp}\n{}", ht.as_ref().map(Ht::ap).unwrap_or_default());
             if let Some(a) = ackq {
                 t += &format!("ack_queue = {a}\n");
             }
@@ -449,6 +643,7 @@ fn accepted_runs_twice_alike(text: &str, seed: u64) -> Result<(), TestCaseError>
     let run = || catch_unwind(AssertUnwindSafe(|| simulate(&s, Some(seed))));
     let first = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
     prop_assert!(first.is_ok(), "{:?}\n{text}", first.err());
+    sane(first.as_ref().unwrap(), text)?;
     let second = run().map_err(|_| TestCaseError::fail(format!("panic:\n{text}")))?;
     prop_assert_eq!(
         comparable(&first.unwrap()),
@@ -472,7 +667,9 @@ proptest! {
 
 /// A random geometry on the spatial medium: APs and station groups at random positions
 /// (some moving), random thresholds, channels, reception models, profiles, RTS/CTS, EDCA
-/// and beacons.
+/// and beacons; half of them on 802.11n at 2.4 GHz (HT data frames, legacy control
+/// frames; the spatial medium has no A-MPDUs: refused by name, which the Python fuzz
+/// tries).
 fn random_geometry() -> impl Strategy<Value = String> {
     let ap = (
         (0.0f64..300.0, 0.0f64..300.0),
@@ -498,17 +695,22 @@ fn random_geometry() -> impl Strategy<Value = String> {
         prop::collection::vec(flow, 1..5),
         (2.0f64..4.5, 0.0f64..6.0),   // path-loss exponent, sigma
         0u8..3,                       // reception
-        (any::<bool>(), any::<bool>(), any::<bool>()), // rts, ns2 profile, force spatial
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()), // rts, ns2 profile, force spatial, 802.11n
         300u32..1500,                 // duration, ms
     )
-        .prop_map(|(aps, groups, flows, (beta, sigma), reception, (rts, ns2, spatial), dur)| {
+        .prop_map(|(aps, groups, flows, (beta, sigma), reception, (rts, ns2, spatial, ht), dur)| {
             let channel = |c: usize| [1, 6, 11][c];
             let mut t = format!("duration = \"{dur} ms\"\nwarmup = \"100 ms\"\n");
             if ns2 {
                 t += "profile = \"ns2\"\n";
             }
+            t += "[mac]\n";
             if rts {
-                t += "[mac]\nrts_threshold = 0\n";
+                t += "rts_threshold = 0\n";
+            }
+            // ns-2's profile has no HT PHY
+            if ht && !ns2 {
+                t += "[phy]\nstandard = \"802.11n\"\nband = \"2.4 GHz\"\n";
             }
             for (i, ((x, y), c, rx, cs, beacons, qos)) in aps.iter().enumerate() {
                 t += &format!(
@@ -628,7 +830,8 @@ fn time_distribution() -> impl Strategy<Value = String> {
 }
 
 /// Two BSSs with a game, files over TCP and CBR, each AP option on some APs only, a
-/// warm-up that may end mid-exchange.
+/// warm-up that may end mid-exchange; half of them on 802.11n/ac with the keys of [`Ht`]
+/// (A-MPDUs of a game's messages, of files over TCP, of CBR at up to 10 Gb/s).
 fn extreme_scenario() -> impl Strategy<Value = String> {
     let ap_options = prop::collection::vec(
         prop::sample::select(vec![
@@ -647,14 +850,27 @@ fn extreme_scenario() -> impl Strategy<Value = String> {
         (ap_options.clone(), ap_options),
         (0u32..900, 1u32..40),
         prop::sample::select(vec!["10 Gb/s", "1 Gb/s", "2 Mb/s", "1 b/s"]),
+        prop::option::of(ht()),
     )
         .prop_map(
-            |((gsize, ginterval, packet), (fsize, pad, records), (ap1, ap2), (warm, count), rate)| {
+            |((gsize, ginterval, packet), (fsize, pad, records), (ap1, ap2), (warm, count), rate, ht)| {
                 let mut t = format!("duration = \"1 s\"\nwarmup = \"{warm} ms\"\n");
+                if let Some(ht) = &ht {
+                    if ht.ns3 {
+                        t += "profile = \"ns3\"\n";
+                    }
+                    t += &format!("[phy]\nstandard = \"{}\"\n{}[mac]\n{}", ht.standard(), ht.phy(), ht.mac());
+                    if ht.rate_control.is_some() {
+                        t += "[channel.reception]\nmodel = \"sinr\"\n";
+                    }
+                }
                 for (name, options) in [("ap1", ap1), ("ap2", ap2)] {
                     t += &format!("[[aps]]\nname = \"{name}\"\n");
                     for o in options {
                         t += &format!("{o}\n");
+                    }
+                    if name == "ap1" {
+                        t += &ht.as_ref().map(Ht::ap).unwrap_or_default();
                     }
                 }
                 t += "[[routers]]\nname = \"r\"\n[[links]]\na = \"ap1\"\nb = \"r\"\n[[links]]\na = \"r\"\nb = \"ap2\"\n";
@@ -672,15 +888,49 @@ fn extreme_scenario() -> impl Strategy<Value = String> {
         )
 }
 
+/// The most MPDUs one A-MPDU carries: the largest Block Ack window (802.11-2020 10.25.6).
+const MAX_MPDUS_PER_AMPDU: u64 = 64;
+/// The fastest data rate of any PHY here: VHT MCS 9, 160 MHz, 4 streams, short GI (b/s).
+const MAX_DATA_RATE_BPS: f64 = 3466.7e6;
+
+/// What a table of MAC counters (a node's, an AC's, a BSS's) must satisfy: every exchange
+/// (a medium access, or one sent inside a TXOP without contending) ends once, ADDBA and
+/// BlockAckReq frames go in exchanges, an A-MPDU carries at most 64 MPDUs.
+fn sane_mac(who: &str, m: &wlansim_core::mac::MacStats, text: &str) -> Result<(), TestCaseError> {
+    let exchanges = m.attempts + m.burst_exchanges;
+    prop_assert!(m.collisions <= m.attempts, "{who}: {m:?}\n{text}");
+    prop_assert!(
+        m.successes + m.collisions <= exchanges,
+        "{who}: {m:?}\n{text}"
+    );
+    prop_assert!(
+        m.addba_sent + m.bars_sent <= exchanges,
+        "{who}: {m:?}\n{text}"
+    );
+    prop_assert!(
+        m.mpdus_sent <= MAX_MPDUS_PER_AMPDU * exchanges,
+        "{who}: {m:?}\n{text}"
+    );
+    Ok(())
+}
+
 /// What accepted results must satisfy.
 fn sane(r: &wlansim_core::Results, text: &str) -> Result<(), TestCaseError> {
     for n in &r.nodes {
-        prop_assert!(
-            n.mac.collisions <= n.mac.attempts,
-            "{}: {:?}\n{text}",
-            n.name,
-            n.mac
-        );
+        sane_mac(&n.name, &n.mac, text)?;
+        if let Some(rate) = n.mean_data_rate_bps {
+            prop_assert!(
+                rate > 0.0 && rate <= MAX_DATA_RATE_BPS,
+                "{}: {rate} b/s\n{text}",
+                n.name
+            );
+        }
+    }
+    for a in &r.access_categories {
+        sane_mac(&format!("{} {}", a.node, a.ac), &a.mac, text)?;
+    }
+    for b in &r.bss {
+        sane_mac(&b.ap, &b.mac, text)?;
     }
     for f in &r.flows {
         let c = &f.counts;
