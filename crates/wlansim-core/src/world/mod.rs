@@ -361,6 +361,9 @@ impl World {
         self.handle_mac_outcomes(now);
         self.mac
             .exchange_done(now, &mut self.channel, &mut self.events);
+        // A TXOP holder's next exchange may discard expired frames, or take MPDUs from
+        // its queue, as it is formed: their drops and refills happen now too.
+        self.handle_mac_outcomes(now);
     }
 
     /// [`MacEvent::Received`]: entity's head-of-line frame, decoded by its addressee at
