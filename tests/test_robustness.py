@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import signal
 import subprocess
 import sys
@@ -487,3 +488,21 @@ def test_nonsense_the_resolved_form_of_a_rate_controlled_ht_scenario_runs(standa
     assert "mcs" not in resolved["phy"], resolved["phy"]
     assert wlansim.scenario.resolve(resolved) == resolved
     wlansim.run(resolved)
+
+
+@pytest.mark.parametrize("key", ["channel.reception.model", "phy.standard"])
+def test_unclear_a_table_for_a_choice_is_named_beside_a_nan_elsewhere(key):
+    """Fuzzing round `fuzz15`: an empty table given for a choice was "this value is not
+    allowed" when a NaN stood elsewhere in the scenario (the document, read again to name
+    the value, did not parse)."""
+    section, name = key.rsplit(".", 1)
+    scenario = {"duration": "1 s", "stations": [{"name": "s"}],
+                "flows": [{"name": "f", "direction": "uplink", "stations": "s"}]}  # fmt: skip
+    table = scenario
+    for part in section.split("."):
+        table = table.setdefault(part, {})
+    table[name] = {}
+    scenario["warmup"] = math.nan  # keys go in order: the table's error comes first
+    with pytest.raises(wlansim.ScenarioError) as e:
+        wlansim.run(scenario)
+    assert f"`{key}`: a table is not allowed; expected one of" in str(e.value)

@@ -976,7 +976,16 @@ impl Scenario {
             if let Some(at) = message.rfind(" at line ") {
                 message.truncate(at);
             }
-            let doc = serde_json::from_str::<serde_json::Value>(text).ok();
+            // The document, to name the value found at `path`; NaN and the infinities
+            // (JSON's extensions, which the Python package sends) read as null, so that a
+            // table or an array elsewhere is still named as such.
+            let doc = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .or_else(|| {
+                    let finite = text.replace("-Infinity", "null");
+                    let finite = finite.replace("Infinity", "null").replace("NaN", "null");
+                    serde_json::from_str(&finite).ok()
+                });
             let (path, message) =
                 schema::parse_error(&path, &message, doc.as_ref(), token.as_deref());
             ScenarioError::new(path, message)
