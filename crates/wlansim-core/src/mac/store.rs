@@ -340,23 +340,35 @@ impl Store {
     }
 
     /// [`super::MacEvent::Received`] at `now`: entity `t`'s head-of-line frame, decoded
-    /// [`MacRules::delivery_delay`] earlier, goes up.
-    pub fn received(&mut self, now: Time, t: u32) {
+    /// [`MacRules::delivery_delay`] earlier, goes up: the packet and when it was decoded,
+    /// handed straight back (no outcome: nothing else happens at this event), unless it
+    /// went up before.
+    #[inline]
+    pub fn received(&mut self, now: Time, t: u32) -> Option<(Packet, Time)> {
         let delay = self.rules.delivery_delay().unwrap_or(0);
-        self.deliver_received(t, now - delay);
+        Some((self.first_delivery(t)?, now - delay))
     }
 
     /// Entity `t`'s head-of-line data frame reached its receiver at `at`: delivered now,
     /// once (the sender's later copies are duplicates, 10.3.2.11). Called when its ACK was
-    /// lost, and at [`super::MacEvent::Received`].
+    /// lost.
     pub(super) fn deliver_received(&mut self, t: u32, at: Time) {
-        let e = &mut self.entities[t as usize];
-        let head = e.head.as_mut().expect("has frame");
-        if !head.delivered {
-            head.delivered = true;
-            let packet = *e.queue.head().expect("has frame");
+        if let Some(packet) = self.first_delivery(t) {
             self.outcomes.push(MacOutcome::Delivered { packet, at });
         }
+    }
+
+    /// Entity `t`'s head-of-line data frame, the first time it reaches its receiver (None:
+    /// a duplicate), now marked delivered.
+    #[inline(always)]
+    fn first_delivery(&mut self, t: u32) -> Option<Packet> {
+        let e = &mut self.entities[t as usize];
+        let head = e.head.as_mut().expect("has frame");
+        if head.delivered {
+            return None;
+        }
+        head.delivered = true;
+        Some(*e.queue.head().expect("has frame"))
     }
 
     /// A failed attempt of entity `t` in the exchange that began at `start`, counted by its
@@ -491,17 +503,19 @@ impl Store {
         if self.aggregation.is_some() {
             return self.aggregate_acked(t, start);
         }
+        // (The packet read where it is queued, and copied only when it goes up now.)
         let e = &mut self.entities[t as usize];
         let duplicate = e.head.is_some_and(|h| h.delivered);
-        let p = e.queue.pop().expect("a delivered frame was queued");
-        e.stats.count_frame(&p);
-        self.new_head(t);
+        let p = e.queue.head().expect("a delivered frame was queued");
+        e.stats.count_frame(p);
         if !duplicate {
             self.outcomes.push(MacOutcome::Delivered {
-                packet: p,
+                packet: *p,
                 at: delivered_at,
             });
         }
+        e.queue.pop();
+        self.new_head(t);
         self.outcomes.push(MacOutcome::Vacated(t));
     }
 

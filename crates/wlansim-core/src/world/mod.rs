@@ -366,8 +366,18 @@ impl World {
     /// [`MacEvent::Received`]: entity's head-of-line frame, decoded by its addressee at
     /// `now` less the rules' delivery delay, goes up now (ns-2's profile).
     fn on_received(&mut self, now: Time, entity: u32) {
-        self.mac.received(now, entity);
+        if let Some((packet, at)) = self.mac.received(now, entity) {
+            self.delivered(now, at, packet);
+        }
         self.handle_mac_outcomes(now);
+    }
+
+    /// `packet` was received correctly by its next hop at `at` (the MAC hands it up at
+    /// `now`).
+    #[inline(always)]
+    fn delivered(&mut self, now: Time, at: Time, packet: Packet) {
+        self.trace(at, TraceEvent::Received { node: packet.hop }, &packet);
+        self.receive(now, at, packet.hop, packet)
     }
 
     /// [`MacEvent::Wake`]: entity's wait for an ADDBA Response ends (A-MPDU runs).
@@ -388,18 +398,20 @@ impl World {
         self.mac.spatial_settle(now, &mut self.events);
     }
 
-    /// What the MAC delivered, dropped or vacated, in order.
+    /// What the MAC delivered, dropped or vacated, in order (most events leave none).
+    #[inline(always)]
     fn handle_mac_outcomes(&mut self, now: Time) {
-        if !self.mac.has_outcomes() {
-            return;
+        if self.mac.has_outcomes() {
+            self.take_mac_outcomes(now);
         }
+    }
+
+    /// [`World::handle_mac_outcomes`] when there are some.
+    fn take_mac_outcomes(&mut self, now: Time) {
         let outcomes = self.mac.take_outcomes();
         for o in &outcomes {
             match *o {
-                MacOutcome::Delivered { packet, at } => {
-                    self.trace(at, TraceEvent::Received { node: packet.hop }, &packet);
-                    self.receive(now, at, packet.hop, packet)
-                }
+                MacOutcome::Delivered { packet, at } => self.delivered(now, at, packet),
                 MacOutcome::RetryDrop { node, packet } => {
                     let reason = DropReason::RetryLimit;
                     self.trace(now, TraceEvent::Dropped { node, reason }, &packet);
