@@ -25,7 +25,7 @@ use crate::mac::{Classifier, Entity, Mac, MacEvent, MacOutcome};
 use crate::net::{NodeId, Packet, Routes, WireEvent, Wires};
 use crate::results::{FlowCounts, Results};
 use crate::scenario::{Direction, Model, Scenario, ScenarioError};
-use crate::sim::event::{EventQueue, Slotted};
+use crate::sim::event::{EventQueue, Slot, Slotted};
 use crate::sim::time::Time;
 use crate::stats::{Histogram, Jitter};
 use crate::tcp::TimerKind;
@@ -100,12 +100,15 @@ impl From<ApEvent> for Event {
 
 impl Slotted for Event {
     /// The medium's next access grant (a newer one makes the older stale) and the end of
-    /// the current exchange (one at a time) live beside the heap.
+    /// the current exchange (one at a time) live beside the heap, and so does a frame
+    /// passed up before its exchange ends when no other waits (the shared medium's one
+    /// exchange: always; the spatial medium's exchanges in parallel: the first).
     #[inline]
-    fn slot(&self) -> Option<usize> {
+    fn slot(&self) -> Option<Slot> {
         match self {
-            Event::Mac(MacEvent::Grant(_)) => Some(0),
-            Event::Mac(MacEvent::ExchangeEnd) => Some(1),
+            Event::Mac(MacEvent::Grant(_)) => Some(Slot::Newest(0)),
+            Event::Mac(MacEvent::ExchangeEnd) => Some(Slot::Newest(1)),
+            Event::Mac(MacEvent::Received(_)) => Some(Slot::Free(2)),
             _ => None,
         }
     }
