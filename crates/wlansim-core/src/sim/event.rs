@@ -97,7 +97,7 @@ pub trait Schedule<E> {
 }
 
 impl<E, W: From<E> + Slotted> Schedule<E> for EventQueue<W> {
-    #[inline]
+    #[inline(always)]
     fn schedule(&mut self, at: Time, event: E) {
         EventQueue::schedule(self, at, event.into());
     }
@@ -139,8 +139,11 @@ impl<E: Slotted> EventQueue<E> {
         self.processed
     }
 
-    /// Schedule `event` at absolute time `at` (never in the past).
-    #[inline]
+    /// Schedule `event` at absolute time `at` (never in the past). (Inlined everywhere:
+    /// the extension's build left it and [`EventQueue::pop_before`] out of line once the
+    /// third slot came, +10 instructions per event, docs/benchmarks.md "The speed cell's
+    /// run".)
+    #[inline(always)]
     pub fn schedule(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.next_seq;
@@ -166,7 +169,7 @@ impl<E: Slotted> EventQueue<E> {
 
     /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
     /// advancing the clock.
-    #[inline]
+    #[inline(always)]
     pub fn pop_before(&mut self, end: Time) -> Option<(Time, E)> {
         // The earliest of the heap's top and the slots (None: the heap).
         let mut best: Option<usize> = None;
