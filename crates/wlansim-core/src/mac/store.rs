@@ -252,22 +252,25 @@ impl Store {
             return;
         }
         let e = &self.entities[t as usize];
-        let head = match (e.queue.head(), e.beacon) {
-            (None, _) => None,
-            (Some(_), Some(times)) => Some(HeadFrame {
-                delivered: false,
-                broadcast: true,
-                rate: CONFIGURED,
-                to: e.node,
-                times,
-            }),
+        // (Each arm writes the head in place: one copy of the exchange's times.)
+        match (e.queue.head(), e.beacon) {
+            (None, _) => self.entities[t as usize].head = None,
+            (Some(_), Some(times)) => {
+                let to = e.node;
+                self.entities[t as usize].head = Some(HeadFrame {
+                    delivered: false,
+                    broadcast: true,
+                    rate: CONFIGURED,
+                    to,
+                    times,
+                });
+            }
             (Some(p), None) => {
                 let (to, ip_bytes) = (p.hop, p.ip_bytes());
                 let times = self.exchange_at(t, to, ip_bytes, CONFIGURED);
-                Some(HeadFrame::unicast(to, times, CONFIGURED))
+                self.entities[t as usize].head = Some(HeadFrame::unicast(to, times, CONFIGURED));
             }
-        };
-        self.entities[t as usize].head = head;
+        }
         if self.rate.is_some() {
             self.choose_rate(t);
         }
@@ -514,7 +517,7 @@ impl Store {
                 at: delivered_at,
             });
         }
-        e.queue.pop();
+        e.queue.remove_head();
         self.new_head(t);
         self.outcomes.push(MacOutcome::Vacated(t));
     }
@@ -525,7 +528,8 @@ impl Store {
     pub(super) fn broadcast_done(&mut self, t: u32, collided: bool, at: Time) {
         let e = &mut self.entities[t as usize];
         e.backoff.on_success(e.params.cw_min);
-        e.queue.pop().expect("a beacon was queued");
+        debug_assert!(!e.queue.is_empty(), "a beacon was queued");
+        e.queue.remove_head();
         if self.trace {
             let node = e.node;
             self.outcomes
