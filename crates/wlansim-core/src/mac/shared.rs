@@ -535,6 +535,7 @@ impl Shared {
     /// (in a TXOP that began at `txop_start`): the ACK comes back unless the channel loses
     /// a frame of it. The medium then turns idle when the lost frame ends (an ACK the
     /// sender did not get was still sent).
+    #[inline]
     pub(super) fn exchange_of(
         &self,
         store: &Store,
