@@ -12,6 +12,9 @@ pub struct IidLoss {
     rx: Vec<f64>,
     /// Per node: the stream that draws the fate of the data frames it sends.
     rng: Vec<Rng>,
+    /// Some node sends or receives with errors (else no frame is ever lost: a run's
+    /// constant, not worked out again for every frame).
+    lossy: bool,
 }
 
 impl IidLoss {
@@ -22,19 +25,28 @@ impl IidLoss {
             tx: Vec::new(),
             rx: Vec::new(),
             rng: Vec::new(),
+            lossy: false,
         };
         for (name, (tx, rx)) in nodes {
             loss.tx.push(tx);
             loss.rx.push(rx);
             loss.rng.push(Rng::named(seed, StreamKind::Channel, name));
         }
+        loss.lossy = loss.tx.iter().chain(&loss.rx).any(|&fer| fer > 0.0);
         loss
     }
 
     /// Whether the data frame `src` → `dst` is received in error. Losses at the sender's
     /// and the receiver's end are independent: FER = 1 − (1 − tx[src])(1 − rx[dst]).
     /// Links without errors draw nothing, so an ideal channel changes no random stream.
+    #[inline]
     pub fn frame_lost(&mut self, src: NodeId, dst: NodeId) -> bool {
+        self.lossy && self.link_lost(src, dst)
+    }
+
+    /// [`IidLoss::frame_lost`] when some link has errors (out of line).
+    #[inline(never)]
+    fn link_lost(&mut self, src: NodeId, dst: NodeId) -> bool {
         let fer = 1.0 - (1.0 - self.tx[src as usize]) * (1.0 - self.rx[dst as usize]);
         if fer <= 0.0 {
             return false;

@@ -466,7 +466,10 @@ impl Contention {
         }
     }
 
-    /// The earliest backoff expiry among the entities pending with a frame.
+    /// The earliest backoff expiry among the entities pending with a frame. (Inlined into
+    /// its one caller, the scheduling of the next grant: docs/benchmarks.md, "The speed
+    /// cell's run".)
+    #[inline]
     pub fn earliest(&self, entities: &[Entity]) -> Option<Time> {
         let slot = self.slot;
         debug_assert_eq!(

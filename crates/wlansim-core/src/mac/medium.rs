@@ -198,12 +198,14 @@ impl Mac {
     }
 
     /// [`MacEvent::Received`] at `now` (either medium; the shared medium's aggregating
-    /// entity under [`super::Delivery::PsduEnd`]: `mac/delivery.rs`).
-    pub fn received(&mut self, now: Time, t: u32) {
+    /// entity under [`super::Delivery::PsduEnd`]: `mac/delivery.rs`, whose MPDUs go up as
+    /// outcomes): the packet that goes up and when it was decoded ([`Store::received`]).
+    pub fn received(&mut self, now: Time, t: u32) -> Option<(Packet, Time)> {
         if self.spatial.is_none() && self.shared.passes_up_before_end(&self.store) {
-            return self.shared.pass_up(&mut self.store, now);
+            self.shared.pass_up(&mut self.store, now);
+            return None;
         }
-        self.store.received(now, t);
+        self.store.received(now, t)
     }
 
     /// A spatial medium's event at `now` ([`MacEvent::Access`] … [`MacEvent::Timeout`]).

@@ -247,6 +247,8 @@ impl MacRules {
     /// [`MacRules::slots_counted_after_own_frame`] for the entities whose countdown started
     /// at `countdown_start` when `last`'s sender, whose counter was drawn at `drawn`,
     /// transmits at `now`, a whole number of slots later: the count when it is short.
+    /// (Out of line: floating-point arithmetic at the few grants that need it.)
+    #[inline(never)]
     pub fn short_count(
         self,
         last: LastFrame,

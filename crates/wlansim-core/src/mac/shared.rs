@@ -498,7 +498,9 @@ impl Shared {
     /// Under ns-2's rules, when the node that sent the last frame transmits at `now` as its
     /// own countdown ends, the entities that counted from the same start may count one
     /// slot fewer ([`MacRules::slots_counted_after_own_frame`]); None when every slot
-    /// counts.
+    /// counts. (Inlined: at most grants the sender of the last frame has no entity whose
+    /// backoff expires now, and the answer is None.)
+    #[inline(always)]
     fn short_count(&self, store: &Store, now: Time) -> Option<ShortCount> {
         let last = self.last_frame?;
         let (node, slot) = (last.sender as usize, store.phy.slot);
@@ -534,6 +536,7 @@ impl Shared {
     /// (in a TXOP that began at `txop_start`): the ACK comes back unless the channel loses
     /// a frame of it. The medium then turns idle when the lost frame ends (an ACK the
     /// sender did not get was still sent).
+    #[inline]
     pub(super) fn exchange_of(
         &self,
         store: &Store,

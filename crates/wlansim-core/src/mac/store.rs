@@ -252,22 +252,25 @@ impl Store {
             return;
         }
         let e = &self.entities[t as usize];
-        let head = match (e.queue.head(), e.beacon) {
-            (None, _) => None,
-            (Some(_), Some(times)) => Some(HeadFrame {
-                delivered: false,
-                broadcast: true,
-                rate: CONFIGURED,
-                to: e.node,
-                times,
-            }),
+        // (Each arm writes the head in place: one copy of the exchange's times.)
+        match (e.queue.head(), e.beacon) {
+            (None, _) => self.entities[t as usize].head = None,
+            (Some(_), Some(times)) => {
+                let to = e.node;
+                self.entities[t as usize].head = Some(HeadFrame {
+                    delivered: false,
+                    broadcast: true,
+                    rate: CONFIGURED,
+                    to,
+                    times,
+                });
+            }
             (Some(p), None) => {
                 let (to, ip_bytes) = (p.hop, p.ip_bytes());
                 let times = self.exchange_at(t, to, ip_bytes, CONFIGURED);
-                Some(HeadFrame::unicast(to, times, CONFIGURED))
+                self.entities[t as usize].head = Some(HeadFrame::unicast(to, times, CONFIGURED));
             }
-        };
-        self.entities[t as usize].head = head;
+        }
         if self.rate.is_some() {
             self.choose_rate(t);
         }
@@ -340,23 +343,35 @@ impl Store {
     }
 
     /// [`super::MacEvent::Received`] at `now`: entity `t`'s head-of-line frame, decoded
-    /// [`MacRules::delivery_delay`] earlier, goes up.
-    pub fn received(&mut self, now: Time, t: u32) {
+    /// [`MacRules::delivery_delay`] earlier, goes up: the packet and when it was decoded,
+    /// handed straight back (no outcome: nothing else happens at this event), unless it
+    /// went up before.
+    #[inline]
+    pub fn received(&mut self, now: Time, t: u32) -> Option<(Packet, Time)> {
         let delay = self.rules.delivery_delay().unwrap_or(0);
-        self.deliver_received(t, now - delay);
+        Some((self.first_delivery(t)?, now - delay))
     }
 
     /// Entity `t`'s head-of-line data frame reached its receiver at `at`: delivered now,
     /// once (the sender's later copies are duplicates, 10.3.2.11). Called when its ACK was
-    /// lost, and at [`super::MacEvent::Received`].
+    /// lost.
     pub(super) fn deliver_received(&mut self, t: u32, at: Time) {
-        let e = &mut self.entities[t as usize];
-        let head = e.head.as_mut().expect("has frame");
-        if !head.delivered {
-            head.delivered = true;
-            let packet = *e.queue.head().expect("has frame");
+        if let Some(packet) = self.first_delivery(t) {
             self.outcomes.push(MacOutcome::Delivered { packet, at });
         }
+    }
+
+    /// Entity `t`'s head-of-line data frame, the first time it reaches its receiver (None:
+    /// a duplicate), now marked delivered.
+    #[inline(always)]
+    fn first_delivery(&mut self, t: u32) -> Option<Packet> {
+        let e = &mut self.entities[t as usize];
+        let head = e.head.as_mut().expect("has frame");
+        if head.delivered {
+            return None;
+        }
+        head.delivered = true;
+        Some(*e.queue.head().expect("has frame"))
     }
 
     /// A failed attempt of entity `t` in the exchange that began at `start`, counted by its
@@ -496,17 +511,19 @@ impl Store {
         if self.aggregation.is_some() {
             return self.aggregate_acked(t, start);
         }
+        // (The packet read where it is queued, and copied only when it goes up now.)
         let e = &mut self.entities[t as usize];
         let duplicate = e.head.is_some_and(|h| h.delivered);
-        let p = e.queue.pop().expect("a delivered frame was queued");
-        e.stats.count_frame(&p);
-        self.new_head(t);
+        let p = e.queue.head().expect("a delivered frame was queued");
+        e.stats.count_frame(p);
         if !duplicate {
             self.outcomes.push(MacOutcome::Delivered {
-                packet: p,
+                packet: *p,
                 at: delivered_at,
             });
         }
+        e.queue.remove_head();
+        self.new_head(t);
         self.outcomes.push(MacOutcome::Vacated(t));
     }
 
@@ -516,7 +533,8 @@ impl Store {
     pub(super) fn broadcast_done(&mut self, t: u32, collided: bool, at: Time) {
         let e = &mut self.entities[t as usize];
         e.backoff.on_success(e.params.cw_min);
-        e.queue.pop().expect("a beacon was queued");
+        debug_assert!(!e.queue.is_empty(), "a beacon was queued");
+        e.queue.remove_head();
         if self.trace {
             let node = e.node;
             self.outcomes

@@ -82,15 +82,25 @@ impl DropTail {
 
     #[inline]
     pub fn pop(&mut self) -> Option<Packet> {
-        let front = self.buf.front_mut()?;
+        let p = *self.head()?;
+        self.remove_head();
+        Some(p)
+    }
+
+    /// Remove the head, if any, without copying it out (what [`DropTail::pop`] does after
+    /// reading it): a run's next packet becomes the head.
+    #[inline]
+    pub fn remove_head(&mut self) {
+        let Some(front) = self.buf.front_mut() else {
+            return;
+        };
         self.len -= 1;
         if front.more == 0 {
-            return self.buf.pop_front().map(|e| e.packet);
+            self.buf.pop_front();
+        } else {
+            front.packet.seq += 1;
+            front.more -= 1;
         }
-        let p = front.packet;
-        front.packet.seq += 1;
-        front.more -= 1;
-        Some(p)
     }
 
     #[inline]
@@ -241,21 +251,28 @@ impl TxQueue {
 
     #[inline]
     pub fn pop(&mut self) -> Option<Packet> {
+        let p = *self.head()?;
+        self.remove_head();
+        Some(p)
+    }
+
+    /// Remove the head-of-line packet, if any, without copying it out (what
+    /// [`TxQueue::pop`] does after reading it).
+    pub fn remove_head(&mut self) {
         let Some(acks) = &mut self.acks else {
-            return self.data.pop();
+            return self.data.remove_head();
         };
-        let p = if self.serving_acks {
-            acks.pop()
+        if self.serving_acks {
+            acks.remove_head();
         } else {
-            self.data.pop()
-        };
+            self.data.remove_head();
+        }
         // Alternate between the classes when both are backlogged.
         self.serving_acks = if self.serving_acks {
             self.data.is_empty()
         } else {
             !acks.is_empty()
         };
-        p
     }
 
     /// The first queued packet that satisfies `pred`, and its place: the head, else the

@@ -98,7 +98,7 @@ impl Routes {
     }
 
     /// The next hop at node `at` of a packet for node `dst`.
-    #[inline]
+    #[inline(always)]
     pub fn next_hop(&self, at: NodeId, dst: NodeId) -> Hop {
         if at == dst {
             return Hop::Here;

@@ -9,10 +9,12 @@
 //!
 //! A kind of event of which at most one is ever live, and whose newest always makes the
 //! older ones obsolete (the medium's next access grant, the end of the current exchange),
-//! is kept in its own slot instead of the heap ([`Slotted`]): scheduling it replaces the
-//! slot's content, and popping takes the earliest of the heap's top and the slots. The
-//! order of the events that run is the same as with the heap alone (the slots' entries
-//! carry their sequence numbers); the heap stays small and the obsolete events are never
+//! is kept in its own slot instead of the heap ([`Slot::Newest`]): scheduling it replaces
+//! the slot's content. A kind of which mostly one is pending at a time (a frame passed up
+//! before its exchange ends) takes its slot when the slot is free and the heap otherwise
+//! ([`Slot::Free`]). Popping takes the earliest of the heap's top and the slots. The order
+//! of the events that run is the same as with the heap alone (the slots' entries carry
+//! their sequence numbers); the heap stays small and the obsolete events are never
 //! popped.
 use super::time::Time;
 use std::cmp::Ordering;
@@ -68,17 +70,25 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// A slot beside the heap (`k < SLOTS`), and how an event of its kind takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// At most one event of the kind is live, the newest: it replaces what slot `k` holds.
+    Newest(usize),
+    /// Slot `k` when it is free, else the heap.
+    Free(usize),
+}
+
 /// Which slot beside the heap an event lives in, if any (see the module's text).
 pub trait Slotted {
-    /// `Some(k)`, `k < SLOTS`: the event replaces whatever slot `k` holds; `None` (the
-    /// default): the heap.
-    fn slot(&self) -> Option<usize> {
+    /// `None` (the default): the heap.
+    fn slot(&self) -> Option<Slot> {
         None
     }
 }
 
 /// How many slots an event queue keeps beside its heap.
-pub const SLOTS: usize = 2;
+pub const SLOTS: usize = 3;
 
 /// Where a component puts its own events: the world's queue, which wraps them in its
 /// event type. Components stay independent of the world's `Event` enum.
@@ -87,7 +97,7 @@ pub trait Schedule<E> {
 }
 
 impl<E, W: From<E> + Slotted> Schedule<E> for EventQueue<W> {
-    #[inline]
+    #[inline(always)]
     fn schedule(&mut self, at: Time, event: E) {
         EventQueue::schedule(self, at, event.into());
     }
@@ -111,7 +121,7 @@ impl<E: Slotted> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(1024),
-            slots: [None, None],
+            slots: [None, None, None],
             next_seq: 0,
             now: 0,
             processed: 0,
@@ -129,16 +139,20 @@ impl<E: Slotted> EventQueue<E> {
         self.processed
     }
 
-    /// Schedule `event` at absolute time `at` (never in the past).
-    #[inline]
+    /// Schedule `event` at absolute time `at` (never in the past). (Inlined everywhere:
+    /// the extension's build left it and [`EventQueue::pop_before`] out of line once the
+    /// third slot came, +10 instructions per event, docs/benchmarks.md "The speed cell's
+    /// run".)
+    #[inline(always)]
     pub fn schedule(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.next_seq;
         self.next_seq += 1;
         let entry = Entry { at, seq, event };
         match entry.event.slot() {
-            Some(k) => self.slots[k] = Some(entry),
-            None => self.heap.push(entry),
+            Some(Slot::Newest(k)) => self.slots[k] = Some(entry),
+            Some(Slot::Free(k)) if self.slots[k].is_none() => self.slots[k] = Some(entry),
+            _ => self.heap.push(entry),
         }
     }
 
@@ -155,7 +169,7 @@ impl<E: Slotted> EventQueue<E> {
 
     /// Pop the earliest event if it happens before `end` (a run covers [0, end)),
     /// advancing the clock.
-    #[inline]
+    #[inline(always)]
     pub fn pop_before(&mut self, end: Time) -> Option<(Time, E)> {
         // The earliest of the heap's top and the slots (None: the heap).
         let mut best: Option<usize> = None;
@@ -186,9 +200,13 @@ mod tests {
     use super::*;
 
     impl Slotted for char {
-        /// Upper-case letters live in slot 0.
-        fn slot(&self) -> Option<usize> {
-            self.is_ascii_uppercase().then_some(0)
+        /// Upper-case letters live in slot 0; digits take slot 1 when it is free.
+        fn slot(&self) -> Option<Slot> {
+            if self.is_ascii_uppercase() {
+                Some(Slot::Newest(0))
+            } else {
+                self.is_ascii_digit().then_some(Slot::Free(1))
+            }
         }
     }
 
@@ -208,6 +226,24 @@ mod tests {
         }
         assert_eq!(seen, vec![(20, 'a'), (20, 'Y'), (30, 'c'), (40, 'd')]);
         assert_eq!(q.processed(), 4);
+    }
+
+    #[test]
+    fn a_free_slot_keeps_the_first_and_the_heap_the_others() {
+        let mut q = EventQueue::new();
+        q.schedule(30, '3'); // the slot
+        q.schedule(10, '1'); // the heap: the slot is taken
+        q.schedule(30, '4'); // the heap, after '3' at the same time
+        q.schedule(20, 'b');
+        let mut seen = vec![];
+        while let Some((t, e)) = q.pop_before(100) {
+            seen.push((t, e));
+            if e == '1' {
+                q.schedule(25, '2'); // the slot is still taken
+            }
+        }
+        let want = vec![(10, '1'), (20, 'b'), (25, '2'), (30, '3'), (30, '4')];
+        assert_eq!(seen, want);
     }
 
     #[test]

@@ -128,15 +128,17 @@ impl World {
     /// packet was added.
     pub(super) fn refill(&mut self, now: Time, entity: u32) -> bool {
         let (flows, cursor) = &self.saturated[entity as usize];
-        let n = flows.len();
-        for k in 0..n {
-            let flow = flows[(cursor + k) % n];
+        let (n, mut i) = (flows.len(), *cursor);
+        for _ in 0..n {
+            let flow = flows[i];
+            // (The next in turn, without a division.)
+            i = if i + 1 == n { 0 } else { i + 1 };
             if self.flows[flow as usize]
                 .udp
                 .as_ref()
                 .is_some_and(|u| now < u.stop)
             {
-                self.saturated[entity as usize].1 = (cursor + k + 1) % n;
+                self.saturated[entity as usize].1 = i;
                 let source = self.flows[flow as usize].udp.as_ref();
                 let p = self.generate(now, flow, source.expect("a UDP flow").payload_bytes);
                 let src = p.src;
