@@ -159,8 +159,6 @@ pub struct Reception {
     pub capture: bool,
     /// Where an A-MPDU's first MPDU begins to meet interference.
     pub mpdu_span: MpduSpan,
-    /// Which of equally strong frames a receiver locks onto.
-    pub tie_break: TieBreak,
     error_model: ErrorModel,
     modulation: Modulation,
     noise_w: f64,
@@ -192,7 +190,6 @@ impl Reception {
         Reception {
             capture: params.capture,
             mpdu_span: params.mpdu_span,
-            tie_break: params.tie_break,
             error_model: params.error_model,
             modulation,
             noise_w: watts(params.noise_floor_dbm),

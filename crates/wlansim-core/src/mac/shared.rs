@@ -191,8 +191,15 @@ pub(crate) struct Shared {
     /// (the ACK), that frame's start and length ([`Shared::short_count`]).
     last_frame: Option<LastFrame>,
     /// The exchange that ended last, successfully: ns-3.37's order of a collision that
-    /// follows it (`mac/capture.rs`, [`Shared::send_order`]).
+    /// follows it (`mac/capture.rs`, [`Shared::send_order`]). Recorded only when
+    /// `records_order` (else None).
     pub(super) fresh: Option<Fresh>,
+    /// Whether receivers break ties by ns-3.37's order ([`TieBreak::SendOrder`], set as
+    /// the world is built: [`Shared::break_ties`]), which needs `fresh`: the other
+    /// profiles' exchanges record nothing.
+    ///
+    /// [`TieBreak::SendOrder`]: crate::channel::reception::TieBreak::SendOrder
+    pub(super) records_order: bool,
     /// Per node id: the index of its first entity, and one more entry after the last
     /// node that has any (a node's entities are contiguous, in node order:
     /// `world/build.rs`), so that node n's entities are `first_entity[n]..first_entity[n + 1]`.
@@ -226,6 +233,7 @@ impl Shared {
             busy_since: 0,
             last_frame: None,
             fresh: None,
+            records_order: false,
             first_entity,
             #[cfg(test)]
             reference: false,
@@ -676,21 +684,13 @@ impl Shared {
         if store.trace && store.aggregation.is_some() {
             self.trace_ampdus(store);
         }
-        self.fresh = None;
+        if self.records_order {
+            self.record_order(store, ex.success);
+        }
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a
             // collision); a TXOP holder's next step waits for `exchange_done`.
             let t = self.transmitters[0];
-            let data = store
-                .aggregation
-                .as_ref()
-                .is_none_or(|a| a.first_frame(t).is_none());
-            let answerer = store.entities[t as usize].head.expect("has frame").to;
-            self.fresh = Some(Fresh {
-                sender: t,
-                data,
-                answerer,
-            });
             store.entities[t as usize].stats.captures += u64::from(ex.captured);
             store.succeed(t, ex.start, ex.data_end);
             if store.entities[t as usize].params.txop_limit > 0 && !ex.captured {
