@@ -207,7 +207,7 @@ impl Mac {
     /// [`MacEvent::Received`] at `now` (either medium; the shared medium's aggregating
     /// entity under [`super::Delivery::PsduEnd`]: `mac/delivery.rs`).
     pub fn received(&mut self, now: Time, t: u32) {
-        if self.spatial.is_none() && self.shared.passes_up_before_end(&self.store) {
+        if self.spatial.is_none() && self.shared.exchange.passes_up {
             return self.shared.pass_up(&mut self.store, now);
         }
         self.store.received(now, t);

@@ -65,6 +65,9 @@ pub(crate) struct Exchange {
     /// An A-MPDU's exchange: the MPDUs its receiver decoded (bit i: the i-th subframe;
     /// `mac/aggregate.rs`).
     pub received: u64,
+    /// Its recipient passes up what it decoded as the PSDU ends, before the exchange's end
+    /// ([`Shared::passes_up_before_end`], worked out once as the exchange is scheduled).
+    pub passes_up: bool,
 }
 
 /// The countdown start of the last transmitter of a failed exchange worked out, with what
@@ -434,12 +437,19 @@ impl Shared {
     /// comes before the exchange ends (so that the frame is still the head of line then;
     /// otherwise, as a broadcast frame, it is delivered at the end).
     #[inline(always)]
-    fn schedule_exchange<S: Schedule<MacEvent>>(&self, store: &Store, sched: &mut S) {
-        let ex = &self.exchange;
-        sched.schedule(ex.end, MacEvent::ExchangeEnd);
+    fn schedule_exchange<S: Schedule<MacEvent>>(&mut self, store: &Store, sched: &mut S) {
+        sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+        // (Set only when true: every exchange is built with it false, and the success path
+        // of an exchange without aggregation stores nothing.)
+        debug_assert!(!self.exchange.passes_up);
         if self.passes_up_before_end(store) {
-            sched.schedule(ex.data_end, MacEvent::Received(self.transmitters[0]));
+            self.exchange.passes_up = true;
+            sched.schedule(
+                self.exchange.data_end,
+                MacEvent::Received(self.transmitters[0]),
+            );
         }
+        let ex = &self.exchange;
         if let Some(delay) = store.rules.delivery_delay() {
             let decoded = ex.success || ex.loss == ChannelLoss::Ack;
             if decoded && ex.data_end + delay < ex.end {
@@ -678,7 +688,7 @@ impl Shared {
             }
         }
         self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
-        if ex.received != 0 && !self.passes_up_before_end(store) {
+        if ex.received != 0 && !ex.passes_up {
             store.aggregate_received(self.transmitters[0], ex.received, ex.data_end);
         }
         if store.trace && store.aggregation.is_some() {
