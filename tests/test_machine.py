@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -38,6 +42,41 @@ def test_timed_run_captures_checks_and_times_out():
         timed_run([sys.executable, "-c", "raise SystemExit(3)"], check=True)
     with pytest.raises(subprocess.TimeoutExpired):
         timed_run([sys.executable, "-c", "import time; time.sleep(5)"], timeout=0.3)
+
+
+def test_a_timed_out_or_interrupted_process_is_killed_and_reaped(tmp_path):
+    # a process that would sleep 30 s: a timeout, and Ctrl-C (SIGINT to this process
+    # alone, not to the child), each end the call at once, the child killed and reaped
+    # (no zombie keeps its pid)
+    pid_file = tmp_path / "pid"
+    sleeper = ["sh", "-c", f"echo $$ > {pid_file}.tmp; mv {pid_file}.tmp {pid_file}; exec sleep 30"]
+
+    def started() -> int:
+        for _ in range(1000):
+            if pid_file.exists():
+                return int(pid_file.read_text())
+            time.sleep(0.01)
+        raise AssertionError("the child never started")
+
+    def gone(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    t0 = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        timed_run(sleeper, capture_output=True, timeout=1.0)
+    assert gone(started())
+    pid_file.unlink()
+    interrupt = threading.Thread(target=lambda: started() and os.kill(os.getpid(), signal.SIGINT))
+    interrupt.start()
+    with pytest.raises(KeyboardInterrupt):
+        timed_run(sleeper)
+    interrupt.join()
+    assert gone(started())
+    assert time.monotonic() - t0 < 10
 
 
 def test_cpu_seconds_of_this_process_too():

@@ -5,8 +5,10 @@ average; and how a timed Python process starts (byte-compiled, as installed)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import resource
+import selectors
 import subprocess
 import tempfile
 import time
@@ -22,25 +24,6 @@ def cpu_seconds(own: bool = False) -> float:
     return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, who))
 
 
-class _Reaped(subprocess.Popen):
-    """A `subprocess.Popen` that keeps its child's resource usage as it reaps it
-    (``os.wait4``): that child's CPU time alone (with its own children's), whatever this
-    process's other threads run meanwhile. The difference of two RUSAGE_CHILDREN readings
-    counts every child reaped in between, so runs made side by side (``--jobs 2``) each
-    counted the other's CPU when it ended within them."""
-
-    rusage = None
-
-    def _try_wait(self, wait_flags):  # CPython's one call of waitpid (Lib/subprocess.py)
-        try:
-            pid, status, usage = os.wait4(self.pid, wait_flags)
-        except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as CPython's
-            return self.pid, 0
-        if pid == self.pid:
-            self.rusage = usage
-        return pid, status
-
-
 def timed_run(
     args,
     *,
@@ -50,24 +33,89 @@ def timed_run(
     **kwargs,
 ) -> tuple[subprocess.CompletedProcess, float, float]:
     """``subprocess.run(args, ...)`` (`capture_output`, `timeout`, `check` as there), its
-    wall time and the CPU seconds (user + system) of the process it ran (:class:`_Reaped`:
-    exact when other threads run processes at the same time)."""
+    wall time and the CPU seconds (user + system) of the process it ran, with its own
+    children's: that process alone, reaped here (:func:`_reap`, ``os.wait4``). The
+    difference of two RUSAGE_CHILDREN readings would count every child reaped in between,
+    so runs made side by side (``--jobs 2``) each counted the other's CPU when it ended
+    within them. A timeout, Ctrl-C or any other exception kills the process and reaps it
+    before it goes on."""
     if capture_output:
         kwargs["stdout"] = kwargs["stderr"] = subprocess.PIPE
     t0 = time.perf_counter()
-    with _Reaped(args, **kwargs) as process:
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with subprocess.Popen(args, **kwargs) as process:
         try:
-            out, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+            out, err = _read_to_end(process, deadline)
+            usage = _reap(process, deadline)
+        except BaseException as exc:
             process.kill()
             process.wait()
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise subprocess.TimeoutExpired(process.args, timeout) from None
             raise
     wall = time.perf_counter() - t0
     done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
     if check:
         done.check_returncode()
-    usage = process.rusage
     return done, wall, (usage.ru_utime + usage.ru_stime) if usage else 0.0
+
+
+def _read_to_end(process: subprocess.Popen, deadline: float | None) -> tuple:
+    """What `process` wrote to its pipes (stdout, stderr; None where it has none), read
+    until each closes, as ``Popen.communicate`` reads them (in text mode decoded, line
+    ends translated), but without waiting for the process, which would reap it
+    (:func:`_reap` does). ``TimeoutExpired`` at `deadline` (``time.monotonic()``)."""
+    if process.stdin:
+        process.stdin.close()
+    pipes = [p for p in (process.stdout, process.stderr) if p is not None]
+    chunks: dict[int, list[bytes]] = {p.fileno(): [] for p in pipes}
+    with selectors.DefaultSelector() as selector:
+        for p in pipes:
+            selector.register(p.fileno(), selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(process.args, 0)
+            for key, _ in selector.select(left):
+                data = os.read(key.fd, 1 << 15)
+                if data:
+                    chunks[key.fd].append(data)
+                else:
+                    selector.unregister(key.fd)
+
+    def read(pipe):
+        if pipe is None:
+            return None
+        data = b"".join(chunks[pipe.fileno()])
+        if isinstance(pipe, io.TextIOWrapper):
+            text = data.decode(pipe.encoding, pipe.errors)
+            return text.replace("\r\n", "\n").replace("\r", "\n")
+        return data
+
+    return read(process.stdout), read(process.stderr)
+
+
+def _reap(process: subprocess.Popen, deadline: float | None):
+    """Wait for `process` to end and reap it (``os.wait4``, which gives its resource usage:
+    its own and its waited-for children's), setting its ``returncode``, so that the
+    ``Popen`` does not wait for it again. ``TimeoutExpired`` at `deadline`
+    (``time.monotonic()``). None when it was reaped elsewhere (SIGCHLD ignored; then
+    ``returncode`` 0, as CPython's ``Popen`` has it)."""
+    delay = 0.0005
+    while True:
+        try:
+            pid, status, usage = os.wait4(process.pid, 0 if deadline is None else os.WNOHANG)
+        except ChildProcessError:
+            process.returncode = 0
+            return None
+        if pid == process.pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return usage
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise subprocess.TimeoutExpired(process.args, 0)
+        delay = min(2 * delay, left, 0.05)
+        time.sleep(delay)
 
 
 @contextlib.contextmanager

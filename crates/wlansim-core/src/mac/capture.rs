@@ -65,10 +65,39 @@ impl Shared {
     /// Traced in ns-3 (802.11n MCS 7 20 MHz, TCP 2 up + 2 down, 3 seeds;
     /// docs/validation-ns3.md "Tracing the up/down ratio (802.11n, k = 2)"): the AP, at
     /// the cell's centre, sent first in 574 of its 671 collisions.
+    ///
+    /// None as well where ties are drawn ([`TieBreak::Drawn`]): no exchange is recorded.
     fn send_order(&self, store: &Store) -> Option<(usize, bool)> {
         let e = |t: u32| &store.entities[t as usize];
         self.fresh?
             .order(&self.transmitters, |t| e(t).node, |t| e(t).backoff.drawn)
+    }
+
+    /// Receivers break ties by `tie_break`: under [`TieBreak::SendOrder`] every exchange's
+    /// end records what [`Shared::send_order`] needs ([`Shared::record_order`]); under
+    /// [`TieBreak::Drawn`] none does (no work on the success path).
+    pub(super) fn break_ties(&mut self, tie_break: TieBreak) {
+        self.records_order = tie_break == TieBreak::SendOrder;
+    }
+
+    /// The exchange in progress ended (`success`: successfully), under
+    /// [`TieBreak::SendOrder`]: what the order of a collision that follows it depends on
+    /// ([`Fresh`]), before its frame leaves the head of line.
+    pub(super) fn record_order(&mut self, store: &Store, success: bool) {
+        self.fresh = success.then(|| {
+            // The first transmitter: the only one, or the one captured out of a collision.
+            let t = self.transmitters[0];
+            let data = store
+                .aggregation
+                .as_ref()
+                .is_none_or(|a| a.first_frame(t).is_none());
+            let answerer = store.entities[t as usize].head.expect("has frame").to;
+            Fresh {
+                sender: t,
+                data,
+                answerer,
+            }
+        });
     }
 
     /// The exchange of a grant with several transmitters under SINR reception: one of
@@ -88,14 +117,7 @@ impl Shared {
             ..Exchange::default()
         };
         let mut best: Option<(usize, f64)> = None;
-        let in_order = channel
-            .reception
-            .as_ref()
-            .expect("SINR reception")
-            .tie_break;
-        let sent = (in_order == TieBreak::SendOrder)
-            .then(|| self.send_order(store))
-            .flatten();
+        let sent = self.send_order(store);
         for i in 0..n {
             let rx = self.ends(store, i).1;
             // Each receiver once; a receiver that transmits hears nothing.

@@ -23,6 +23,7 @@ use super::spatial::Spatial;
 use super::store::Store;
 use super::{EifsStart, Entity, MacRules, MacStats};
 use crate::channel::receiver::Rule;
+use crate::channel::reception::TieBreak;
 use crate::channel::{Channel, Ppdu};
 use crate::net::{NodeId, Packet};
 use crate::phy::LinkRates;
@@ -66,6 +67,12 @@ impl Mac {
     pub fn use_spatial(&mut self, nodes: usize, rule: Rule, beacon_ppdu: Vec<Option<Ppdu>>) {
         let spatial = Spatial::new(&self.store, nodes, rule, beacon_ppdu);
         self.spatial = Some(Box::new(spatial));
+    }
+
+    /// Under SINR reception, receivers break ties of equally strong frames by `tie_break`
+    /// (`channel/reception.rs`; the shared medium's `mac/capture.rs`).
+    pub fn break_ties(&mut self, tie_break: TieBreak) {
+        self.shared.break_ties(tie_break);
     }
 
     /// Send A-MPDUs with Block Ack (`mac/aggregate.rs`; the shared medium only).
@@ -201,7 +208,7 @@ impl Mac {
     /// entity under [`super::Delivery::PsduEnd`]: `mac/delivery.rs`, whose MPDUs go up as
     /// outcomes): the packet that goes up and when it was decoded ([`Store::received`]).
     pub fn received(&mut self, now: Time, t: u32) -> Option<(Packet, Time)> {
-        if self.spatial.is_none() && self.shared.passes_up_before_end(&self.store) {
+        if self.spatial.is_none() && self.shared.exchange.passes_up {
             self.shared.pass_up(&mut self.store, now);
             return None;
         }

@@ -65,6 +65,9 @@ pub(crate) struct Exchange {
     /// An A-MPDU's exchange: the MPDUs its receiver decoded (bit i: the i-th subframe;
     /// `mac/aggregate.rs`).
     pub received: u64,
+    /// Its recipient passes up what it decoded as the PSDU ends, before the exchange's end
+    /// ([`Shared::passes_up_before_end`], worked out once as the exchange is scheduled).
+    pub passes_up: bool,
 }
 
 /// The countdown start of the last transmitter of a failed exchange worked out, with what
@@ -191,8 +194,15 @@ pub(crate) struct Shared {
     /// (the ACK), that frame's start and length ([`Shared::short_count`]).
     last_frame: Option<LastFrame>,
     /// The exchange that ended last, successfully: ns-3.37's order of a collision that
-    /// follows it (`mac/capture.rs`, [`Shared::send_order`]).
+    /// follows it (`mac/capture.rs`, [`Shared::send_order`]). Recorded only when
+    /// `records_order` (else None).
     pub(super) fresh: Option<Fresh>,
+    /// Whether receivers break ties by ns-3.37's order ([`TieBreak::SendOrder`], set as
+    /// the world is built: [`Shared::break_ties`]), which needs `fresh`: the other
+    /// profiles' exchanges record nothing.
+    ///
+    /// [`TieBreak::SendOrder`]: crate::channel::reception::TieBreak::SendOrder
+    pub(super) records_order: bool,
     /// Per node id: the index of its first entity, and one more entry after the last
     /// node that has any (a node's entities are contiguous, in node order:
     /// `world/build.rs`), so that node n's entities are `first_entity[n]..first_entity[n + 1]`.
@@ -226,6 +236,7 @@ impl Shared {
             busy_since: 0,
             last_frame: None,
             fresh: None,
+            records_order: false,
             first_entity,
             #[cfg(test)]
             reference: false,
@@ -427,12 +438,19 @@ impl Shared {
     /// comes before the exchange ends (so that the frame is still the head of line then;
     /// otherwise, as a broadcast frame, it is delivered at the end).
     #[inline(always)]
-    fn schedule_exchange<S: Schedule<MacEvent>>(&self, store: &Store, sched: &mut S) {
-        let ex = &self.exchange;
-        sched.schedule(ex.end, MacEvent::ExchangeEnd);
+    fn schedule_exchange<S: Schedule<MacEvent>>(&mut self, store: &Store, sched: &mut S) {
+        sched.schedule(self.exchange.end, MacEvent::ExchangeEnd);
+        // (Set only when true: every exchange is built with it false, and the success path
+        // of an exchange without aggregation stores nothing.)
+        debug_assert!(!self.exchange.passes_up);
         if self.passes_up_before_end(store) {
-            sched.schedule(ex.data_end, MacEvent::Received(self.transmitters[0]));
+            self.exchange.passes_up = true;
+            sched.schedule(
+                self.exchange.data_end,
+                MacEvent::Received(self.transmitters[0]),
+            );
         }
+        let ex = &self.exchange;
         if let Some(delay) = store.rules.delivery_delay() {
             let decoded = ex.success || ex.loss == ChannelLoss::Ack;
             if decoded && ex.data_end + delay < ex.end {
@@ -674,27 +692,19 @@ impl Shared {
             }
         }
         self.busy_time += ex.end - ex.start.max(self.busy_since).min(ex.end);
-        if ex.received != 0 && !self.passes_up_before_end(store) {
+        if ex.received != 0 && !ex.passes_up {
             store.aggregate_received(self.transmitters[0], ex.received, ex.data_end);
         }
         if store.trace && store.aggregation.is_some() {
             self.trace_ampdus(store);
         }
-        self.fresh = None;
+        if self.records_order {
+            self.record_order(store, ex.success);
+        }
         if ex.success {
             // The first transmitter (the only one, or the one captured out of a
             // collision); a TXOP holder's next step waits for `exchange_done`.
             let t = self.transmitters[0];
-            let data = store
-                .aggregation
-                .as_ref()
-                .is_none_or(|a| a.first_frame(t).is_none());
-            let answerer = store.entities[t as usize].head.expect("has frame").to;
-            self.fresh = Some(Fresh {
-                sender: t,
-                data,
-                answerer,
-            });
             store.entities[t as usize].stats.captures += u64::from(ex.captured);
             store.succeed(t, ex.start, ex.data_end);
             if store.entities[t as usize].params.txop_limit > 0 && !ex.captured {

@@ -354,6 +354,9 @@ impl World {
             m.rx_power_dbm,
             m.nodes.iter().map(|x| x.antenna_gain_db),
         );
+        if let Some(params) = m.reception {
+            mac.break_ties(params.tie_break);
+        }
         let mut channel = Channel::new(
             IidLoss::new(seed, m.nodes.iter().map(|x| (x.name.as_str(), x.fer))),
             bursts,

@@ -144,9 +144,15 @@ impl Shared {
     /// PSDU ends, before the exchange does ([`crate::mac::Delivery::PsduEnd`]): then
     /// [`Shared::pass_up`] does it at [`MacEvent::Received`], not `exchange_end`.
     ///
+    /// Worked out once, as the exchange is scheduled, into [`Exchange::passes_up`]: what it
+    /// reads stays as it is until the exchange ends (the exchange and its first
+    /// transmitter, set at the grant or a TXOP's next exchange; that entity's ADDBA frame,
+    /// chosen as it forms its A-MPDU then and settled when the exchange ends, after this
+    /// is read; the delivery rule, the run's).
+    ///
     /// [`MacEvent::Received`]: crate::mac::MacEvent::Received
     #[inline]
-    pub(in crate::mac) fn passes_up_before_end(&self, store: &Store) -> bool {
+    pub(super) fn passes_up_before_end(&self, store: &Store) -> bool {
         let ex = &self.exchange;
         ex.received != 0
             && store.aggregation.as_ref().is_some_and(|agg| {
