@@ -2,7 +2,7 @@
 
 The store of runs (:mod:`wlansim.evidence.ns3.store`, ``runs/`` in the cache) is a work
 directory, not committed, so a new machine (or a machine without ns-3) would have to run
-ns-3 again, about two hours of CPU for the whole comparison, even when only wlansim's side
+ns-3 again, about six hours of CPU for the whole comparison, even when only wlansim's side
 changed. :func:`save` packs the stored runs into :data:`PACK`, committed beside the
 comparison's page (docs/validation-ns3.md); :func:`restore` puts them back into an empty
 or partial store before ``validate ns3`` runs, so only the runs whose binary (``cell.cc``,
