@@ -719,6 +719,46 @@ classifier = [{ flow = "video", ac = "vi" }]
     assert!(internal > 0, "the case must have internal collisions");
 }
 
+/// An A-MPDU kept off the air by an internal collision missed no BlockAck: the A-MPDU
+/// goes again, not a BlockAckReq (802.11-2020 10.23.2.4; ns-3.37's
+/// `FrameExchangeManager::NotifyInternalCollision`). One station, two ACs of the AP, no
+/// frame errors and no other contender: every failure is an internal collision, so no
+/// BlockAckReq is ever needed.
+#[test]
+fn an_ampdu_outranked_in_an_internal_collision_goes_again_without_a_block_ack_req() {
+    let toml = r#"
+duration = "2 s"
+[phy]
+standard = "802.11n"
+[mac]
+ampdu_max_bytes = 65535
+ba_window = 8
+[[stations]]
+name = "sta"
+[[flows]]
+name = "video"
+direction = "downlink"
+stations = "sta"
+packet_size = 1472
+[[flows]]
+name = "bulk"
+direction = "downlink"
+stations = "sta"
+packet_size = 1472
+[qos]
+classifier = [{ flow = "video", ac = "vi" }]
+"#;
+    let s = Scenario::from_toml(toml).unwrap();
+    let r = simulate(&s, Some(1)).unwrap();
+    let (mut internal, mut bars) = (0, 0);
+    for a in &r.access_categories {
+        internal += a.mac.internal_collisions;
+        bars += a.mac.bars_sent;
+    }
+    assert!(internal > 0, "the case must have internal collisions");
+    assert_eq!(bars, 0, "no BlockAck was missed: {:?}", r.access_categories);
+}
+
 /// Fuzzing round `fuzz15`: TXOP bursts of TCP data (ng2005's EDCA preset gives AC_BE a
 /// TXOP limit on 802.11a) with a warm-up that ends inside a burst exchange. The warm-up
 /// kept the attempt of an exchange in progress but not its burst, so the burst's success,

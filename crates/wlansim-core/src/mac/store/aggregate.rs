@@ -554,8 +554,9 @@ impl Store {
             delivered += u32::from(acked && m.received);
         }
         // The rate controller learns how many of the A-MPDU's MPDUs got through (none
-        // went when its RTS was not answered).
-        if let Some(rc) = self.rate.as_deref_mut().filter(|_| sent) {
+        // went when its RTS was not answered, nor when an internal collision kept it off
+        // the air: it hears nothing of a frame never sent).
+        if let Some(rc) = self.rate.as_deref_mut().filter(|_| sent && on_air) {
             if bar {
                 rc.report_bar(
                     node,
@@ -607,8 +608,17 @@ impl Store {
         // no BlockAck was missed: the RTS and the A-MPDU go again (802.11-2020 10.25: the
         // BlockAckReq asks about MPDUs sent; ns-3.37's `HtFrameExchangeManager::CtsTimeout`,
         // `FrameExchangeManager::DoCtsTimeout`: CW doubles, the MPDUs go again, or all
-        // are discarded at the short retry limit).
-        session.bar = session.discarded || ampdu && sent && !acked && !session.unacked.is_empty();
+        // are discarded at the short retry limit). Nor was one missed when an internal
+        // collision kept the frame off the air (802.11-2020 10.23.2.4: the AC backs off as
+        // after a collision, its retry counts up): what it was to send goes next, the
+        // A-MPDU or the BlockAckReq it had pending (as ns-3.37's
+        // `FrameExchangeManager::NotifyInternalCollision`, which schedules no BlockAckReq).
+        session.bar = session.discarded
+            || if on_air {
+                ampdu && sent && !acked && !session.unacked.is_empty()
+            } else {
+                bar
+            };
         discarded_all
     }
 }
