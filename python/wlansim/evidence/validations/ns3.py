@@ -619,8 +619,18 @@ def _tcp_start(i: int) -> float:
     return 0.5 + 0.01 * i
 
 
+def circle_position(j: int, n: int) -> list[float]:
+    """Where cell.cc puts station `j` of `n`: on the circle of 0.5 m round the AP (at the
+    origin), at angle 2πj/n. Every link has one power (no path-loss model); the positions
+    order, under profile ns3, which frame of a collision went first (`mac/capture.rs`
+    `Fresh::order`: by the propagation delay from the node that answered last)."""
+    a = 2 * math.pi * j / n
+    return [0.5 * math.cos(a), 0.5 * math.sin(a)]
+
+
 def tcp_scenario(case: TcpCase, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
-    """The wlansim side of `case`: stations ``u0``.. upload, ``d0``.. download."""
+    """The wlansim side of `case`: stations ``u0``.. upload, ``d0``.. download, placed as
+    cell.cc places them (:func:`circle_position`)."""
     cell = _wlansim_cell(case.phy, False, AMPDU_BYTES)
     k = case.k
     flows = [
@@ -642,9 +652,11 @@ def tcp_scenario(case: TcpCase, duration_s: float, warmup_s: float = WARMUP_S) -
         "duration": seconds_text(duration_s),
         "warmup": seconds_text(warmup_s),
         **cell,
-        "ap": {**cell["ap"], "queue": case.buffer},
+        "ap": {**cell["ap"], "queue": case.buffer, "position": [0.0, 0.0]},
         "tcp": {"variant": "newreno", "mss": f"{TCP_MSS} B", "rwnd": f"{TCP_RWND} B"},
-        "stations": [{"name": f"u{i}"} for i in range(k)] + [{"name": f"d{i}"} for i in range(k)],
+        "stations": [{"name": name, "position": circle_position(j, 2 * k)}
+                     for j, name in enumerate([f"u{i}" for i in range(k)]
+                                              + [f"d{i}" for i in range(k)])],
         "servers": [{"name": "h", "rate": HOST_RATE, "delay": HOST_DELAY}],
         "flows": flows,
     }  # fmt: skip
