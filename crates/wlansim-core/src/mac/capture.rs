@@ -245,23 +245,31 @@ impl Fresh {
         }
         let sender = transmitters.iter().position(|&t| t == self.sender);
         let sender_first = !self.data || drawn(self.sender) > 0;
-        let delays: Option<Vec<Time>> = transmitters
-            .iter()
-            .map(|&t| delay(self.answerer, node(t)))
-            .collect();
-        if let Some(d) = delays {
-            let nearest = d.iter().copied().min().expect("transmitters");
-            let mut tied = (0..d.len()).filter(|&i| d[i] == nearest);
-            let first = tied.next().expect("the nearest");
-            let more = tied.count();
-            if more == 0 {
+        let of = |i: usize| delay(self.answerer, node(transmitters[i]));
+        // The nearest delay, the first transmitter at it and how many share it (one pass,
+        // no allocation: this runs at every collision under profile ns3); none where some
+        // transmitter has no position.
+        let mut nearest: Option<(Time, usize, usize)> = None;
+        for i in 0..transmitters.len() {
+            let Some(d) = of(i) else {
+                nearest = None;
+                break;
+            };
+            nearest = match nearest {
+                Some((n, first, tied)) if d == n => Some((n, first, tied + 1)),
+                Some((n, first, tied)) if d > n => Some((n, first, tied)),
+                _ => Some((d, i, 1)),
+            };
+        }
+        if let Some((d, first, tied)) = nearest {
+            if tied == 1 {
                 return Some((first, true));
             }
-            if more + 1 < d.len() {
+            if tied < transmitters.len() {
                 // Some farther away: the sender goes first when it is among the nearest
                 // and its events put it first; any other first is drawn.
                 return sender
-                    .filter(|&i| d[i] == nearest && sender_first)
+                    .filter(|&i| of(i) == Some(d) && sender_first)
                     .map(|i| (i, true));
             }
         }
