@@ -24,12 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from wlansim.evidence.validations.ns2 import WARMUP_S, Cell, udp_uplink_scenario
+from wlansim.evidence.validations.ns2 import (
+    SPEED_PROCESS,
+    WARMUP_S,
+    speed_cell,
+    udp_uplink_scenario,
+)
 from wlansim.machine import byte_compiled, load_average
 
 EVENTS = ("task-clock", "page-faults", "context-switches", "cpu-migrations")
-#: The process `validate ns2 --speed` times (`wlansim.evidence.validations.ns2.speed`).
-SPEED = "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]), seed=1)"
 CONTROL = "x = 0\nfor i in range(300000):\n    x += i * i % 7"
 
 
@@ -46,21 +49,14 @@ def perf_stat(command: list[str], env: dict[str, str]) -> dict[str, float]:
     return counts
 
 
-def correlation(xs: list[float], ys: list[float]) -> float:
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    return cov / (sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys)) ** 0.5
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trees", nargs="+", type=Path, help="directories holding `wlansim`")
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--pause", type=float, default=0.0, help="seconds between rounds")
     args = ap.parse_args()
-    scenario = json.dumps(udp_uplink_scenario(Cell(n=20, rts=False, control_rate_mbps=1),
-                                              100.0, WARMUP_S))  # fmt: skip
-    runs = {str(tree): [sys.executable, "-c", SPEED, scenario] for tree in args.trees}
+    scenario = json.dumps(udp_uplink_scenario(speed_cell(), 100.0, WARMUP_S))
+    runs = {str(tree): [sys.executable, "-c", SPEED_PROCESS, scenario] for tree in args.trees}
     runs["control"] = [sys.executable, "-c", CONTROL]
     rows: dict[str, list[dict[str, float]]] = {name: [] for name in runs}
     print(f"load average before: {load_average()}")
@@ -87,7 +83,8 @@ def main() -> None:
         if name != "control":
             k = list(rows).index(name)
             after = control[k :: len(args.trees)]
-            print(f"  correlation with the control run after it: {correlation(clock, after):.2f}")
+            r = statistics.correlation(clock, after)
+            print(f"  correlation with the control run after it: {r:.2f}")
 
 
 if __name__ == "__main__":

@@ -454,6 +454,16 @@ def compare_capture(
 SPEED_LOAD_FACTOR = 4.0
 
 
+#: The whole process :func:`speed` times: an interpreter that imports wlansim and runs the
+#: scenario given as JSON in its first argument.
+SPEED_PROCESS = "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]), seed=1)"
+
+
+def speed_cell(n: int = 20) -> Cell:
+    """The saturated `n`-station basic cell :func:`speed` times (control frames at 1 Mb/s)."""
+    return Cell(n=n, rts=False, control_rate_mbps=1)
+
+
 def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     """Time both simulators on the saturated `n`-station basic cell (802.11b 11 Mb/s,
     control frames at 1 Mb/s, 1000-byte IP packets, queue 50), `duration_s` simulated:
@@ -468,15 +478,13 @@ def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     process's from the children's resource usage), their medians, the ratios of the
     medians, the packets per second each delivered after the warm-up (they must agree:
     the same goodput), and the load average before and after."""
-    cell = Cell(n=n, rts=False, control_rate_mbps=1)
+    cell = speed_cell(n)
     window = duration_s - WARMUP_S
     s = udp_uplink_scenario(cell, duration_s, WARMUP_S)
     ours_pkts = wlansim.run(s, seed=1).metrics["delivered_packets"] / window
     interval = 1.0 / (SPEED_LOAD_FACTOR * ours_pkts / n)
     script = udp_uplink_tcl(cell, duration_s, WARMUP_S, 1, interval)
-    command = [sys.executable, "-c",
-               "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]), seed=1)",
-               json.dumps(s)]  # fmt: skip
+    command = [sys.executable, "-c", SPEED_PROCESS, json.dumps(s)]
     load_before = load_average()
     times: dict[str, list[float]] = {}
     ns2_pkts = 0.0
