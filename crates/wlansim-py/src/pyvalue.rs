@@ -221,7 +221,7 @@ impl Writer {
         }
     }
 
-    /// One UTF-16 unit as `\\uXXXX`.
+    /// One UTF-16 unit as `\uXXXX`.
     fn hex(&mut self, unit: u16) {
         self.out.push_str(&format!("\\u{unit:04x}"));
     }
@@ -269,7 +269,8 @@ pub fn from_toml(py: Python<'_>, text: &str) -> PyResult<PyObject> {
 /// (`toml_datetime::__unstable::FIELD`).
 const TOML_DATETIME: &str = "$__toml_private_datetime";
 
-/// A Python object made from serde's data model.
+/// A Python object made from TOML's data (tables, arrays, strings, integers, floats,
+/// booleans, dates and times).
 struct PyValue<'py>(Python<'py>);
 
 impl<'de> DeserializeSeed<'de> for PyValue<'_> {
@@ -296,24 +297,11 @@ impl<'de> Visitor<'de> for PyValue<'_> {
         let Ok(int) = v.into_pyobject(self.0);
         Ok(int.into_any().unbind())
     }
-    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<PyObject, E> {
-        let Ok(int) = v.into_pyobject(self.0);
-        Ok(int.into_any().unbind())
-    }
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<PyObject, E> {
         Ok(PyFloat::new(self.0, v).into_any().unbind())
     }
     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<PyObject, E> {
         Ok(PyString::new(self.0, v).into_any().unbind())
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<PyObject, E> {
-        Ok(self.0.None())
-    }
-    fn visit_none<E: serde::de::Error>(self) -> Result<PyObject, E> {
-        Ok(self.0.None())
-    }
-    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<PyObject, D::Error> {
-        de.deserialize_any(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PyObject, A::Error> {
         let list = PyList::empty(self.0);
