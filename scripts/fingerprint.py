@@ -27,7 +27,7 @@ from wlansim.scenario import load
 
 
 def fingerprint(scenario: dict, seed: int, without: list[str]) -> str:
-    data = json.loads(_core.run(json.dumps(scenario), seed))
+    data = _core.run(scenario, seed)
     data["meta"].pop("wall_s")
     data["meta"].pop("build", None)  # absent from a core older than meta.build
     for key in without:

@@ -16,7 +16,6 @@ correlation of its runs' task-clock with the control run after each.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from wlansim.evidence.validations.ns2 import (
     SPEED_PROCESS,
     WARMUP_S,
     speed_cell,
+    speed_file,
     udp_uplink_scenario,
 )
 from wlansim.machine import byte_compiled, load_average
@@ -55,12 +55,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--pause", type=float, default=0.0, help="seconds between rounds")
     args = ap.parse_args()
-    scenario = json.dumps(udp_uplink_scenario(speed_cell(), 100.0, WARMUP_S))
-    runs = {str(tree): [sys.executable, "-c", SPEED_PROCESS, scenario] for tree in args.trees}
-    runs["control"] = [sys.executable, "-c", CONTROL]
-    rows: dict[str, list[dict[str, float]]] = {name: [] for name in runs}
+    scenario = udp_uplink_scenario(speed_cell(), 100.0, WARMUP_S)
     print(f"load average before: {load_average()}")
-    with byte_compiled() as base:
+    with tempfile.TemporaryDirectory() as tmp, byte_compiled() as base:
+        path = str(speed_file(scenario, Path(tmp)))
+        runs = {str(tree): [sys.executable, "-c", SPEED_PROCESS, path] for tree in args.trees}
+        runs["control"] = [sys.executable, "-c", CONTROL]
+        rows: dict[str, list[dict[str, float]]] = {name: [] for name in runs}
         envs = {str(tree): dict(base, PYTHONPATH=str(tree.resolve())) for tree in args.trees}
         envs["control"] = base
         for name, command in runs.items():

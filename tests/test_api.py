@@ -8,7 +8,8 @@ import pytest
 from conftest import ROOT
 
 import wlansim
-from wlansim.scenario import apply_overrides, load, parse_value, resolve
+from wlansim import _core
+from wlansim.scenario import apply_overrides, call_core, load, parse_value, resolve
 
 QUICK = {"duration": "3 s", "warmup": "1 s"}
 
@@ -112,6 +113,64 @@ def test_bad_values_name_key_value_and_allowed(saturated, override, expected):
         wlansim.run(saturated, overrides=override)
     assert expected in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+def plain(value, where="answer"):
+    """Assert `value` holds only what `json.loads` makes: dicts with str keys, lists, str,
+    int, finite floats, bool, None."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            assert isinstance(k, str), where
+            plain(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            plain(v, f"{where}[{i}]")
+    elif isinstance(value, float):
+        assert math.isfinite(value), where
+    else:
+        assert value is None or isinstance(value, (str, int, bool)), (where, type(value))
+
+
+@pytest.mark.parametrize("name", ["saturated-11b", "http-onoff", "two-bss", "wired-tree"])
+def test_the_core_answers_with_what_json_loads_made_of_its_json(name):
+    """The core hands back its answers as Python objects, as `json.loads` read its JSON
+    before (NaN as None, tuples as lists, integers as ints, floats as floats): the tables
+    come out as they did (tests/test_api.py's other tests pin their values)."""
+    path = ROOT / "scenarios" / f"{name}.toml"
+    r = wlansim.run(path, overrides={"duration": "40 s", "output.packets": True})
+    plain(r._data)
+    assert r.nodes["attempts"].dtype == "int64" and r.flows["throughput_bps"].dtype == "float64"
+    plain(resolve(path))
+
+
+def test_a_scenario_dict_is_read_as_json_wrote_it():
+    """The core reads a dict as the canonical JSON text `json.dumps(d, sort_keys=True)`
+    wrote: what JSON cannot write (a date, as TOML reads one), keys that do not sort, and a
+    circular reference are refused as before; int keys are written as strings."""
+    import datetime
+
+    base = {"duration": "1 s", "stations": [{"name": "sta"}]}
+    not_plain = "scenario holds a value that is not plain data: "
+    cases = [
+        ({**base, "x": datetime.date(1979, 5, 27)}, "Object of type date is not JSON serializable"),
+        (
+            {**base, "phy": {1: "a", "b": 2}},
+            "'<' not supported between instances of 'str' and 'int'",
+        ),
+        ({**base, "phy": {(1,): "a"}}, "keys must be str, int, float, bool or None, not tuple"),
+    ]
+    for scenario, message in cases:
+        with pytest.raises(wlansim.ScenarioError) as info:
+            wlansim.run(scenario)
+        assert str(info.value) == not_plain + message
+    with pytest.raises(wlansim.ScenarioError, match="not plain data: Object of type datetime"):
+        wlansim.run('duration = "1 s"\nwhen = 1979-05-27T07:32:00Z\n[[stations]]\nname = "s"')
+    with pytest.raises(wlansim.ScenarioError, match="unknown field `7`"):
+        wlansim.run({**base, "phy": {7: 1}})
+    circular: list = []
+    circular.append(circular)
+    with pytest.raises(wlansim.ScenarioError, match="Circular reference detected"):
+        call_core(_core.resolve, {**base, "x": circular})
 
 
 def test_bad_scenario_forms():

@@ -1,8 +1,9 @@
 """Start-up: `import wlansim`, the command line, `wlansim --help` and `wlansim run` do not
 load pandas, matplotlib, scipy or numpy (they are imported where they are used); `import
-wlansim`, a run from a dict (the whole process `wlansim validate ns2 --speed` times) and
-`wlansim --version`/`--help` do not load the standard library's costlier modules they do
-not use either (typing, pathlib, tomllib...). This checks the import graph, not a time:
+wlansim`, a run from a dict or from a TOML file (the whole process `wlansim validate ns2
+--speed` times) and `wlansim --version`/`--help` do not load the standard library's
+costlier modules they do not use either (typing, pathlib, tomllib, json, re...: the core
+reads TOML and the scenario dict itself). This checks the import graph, not a time:
 `wlansim bench --startup` measures the time, docs/benchmarks.md "Start-up and import" the
 instructions."""
 
@@ -48,16 +49,27 @@ def test_import_wlansim_and_the_cli_load_no_heavy_library():
     assert heavy_modules_after("import wlansim.campaign, wlansim.evidence.study") == []
 
 
-def test_import_and_a_run_from_a_dict_load_only_what_they_use():
-    """`import wlansim` loads neither json nor re (nor `UNNEEDED`); the process `validate
-    ns2 --speed` times (json, wlansim, a run of its scenario from a dict) none of
-    `UNNEEDED`."""
-    from wlansim.evidence.validations.ns2 import WARMUP_S, Cell, udp_uplink_scenario
+def test_import_and_a_run_from_a_dict_or_a_file_load_only_what_they_use(tmp_path):
+    """`import wlansim`, a run of a scenario dict, of TOML text and of a TOML file (the
+    process `validate ns2 --speed` times: :data:`SPEED_PROCESS`) load neither json, re nor
+    tomllib (nor the rest of `UNNEEDED`)."""
+    from wlansim.evidence.validations.ns2 import (
+        SPEED_PROCESS,
+        WARMUP_S,
+        speed_cell,
+        speed_file,
+        udp_uplink_scenario,
+    )
 
-    assert heavy_modules_after("import wlansim", HEAVY + UNNEEDED + ("json", "re")) == []
-    s = udp_uplink_scenario(Cell(n=20, rts=False, control_rate_mbps=1), 12.0, WARMUP_S)
-    run = f"import json, sys, wlansim\nwlansim.run({s!r}, seed=1)"
-    assert heavy_modules_after(run, HEAVY + UNNEEDED) == []
+    unneeded = HEAVY + UNNEEDED + ("json", "re")
+    assert heavy_modules_after("import wlansim", unneeded) == []
+    s = udp_uplink_scenario(speed_cell(), 12.0, WARMUP_S)
+    assert heavy_modules_after(f"import wlansim\nwlansim.run({s!r}, seed=1)", unneeded) == []
+    path = speed_file(s, tmp_path)
+    text = path.read_text()
+    assert heavy_modules_after(f"import wlansim\nwlansim.run({text!r}, seed=1)", unneeded) == []
+    process = SPEED_PROCESS.replace("sys.argv[1]", repr(str(path)))
+    assert "sys.argv" not in process and heavy_modules_after(process, unneeded) == []
 
 
 def test_version_and_help_load_only_what_they_use():

@@ -7,7 +7,6 @@ reported, never asserted.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import statistics
@@ -140,17 +139,19 @@ def peak_rss_mb(
     the package, whose imports would come first: pandas) and runs `scenario` through it,
     and the run's wall time (s). The peak is the process's own high-water mark (VmHWM, not
     `ru_maxrss`, which keeps the forking parent's size across the exec). `address_space`:
-    a limit in bytes on the process's virtual memory (`ulimit -v`), None for none."""
+    a limit in bytes on the process's virtual memory (`ulimit -v`), None for none. The
+    scenario goes to the process as TOML, which the core reads."""
     from wlansim import _core
+    from wlansim.campaign.tomlout import dumps as toml_dumps
 
     child = (
         "import importlib.util, sys, time\n"
         "spec = importlib.util.spec_from_file_location('_core', sys.argv[1])\n"
         "core = importlib.util.module_from_spec(spec)\n"
         "spec.loader.exec_module(core)\n"
-        "text = sys.stdin.read()\n"
+        "scenario = core.parse_toml(sys.stdin.read())\n"
         "t0 = time.perf_counter()\n"
-        f"core.run(text, {seed})\n"
+        f"core.run(scenario, {seed})\n"
         "wall = time.perf_counter() - t0\n"
         "status = open('/proc/self/status').read().split('VmHWM:')[1].split()\n"
         "print(int(status[0]) / 1024, wall)\n"
@@ -162,7 +163,7 @@ def peak_rss_mb(
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
     done = subprocess.run(
-        [sys.executable, "-c", child, _core.__file__], input=json.dumps(scenario),
+        [sys.executable, "-c", child, _core.__file__], input=toml_dumps(scenario),
         capture_output=True, text=True, check=False,
         preexec_fn=None if address_space is None else limit,
     )  # fmt: skip

@@ -12,14 +12,15 @@ formats; in TOML text, a dict or a `--set` override, relative to the working dir
 from __future__ import annotations
 
 import os
-import sys
+import stat
 from collections.abc import Mapping
 
 from wlansim.errors import ScenarioError
 
-# A run from a dict needs none of pathlib, tomllib, json, re, copy or typing until it uses
-# them: they are imported where they are used (`import wlansim` stays cheap, see
-# docs/benchmarks.md "Start-up and import"; tests/test_startup.py guards it).
+# A run needs none of pathlib, re or typing until it uses them: they are imported where
+# they are used (`import wlansim` stays cheap, see docs/benchmarks.md "Start-up and
+# import"), and TOML is parsed, and a scenario dict read, by the core, without tomllib
+# or json ("A run's process without json or tomllib"); tests/test_startup.py guards it.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable, Iterable
@@ -47,15 +48,6 @@ def __getattr__(name: str) -> Any:
     return aliases[name]
 
 
-def _tomllib():
-    """tomllib (tomli before Python 3.11), imported when TOML is first parsed."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    return tomllib
-
-
 def is_path(scenario: Any) -> bool:
     """Whether `scenario` names a file (the one rule, for `wlansim.run`, campaigns and the
     command line): a path object; or a one-line string that has no ``=``, names an
@@ -64,9 +56,11 @@ def is_path(scenario: Any) -> bool:
         return True
     if not isinstance(scenario, str) or "\n" in scenario:
         return False
+    if "=" not in scenario:
+        return True
     from pathlib import Path
 
-    return "=" not in scenario or Path(scenario).exists() or scenario.endswith(".toml")
+    return Path(scenario).exists() or scenario.endswith(".toml")
 
 
 #: The largest scenario file (a scenario is a few kB; its large inputs are files of their
@@ -102,20 +96,35 @@ def check_file(path: str | os.PathLike) -> Path:
     return p
 
 
-def _read(path: Path) -> str:
-    """The text of a checked scenario file, read with the size limit (a file that grew
-    since the check is refused too)."""
+def _where(scenario: Any) -> str:
+    """A scenario file's path as messages name it (as pathlib writes it)."""
+    from pathlib import Path
+
+    return str(Path(scenario))
+
+
+def _read(scenario: str | os.PathLike) -> str:
+    """The text of a scenario file, checked as `check_file` checks it (a regular file of
+    at most 16 MiB: `check_file` itself, for its message, only when `os.stat` finds it is
+    not), read with the size limit (a file that grew since the check is refused too)."""
+    path = os.fspath(scenario)
     try:
-        with path.open("rb") as f:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SCENARIO_BYTES:
+        path = str(check_file(scenario))
+    try:
+        with open(path, "rb") as f:
             data = f.read(MAX_SCENARIO_BYTES + 1)
     except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ScenarioError(f"cannot read {_where(path)}: {exc.strerror or exc}") from None
     if len(data) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(f"{str(path)!r}: a scenario file has at most 16 MiB")
+        raise ScenarioError(f"{_where(path)!r}: a scenario file has at most 16 MiB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text ({exc})") from None
+        raise ScenarioError(f"{_where(path)}: not UTF-8 text ({exc})") from None
 
 
 def check_depth(value: Any, where: str = "") -> None:
@@ -136,52 +145,16 @@ def check_depth(value: Any, where: str = "") -> None:
             stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
 
 
-def parse_toml(text: str, where: str) -> dict:
-    """TOML text as a dict; a syntax error names its line and column."""
-    tomllib = _tomllib()
+def parse_toml(text: str, path: str | os.PathLike | None = None) -> dict:
+    """TOML text (of the file `path`, if given) as a dict, parsed by the core as `tomllib`
+    parses it; a syntax error names the file, its line and column."""
+    from wlansim import _core
+
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        if message.endswith("(at end of document)"):
-            # where the text ends, trailing blank lines aside (an unterminated string
-            # or array is then reported on its own line)
-            content = text.rstrip()
-            line = content.count("\n") + 1
-            column = len(content.rsplit("\n", 1)[-1]) + 1
-            message = message.replace(
-                "(at end of document)", f"(at line {line}, column {column}: the end of the text)"
-            )
-        raise ScenarioError(f"{where}: invalid TOML: {message}") from None
-    except RecursionError:
-        raise ScenarioError(
-            f"{where}: invalid TOML: arrays or inline tables nested too deeply near line "
-            f"{_deepest_line(text)}; a scenario's deepest keys are a few levels down"
-        ) from None
-
-
-def _deepest_line(text: str) -> int:
-    """The line where brackets and braces (outside strings and comments) nest deepest."""
-    depth, deepest, where, line, quote = 0, -1, 1, 1, None
-    for i, c in enumerate(text):
-        if c == "\n":
-            line += 1
-            if quote in ('"', "'"):
-                quote = None  # a one-line string ends with its line
-            continue
-        if quote is not None:
-            if c == quote and text[i - 1] != "\\":
-                quote = None
-            continue
-        if c in "\"'":
-            quote = c
-        elif c in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, where = depth, line
-        elif c in "]}":
-            depth -= 1
-    return where
+        return _core.parse_toml(text)
+    except ValueError as exc:
+        where = "scenario text" if path is None else _where(path)
+        raise ScenarioError(f"{where}: invalid TOML: {exc}") from None
 
 
 def load(scenario: ScenarioLike) -> dict:
@@ -193,21 +166,15 @@ def load(scenario: ScenarioLike) -> dict:
         check_depth(scenario)
         return copy.deepcopy(dict(scenario))
     if is_path(scenario):
-        path = check_file(scenario)
-        text, where = _read(path), str(path)
-    elif isinstance(scenario, str):
-        text, where = scenario.removeprefix("\ufeff"), "scenario text"
-    else:
-        raise ScenarioError(
-            f"a scenario is a path, TOML text or a dict, not {type(scenario).__name__}"
-        )
-    data = parse_toml(text, where)
-    check_depth(data)
-    if is_path(scenario):
-        from pathlib import Path
-
-        _inputs_relative_to(data, Path(scenario).resolve().parent)
-    return data
+        data = parse_toml(_read(scenario), scenario)
+        check_depth(data)
+        _inputs_relative_to(data, scenario)
+        return data
+    if isinstance(scenario, str):
+        data = parse_toml(scenario.removeprefix("\ufeff"))
+        check_depth(data)
+        return data
+    raise ScenarioError(f"a scenario is a path, TOML text or a dict, not {type(scenario).__name__}")
 
 
 #: Keys whose values are files a scenario reads (`*`: every element of a list).
@@ -243,20 +210,26 @@ def map_inputs(data: Any, fn: Callable[[str], Any]) -> None:
         walk(data, keys)
 
 
-def _inputs_relative_to(data: Any, base: Path) -> None:
-    """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under `base`."""
-    from pathlib import Path
+def _inputs_relative_to(data: Any, scenario: str | os.PathLike) -> None:
+    """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under the directory of
+    the file `scenario` (pathlib is imported only for a scenario that reads files)."""
 
-    map_inputs(data, lambda v: v if Path(v).is_absolute() else str(base / v))
+    def under(v: str) -> str:
+        from pathlib import Path
+
+        return v if Path(v).is_absolute() else str(Path(scenario).resolve().parent / v)
+
+    map_inputs(data, under)
 
 
 def parse_value(text: str) -> Any:
     """A `--set` value: TOML syntax when it parses (numbers, booleans, quoted strings,
     arrays), otherwise the raw string (so ``--set phy.data_rate=11 Mb/s`` works)."""
-    tomllib = _tomllib()
+    from wlansim import _core
+
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except (tomllib.TOMLDecodeError, RecursionError):
+        return _core.parse_toml(f"v = {text}")["v"]
+    except ValueError:
         return text
 
 
@@ -320,16 +293,6 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict:
     return out
 
 
-def to_json(scenario: Mapping[str, Any]) -> str:
-    """Canonical JSON of a scenario dict (TOML dates and other exotic values refused)."""
-    import json
-
-    try:
-        return json.dumps(scenario, sort_keys=True)
-    except TypeError as exc:
-        raise ScenarioError(f"scenario holds a value that is not plain data: {exc}") from None
-
-
 _INDEXED = r"\b(stations|flows)\[(\d+)\]"
 _VALID_NAME = r"[^.=\s\x00-\x1f\x7f]+"
 
@@ -351,15 +314,16 @@ def _named_paths(message: str, data: Mapping[str, Any]) -> str:
     return re.sub(_INDEXED, name, message)
 
 
-def call_core(function: Callable[..., str], data: Mapping[str, Any], *args: Any) -> Any:
-    """Call a core function on a scenario dict and decode its JSON answer. Core errors
-    become `ScenarioError` (bad input) or `SimulationError` (internal), never a panic."""
-    import json
-
+def call_core(function: Callable[..., Any], data: Mapping[str, Any], *args: Any) -> Any:
+    """Call a core function on a scenario dict (the core reads it as the canonical JSON
+    text `json.dumps(data, sort_keys=True)` writes, refusing TOML dates and other values
+    that are not plain data) and return its answer (dicts and lists, as `json.loads` would
+    read the core's JSON). Core errors become `ScenarioError` (bad input) or
+    `SimulationError` (internal), never a panic."""
     from wlansim.errors import SimulationError
 
     try:
-        return json.loads(function(to_json(data), *args))
+        return function(data, *args)
     except ValueError as exc:
         raise ScenarioError(_named_paths(str(exc), data)) from None
     except OverflowError as exc:

@@ -1,10 +1,13 @@
-//! Python bindings of wlansim-core: scenario in (JSON text), results out (JSON text).
-//! No model logic here. Every error becomes a Python exception; a Rust panic is caught
-//! and reported as a RuntimeError instead of unwinding into Python.
+//! Python bindings of wlansim-core: a scenario dict in, the results out as Python objects
+//! (through the canonical JSON text the core reads and writes: `pyvalue.rs`), and TOML
+//! text parsed into a dict. No model logic here. Every error becomes a Python exception;
+//! a Rust panic is caught and reported as a RuntimeError instead of unwinding into Python.
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wlansim_core::{simulate_with, Scenario, SimError};
+
+mod pyvalue;
 
 /// Run `f` with the GIL released, turning a panic into a RuntimeError.
 fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> PyResult<T> + Send) -> PyResult<T> {
@@ -26,20 +29,21 @@ fn parse(scenario_json: &str) -> PyResult<Scenario> {
     Scenario::from_json(scenario_json).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Simulate a scenario (JSON text); returns the results as JSON text.
+/// Simulate a scenario (a dict); returns the results (dicts and lists).
 ///
 /// Every few milliseconds of work the run checks for signals (Ctrl-C raises
 /// KeyboardInterrupt) and calls `progress(fraction_of_simulated_time_done)` when given;
 /// an exception raised by `progress` stops the run and propagates.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, progress=None))]
+#[pyo3(signature = (scenario, seed=None, progress=None))]
 fn run(
     py: Python<'_>,
-    scenario_json: String,
+    scenario: &Bound<'_, PyAny>,
     seed: Option<u64>,
     progress: Option<PyObject>,
-) -> PyResult<String> {
-    guarded(py, move || {
+) -> PyResult<PyObject> {
+    let scenario_json = pyvalue::scenario_text(scenario)?;
+    let answer = guarded(py, move || {
         let scenario = parse(&scenario_json)?;
         let mut stopped: Option<PyErr> = None;
         let mut hook = |fraction: f64| {
@@ -58,51 +62,56 @@ fn run(
             })
         };
         match simulate_with(&scenario, seed, &mut hook) {
-            Ok(results) => Ok(results.to_json()),
+            Ok(results) => Ok(results),
             Err(SimError::Scenario(e)) => Err(PyValueError::new_err(e.to_string())),
             Err(SimError::Interrupted) => {
                 Err(stopped.unwrap_or_else(|| PyRuntimeError::new_err("the run was interrupted")))
             }
             Err(e @ SimError::Invariant(_)) => Err(PyRuntimeError::new_err(e.to_string())),
         }
-    })
+    })?;
+    pyvalue::to_python(py, &answer)
 }
 
-/// The nodes `wlansim emulate` makes real hosts (JSON list: id, name, group, index, role,
-/// ip, device).
+/// The nodes `wlansim emulate` makes real hosts (a list of dicts: id, name, group, index,
+/// role, ip, device).
 #[pyfunction]
-fn emulated_nodes(py: Python<'_>, scenario_json: String) -> PyResult<String> {
-    guarded(py, move || {
+fn emulated_nodes(py: Python<'_>, scenario: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let scenario_json = pyvalue::scenario_text(scenario)?;
+    let answer = guarded(py, move || {
         let scenario = parse(&scenario_json)?;
         scenario
             .validate()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let nodes = wlansim_core::emulation::emulated_nodes(&scenario)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(serde_json::to_string(&nodes).expect("nodes serialise"))
-    })
+        Ok(nodes)
+    })?;
+    pyvalue::to_python(py, &answer)
 }
 
 /// Emulate a scenario in real time (Linux, as root): create a TUN device for each
 /// emulated node in the network namespace `netns_dir/PREFIX<node>`, call `ready()` (the
 /// caller configures the devices), then run, calling `progress(simulated_seconds, False)`
 /// about every 20 ms: it returns False to end the run (the applications are done) or
-/// raises to stop it; `progress(t, True)` comes last, the devices still there. Returns JSON text: {"results": ..., "realtime": ...}.
+/// raises to stop it; `progress(t, True)` comes last, the devices still there. Returns a
+/// dict: {"results": ..., "realtime": ...}.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, netns_dir, prefix, ready, progress, seed=None))]
+#[pyo3(signature = (scenario, netns_dir, prefix, ready, progress, seed=None))]
 fn emulate(
     py: Python<'_>,
-    scenario_json: String,
+    scenario: &Bound<'_, PyAny>,
     netns_dir: String,
     prefix: String,
     ready: PyObject,
     progress: PyObject,
     seed: Option<u64>,
-) -> PyResult<String> {
+) -> PyResult<PyObject> {
+    let scenario_json = pyvalue::scenario_text(scenario)?;
     #[cfg(target_os = "linux")]
     {
         use wlansim_core::emulation::{EmulationError, Emulator};
-        guarded(py, move || {
+        let answer = guarded(py, move || {
             let scenario = parse(&scenario_json)?;
             let failed = |e: EmulationError| match e {
                 EmulationError::Scenario(e) => PyValueError::new_err(e.to_string()),
@@ -122,16 +131,17 @@ fn emulate(
                 })
             };
             match emulator.run(&mut hook) {
-                Ok((results, realtime)) => Ok(format!(
-                    "{{\"results\":{},\"realtime\":{}}}",
-                    results.to_json(),
-                    serde_json::to_string(&realtime).expect("plain data")
-                )),
+                Ok(answer) => Ok(answer),
                 Err(EmulationError::Interrupted) => Err(stopped
                     .unwrap_or_else(|| PyRuntimeError::new_err("the emulation was interrupted"))),
                 Err(e) => Err(failed(e)),
             }
-        })
+        })?;
+        let (results, realtime) = answer;
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("results", pyvalue::to_python(py, &results)?)?;
+        dict.set_item("realtime", pyvalue::to_python(py, &realtime)?)?;
+        Ok(dict.into_any().unbind())
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -149,24 +159,32 @@ fn schema() -> String {
         .expect("the schema serialises")
 }
 
-/// Validate a scenario and return it with every default written out (JSON text).
+/// Validate a scenario (a dict) and return it with every default written out (a dict).
 #[pyfunction]
-fn resolve(py: Python<'_>, scenario_json: String) -> PyResult<String> {
-    guarded(py, move || {
-        let scenario = parse(&scenario_json)?.resolved();
-        Ok(serde_json::to_string(&scenario).expect("a scenario serialises"))
-    })
+fn resolve(py: Python<'_>, scenario: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let scenario_json = pyvalue::scenario_text(scenario)?;
+    let answer = guarded(py, move || Ok(parse(&scenario_json)?.resolved()))?;
+    pyvalue::to_python(py, &answer)
 }
 
-/// PHY timing of a scenario's `[phy]` table (given inside a minimal scenario, JSON text)
-/// on its first station group's link, for a UDP payload of `payload_bytes`; returns JSON
-/// text.
+/// PHY timing of a scenario's `[phy]` table (given inside a minimal scenario, a dict) on
+/// its first station group's link, for a UDP payload of `payload_bytes`; returns a dict.
 #[pyfunction]
-fn phy_timing(py: Python<'_>, scenario_json: String, payload_bytes: u32) -> PyResult<String> {
-    guarded(py, move || {
-        let timing = parse(&scenario_json)?.timing(payload_bytes);
-        Ok(serde_json::to_string(&timing).expect("timing serialises"))
-    })
+fn phy_timing(
+    py: Python<'_>,
+    scenario: &Bound<'_, PyAny>,
+    payload_bytes: u32,
+) -> PyResult<PyObject> {
+    let scenario_json = pyvalue::scenario_text(scenario)?;
+    let answer = guarded(py, move || Ok(parse(&scenario_json)?.timing(payload_bytes)))?;
+    pyvalue::to_python(py, &answer)
+}
+
+/// TOML text as a dict, as `tomllib.loads` reads it (dates and times as `datetime`
+/// objects); a syntax error is a ValueError ending "(at line L, column C)".
+#[pyfunction]
+fn parse_toml(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    pyvalue::from_toml(py, text)
 }
 
 /// A quantity written as the scenario writes it, through the scenario's own parser:
@@ -196,6 +214,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(phy_timing, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_toml, m)?)?;
     m.add_function(wrap_pyfunction!(emulated_nodes, m)?)?;
     m.add_function(wrap_pyfunction!(emulate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

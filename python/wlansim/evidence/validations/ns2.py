@@ -57,13 +57,14 @@ per-run tables of :func:`run` (``udp-runs``, ``capture-runs``, ``window-runs``,
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import re
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import wlansim
@@ -455,13 +456,28 @@ SPEED_LOAD_FACTOR = 4.0
 
 
 #: The whole process :func:`speed` times: an interpreter that imports wlansim and runs the
-#: scenario given as JSON in its first argument.
-SPEED_PROCESS = "import json, sys, wlansim; wlansim.run(json.loads(sys.argv[1]), seed=1)"
+#: scenario file named by its first argument, as a user runs a scenario file (until
+#: 2026-11-30 the scenario came as JSON text in the argument, which the process read with
+#: `json`: docs/benchmarks.md, "A run's process without json or tomllib").
+SPEED_PROCESS = "import sys, wlansim; wlansim.run(sys.argv[1], seed=1)"
 
 
 def speed_cell(n: int = 20) -> Cell:
     """The saturated `n`-station basic cell :func:`speed` times (control frames at 1 Mb/s)."""
     return Cell(n=n, rts=False, control_rate_mbps=1)
+
+
+def speed_file(scenario: dict, directory: Path) -> Path:
+    """`scenario` written as the TOML file :data:`SPEED_PROCESS` runs, in `directory`
+    (checked to read back as `scenario`)."""
+    from wlansim.campaign.tomlout import dumps
+    from wlansim.scenario import load
+
+    path = directory / "speed-cell.toml"
+    path.write_text(dumps(scenario), encoding="utf-8")
+    if load(path) != scenario:
+        raise RuntimeError(f"{path} does not read back as the scenario it was written from")
+    return path
 
 
 def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
@@ -471,9 +487,10 @@ def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     :data:`SPEED_LOAD_FACTOR` times its share of the cell's throughput, every trace flag
     off and the trace file, which ns-2's wireless nodes need, on /dev/null), wlansim
     in-process (`wlansim.run`, building, running and reporting) and as a whole process (a
-    Python interpreter that imports wlansim and runs the scenario, its modules
-    byte-compiled as installed: :func:`wlansim.machine.byte_compiled`, after one untimed
-    run that compiles them). `runs` rounds, each
+    Python interpreter that imports wlansim and runs the scenario's TOML file,
+    :data:`SPEED_PROCESS`, its modules byte-compiled as installed:
+    :func:`wlansim.machine.byte_compiled`, after one untimed run that compiles them).
+    `runs` rounds, each
     running the three in turn; wall-clock and CPU seconds of every run (ns-2's and the
     process's from the children's resource usage), their medians, the ratios of the
     medians, the packets per second each delivered after the warm-up (they must agree:
@@ -484,11 +501,11 @@ def speed(n: int = 20, duration_s: float = 100.0, runs: int = 5) -> dict:
     ours_pkts = wlansim.run(s, seed=1).metrics["delivered_packets"] / window
     interval = 1.0 / (SPEED_LOAD_FACTOR * ours_pkts / n)
     script = udp_uplink_tcl(cell, duration_s, WARMUP_S, 1, interval)
-    command = [sys.executable, "-c", SPEED_PROCESS, json.dumps(s)]
     load_before = load_average()
     times: dict[str, list[float]] = {}
     ns2_pkts = 0.0
-    with byte_compiled() as env:
+    with tempfile.TemporaryDirectory() as tmp, byte_compiled() as env:
+        command = [sys.executable, "-c", SPEED_PROCESS, str(speed_file(s, Path(tmp)))]
         timed_run(command, check=True, env=env)
         for _ in range(runs):
             run = run_script(script)
