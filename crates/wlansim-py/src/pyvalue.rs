@@ -8,6 +8,11 @@
 //! objects `tomllib.loads` makes of it (`from_toml`). Out: an answer (the results, a
 //! resolved scenario) becomes the objects `json.loads` made of its JSON text, serialised
 //! straight into Python objects (`to_python`: no text, so every float is the core's own).
+//!
+//! Written here rather than with `pythonize` (the well-kept crate for serde <-> Python):
+//! it gives a non-finite float as a Python float and a tuple as a tuple, where the
+//! answers have always held None and lists (`json.loads`), and it writes no canonical
+//! text on the way in, which every message of the scenario's validation quotes.
 use pyo3::exceptions::{PyRecursionError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
