@@ -584,49 +584,27 @@ impl<'py> serde::Serializer for PySer<'py> {
     }
 }
 
-impl serde::ser::SerializeSeq for ListSer<'_> {
-    type Ok = PyObject;
-    type Error = SerError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), SerError> {
-        self.push(value)
-    }
-    fn end(self) -> Made {
-        self.done()
-    }
+// The four sequence forms serde has all become a list, as `json.loads` gave them.
+macro_rules! list_forms {
+    ($($form:ident::$method:ident),*) => {$(
+        impl serde::ser::$form for ListSer<'_> {
+            type Ok = PyObject;
+            type Error = SerError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), SerError> {
+                self.push(value)
+            }
+            fn end(self) -> Made {
+                self.done()
+            }
+        }
+    )*};
 }
-
-impl serde::ser::SerializeTuple for ListSer<'_> {
-    type Ok = PyObject;
-    type Error = SerError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), SerError> {
-        self.push(value)
-    }
-    fn end(self) -> Made {
-        self.done()
-    }
-}
-
-impl serde::ser::SerializeTupleStruct for ListSer<'_> {
-    type Ok = PyObject;
-    type Error = SerError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), SerError> {
-        self.push(value)
-    }
-    fn end(self) -> Made {
-        self.done()
-    }
-}
-
-impl serde::ser::SerializeTupleVariant for ListSer<'_> {
-    type Ok = PyObject;
-    type Error = SerError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), SerError> {
-        self.push(value)
-    }
-    fn end(self) -> Made {
-        self.done()
-    }
-}
+list_forms!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl serde::ser::SerializeMap for DictSer<'_> {
     type Ok = PyObject;
@@ -651,32 +629,23 @@ impl serde::ser::SerializeMap for DictSer<'_> {
     }
 }
 
-impl serde::ser::SerializeStruct for DictSer<'_> {
-    type Ok = PyObject;
-    type Error = SerError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), SerError> {
-        self.field(key, value)
-    }
-    fn end(self) -> Made {
-        self.done()
-    }
+// A struct and a struct variant's fields both become a dict's items.
+macro_rules! struct_forms {
+    ($($form:ident),*) => {$(
+        impl serde::ser::$form for DictSer<'_> {
+            type Ok = PyObject;
+            type Error = SerError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), SerError> {
+                self.field(key, value)
+            }
+            fn end(self) -> Made {
+                self.done()
+            }
+        }
+    )*};
 }
-
-impl serde::ser::SerializeStructVariant for DictSer<'_> {
-    type Ok = PyObject;
-    type Error = SerError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), SerError> {
-        self.field(key, value)
-    }
-    fn end(self) -> Made {
-        self.done()
-    }
-}
+struct_forms!(SerializeStruct, SerializeStructVariant);
