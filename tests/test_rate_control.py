@@ -70,3 +70,16 @@ def test_captures_carry_the_rate_each_frame_was_sent_at(tmp_path, standard, algo
         assert captured == pytest.approx(nodes.loc[name, "mean_data_rate_bps"], rel=2e-3)
         # One rate for `ideal`; the adaptive controllers try several.
         assert (len({row[1] for row in rows}) == 1) == (algorithm == "ideal")
+
+
+def test_ns3s_first_reports_are_refused_where_they_were_not_traced():
+    # 802.11g, no A-MPDU: ns-3.37's start was traced on 802.11n/ac with A-MPDUs only.
+    with pytest.raises(ScenarioError, match=r"mac\.rate_first_reports.*802\.11n/ac with A-MPDUs"):
+        wlansim.run(EXAMPLE, overrides={"mac.rate_first_reports": "ns3"})
+    with pytest.raises(ScenarioError, match=r"rate_first_reports.*`ns3`"):
+        wlansim.run(EXAMPLE, overrides={"mac.rate_first_reports": "ns-3"})
+    # "none" is accepted anywhere, and changes nothing there.
+    minstrel = {"duration": "3 s", "mac.rate_control": "minstrel"}
+    none = wlansim.run(EXAMPLE, seed=1, overrides={**minstrel, "mac.rate_first_reports": "none"})
+    plain = wlansim.run(EXAMPLE, seed=1, overrides=minstrel)
+    assert none.metrics["throughput_bps"] == plain.metrics["throughput_bps"]

@@ -170,6 +170,31 @@ def test_the_rate_cases_match_on_both_sides():
         assert args["counters"] is True
 
 
+def test_the_ladders_station_hears_ns3s_first_reports():
+    """Under the ns3 profile the ladder's Minstrel-HT hears ns-3.37's association, ARP and
+    ADDBA reports (``mac.rate_first_reports``'s default there), which trap some runs at
+    MCS 1 at 802.11n 10 dB (ns-3: 7 of 60 runs at 11.5 Mb/s); without them none is."""
+    import wlansim
+
+    case = validation.RateCase("minstrel_ht", 10)
+
+    def mbps(value: str | None) -> list[float]:
+        out = []
+        for seed in range(1, 21):
+            s = validation.rate_scenario(case, 4.0)
+            if value is not None:
+                s["mac"]["rate_first_reports"] = value
+            out.append(wlansim.run(s, seed=seed).metrics["throughput_bps"] / 1e6)
+        return out
+
+    default, ns3, none = mbps(None), mbps("ns3"), mbps("none")
+    assert default == ns3
+    assert min(none) > 15.5, none
+    trapped = [x for x in ns3 if x < 12.0]
+    assert trapped and all(11.0 < x < 12.0 for x in trapped), ns3
+    assert sorted(ns3)[len(ns3) // 2] > 15.5  # most runs settle at MCS 2 as before
+
+
 def test_the_tcp_cases_match_on_both_sides():
     import wlansim
 

@@ -329,6 +329,16 @@ impl Reception {
         p >= 1.0 || self.header_rng[rx as usize].uniform() < p
     }
 
+    /// Probability that `frame`, alone on the medium at `power_w`, is received: its PHY
+    /// header and its PSDU (0 below the sensitivity).
+    pub fn clear_success(&self, frame: Ppdu, power_w: f64) -> f64 {
+        if power_w < self.sensitivity_w {
+            return 0.0;
+        }
+        let sinr = self.sinr(frame, power_w, 0.0);
+        self.header(frame, sinr) * self.psdu(frame, sinr)
+    }
+
     /// Probability that `frame`'s PHY header is received at `sinr`.
     fn header(&self, frame: Ppdu, sinr: f64) -> f64 {
         let (m, short) = (self.modulation, frame.short_preamble);

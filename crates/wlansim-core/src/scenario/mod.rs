@@ -44,6 +44,7 @@ pub use units::{Bytes, Duration, Power, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
+use crate::mac::rate::first_reports::FirstReports;
 use crate::mac::rate::RateAlgorithm;
 use crate::net::RoutingAgent;
 use crate::phy::channels::Band;
@@ -517,6 +518,13 @@ pub struct MacConfig {
     /// aggregation), else each alone with its ACK. 0 (default): one packet per MPDU.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub amsdu_max_bytes: u32,
+    /// What a station's rate controller hears before its first data frame: `ns3`
+    /// (ns-3.37's association, ARP and Block Ack set-up, each frame's report credited
+    /// where the controller stands: `mac/rate/first_reports.rs`; 802.11n/ac with
+    /// `ampdu_max_bytes` and `rate_control` only) or `none`; default `ns3` under `[mac]
+    /// profile = "ns3"` where it applies, else `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_first_reports: Option<FirstReports>,
 }
 
 fn is_constant_rate(r: &RateAlgorithm) -> bool {
@@ -551,6 +559,7 @@ impl Default for MacConfig {
             ba_window: DEFAULT_BA_WINDOW,
             rate_control: RateAlgorithm::Constant,
             amsdu_max_bytes: 0,
+            rate_first_reports: None,
         }
     }
 }
@@ -1078,6 +1087,20 @@ impl Scenario {
     /// the top-level `profile`.
     pub fn mac_profile(&self) -> Profile {
         self.mac.profile.unwrap_or(self.profile)
+    }
+
+    /// Whether the stations' rate controllers hear ns-3.37's first reports
+    /// (`mac.rate_first_reports`, else `ns3` under the ns3 MAC profile where they apply:
+    /// 802.11n/ac with A-MPDUs).
+    pub fn rate_first_reports(&self) -> FirstReports {
+        let applies = self.phy.standard.ht_format().is_some() && self.mac.ampdu_max_bytes > 0;
+        self.mac
+            .rate_first_reports
+            .unwrap_or(if applies && self.mac_profile() == Profile::Ns3 {
+                FirstReports::Ns3
+            } else {
+                FirstReports::None
+            })
     }
 
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.

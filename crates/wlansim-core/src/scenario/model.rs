@@ -23,6 +23,7 @@ use crate::channel::receiver::Rule;
 use crate::channel::reception::ReceptionParams;
 use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::aggregate::AggregationConfig;
+use crate::mac::rate::first_reports::FirstReports;
 use crate::mac::rate::RateAlgorithm;
 use crate::mac::{AccessCategory, AccessParams, Classifier, EifsStart, MacRules};
 use crate::net::{Kind, NodeId};
@@ -267,6 +268,8 @@ pub struct RateGroupSpec {
     pub rungs: Vec<LinkRates>,
     pub ap: NodeId,
     pub stations: Vec<NodeId>,
+    /// The stations' links hear ns-3.37's first reports (`mac.rate_first_reports`).
+    pub first_reports: bool,
 }
 
 impl Model {
@@ -547,6 +550,7 @@ impl Model {
                 stations: (0..g.count)
                     .map(|i| m.id(&format!("{}-{i}", g.name)))
                     .collect(),
+                first_reports: s.rate_first_reports() == FirstReports::Ns3,
             })
             .collect();
         Ok(m)

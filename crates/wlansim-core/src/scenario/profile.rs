@@ -167,6 +167,24 @@ mod tests {
         );
     }
 
+    /// `mac.rate_first_reports`: ns-3.37's by default under the ns3 MAC profile on
+    /// 802.11n/ac with A-MPDUs, none otherwise; the key wins over the profile.
+    #[test]
+    fn ns3s_first_reports_are_the_ns3_profiles_default_with_a_mpdus() {
+        use crate::mac::rate::first_reports::FirstReports;
+        let ampdu = "ampdu_max_bytes = 65535";
+        let of = |top, mac: &str| scenario(top, mac).rate_first_reports();
+        assert_eq!(of("profile = \"ns3\"", ampdu), FirstReports::Ns3);
+        assert_eq!(
+            of("", &format!("profile = \"ns3\"\n{ampdu}")),
+            FirstReports::Ns3
+        );
+        assert_eq!(of("profile = \"ns3\"", ""), FirstReports::None);
+        assert_eq!(of("", ampdu), FirstReports::None);
+        let off = format!("{ampdu}\nrate_first_reports = \"none\"");
+        assert_eq!(of("profile = \"ns3\"", &off), FirstReports::None);
+    }
+
     #[test]
     fn an_unknown_profile_lists_the_three() {
         let err = Scenario::from_toml("duration = \"1 s\"\nprofile = \"ns4\"\n")

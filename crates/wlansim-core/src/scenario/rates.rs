@@ -5,6 +5,7 @@
 use super::checks::{short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
+use crate::mac::rate::first_reports::FirstReports;
 use crate::mac::rate::{minstrel_ht, RateAlgorithm, MAX_RUNGS};
 use crate::phy::ht::HtMode;
 use crate::phy::rates::mandatory_rates;
@@ -260,6 +261,26 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
             None => "mac.rate_control".into(),
         };
         rate_control(s, g, &key)?;
+    }
+    first_reports(s)
+}
+
+/// `mac.rate_first_reports = "ns3"`: where ns-3.37's start was traced, 802.11n/ac with
+/// A-MPDUs (`mac/rate/first_reports.rs`).
+fn first_reports(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.mac.rate_first_reports != Some(FirstReports::Ns3) {
+        return Ok(());
+    }
+    let standard = s.phy.standard;
+    if standard.ht_format().is_none() || s.mac.ampdu_max_bytes == 0 {
+        return err(
+            "mac.rate_first_reports".to_string(),
+            format!(
+                "\"ns3\": ns-3.37's first reports (association, ARP, ADDBA) are modelled for 802.11n/ac with A-MPDUs; this scenario has {} with mac.ampdu_max_bytes = {}: set \"none\"",
+                standard.name(),
+                s.mac.ampdu_max_bytes
+            ),
+        );
     }
     Ok(())
 }

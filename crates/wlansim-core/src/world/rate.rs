@@ -3,7 +3,7 @@
 //! ladder per adapted station group, a controller per station and direction.
 use crate::channel::power::watts;
 use crate::channel::Channel;
-use crate::mac::rate::{Direction, Ladder, LinkSpec, RateControl};
+use crate::mac::rate::{first_reports, Direction, Ladder, LinkSpec, RateControl};
 use crate::phy::LinkTimes;
 use crate::scenario::{Model, ScenarioError};
 use crate::sim::rng::{Rng, StreamKind};
@@ -36,6 +36,7 @@ pub(super) fn rate_control(
     let noise = watts(noise_dbm);
     let mut ladders = Vec::new();
     let mut specs = Vec::new();
+    let mut starts = Vec::new();
     for g in &m.rate {
         let rungs = g.rungs.iter().map(|&r| LinkTimes::new(&m.phy, r)).collect();
         ladders.push(Ladder::new(&m.phy, rungs));
@@ -46,6 +47,13 @@ pub(super) fn rate_control(
                     "{}>{}/rate",
                     m.nodes[tx as usize].name, m.nodes[rx as usize].name
                 );
+                if direction == Direction::Up && g.first_reports {
+                    starts.push((
+                        tx,
+                        rx,
+                        Rng::named(seed, StreamKind::Rate, &format!("{stream}/first")),
+                    ));
+                }
                 specs.push(LinkSpec {
                     direction,
                     tx,
@@ -59,5 +67,22 @@ pub(super) fn rate_control(
             }
         }
     }
-    Ok(Some(RateControl::new(m.nodes.len(), ladders, specs)))
+    let mut control = RateControl::new(m.nodes.len(), ladders, specs);
+    if !starts.is_empty() {
+        let reception = channel.reception.as_ref().expect("validated: sinr");
+        let format = m.phy.ht.expect("validated: 802.11n/ac").format;
+        for (tx, rx, mut rng) in starts {
+            let (forward, back) = (channel.power_w(tx, rx, 0), channel.power_w(rx, tx, 0));
+            first_reports::run(
+                &mut control,
+                (tx, rx),
+                first_reports::ns3_start(format),
+                &mut rng,
+                |frame, ack| {
+                    reception.clear_success(frame, forward) * reception.clear_success(ack, back)
+                },
+            );
+        }
+    }
+    Ok(Some(control))
 }

@@ -921,16 +921,17 @@ RATE_DIFFERENCES = (
     "both have the three VHT groups (20, 40 and 80 MHz: 29 rates) and sample one rate every "
     "16 + 2 × the mean A-MPDU length A-MPDUs, the groups in turn: a 4 s run samples few of "
     "them, and which width and MCS it settles at varies between seeds in both simulators",
-    "Minstrel-HT's first reports: ns-3.37's station associates and resolves ARP before "
-    "its first A-MPDU, and its station manager reports every frame an ACK answers to "
-    "Minstrel-HT (ReportDataOk), the ADDBA Request and Response among them, which go at "
-    "6 Mb/s: each success counts at the rate Minstrel-HT chose last, in the first four "
-    "reports a sample (FindRate), and a rate's first interval sets its EWMA (100 %); where "
-    "that is a high MCS the station sends its A-MPDUs there for some 0.4 s, the retry "
-    "chain charges their MPDUs to the second best rate, and that rate, never sampled while "
-    "it is in the chain, may stay low for the run (802.11n at 10 dB: 3 of 20 runs at MCS 1, "
-    "11.5 Mb/s). wlansim has no association, ARP or ADDBA reports: its first reports are "
-    "its A-MPDUs' BlockAcks (traced in docs/validation-ns3.md)",
+    "Minstrel-HT's first reports: ns-3.37's station associates, resolves ARP and sets up "
+    "its Block Ack agreement before its first A-MPDU, and its station manager reports "
+    "each of those frames an ACK answers (ReportDataOk, ReportDataFailed) to "
+    "Minstrel-HT, which counts it at the rate it chose last (a sample in the first four "
+    "reports, FindRate), though the management frames go at 6 Mb/s; a high MCS so "
+    "credited may trap the station at a low rate for the run (802.11n at 10 dB: 7 of "
+    "60 runs at MCS 1, 11.5 Mb/s). wlansim's side follows it (mac.rate_first_reports = "
+    '"ns3", the ns3 profile\'s default: mac/rate/first_reports.rs, each frame drawn at '
+    "the link's SNR), so the trap happens in both (8 of 60 runs at 802.11n 10 dB); "
+    "which runs it catches differs with each simulator's draws (traced in "
+    "docs/validation-ns3.md)",
     "Minstrel-HT with single MPDUs: ns-3.37 also limits a frame's retries to its retry "
     "chain's (DoNeedRetransmission) and restarts the chain after a frame dropped at that "
     "limit (DoReportFinalDataFailed); wlansim keeps the MAC's retry limits and its chain "
@@ -980,7 +981,8 @@ def rate_cases(quick: bool) -> list[RateCase]:
 def rate_scenario(case: RateCase, duration_s: float, warmup_s: float = WARMUP_S) -> dict:
     """The wlansim side of `case`: :func:`scenario`'s A-MPDU cell on the case's PHY with one
     station, the rate adapted, at the SNR, with ns-3's MSDU lifetime (:data:`RATE_LIFETIME`,
-    as :func:`rate_args` keeps it)."""
+    as :func:`rate_args` keeps it); under the ns3 profile its controller hears ns-3.37's
+    first reports (``mac.rate_first_reports``'s default there)."""
     s = scenario(Case(case.phy, 1, False, AMPDU_BYTES), duration_s, warmup_s)
     s["name"] = f"ns3-rate-{case.phy}-{case.algorithm}-{case.snr_db}dB"
     s["phy"] = {k: v for k, v in s["phy"].items() if k != "mcs"}

@@ -257,6 +257,12 @@ impl MinstrelHt {
         self.next_frame(now);
     }
 
+    /// A statistics interval has passed: the next report that ends a frame's chain updates
+    /// them (`first_reports.rs`: ns-3.37's application starts 450 ms after its association).
+    pub fn interval_ended(&mut self) {
+        self.next_update = 0;
+    }
+
     /// A single frame was acknowledged (`DoReportDataOk`).
     pub fn data_ok(&mut self, now: Time) {
         let r = &mut self.rates[self.txrate as usize];

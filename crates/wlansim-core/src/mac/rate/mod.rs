@@ -33,6 +33,7 @@
 //! frames, acknowledged or not, and are refused with A-MPDUs (an A-MPDU partly
 //! acknowledged is neither).
 pub mod arf;
+pub mod first_reports;
 pub mod ideal;
 pub mod minstrel;
 pub mod minstrel_ht;
@@ -284,7 +285,7 @@ impl RateControl {
         tx: NodeId,
         rx: NodeId,
         rung: u8,
-        (sent, acked): (u32, u32),
+        counts: (u32, u32),
         ampdu: bool,
         now: Time,
     ) {
@@ -292,11 +293,36 @@ impl RateControl {
             return;
         }
         let i = self.link(tx, rx).expect("an adapted link");
-        let link = &mut self.links[i];
-        let ladder = &self.ladders[link.ladder];
         let t = &mut self.tally[tx as usize];
         t.attempts += 1;
-        t.rate_sum += ladder.rungs[rung as usize].rates.data as f64;
+        t.rate_sum += self.ladders[self.links[i].ladder].rungs[rung as usize]
+            .rates
+            .data as f64;
+        self.learn(i, rung, counts, ampdu, now);
+    }
+
+    /// A frame of the link `tx` → `rx`'s start (`first_reports.rs`) with the controller at
+    /// `rung` was acknowledged (`success`) or not, at time 0: the controller learns of it as
+    /// of a single frame; the outputs do not count it.
+    pub fn start_report(&mut self, tx: NodeId, rx: NodeId, rung: u8, success: bool) {
+        let i = self.link(tx, rx).expect("an adapted link");
+        self.learn(i, rung, (1, u32::from(success)), false, 0);
+    }
+
+    /// A statistics interval of the link `tx` → `rx`'s controller has passed (the start's
+    /// frames are reported at time 0, `first_reports.rs`): Minstrel-HT updates its
+    /// statistics at its next report; the others keep no interval.
+    pub fn interval_ended(&mut self, tx: NodeId, rx: NodeId) {
+        let i = self.link(tx, rx).expect("an adapted link");
+        if let Controller::MinstrelHt(m) = &mut self.links[i].controller {
+            m.interval_ended();
+        }
+    }
+
+    /// Link `i`'s controller learns that `acked` of `sent` attempts at `rung` got through.
+    fn learn(&mut self, i: usize, rung: u8, (sent, acked): (u32, u32), ampdu: bool, now: Time) {
+        let link = &mut self.links[i];
+        let ladder = &self.ladders[link.ladder];
         match &mut link.controller {
             Controller::Ideal(_) => {}
             // One frame (ARF and AARF are refused with A-MPDUs).
