@@ -326,7 +326,7 @@ impl Reception {
                 header * (1.0 - psdu) / (1.0 - header * psdu)
             }
         };
-        p >= 1.0 || self.header_rng[rx as usize].uniform() < p
+        self.header_rng[rx as usize].chance(p)
     }
 
     /// Probability that `frame`, alone on the medium at `power_w`, is received: its PHY
@@ -384,7 +384,7 @@ impl Reception {
             Part::Header => self.header(frame, sinr),
             Part::Mpdu => self.psdu(frame, sinr),
         };
-        p >= 1.0 || self.rng[rx as usize].uniform() < p
+        self.rng[rx as usize].chance(p)
     }
 }
 

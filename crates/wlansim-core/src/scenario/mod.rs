@@ -1093,14 +1093,19 @@ impl Scenario {
     /// (`mac.rate_first_reports`, else `ns3` under the ns3 MAC profile where they apply:
     /// 802.11n/ac with A-MPDUs).
     pub fn rate_first_reports(&self) -> FirstReports {
-        let applies = self.phy.standard.ht_format().is_some() && self.mac.ampdu_max_bytes > 0;
-        self.mac
-            .rate_first_reports
-            .unwrap_or(if applies && self.mac_profile() == Profile::Ns3 {
+        self.mac.rate_first_reports.unwrap_or(
+            if self.first_reports_apply() && self.mac_profile() == Profile::Ns3 {
                 FirstReports::Ns3
             } else {
                 FirstReports::None
-            })
+            },
+        )
+    }
+
+    /// Whether ns-3.37's first reports are modelled for this scenario's links: 802.11n/ac
+    /// with A-MPDUs, where ns-3's start was traced (`mac/rate/first_reports.rs`).
+    pub fn first_reports_apply(&self) -> bool {
+        self.phy.standard.ht_format().is_some() && self.mac.ampdu_max_bytes > 0
     }
 
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.

@@ -271,13 +271,12 @@ fn first_reports(s: &Scenario) -> Result<(), ScenarioError> {
     if s.mac.rate_first_reports != Some(FirstReports::Ns3) {
         return Ok(());
     }
-    let standard = s.phy.standard;
-    if standard.ht_format().is_none() || s.mac.ampdu_max_bytes == 0 {
+    if !s.first_reports_apply() {
         return err(
             "mac.rate_first_reports".to_string(),
             format!(
                 "\"ns3\": ns-3.37's first reports (association, ARP, ADDBA) are modelled for 802.11n/ac with A-MPDUs; this scenario has {} with mac.ampdu_max_bytes = {}: set \"none\"",
-                standard.name(),
+                s.phy.standard.name(),
                 s.mac.ampdu_max_bytes
             ),
         );

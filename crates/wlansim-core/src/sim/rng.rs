@@ -92,6 +92,13 @@ impl Rng {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// True with probability `p`: a uniform draw below `p`, none when `p` is 1 or more
+    /// (certain events consume no draw, so a stream's later draws do not depend on them).
+    #[inline]
+    pub fn chance(&mut self, p: f64) -> bool {
+        p >= 1.0 || self.uniform() < p
+    }
+
     /// Exponential variate with the given mean.
     #[inline]
     pub fn exponential(&mut self, mean: f64) -> f64 {

@@ -144,7 +144,7 @@ pub fn run(
                 Sent::Data => (ppdu(rates.data, f.bytes, rates.ht), rates.ack),
             };
             let p = success(sent, ppdu(ack, ACK, None));
-            let ok = p >= 1.0 || rng.uniform() < p;
+            let ok = rng.chance(p);
             control.start_report(tx, rx, rung, ok);
             if ok {
                 break;
