@@ -154,3 +154,27 @@ def test_timed_processes_start_byte_compiled_from_a_cache_of_their_own():
         subprocess.run([sys.executable, "-c", "import wlansim"], env=env, check=True, cwd=ROOT)
         assert list(cache.rglob("wlansim/__init__.*.pyc")), sorted(cache.rglob("*"))[:5]
     assert not cache.exists()
+
+
+def test_a_command_line_loads_its_own_command_module_alone():
+    """`wlansim run ...` imports `run_cmd` and no other command module; `COMMANDS` names
+    every module's commands (what each registers, and the whole parser's list in order)."""
+    import argparse
+
+    from wlansim.cli import COMMANDS, build_parser
+
+    def commands(parser: argparse.ArgumentParser) -> list[str]:
+        (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return list(sub.choices)
+
+    assert commands(build_parser()) == [n for names in COMMANDS.values() for n in names]
+    for names in COMMANDS.values():
+        for name in names:
+            assert commands(build_parser(name)) == list(names)
+    code = "import contextlib, io, sys\nfrom wlansim.cli import main\n"
+    code += "with contextlib.redirect_stdout(io.StringIO()):\n"
+    code += f"    assert main(['run', {str(SATURATED)!r}, '--set', 'duration=2 s']) == 0\n"
+    code += "print(','.join(sorted(m for m in sys.modules if m.endswith('_cmd'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["wlansim.cli.run_cmd"]
