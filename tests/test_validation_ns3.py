@@ -323,3 +323,33 @@ def test_speed_refuses_no_rounds():
 
     with pytest.raises(ScenarioError, match="--speed-runs 0: at least 1"):
         speed_report("ns3", 0)
+
+
+def test_the_tcp_cells_count_the_mpdus_in_flight_against_the_queues():
+    """Under the ns3 profile with A-MPDUs the MPDUs in flight count against the AP's
+    queue of B (``mac.queue_counts_in_flight``'s default there, ns-3.37's
+    `WifiMacQueue`): at 802.11n k = 2 the AP's queue, sampled with them, holds more and
+    drops more of the uploads' ACKs than with the key off, which is what came before;
+    the key is refused without A-MPDUs, naming key, value and what is allowed."""
+    import wlansim
+    from wlansim.errors import ScenarioError
+
+    case = validation.TcpCase("11n-20", 2)
+    output = {"series": ["queue_length"], "series_interval": "10 ms"}
+
+    def ap(value: bool | None) -> tuple[float, int]:
+        s = validation.tcp_scenario(case, 4.0) | {"output": output}
+        if value is not None:
+            s["mac"]["queue_counts_in_flight"] = value
+        r = wlansim.run(s, seed=1)
+        queue = r.series["queue_length"]["ap"]
+        return sum(queue) / len(queue), int(r.nodes.iloc[0]["queue_drops_ack"])
+
+    default, on, off = ap(None), ap(True), ap(False)
+    assert default == on
+    assert on[0] > off[0] and on[1] > off[1], (on, off)
+    s = validation.tcp_scenario(case, 4.0)
+    del s["mac"]["ampdu_max_bytes"]
+    s["mac"]["queue_counts_in_flight"] = True
+    with pytest.raises(ScenarioError, match=r"mac\.queue_counts_in_flight.*true.*allowed"):
+        wlansim.run(s, seed=1)

@@ -50,7 +50,11 @@
 //!   (`mac/lifetime.rs`) is told by a BlockAckReq that goes on the air.
 //! - Sequence numbers are not taken modulo 4096 (the window arithmetic is the same).
 //! - MPDUs leave the interface queue when they first go out: the window (at most
-//!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`.
+//!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`, unless
+//!   `mac.queue_counts_in_flight` (the ns3 profile's default) counts them against it
+//!   until they leave the window, acknowledged or discarded, as ns-3.37's queue keeps
+//!   them ([`Aggregation::counted_in_flight`], applied by `Store::queue_room` and
+//!   `Store::refuses`; a saturated source's queue is refilled as they leave).
 //! - The spatial medium has no A-MPDU yet (refused when a run would use it).
 use super::agreement::{self, Action, Agreement, Response, ADDBA_FRAME};
 use super::event::MacOutcome;
@@ -89,13 +93,15 @@ pub const HT_AMSDU_IN_AMPDU_BYTES: u32 = 4_065;
 /// The aggregation of a run: the largest A-MPDU (bytes; 0: MPDUs go alone, each
 /// acknowledged by an ACK), the Block Ack window (MPDUs; 1 without A-MPDU), the
 /// largest A-MSDU (bytes; 0: one MSDU per MPDU) and when a recipient passes up what it
-/// decoded (`mac/delivery.rs`).
+/// decoded (`mac/delivery.rs`), and whether the MPDUs in flight count against their
+/// entity's queue ([`Aggregation::counted_in_flight`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AggregationConfig {
     pub max_bytes: u32,
     pub window: u32,
     pub amsdu_bytes: u32,
     pub delivery: super::Delivery,
+    pub queue_counts_in_flight: bool,
 }
 
 impl AggregationConfig {
@@ -341,6 +347,24 @@ impl Aggregation {
         (&mut self.sessions[t as usize][s as usize], count as usize)
     }
 
+    /// The MPDUs entity `t` sent and has not had acknowledged, nor discarded, that count
+    /// against its queue: all of them under `mac.queue_counts_in_flight` (ns-3.37's
+    /// `WifiMacQueue` keeps an MPDU from its first transmission until
+    /// `BlockAckManager` dequeues it, acknowledged, or it is dropped, and
+    /// `Queue::DoEnqueue` refuses a packet while `GetNPackets()` is at `MaxSize`), none
+    /// otherwise (the windows come on top of the queue). An A-MSDU counts once, as
+    /// ns-3's queue holds it as one MPDU.
+    #[inline]
+    pub fn counted_in_flight(&self, t: u32) -> usize {
+        if !self.config.queue_counts_in_flight {
+            return 0;
+        }
+        self.sessions[t as usize]
+            .iter()
+            .map(|s| s.unacked.len())
+            .sum()
+    }
+
     /// Packets in the windows: sent and not received, or received and held behind a gap.
     pub fn in_flight(&self) -> impl Iterator<Item = &Packet> {
         self.sessions.iter().flatten().flat_map(|s| {
@@ -537,6 +561,7 @@ mod tests {
             window: 64,
             amsdu_bytes: 0,
             delivery: crate::mac::Delivery::default(),
+            queue_counts_in_flight: false,
         };
         let mut agg = Aggregation::new(config, 1);
         agg.sessions[0].push(Session::new(1));

@@ -312,12 +312,6 @@ impl TxQueue {
         self.data.is_empty() && self.acks.as_ref().is_none_or(DropTail::is_empty)
     }
 
-    /// The data FIFO is full (what a saturated source sees).
-    #[inline]
-    pub fn is_full(&self) -> bool {
-        self.data.is_full()
-    }
-
     /// The queued packets by entry ([`DropTail::entries`]): the data FIFO's, head first,
     /// then the ACK FIFO's.
     pub fn entries(&self) -> impl Iterator<Item = (&Packet, u32)> {

@@ -203,7 +203,8 @@ pub struct Scenario {
 pub enum SeriesKind {
     /// Per flow: application bytes delivered in each interval, as b/s.
     FlowThroughput,
-    /// Per node: packets in its transmit queue(s) at each sampling instant.
+    /// Per node: packets in its transmit queue(s) at each sampling instant (with the
+    /// MPDUs in flight that count against them: `mac.queue_counts_in_flight`).
     QueueLength,
     /// Per TCP flow: the sender's congestion window (bytes) at each sampling instant.
     Cwnd,
@@ -525,6 +526,15 @@ pub struct MacConfig {
     /// profile = "ns3"` where it applies, else `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_first_reports: Option<FirstReports>,
+    /// Whether the MPDUs a node sent and has not had acknowledged (its Block Ack
+    /// windows) count against its queue (`mac.queue`, `aps[].queue`), as ns-3.37's
+    /// `WifiMacQueue` keeps them until acknowledged or discarded: a packet that finds
+    /// the queued packets and the MPDUs in flight at the capacity is dropped. With
+    /// `ampdu_max_bytes` only, and not with an AP's `ack_queue`; default `true` under
+    /// `[mac] profile = "ns3"` where it applies, else `false` (the windows come on top
+    /// of the queue, as the frames handed to a Linux driver leave its qdisc).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_counts_in_flight: Option<bool>,
 }
 
 fn is_constant_rate(r: &RateAlgorithm) -> bool {
@@ -560,6 +570,7 @@ impl Default for MacConfig {
             rate_control: RateAlgorithm::Constant,
             amsdu_max_bytes: 0,
             rate_first_reports: None,
+            queue_counts_in_flight: None,
         }
     }
 }
@@ -1106,6 +1117,22 @@ impl Scenario {
     /// with A-MPDUs, where ns-3's start was traced (`mac/rate/first_reports.rs`).
     pub fn first_reports_apply(&self) -> bool {
         self.phy.standard.ht_format().is_some() && self.mac.ampdu_max_bytes > 0
+    }
+
+    /// Whether the MPDUs in flight count against their node's queue
+    /// (`mac.queue_counts_in_flight`, else `true` under the ns3 MAC profile where it
+    /// applies: [`Scenario::in_flight_count_applies`]).
+    pub fn queue_counts_in_flight(&self) -> bool {
+        self.mac
+            .queue_counts_in_flight
+            .unwrap_or(self.in_flight_count_applies() && self.mac_profile() == Profile::Ns3)
+    }
+
+    /// Whether the MPDUs in flight can count against the queues: with A-MPDUs (a Block
+    /// Ack window beside the queue) and every queue one FIFO (no AP's `ack_queue`).
+    pub fn in_flight_count_applies(&self) -> bool {
+        let mut aps = self.aps.iter().chain(&self.ap);
+        self.mac.ampdu_max_bytes > 0 && aps.all(|ap| ap.ack_queue.is_none())
     }
 
     /// The MAC rules: `[mac] profile`, else the top-level `profile`.

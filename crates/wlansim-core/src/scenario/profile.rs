@@ -185,6 +185,40 @@ mod tests {
         assert_eq!(of("profile = \"ns3\"", &off), FirstReports::None);
     }
 
+    /// `mac.queue_counts_in_flight`: on by default under the ns3 MAC profile with
+    /// A-MPDUs, off otherwise; the key wins; `true` refused without A-MPDUs, naming the
+    /// key, the value and what is allowed.
+    #[test]
+    fn the_mpdus_in_flight_count_against_the_queue_under_ns3_with_a_mpdus() {
+        let ampdu = "ampdu_max_bytes = 65535";
+        let of = |top, mac: &str| scenario(top, mac).queue_counts_in_flight();
+        assert!(of("profile = \"ns3\"", ampdu));
+        assert!(of("", &format!("profile = \"ns3\"\n{ampdu}")));
+        assert!(!of("profile = \"ns3\"", ""));
+        assert!(!of("", ampdu));
+        assert!(!of(
+            "profile = \"ns3\"",
+            &format!("{ampdu}\nqueue_counts_in_flight = false")
+        ));
+        assert!(of("", &format!("{ampdu}\nqueue_counts_in_flight = true")));
+        let in_config = scenario("profile = \"ns3\"", ampdu).aggregation().unwrap();
+        assert!(in_config.queue_counts_in_flight);
+        let err = Scenario::from_toml(
+            "duration = \"1 s\"\nprofile = \"ns3\"\n[phy]\nstandard = \"802.11ac\"\n\
+             [mac]\nqueue_counts_in_flight = true\n[[stations]]\nname = \"s\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        for part in [
+            "mac.queue_counts_in_flight",
+            "true",
+            "mac.ampdu_max_bytes = 0",
+            "allowed",
+        ] {
+            assert!(err.contains(part), "{err}");
+        }
+    }
+
     #[test]
     fn an_unknown_profile_lists_the_three() {
         let err = Scenario::from_toml("duration = \"1 s\"\nprofile = \"ns4\"\n")

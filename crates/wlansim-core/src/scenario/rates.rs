@@ -106,6 +106,7 @@ impl Scenario {
             window: if ampdu > 0 { self.mac.ba_window } else { 1 },
             amsdu_bytes: amsdu,
             delivery: self.mac_profile().delivery(),
+            queue_counts_in_flight: self.queue_counts_in_flight(),
         })
     }
 
@@ -262,7 +263,25 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
         };
         rate_control(s, g, &key)?;
     }
-    first_reports(s)
+    first_reports(s)?;
+    in_flight_count(s)
+}
+
+/// `mac.queue_counts_in_flight = true`: with A-MPDUs, whose Block Ack windows hold the
+/// MPDUs in flight beside the queue, and every queue one FIFO.
+fn in_flight_count(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.mac.queue_counts_in_flight != Some(true) || s.in_flight_count_applies() {
+        return Ok(());
+    }
+    let why = if s.mac.ampdu_max_bytes == 0 {
+        "it counts the MPDUs of the Block Ack windows, and without A-MPDUs (mac.ampdu_max_bytes = 0) there are none"
+    } else {
+        "an AP's ack_queue splits its queue in two FIFOs, and the MPDUs in flight belong to neither"
+    };
+    err(
+        "mac.queue_counts_in_flight".to_string(),
+        format!("true: {why}; allowed: false, or true with mac.ampdu_max_bytes > 0 and no aps[].ack_queue"),
+    )
 }
 
 /// `mac.rate_first_reports = "ns3"`: where ns-3.37's start was traced, 802.11n/ac with

@@ -99,10 +99,8 @@ impl World {
                 }
                 SeriesKind::QueueLength => {
                     for (n, col) in self.nodes.iter().zip(columns) {
-                        let queued: usize = n
-                            .entities_in(&self.mac.store.entities)
-                            .iter()
-                            .map(|e| e.queue.len())
+                        let queued: usize = (n.entities.clone())
+                            .map(|t| self.mac.store.queue_len(t))
                             .sum();
                         col.push(queued as f64);
                     }

@@ -572,10 +572,9 @@ TCP_INITIAL_CWND = 3
 #: The host behind the AP (wlansim's server, ns-3's point-to-point link).
 HOST_RATE, HOST_DELAY = "10 Gb/s", "1 us"
 #: What differs in the TCP cases and has no switch (printed beside them, in the claims).
+#: (ns-3.37's MPDUs in flight in a node's queue of B are modelled since branch `inflight`:
+#: ``mac.queue_counts_in_flight``, on under the ns3 profile with A-MPDUs.)
 TCP_DIFFERENCES = (
-    "ns-3 keeps the MPDUs in flight in a node's queue of B packets, and its traffic control "
-    "layer drops a packet that finds that queue full; wlansim's window of up to 64 MPDUs "
-    "per receiver comes on top of its queue of B",
     "ns-3's stations lose more of their A-MPDUs to collisions (802.11n, k = 1, seed 1: the "
     "upload's station 18 % of its frames, wlansim's 11 % of its accesses), and the "
     "upload's RTT is longer (36.1 against 32.4 ms): not traced further",

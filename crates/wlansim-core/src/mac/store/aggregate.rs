@@ -19,6 +19,39 @@ use crate::sim::time::Time;
 use crate::trace::AirRate;
 
 impl Store {
+    /// The MPDUs in flight that count against entity `t`'s queue
+    /// ([`Aggregation::counted_in_flight`]; none without aggregation).
+    #[inline]
+    fn counted_in_flight(&self, t: u32) -> usize {
+        self.aggregation
+            .as_ref()
+            .map_or(0, |a| a.counted_in_flight(t))
+    }
+
+    /// Whether entity `t`'s queue refuses a packet that its FIFO still has room for: the
+    /// MPDUs in flight counted against it fill the rest (`mac.queue_counts_in_flight`,
+    /// which keeps an entity's queue one FIFO).
+    #[inline]
+    pub(in crate::mac) fn refuses(&self, t: u32) -> bool {
+        let counted = self.counted_in_flight(t);
+        counted > 0 && self.entities[t as usize].queue.data_room() <= counted
+    }
+
+    /// The packets entity `t`'s queue holds: those queued and the MPDUs in flight
+    /// counted against it.
+    #[inline]
+    pub fn queue_len(&self, t: u32) -> usize {
+        self.entities[t as usize].queue.len() + self.counted_in_flight(t)
+    }
+
+    /// Packets entity `t`'s data FIFO takes before it is full (what a saturated source
+    /// tops it up with): its room less the MPDUs in flight counted against it.
+    #[inline]
+    pub fn queue_room(&self, t: u32) -> usize {
+        let room = self.entities[t as usize].queue.data_room();
+        room.saturating_sub(self.counted_in_flight(t))
+    }
+
     /// Whether entity `t` sends A-MPDUs (every entity but a Beacon's, when the run
     /// aggregates).
     #[inline]
@@ -150,7 +183,10 @@ impl Store {
                 }
                 let queued = e.queue.queued_at(place);
                 let first = e.queue.take(place);
-                outcomes.push(MacOutcome::Vacated(t));
+                // (Counted in flight, the MPDU keeps its place until it leaves the window.)
+                if !config.queue_counts_in_flight {
+                    outcomes.push(MacOutcome::Vacated(t));
+                }
                 // An A-MSDU: the next packets to the same receiver while it fits.
                 let mut more = Vec::new();
                 while let Some((place, q)) = e.queue.find(for_to) {
@@ -531,7 +567,7 @@ impl Store {
                 .is_some_and(|l| e.backoff.short_retries + 1 >= l);
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
-        let ampdu = agg.current[t as usize].2;
+        let (ampdu, counted) = (agg.current[t as usize].2, agg.config.queue_counts_in_flight);
         let (session, count) = agg.current(t);
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
@@ -580,11 +616,13 @@ impl Store {
         let mut discarded = false;
         let outcomes = &mut self.outcomes;
         let mut index = 0;
+        let mut left = 0;
         session.unacked.retain(|m| {
             let of_ampdu = index < count;
             index += 1;
             if acked && m.received {
                 m.msdus.iter().for_each(|p| stats.count_frame(p));
+                left += 1;
                 return false;
             }
             if !(of_ampdu && at_limit(m)) {
@@ -592,6 +630,7 @@ impl Store {
             }
             stats.retry_drops += m.body.count as u64;
             discarded = true;
+            left += 1;
             // A frame the receiver holds is not lost.
             if !m.received {
                 for &packet in m.msdus.iter() {
@@ -600,6 +639,10 @@ impl Store {
             }
             false
         });
+        if counted {
+            // Their places in the queue, which they kept while in flight.
+            (0..left).for_each(|_| outcomes.push(MacOutcome::Vacated(t)));
+        }
         if discarded {
             session.catch_up(at, outcomes);
         }
@@ -681,6 +724,7 @@ pub(super) mod tests {
             window: 64,
             amsdu_bytes,
             delivery: Delivery::default(),
+            queue_counts_in_flight: false,
         };
         store.aggregation = Some(Aggregation::new(config, 3));
         store.entities[0].head = store.aggregate_head(0);
@@ -744,6 +788,53 @@ pub(super) mod tests {
             current(&mut store),
             [vec![(1, 0), (1, 2)], vec![(1, 4), (1, 6)]]
         );
+    }
+
+    /// `mac.queue_counts_in_flight`: a full queue of 100 sends an A-MPDU of k MPDUs; with
+    /// the rule the k in flight keep their places (the arrival is refused, no place is
+    /// vacated) until the BlockAck acknowledges them, without it the arrival is taken.
+    #[test]
+    fn the_mpdus_in_flight_count_against_the_queue_under_the_rule() {
+        let vacated = |store: &mut Store| {
+            let outcomes = store.take_outcomes();
+            let places = outcomes
+                .iter()
+                .filter(|o| matches!(o, MacOutcome::Vacated(0)));
+            places.count()
+        };
+        for rule in [true, false] {
+            let mut store = ap(&[1; 100], 0);
+            store
+                .aggregation
+                .as_mut()
+                .unwrap()
+                .config
+                .queue_counts_in_flight = rule;
+            agreed(&mut store, &[1]);
+            assert!(
+                !store.refuses(0) && store.queue_room(0) == 0,
+                "full either way"
+            );
+            store.form_aggregate(0, 0, None);
+            let k = current(&mut store).len();
+            assert!(k > 1 && store.entities[0].queue.len() == 100 - k);
+            let in_flight = store.aggregation.as_ref().unwrap().counted_in_flight(0);
+            assert_eq!(in_flight, if rule { k } else { 0 });
+            assert_eq!(store.refuses(0), rule, "a packet arriving now");
+            assert_eq!(store.queue_room(0), if rule { 0 } else { k });
+            assert_eq!(vacated(&mut store), if rule { 0 } else { k });
+            let arrival = Packet {
+                hop: 1,
+                ..Packet::udp(1, 100, 1000, 0, 1, 0)
+            };
+            if !rule {
+                store.entities[0].queue.push(arrival, 0).unwrap();
+                continue;
+            }
+            received_and_acked(&mut store, 0, 0);
+            assert_eq!(vacated(&mut store), k, "the acknowledged MPDUs' places");
+            assert!(!store.refuses(0) && store.queue_room(0) == k);
+        }
     }
 
     #[test]

@@ -74,10 +74,14 @@ impl Store {
         let s = Session::of(sessions, to);
         let session = &mut sessions[s];
         let (node, stats) = (e.node, &mut e.stats);
+        let counted = agg.config.queue_counts_in_flight;
         let before = session.unacked.len();
         session.unacked.retain(|m| {
             if !expired(m.queued, lifetime, now) {
                 return true;
+            }
+            if counted {
+                outcomes.push(MacOutcome::Vacated(t));
             }
             stats.lifetime_drops += 1;
             // An MPDU the recipient holds is not lost: it goes up when the window moves.
