@@ -106,6 +106,7 @@ impl Scenario {
             window: if ampdu > 0 { self.mac.ba_window } else { 1 },
             amsdu_bytes: amsdu,
             delivery: self.mac_profile().delivery(),
+            single_ack: self.single_mpdu_ack(),
         })
     }
 
