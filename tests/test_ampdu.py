@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 import wlansim
+from wlansim.errors import ScenarioError
 from wlansim.models import bianchi
 from wlansim.phy import timing
 
@@ -310,3 +311,28 @@ def test_captures_of_a_lossy_aggregated_run_show_subframes_and_block_acks(
     # in the air when the run ends is not written).
     attempts = nodes.loc["sta-0", "attempts"]
     assert attempts - (len(refs) + len(bars) + len(requests) + len(singles)) in (0, 1)
+
+
+def test_a_lone_mpdus_ack_is_ns3s_normal_ack_under_profile_ns3_and_needs_ampdus():
+    # Poisson UDP at 20 Mb/s: the agreement set up, then many MPDUs go alone.
+    s = cell(1, N, {"ampdu_max_bytes": 20000}, duration="2 s")
+    s["flows"][0] |= {"traffic": "poisson", "rate": "20 Mb/s", "packet_size": 1000}
+
+    def delay(profile: str, ack: str | None) -> float:
+        over = {"profile": profile} | ({"mac.single_mpdu_ack": ack} if ack else {})
+        return wlansim.run(s, seed=1, overrides=over).metrics["delay_mean_s"]
+
+    # Its ACK is shorter than a BlockAck, and the MPDU goes without a delimiter.
+    assert delay("ns3", None) == delay("ns3", "normal_ack") != delay("ns3", "block_ack")
+    assert delay("standard", None) == delay("standard", "block_ack")
+    assert delay("standard", "normal_ack") < delay("standard", "block_ack")
+    # Without A-MPDU no agreement is set up: either value is refused, naming both.
+    plain = cell(1, N, {}, duration="2 s")
+    for value in ("normal_ack", "block_ack"):
+        with pytest.raises(
+            ScenarioError,
+            match=rf'mac\.single_mpdu_ack.*"{value}".*ampdu_max_bytes.*"block_ack", "normal_ack"',
+        ):
+            wlansim.run(plain, overrides={"mac.single_mpdu_ack": value})
+    with pytest.raises(ScenarioError, match=r"single_mpdu_ack.*`normal_ack`"):
+        wlansim.run(s, overrides={"mac.single_mpdu_ack": "ns3"})

@@ -39,6 +39,16 @@
 //!   the others are sent again, in the access after. A BlockAckReq without its BlockAck
 //!   (lost, collided) counts a retry on every MPDU of the window and doubles CW, and the
 //!   next access asks again, until those MPDUs are acknowledged or discarded.
+//! - an MPDU that goes alone under its agreement (nothing else to its receiver queued,
+//!   in the window or fitting) is an A-MPDU of one answered by a BlockAck, or under
+//!   `mac.single_mpdu_ack = "normal_ack"` ([`SingleMpduAck::NormalAck`], the ns3
+//!   profile's default: ns-3.37's `WifiDefaultAckManager::TryAddMpdu`) an MPDU not
+//!   aggregated (802.11n: no delimiter; 802.11ac: an S-MPDU) with the Normal Ack policy,
+//!   answered by an ACK; without its ACK it counts a retry, CW doubles and it goes again,
+//!   with no BlockAckReq (ns-3.37's `FrameExchangeManager::NormalAckTimeout`,
+//!   `HtFrameExchangeManager::RetransmitMpduAfterMissedAck`); its recipient keeps it in
+//!   its reordering buffer as any MPDU of the agreement
+//!   ([`AggregationConfig::block_acked`], applied in `Store::form_aggregate`).
 //!
 //! - each session's Block Ack agreement is set up by ADDBA first (`mac/agreement.rs`,
 //!   which also says what of it is not modelled).
@@ -65,6 +75,8 @@ use crate::phy::frame::{ACK, BLOCK_ACK, BLOCK_ACK_REQ};
 use crate::phy::ht::Format;
 use crate::phy::{LinkTimes, Phy};
 use crate::sim::time::Time;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// The largest A-MPDU a PHY carries (802.11-2020 19.3.13.2 HT: 65535 bytes; VHT with the
@@ -90,11 +102,29 @@ pub fn max_amsdu_bytes(format: Format) -> u32 {
 /// header and FCS.
 pub const HT_AMSDU_IN_AMPDU_BYTES: u32 = 4_065;
 
+/// How an MPDU that goes alone under a Block Ack agreement (nothing else to its receiver
+/// fits or is queued) is sent and acknowledged (`mac.single_mpdu_ack`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SingleMpduAck {
+    /// As an A-MPDU of one (802.11ac: an S-MPDU), Implicit Block Ack Request policy,
+    /// answered by a compressed BlockAck.
+    #[default]
+    BlockAck,
+    /// ns-3.37's: not aggregated (802.11n: a plain MPDU, no delimiter; 802.11ac: an
+    /// S-MPDU), Normal Ack policy, answered by an ACK; a missed ACK resends the MPDU
+    /// (no BlockAckReq). ns-3.37's `WifiDefaultAckManager::TryAddMpdu` picks it for an
+    /// MPDU that starts the Block Ack window, which in wlansim a lone MPDU always does
+    /// (the oldest MPDU not acknowledged goes first).
+    NormalAck,
+}
+
 /// The aggregation of a run: the largest A-MPDU (bytes; 0: MPDUs go alone, each
 /// acknowledged by an ACK), the Block Ack window (MPDUs; 1 without A-MPDU), the
-/// largest A-MSDU (bytes; 0: one MSDU per MPDU) and when a recipient passes up what it
-/// decoded (`mac/delivery.rs`), and whether the MPDUs in flight count against their
-/// entity's queue ([`Aggregation::counted_in_flight`]).
+/// largest A-MSDU (bytes; 0: one MSDU per MPDU), when a recipient passes up what it
+/// decoded (`mac/delivery.rs`), how a lone MPDU under an agreement is acknowledged,
+/// and whether the MPDUs in flight count against their entity's queue
+/// ([`Aggregation::counted_in_flight`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AggregationConfig {
     pub max_bytes: u32,
@@ -102,6 +132,7 @@ pub struct AggregationConfig {
     pub amsdu_bytes: u32,
     pub delivery: super::Delivery,
     pub queue_counts_in_flight: bool,
+    pub single_ack: SingleMpduAck,
 }
 
 impl AggregationConfig {
@@ -109,6 +140,15 @@ impl AggregationConfig {
     #[inline]
     pub fn ampdu(&self) -> bool {
         self.max_bytes > 0
+    }
+
+    /// Whether a PSDU of `mpdus` MPDUs to a receiver with which the sender has its Block
+    /// Ack agreement (`agreement`) is an A-MPDU answered by a BlockAck; else it is sent
+    /// as one MPDU answered by an ACK (without the agreement, or under
+    /// [`SingleMpduAck::NormalAck`] when it carries one MPDU).
+    #[inline]
+    pub fn block_acked(&self, agreement: bool, mpdus: u32) -> bool {
+        agreement && !(mpdus == 1 && self.single_ack == SingleMpduAck::NormalAck)
     }
 
     /// The exchange of the PSDU that carries `a` on `link`: an A-MPDU answered by a
@@ -317,7 +357,7 @@ pub(crate) struct Aggregation {
     pub(super) sessions: Vec<Vec<Session>>,
     /// Per entity: the session of its current A-MPDU, how many MPDUs it holds, and
     /// whether a BlockAck answers it (else an ACK: one MPDU without A-MPDU or without
-    /// its agreement).
+    /// its agreement, or alone under [`SingleMpduAck::NormalAck`]).
     pub(super) current: Vec<(u32, u32, bool)>,
     /// Per entity: the ADDBA frame its current exchange sends, if it sends one.
     pub(super) action: Vec<Option<Action>>,
@@ -562,6 +602,7 @@ mod tests {
             amsdu_bytes: 0,
             delivery: crate::mac::Delivery::default(),
             queue_counts_in_flight: false,
+            single_ack: SingleMpduAck::default(),
         };
         let mut agg = Aggregation::new(config, 1);
         agg.sessions[0].push(Session::new(1));

@@ -44,6 +44,7 @@ pub use units::{Bytes, Duration, Power, Rate, Speed};
 // The traffic pattern is the application's own type (`app/udp.rs`).
 pub use crate::app::Traffic;
 
+use crate::mac::aggregate::SingleMpduAck;
 use crate::mac::rate::first_reports::FirstReports;
 use crate::mac::rate::RateAlgorithm;
 use crate::net::RoutingAgent;
@@ -535,6 +536,14 @@ pub struct MacConfig {
     /// of the queue, as the frames handed to a Linux driver leave its qdisc).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_counts_in_flight: Option<bool>,
+    /// How an MPDU that goes alone under a Block Ack agreement (nothing else to its
+    /// receiver is queued or fits) is acknowledged: `block_ack` (an A-MPDU of one, on
+    /// 802.11ac an S-MPDU, answered by a BlockAck) or `normal_ack` (ns-3.37's: Normal Ack
+    /// policy, not aggregated on 802.11n, answered by an ACK; a missed ACK resends it
+    /// without a BlockAckReq); with `ampdu_max_bytes` only; default `normal_ack` under
+    /// `[mac] profile = "ns3"` with A-MPDUs, else `block_ack`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub single_mpdu_ack: Option<SingleMpduAck>,
 }
 
 fn is_constant_rate(r: &RateAlgorithm) -> bool {
@@ -571,6 +580,7 @@ impl Default for MacConfig {
             amsdu_max_bytes: 0,
             rate_first_reports: None,
             queue_counts_in_flight: None,
+            single_mpdu_ack: None,
         }
     }
 }
@@ -1098,6 +1108,18 @@ impl Scenario {
     /// the top-level `profile`.
     pub fn mac_profile(&self) -> Profile {
         self.mac.profile.unwrap_or(self.profile)
+    }
+
+    /// How a lone MPDU under a Block Ack agreement is acknowledged (`mac.single_mpdu_ack`,
+    /// else ns-3.37's Normal Ack under the ns3 MAC profile with A-MPDUs).
+    pub fn single_mpdu_ack(&self) -> SingleMpduAck {
+        self.mac.single_mpdu_ack.unwrap_or(
+            if self.mac.ampdu_max_bytes > 0 && self.mac_profile() == Profile::Ns3 {
+                SingleMpduAck::NormalAck
+            } else {
+                SingleMpduAck::BlockAck
+            },
+        )
     }
 
     /// Whether the stations' rate controllers hear ns-3.37's first reports

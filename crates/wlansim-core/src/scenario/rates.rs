@@ -107,6 +107,7 @@ impl Scenario {
             amsdu_bytes: amsdu,
             delivery: self.mac_profile().delivery(),
             queue_counts_in_flight: self.queue_counts_in_flight(),
+            single_ack: self.single_mpdu_ack(),
         })
     }
 

@@ -320,6 +320,13 @@ fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
                 format!("{window}: a Block Ack window needs A-MPDUs: set mac.ampdu_max_bytes"),
             );
         }
+        if let Some(ack) = s.mac.single_mpdu_ack {
+            let value = serde_json::to_value(ack).expect("an enum");
+            return err(
+                "mac.single_mpdu_ack",
+                format!("{value}: applies to MPDUs under a Block Ack agreement, which A-MPDUs set up; set mac.ampdu_max_bytes (the values: \"block_ack\", \"normal_ack\")"),
+            );
+        }
         return Ok(());
     }
     let standard = s.phy.standard;

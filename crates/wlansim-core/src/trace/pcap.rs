@@ -145,9 +145,6 @@ pub struct CaptureConfig<'a> {
     pub qos_data: bool,
     /// 802.11 Duration/ID of a data frame: SIFS + ACK, ns.
     pub nav: Time,
-    /// The data frames go in A-MPDUs (`mac.ampdu_max_bytes`): their radiotap headers
-    /// carry the A-MPDU status field.
-    pub ampdu: bool,
 }
 
 /// A frame attempt whose fate is not known yet.
@@ -180,9 +177,8 @@ pub struct PcapRecorder {
     flows: Vec<Option<CaptureTcp>>,
     origin_headers: Vec<(NodeId, [u32; 2])>,
     snaplen: u32,
-    /// The data frames' radiotap headers carry the A-MPDU status field; the reference
-    /// number of the current A-MPDU.
-    ampdu: bool,
+    /// The reference number of the current A-MPDU (its subframes' radiotap A-MPDU status
+    /// field; a data frame sent alone has none).
     ampdu_reference: u32,
     /// 802.11n/ac: QoS Data frames.
     qos_data: bool,
@@ -332,7 +328,6 @@ impl PcapRecorder {
             flows: cfg.flows,
             origin_headers: cfg.origin_headers,
             snaplen: cfg.snaplen,
-            ampdu: cfg.ampdu,
             ampdu_reference: 0,
             qos_data: cfg.qos_data,
             nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
@@ -491,7 +486,7 @@ impl PcapRecorder {
         let p = &x.packet;
         let b = &mut self.buf;
         b.clear();
-        let ampdu_at = data_radiotap(b, x.rate, self.ampdu);
+        let ampdu_at = data_radiotap(b, x.rate, x.last.is_some());
         if bad_fcs {
             b[RT_FLAGS_AT] = RT_FLAGS_BAD_FCS;
         }

@@ -321,7 +321,6 @@ impl World {
                     origin_headers: flows.iter().map(|f| (f.src, f.origin_header)).collect(),
                     qos_data: phy.ht.is_some(),
                     nav: phy.sifs + phy.ack_time(),
-                    ampdu: m.aggregation.is_some_and(|a| a.ampdu()),
                 })
                 .map_err(|e| ScenarioError::new("output.pcap", e))?,
             ),

@@ -83,15 +83,16 @@ impl Store {
             return Some(HeadFrame::unicast(s.to, times, CONFIGURED));
         }
         let waits = |to: NodeId| sessions.iter().any(|s| s.to == to && s.waits());
-        let (to, body, ampdu) = sessions
+        let (to, body, agreement) = sessions
             .iter()
             .filter(|s| !s.waits())
             .find_map(|s| s.unacked.front().map(|m| (s.to, m.body, s.block_ack())))
             .or_else(|| {
                 let (_, p) = e.queue.find(|p| !waits(p.hop))?;
-                let ampdu = sessions.iter().any(|s| s.to == p.hop && s.block_ack());
-                Some((p.hop, Msdus::default().with(p.ip_bytes()), ampdu))
+                let agreement = sessions.iter().any(|s| s.to == p.hop && s.block_ack());
+                Some((p.hop, Msdus::default().with(p.ip_bytes()), agreement))
             })?;
+        let ampdu = agg.config.block_acked(agreement, 1);
         let link = self.link(e.node, to);
         let one = Ampdu::default().with_mpdu(&self.phy, body);
         let times = AggregationConfig::times(&self.phy, link, self.rts_threshold, one, ampdu);
@@ -157,9 +158,9 @@ impl Store {
         }
         let config = agg.config;
         // Without its agreement an MPDU goes alone, acknowledged by an ACK.
-        let ampdu = session.block_ack();
-        let window = if ampdu { config.window } else { 1 };
-        let fits = |a| config.fits(phy, &link, *rts_threshold, budget, (a, ampdu));
+        let agreement = session.block_ack();
+        let window = if agreement { config.window } else { 1 };
+        let fits = |a| config.fits(phy, &link, *rts_threshold, budget, (a, agreement));
         let mut a = Ampdu::default();
         for m in &session.unacked {
             let next = a.with_mpdu(phy, m.body);
@@ -210,6 +211,9 @@ impl Store {
                 session.next_seq += 1;
             }
         }
+        // One MPDU alone may go with an ACK (`SingleMpduAck`): it starts the window.
+        let ampdu = config.block_acked(agreement, a.mpdus);
+        debug_assert!(ampdu || !agreement || session.unacked[0].seq == session.window_start());
         agg.current[t as usize] = (s as u32, a.mpdus, ampdu);
         let times = AggregationConfig::times(phy, &link, *rts_threshold, a, ampdu);
         e.head = Some(HeadFrame::unicast(to, times, rate));
@@ -669,7 +673,7 @@ impl Store {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::mac::aggregate::Aggregation;
+    use crate::mac::aggregate::{Aggregation, SingleMpduAck};
     use crate::mac::backoff::Backoff;
     use crate::mac::entity::{AccessParams, Entity};
     use crate::mac::ns2::MacRules;
@@ -725,6 +729,7 @@ pub(super) mod tests {
             amsdu_bytes,
             delivery: Delivery::default(),
             queue_counts_in_flight: false,
+            single_ack: SingleMpduAck::default(),
         };
         store.aggregation = Some(Aggregation::new(config, 3));
         store.entities[0].head = store.aggregate_head(0);
@@ -859,6 +864,54 @@ pub(super) mod tests {
         received_and_acked(&mut store, 0, 3 * MS);
         let stats = store.entities[0].stats;
         assert_eq!((stats.bars_sent, stats.mpdus_sent), (3, 6));
+    }
+
+    #[test]
+    fn a_lone_mpdu_goes_with_a_normal_ack_and_is_resent_without_a_blockackreq() {
+        use crate::mac::exchange::Ampdu;
+        // One packet to station 1, two to station 2, both agreements set up.
+        let mut store = ap(&[1, 2, 2], 0);
+        store.aggregation.as_mut().unwrap().config.single_ack = SingleMpduAck::NormalAck;
+        agreed(&mut store, &[1, 2]);
+        store.form_aggregate(0, 0, None);
+        assert_eq!(current(&mut store), [vec![(1, 0)]]);
+        assert_eq!(exchange(&store, 0), (None, false), "an ACK answers it");
+        let body = store.aggregation.as_ref().unwrap().sessions[0][0].unacked[0].body;
+        let one = Ampdu::default().with_mpdu(&store.phy, body);
+        let times =
+            |ampdu| AggregationConfig::times(&store.phy, store.link(0, 1), None, one, ampdu);
+        let (alone, in_ampdu) = (times(false), times(true));
+        assert_eq!(store.entities[0].head.unwrap().times, alone);
+        assert!(alone.data_end <= in_ampdu.data_end && alone.end < in_ampdu.end);
+        // Its ACK missed: a retry, CW doubles, no BlockAckReq; it goes alone again.
+        store.aggregate_failed(0, 0, false, true);
+        let session = |store: &Store| {
+            let s = &store.aggregation.as_ref().unwrap().sessions[0][0];
+            (
+                s.bar,
+                s.unacked.iter().map(|m| m.retries).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(session(&store), (false, vec![1]));
+        assert_eq!(store.entities[0].backoff.cw, 31);
+        store.form_aggregate(0, MS, None);
+        assert_eq!(exchange(&store, 0), (None, false));
+        received_and_acked(&mut store, 0, MS);
+        assert_eq!(
+            session(&store),
+            (false, vec![]),
+            "acknowledged: the window moves on"
+        );
+        // Two MPDUs to station 2: an A-MPDU, answered by a BlockAck.
+        store.form_aggregate(0, 2 * MS, None);
+        assert_eq!(current(&mut store).len(), 2);
+        assert_eq!(exchange(&store, 0), (None, true));
+        // Under `BlockAck` the lone MPDU is an A-MPDU of one.
+        let mut store = ap(&[1], 0);
+        agreed(&mut store, &[1]);
+        store.form_aggregate(0, 0, None);
+        assert_eq!(exchange(&store, 0), (None, true));
+        assert_eq!(store.entities[0].head.unwrap().times, in_ampdu);
     }
 
     #[test]
