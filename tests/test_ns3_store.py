@@ -161,8 +161,15 @@ def test_a_whole_run_is_the_commands_defaults():
     for reps in (validation.SINGLE_REPS, validation.AMPDU_REPS, validation.TCP_REPS):
         assert validation.whole_seeds(plan, reps) == list(range(1, reps + 1))
     assert validation.rate_seeds(plan) == list(range(1, validation.RATE_REPS + 1))
+    for case in validation.cases(False):
+        reps = validation.MORE_REPS.get(case, validation.AMPDU_REPS)
+        if case.ampdu:
+            assert reps >= validation.AMPDU_REPS
+            assert validation.case_seeds(plan, case, validation.AMPDU_REPS) == list(
+                range(1, reps + 1)
+            )
     for case in validation.tcp_cases(False):
-        reps = validation.TCP_RATIO_REPS.get(case, validation.TCP_REPS)
+        reps = validation.MORE_REPS.get(case, validation.TCP_REPS)
         assert reps >= validation.TCP_REPS
         assert validation.tcp_seeds(plan, case) == list(range(1, reps + 1))
     five = validation.Plan.of(False, 5, args.duration, 1)
@@ -191,8 +198,10 @@ def test_a_whole_run_packs_its_runs_and_the_next_runs_none_in_ns3(tmp_path, monk
     first = validate("ns3", tmp_path / "out1", **options)
     made = calls()
     assert made == first.tables["build"]["made"].iloc[0] == first.tables["build"]["packed"].iloc[0]
-    udp = 64 * validation.SINGLE_REPS + 40 * validation.AMPDU_REPS  # single MPDUs, A-MPDU
     plan = validation.Plan.of(False, validation.REPS, validation.DURATION_S, 1)
+    ampdu = [c for c in validation.cases(False) if c.ampdu]
+    udp = 64 * validation.SINGLE_REPS  # single MPDUs, then A-MPDU
+    udp += sum(len(validation.case_seeds(plan, c, validation.AMPDU_REPS)) for c in ampdu)
     tcp = sum(len(validation.tcp_seeds(plan, c)) for c in validation.tcp_cases(False))
     assert made == udp + 19 * validation.REPS + tcp + 24 * validation.RATE_REPS  # defaults, rate
     monkeypatch.setenv("WLANSIM_CACHE", str(tmp_path / "second"))
