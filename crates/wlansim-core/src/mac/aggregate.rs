@@ -63,8 +63,8 @@
 //!   `ba_window` MPDUs per receiver) comes on top of `mac.queue`, unless
 //!   `mac.queue_counts_in_flight` (the ns3 profile's default) counts them against it
 //!   until they leave the window, acknowledged or discarded, as ns-3.37's queue keeps
-//!   them ([`Aggregation::counted_in_flight`], applied by `Store::queue_room` and
-//!   `Store::refuses`; a saturated source's queue is refilled as they leave).
+//!   them (the MPDU keeps its place, `TxQueue::hold_place`, when the store forms the
+//!   A-MPDU; a saturated source's queue is refilled as they leave).
 //! - The spatial medium has no A-MPDU yet (refused when a run would use it).
 use super::agreement::{self, Action, Agreement, Response, ADDBA_FRAME};
 use super::event::MacOutcome;
@@ -124,7 +124,7 @@ pub enum SingleMpduAck {
 /// largest A-MSDU (bytes; 0: one MSDU per MPDU), when a recipient passes up what it
 /// decoded (`mac/delivery.rs`), how a lone MPDU under an agreement is acknowledged,
 /// and whether the MPDUs in flight count against their entity's queue
-/// ([`Aggregation::counted_in_flight`]).
+/// (`mac.queue_counts_in_flight`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AggregationConfig {
     pub max_bytes: u32,
@@ -385,24 +385,6 @@ impl Aggregation {
     pub(super) fn current(&mut self, t: u32) -> (&mut Session, usize) {
         let (s, count, _) = self.current[t as usize];
         (&mut self.sessions[t as usize][s as usize], count as usize)
-    }
-
-    /// The MPDUs entity `t` sent and has not had acknowledged, nor discarded, that count
-    /// against its queue: all of them under `mac.queue_counts_in_flight` (ns-3.37's
-    /// `WifiMacQueue` keeps an MPDU from its first transmission until
-    /// `BlockAckManager` dequeues it, acknowledged, or it is dropped, and
-    /// `Queue::DoEnqueue` refuses a packet while `GetNPackets()` is at `MaxSize`), none
-    /// otherwise (the windows come on top of the queue). An A-MSDU counts once, as
-    /// ns-3's queue holds it as one MPDU.
-    #[inline]
-    pub fn counted_in_flight(&self, t: u32) -> usize {
-        if !self.config.queue_counts_in_flight {
-            return 0;
-        }
-        self.sessions[t as usize]
-            .iter()
-            .map(|s| s.unacked.len())
-            .sum()
     }
 
     /// Packets in the windows: sent and not received, or received and held behind a gap.

@@ -112,8 +112,8 @@ impl Mac {
     }
 
     /// Queue `p` at `entity`; a full queue gives it back (the entity counts the drop):
-    /// full at its capacity, or with the MPDUs in flight that count against it
-    /// ([`Store::refuses`]).
+    /// full at its capacity, the places the MPDUs in flight keep included
+    /// (`TxQueue::hold_place`).
     #[inline(always)]
     pub fn enqueue<S: Schedule<MacEvent>>(
         &mut self,
@@ -122,14 +122,9 @@ impl Mac {
         p: Packet,
         sched: &mut S,
     ) -> Result<(), Packet> {
-        let refused = self.store.aggregation.is_some() && self.store.refuses(entity);
         let e = &mut self.store.entities[entity as usize];
         let was_empty = e.queue.is_empty();
-        if let Err(p) = if refused {
-            Err(p)
-        } else {
-            e.queue.push(p, now)
-        } {
+        if let Err(p) = e.queue.push(p, now) {
             e.stats.count_queue_drop(&p);
             return Err(p);
         }

@@ -26,6 +26,8 @@ pub struct DropTail {
     buf: VecDeque<Entry>,
     /// Packets queued (the entries and the packets their runs stand for).
     len: usize,
+    /// Packets it takes: its capacity less the places held ([`DropTail::hold`]), so that
+    /// a push asks one comparison whether or not anything holds a place.
     capacity: usize,
 }
 
@@ -36,6 +38,19 @@ impl DropTail {
             len: 0,
             capacity: capacity as usize,
         }
+    }
+
+    /// The packet just taken out keeps its place until [`DropTail::release`]: the queue
+    /// takes one packet fewer meanwhile.
+    #[inline]
+    pub fn hold(&mut self) {
+        self.capacity -= 1;
+    }
+
+    /// `n` places held ([`DropTail::hold`]) are free again.
+    #[inline]
+    pub fn release(&mut self, n: usize) {
+        self.capacity += n;
     }
 
     /// Append `p` at `now`, or give it back if the queue is full (the caller counts the
@@ -323,6 +338,25 @@ impl TxQueue {
     /// The data FIFO: packets that still fit, and the last one queued.
     pub fn data_room(&self) -> usize {
         self.data.room()
+    }
+
+    /// The data FIFO is full (what a saturated source sees).
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.data.is_full()
+    }
+
+    /// The packet just taken from the data FIFO keeps its place there
+    /// ([`DropTail::hold`]).
+    #[inline]
+    pub fn hold_place(&mut self) {
+        self.data.hold();
+    }
+
+    /// `n` places held in the data FIFO are free again ([`DropTail::release`]).
+    #[inline]
+    pub fn release_places(&mut self, n: usize) {
+        self.data.release(n);
     }
 
     pub fn data_back(&self) -> Option<Packet> {

@@ -151,7 +151,7 @@ impl World {
         match self.routes.next_hop(node, p.dst) {
             Hop::Air(_) => {
                 let e = self.packet_entity(node, p);
-                self.mac.store.queue_room(e) > 0
+                !self.mac.store.entities[e as usize].queue.is_full()
             }
             _ => true,
         }

@@ -35,7 +35,7 @@ impl World {
     fn fill(&mut self, now: Time, entity: u32) {
         let (flows, _) = &self.saturated[entity as usize];
         let as_run = flows.len() == 1 && self.trace.is_none() && self.drops.is_none();
-        while self.mac.store.queue_room(entity) > 0 {
+        while !self.mac.store.entities[entity as usize].queue.is_full() {
             if !self.refill(now, entity) {
                 break;
             }
@@ -48,8 +48,8 @@ impl World {
     /// [`World::fill`] after its first packet, at `now`: the room left, as one run of
     /// copies of that packet with the flow's next sequence numbers.
     fn fill_run(&mut self, now: Time, entity: u32) {
-        let n = self.mac.store.queue_room(entity) as u32;
         let queue = &self.mac.store.entities[entity as usize].queue;
+        let n = queue.data_room() as u32;
         let last = queue.data_back().expect("the packet just queued");
         if n == 0 {
             return;

@@ -19,37 +19,19 @@ use crate::sim::time::Time;
 use crate::trace::AirRate;
 
 impl Store {
-    /// The MPDUs in flight that count against entity `t`'s queue
-    /// ([`Aggregation::counted_in_flight`]; none without aggregation).
-    #[inline]
-    fn counted_in_flight(&self, t: u32) -> usize {
-        self.aggregation
-            .as_ref()
-            .map_or(0, |a| a.counted_in_flight(t))
-    }
-
-    /// Whether entity `t`'s queue refuses a packet that its FIFO still has room for: the
-    /// MPDUs in flight counted against it fill the rest (`mac.queue_counts_in_flight`,
-    /// which keeps an entity's queue one FIFO).
-    #[inline]
-    pub(in crate::mac) fn refuses(&self, t: u32) -> bool {
-        let counted = self.counted_in_flight(t);
-        counted > 0 && self.entities[t as usize].queue.data_room() <= counted
-    }
-
-    /// The packets entity `t`'s queue holds: those queued and the MPDUs in flight
-    /// counted against it.
-    #[inline]
+    /// The packets entity `t`'s queue holds: those queued and the MPDUs in flight that
+    /// keep their places (`mac.queue_counts_in_flight`; `TxQueue::hold_place`). For the
+    /// `queue_length` series only: the queue keeps no count of its places held, so that
+    /// a run that holds none pays nothing for them.
     pub fn queue_len(&self, t: u32) -> usize {
-        self.entities[t as usize].queue.len() + self.counted_in_flight(t)
-    }
-
-    /// Packets entity `t`'s data FIFO takes before it is full (what a saturated source
-    /// tops it up with): its room less the MPDUs in flight counted against it.
-    #[inline]
-    pub fn queue_room(&self, t: u32) -> usize {
-        let room = self.entities[t as usize].queue.data_room();
-        room.saturating_sub(self.counted_in_flight(t))
+        let held = self
+            .aggregation
+            .as_ref()
+            .filter(|a| a.config.queue_counts_in_flight)
+            .map_or(0, |a| {
+                a.sessions[t as usize].iter().map(|s| s.unacked.len()).sum()
+            });
+        self.entities[t as usize].queue.len() + held
     }
 
     /// Whether entity `t` sends A-MPDUs (every entity but a Beacon's, when the run
@@ -184,8 +166,15 @@ impl Store {
                 }
                 let queued = e.queue.queued_at(place);
                 let first = e.queue.take(place);
-                // (Counted in flight, the MPDU keeps its place until it leaves the window.)
-                if !config.queue_counts_in_flight {
+                // `mac.queue_counts_in_flight`: the MPDU keeps its place in the queue until
+                // it leaves the window, acknowledged or discarded. ns-3.37's `WifiMacQueue`
+                // keeps an MPDU from its first transmission until `BlockAckManager`
+                // dequeues it (block-ack-manager.cc:451, 550) or it is dropped, and admits
+                // a packet only while `GetNPackets() < MaxSize` (wifi-mac-queue.cc:204).
+                // An A-MSDU keeps one place, as ns-3's queue holds it as one MPDU.
+                if config.queue_counts_in_flight {
+                    e.queue.hold_place();
+                } else {
                     outcomes.push(MacOutcome::Vacated(t));
                 }
                 // An A-MSDU: the next packets to the same receiver while it fits.
@@ -645,6 +634,7 @@ impl Store {
         });
         if counted {
             // Their places in the queue, which they kept while in flight.
+            self.entities[t as usize].queue.release_places(left);
             (0..left).for_each(|_| outcomes.push(MacOutcome::Vacated(t)));
         }
         if discarded {
@@ -816,29 +806,31 @@ pub(super) mod tests {
                 .config
                 .queue_counts_in_flight = rule;
             agreed(&mut store, &[1]);
-            assert!(
-                !store.refuses(0) && store.queue_room(0) == 0,
-                "full either way"
-            );
+            let room = |store: &Store| store.entities[0].queue.data_room();
+            assert_eq!(room(&store), 0, "full either way");
             store.form_aggregate(0, 0, None);
             let k = current(&mut store).len();
             assert!(k > 1 && store.entities[0].queue.len() == 100 - k);
-            let in_flight = store.aggregation.as_ref().unwrap().counted_in_flight(0);
-            assert_eq!(in_flight, if rule { k } else { 0 });
-            assert_eq!(store.refuses(0), rule, "a packet arriving now");
-            assert_eq!(store.queue_room(0), if rule { 0 } else { k });
+            let in_flight: usize = store.aggregation.as_ref().unwrap().sessions[0]
+                .iter()
+                .map(|s| s.unacked.len())
+                .sum();
+            assert_eq!(in_flight, k);
+            assert_eq!(store.queue_len(0), if rule { 100 } else { 100 - k });
+            assert_eq!(room(&store), if rule { 0 } else { k });
             assert_eq!(vacated(&mut store), if rule { 0 } else { k });
             let arrival = Packet {
                 hop: 1,
                 ..Packet::udp(1, 100, 1000, 0, 1, 0)
             };
+            let taken = store.entities[0].queue.push(arrival, 0);
+            assert_eq!(taken.is_err(), rule, "a packet arriving now");
             if !rule {
-                store.entities[0].queue.push(arrival, 0).unwrap();
                 continue;
             }
             received_and_acked(&mut store, 0, 0);
             assert_eq!(vacated(&mut store), k, "the acknowledged MPDUs' places");
-            assert!(!store.refuses(0) && store.queue_room(0) == k);
+            assert_eq!((store.queue_len(0), room(&store)), (100 - k, k));
         }
     }
 

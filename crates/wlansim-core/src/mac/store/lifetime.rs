@@ -76,11 +76,14 @@ impl Store {
         let (node, stats) = (e.node, &mut e.stats);
         let counted = agg.config.queue_counts_in_flight;
         let before = session.unacked.len();
+        let mut vacated = 0;
         session.unacked.retain(|m| {
             if !expired(m.queued, lifetime, now) {
                 return true;
             }
             if counted {
+                // The place it kept in the queue while in flight.
+                vacated += 1;
                 outcomes.push(MacOutcome::Vacated(t));
             }
             stats.lifetime_drops += 1;
@@ -92,6 +95,7 @@ impl Store {
             }
             false
         });
+        e.queue.release_places(vacated);
         if session.unacked.len() < before {
             if session.block_ack() {
                 session.discarded = true;
