@@ -1,6 +1,7 @@
 //! Size limits, checked before anything is allocated: a scenario that would not fit in
 //! memory (or whose run could not be represented) gets an error naming the key, the value
 //! and the maximum, instead of an allocation failure that aborts the process.
+use super::checks::err;
 use super::{Protocol, Scenario, ScenarioError, Traffic};
 use crate::net::Packet;
 use crate::phy::frame;
@@ -47,10 +48,6 @@ pub fn point(at: impl Into<String>, p: [f64; 2], what: &str) -> Result<(), Scena
             "{p:?}: {what} is [x, y] in metres, finite numbers from -1000000 to 1000000 (±1000 km)"
         ),
     )
-}
-
-fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(path, message))
 }
 
 /// Every size limit of the scenario.

@@ -3,8 +3,26 @@
 use super::ScenarioError;
 use crate::phy::Standard;
 
-fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+/// The error at key path `path`: the value and what is allowed (`message`).
+pub(super) fn err<T>(
+    path: impl Into<String>,
+    message: impl Into<String>,
+) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, message))
+}
+
+/// `key = value`, a rule of the exchanges under a Block Ack agreement (`what`), in a run
+/// without A-MPDUs, which set the agreements up: the error, with what is allowed.
+pub(super) fn needs_ampdus<T>(
+    key: &str,
+    value: impl std::fmt::Display,
+    what: &str,
+    allowed: &str,
+) -> Result<T, ScenarioError> {
+    err(
+        key,
+        format!("{value}: {what} needs A-MPDUs, and this scenario has none (mac.ampdu_max_bytes = 0); allowed: {allowed}"),
+    )
 }
 
 /// A contention window key (`phy.cw_min`, an AC's `cw_max`, …).

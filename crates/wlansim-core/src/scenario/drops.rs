@@ -16,6 +16,7 @@
 //! from = "2 s"
 //! to = "2.1 s"
 //! ```
+use super::checks::err;
 use super::{Duration, Protocol, Scenario, ScenarioError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -57,10 +58,6 @@ pub struct DropConfig {
     /// End of the window (exclusive), after `from`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<Duration>,
-}
-
-fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(path, message))
 }
 
 /// The `[[flows]]` entry a drop's `flow` names, and the flow index within it (None: all).

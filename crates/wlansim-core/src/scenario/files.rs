@@ -2,6 +2,7 @@
 //! distribution and an optional count per station) and think times (fixed `gap` or a
 //! `think` distribution). [`FilesConfig::sequence`] both validates the table (errors name
 //! the key) and builds what [`FileSequence`](crate::app::FileSequence) draws from.
+use super::checks::err;
 use super::units::{Bytes, Duration};
 use super::ScenarioError;
 use crate::app::files::MAX_FILE_BYTES;
@@ -93,10 +94,6 @@ pub enum ThinkDistribution {
     Empirical {
         csv: String,
     },
-}
-
-fn err<T>(path: String, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(path, message))
 }
 
 /// Values of the CSV file at `path` (key `at`), each at most `max`.

@@ -11,6 +11,7 @@
 //! aifsn = 4
 //! txop = "3 ms"
 //! ```
+use super::checks::err;
 use super::presets::EdcaPreset;
 use super::{Bytes, Duration, Lifetime, MacConfig, RetryLimit, Scenario, ScenarioError};
 use crate::mac::classifier::Rule;
@@ -213,10 +214,6 @@ pub fn access_params(
             .0,
         txop_limit,
     }
-}
-
-fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(path, message))
 }
 
 /// Checks of every QoS and channel key.

@@ -2,7 +2,7 @@
 //! rate, `beacon_interval`) and of a
 //! station group (`data_rate`): their checks, and the [`LinkRates`] of each station's link
 //! (the rule itself: `phy/rates.rs`).
-use super::checks::{short_preamble_rate, standard_rate};
+use super::checks::{err, needs_ampdus, short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
 use crate::mac::rate::first_reports::FirstReports;
@@ -174,10 +174,6 @@ impl Scenario {
     }
 }
 
-fn err(path: String, message: String) -> Result<(), ScenarioError> {
-    Err(ScenarioError::new(path, message))
-}
-
 pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, ap) in s.aps.iter().enumerate() {
         if let Some(b) = ap.beacon_interval {
@@ -200,7 +196,7 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
             if basic.is_empty() {
                 return err(
                     at("basic_rates"),
-                    "[]: a basic rate set holds at least one rate".into(),
+                    "[]: a basic rate set holds at least one rate",
                 );
             }
             for (k, &r) in basic.iter().enumerate() {
@@ -274,14 +270,15 @@ fn in_flight_count(s: &Scenario) -> Result<(), ScenarioError> {
     if s.mac.queue_counts_in_flight != Some(true) || s.in_flight_count_applies() {
         return Ok(());
     }
-    let why = if s.mac.ampdu_max_bytes == 0 {
-        "it counts the MPDUs of the Block Ack windows, and without A-MPDUs (mac.ampdu_max_bytes = 0) there are none"
-    } else {
-        "an AP's ack_queue splits its queue in two FIFOs, and the MPDUs in flight belong to neither"
-    };
+    let allowed = "false, or true with mac.ampdu_max_bytes > 0 and no aps[].ack_queue";
+    let key = "mac.queue_counts_in_flight";
+    if s.mac.ampdu_max_bytes == 0 {
+        let what = "counting the MPDUs of the Block Ack windows against the queue";
+        return needs_ampdus(key, true, what, allowed);
+    }
     err(
-        "mac.queue_counts_in_flight".to_string(),
-        format!("true: {why}; allowed: false, or true with mac.ampdu_max_bytes > 0 and no aps[].ack_queue"),
+        key,
+        format!("true: an AP's ack_queue splits its queue in two FIFOs, and the MPDUs in flight belong to neither; allowed: {allowed}"),
     )
 }
 
@@ -291,17 +288,16 @@ fn first_reports(s: &Scenario) -> Result<(), ScenarioError> {
     if s.mac.rate_first_reports != Some(FirstReports::Ns3) {
         return Ok(());
     }
-    if !s.first_reports_apply() {
-        return err(
-            "mac.rate_first_reports".to_string(),
-            format!(
-                "\"ns3\": ns-3.37's first reports (association, ARP, ADDBA) are modelled for 802.11n/ac with A-MPDUs; this scenario has {} with mac.ampdu_max_bytes = {}: set \"none\"",
-                s.phy.standard.name(),
-                s.mac.ampdu_max_bytes
-            ),
-        );
+    if s.first_reports_apply() {
+        return Ok(());
     }
-    Ok(())
+    // (`aggregation` in validate.rs refuses A-MPDUs on a PHY other than 802.11n/ac.)
+    needs_ampdus(
+        "mac.rate_first_reports",
+        "\"ns3\"",
+        "the model of ns-3.37's first reports (association, ARP, ADDBA on 802.11n/ac)",
+        "\"none\", or \"ns3\" with mac.ampdu_max_bytes > 0",
+    )
 }
 
 /// A group's rate controller: one of its PHY, with the rate-dependent reception model,

@@ -1,7 +1,9 @@
 //! Checks that need more than one value, or a range: each failure names its key path, the
 //! value and what is allowed.
 use super::bounds;
-use super::checks::{contention_window, reference, short_preamble_rate, standard_rate};
+use super::checks::{
+    contention_window, err, needs_ampdus, reference, short_preamble_rate, standard_rate,
+};
 use super::{FlowConfig, Protocol, Scenario, ScenarioError, Traffic};
 use crate::net::Kind;
 use crate::phy::{frame, Preamble, Standard};
@@ -9,10 +11,6 @@ use std::collections::HashSet;
 
 /// Largest MSDU (802.11-2012 8.3.2.1): LLC/SNAP + IP + UDP + payload must fit.
 const MAX_MSDU: u64 = 2304;
-
-fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(path, message))
-}
 
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if s.duration.0 == 0 {
@@ -321,10 +319,11 @@ fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
             );
         }
         if let Some(ack) = s.mac.single_mpdu_ack {
-            let value = serde_json::to_value(ack).expect("an enum");
-            return err(
+            return needs_ampdus(
                 "mac.single_mpdu_ack",
-                format!("{value}: applies to MPDUs under a Block Ack agreement, which A-MPDUs set up; set mac.ampdu_max_bytes (the values: \"block_ack\", \"normal_ack\")"),
+                serde_json::to_value(ack).expect("an enum"),
+                "the acknowledgment of a lone MPDU under a Block Ack agreement",
+                "unset, or with mac.ampdu_max_bytes > 0 \"block_ack\", \"normal_ack\"",
             );
         }
         return Ok(());
