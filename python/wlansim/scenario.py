@@ -214,10 +214,17 @@ def _inputs_relative_to(data: Any, scenario: str | os.PathLike) -> None:
     """Rewrite the relative paths of `INPUT_FILES` in `data` to lie under the directory of
     the file `scenario` (pathlib is imported only for a scenario that reads files)."""
 
+    base = None
+
     def under(v: str) -> str:
+        nonlocal base
         from pathlib import Path
 
-        return v if Path(v).is_absolute() else str(Path(scenario).resolve().parent / v)
+        if Path(v).is_absolute():
+            return v
+        if base is None:  # the scenario's directory, resolved once
+            base = Path(scenario).resolve().parent
+        return str(base / v)
 
     map_inputs(data, under)
 
