@@ -3,9 +3,10 @@ wlansim's own tables.
 
 What is compared (scenario `capture-mixed.toml`: warm-up 0 and every flow done before the
 end, so the tables count the whole run and nothing is in the air when it ends):
-- per-node captures: frames = the node's MAC `attempts`, frames with the 802.11 retry bit =
-  `retries`, frames with the radiotap bad-FCS flag = `frame_errors + collisions` (neither a
-  lost nor a collided frame is received);
+- per-node captures: frames but ACKs = the node's MAC `attempts`, those with the 802.11
+  retry bit = `retries`, those with the radiotap bad-FCS flag = `frame_errors +
+  collisions` (neither a lost nor a collided frame is received);
+- per-BSS captures: the ACKs (good FCS) to a node = its `successes`;
 - per-BSS captures, `tshark -z conv,udp|tcp` restricted to the frames of the last hop that
   were received (good FCS, transmitted by the AP; TCP: segments with payload): packets =
   the flow's `delivered_packets`, frame bytes = delivered packets × (radiotap 10 + 802.11
@@ -46,6 +47,9 @@ def tshark(*args: str) -> str:
     errors = [line for line in out.stderr.splitlines() if "Running as user" not in line]
     assert not errors, errors
     return out.stdout
+
+
+NOT_ACK = "wlan.fc.type_subtype != 0x001d"
 
 
 def fields(path: Path, *names: str, where: str = "") -> list[list[str]]:
@@ -107,12 +111,25 @@ def test_every_capture_reads_without_errors_or_malformed_packets(tmp_path):
 def test_node_captures_show_attempts_retries_and_bad_fcs(tmp_path):
     r, out = capture(tmp_path, "node")
     for n in r.to_dict()["nodes"]:
-        rows = fields(out / f"{n['name']}.pcap", "wlan.fc.retry", "radiotap.flags.badfcs")
+        rows = fields(
+            out / f"{n['name']}.pcap", "wlan.fc.retry", "radiotap.flags.badfcs", where=NOT_ACK
+        )
         assert len(rows) == n["attempts"], n["name"]
         assert sum(row[0] in ("1", "True") for row in rows) == n["retries"], n["name"]
         bad = sum(row[1] in ("1", "True") for row in rows)
         assert bad == n["frame_errors"] + n["collisions"], n["name"]
     assert node(r, "a-0")["frame_errors"] > 0 and node(r, "a-0")["retries"] > 0
+
+
+@needs_tshark
+def test_every_success_has_its_ack_in_the_capture(tmp_path):
+    r, out = capture(tmp_path, "bss", "output.pcap_per=bss")
+    acks: dict[str, int] = {}
+    for path in out.glob("bss-*.pcap"):
+        for (ra,) in fields(path, "wlan.ra", where=f"!({NOT_ACK}) && radiotap.flags.badfcs == 0"):
+            acks[ra] = acks.get(ra, 0) + 1
+    nodes = r.to_dict()["nodes"]
+    assert {n["mac_address"]: n["successes"] for n in nodes if n["successes"]} == acks
 
 
 @needs_tshark

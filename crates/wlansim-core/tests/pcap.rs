@@ -55,26 +55,31 @@ fn read_pcap(path: &Path) -> (u32, Vec<Frame>) {
     (link, frames)
 }
 
-/// Per capture: (link type, frames, 802.11 retry bits, radiotap bad-FCS flags).
-fn read(dir: &Path) -> BTreeMap<String, (u32, u64, u64, u64)> {
+/// Per capture: (link type, frames but ACKs, their 802.11 retry bits, their radiotap
+/// bad-FCS flags, ACKs).
+fn read(dir: &Path) -> BTreeMap<String, (u32, u64, u64, u64, u64)> {
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let (link, frames) = read_pcap(&path);
-        let (mut n, mut retry, mut bad) = (0, 0, 0);
+        let (mut n, mut retry, mut bad, mut acks) = (0, 0, 0, 0);
         let mut last = 0;
         for p in frames {
             assert!(p.ns >= last, "{}: time goes back", path.display());
             last = p.ns;
-            n += 1;
             if link == RADIOTAP {
                 let rt = p.data[2] as usize;
+                if p.data[rt] == 0xd4 {
+                    acks += 1; // an ACK (control, subtype 13)
+                    continue;
+                }
                 bad += (p.data[8] & 0x40 != 0) as u64;
                 retry += (p.data[rt + 1] & 0x08 != 0) as u64;
             }
+            n += 1;
         }
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        out.insert(name, (link, n, retry, bad));
+        out.insert(name, (link, n, retry, bad, acks));
     }
     out
 }
@@ -86,7 +91,7 @@ fn one_capture_per_node_holds_its_attempts_retries_and_failures() {
     let caps = read(&dir);
     for n in &r.nodes {
         let name = format!("{}.pcap", n.name);
-        let (link, frames, retry, bad) = *caps
+        let (link, frames, retry, bad, _) = *caps
             .get(&name)
             .unwrap_or_else(|| panic!("{name} in {caps:?}"));
         assert_eq!(link, RADIOTAP);
@@ -96,12 +101,15 @@ fn one_capture_per_node_holds_its_attempts_retries_and_failures() {
     }
     assert!(r.nodes.iter().any(|n| n.mac.frame_errors > 0));
     assert!(r.nodes.iter().any(|n| n.mac.retries > 0));
+    // every success was answered by an ACK, in its receiver's capture
+    let acks: u64 = caps.values().map(|c| c.4).sum();
+    assert_eq!(acks, r.nodes.iter().map(|n| n.mac.successes).sum::<u64>());
     for link in [
         "link-ap1-router.pcap",
         "link-ap2-router.pcap",
         "link-router-srv-0.pcap",
     ] {
-        let (dl, frames, _, _) = *caps
+        let (dl, frames, _, _, _) = *caps
             .get(link)
             .unwrap_or_else(|| panic!("{link} in {caps:?}"));
         assert_eq!(dl, ETHERNET);
@@ -132,6 +140,9 @@ fn one_capture_per_bss_and_byte_identical_for_a_seed() {
     let attempts: u64 = r.bss.iter().map(|b| b.mac.attempts).sum();
     let frames = caps["bss-ap1.pcap"].1 + caps["bss-ap2.pcap"].1;
     assert_eq!(frames, attempts);
+    let acks = caps["bss-ap1.pcap"].4 + caps["bss-ap2.pcap"].4;
+    let successes: u64 = r.bss.iter().map(|b| b.mac.successes).sum();
+    assert_eq!(acks, successes);
     for name in caps.keys() {
         let a = std::fs::read(d1.join(name)).unwrap();
         assert_eq!(a, std::fs::read(d2.join(name)).unwrap(), "{name} differs");

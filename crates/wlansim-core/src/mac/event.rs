@@ -95,6 +95,15 @@ pub enum MacOutcome {
         bitmap: Option<u64>,
         lost: bool,
     },
+    /// Tracing only: `node` answered `to`'s data frame with an ACK at `at`, at `rate`
+    /// (b/s); `lost`: the channel lost it.
+    Ack {
+        node: NodeId,
+        to: NodeId,
+        at: Time,
+        rate: u64,
+        lost: bool,
+    },
     /// Tracing only: `node` sent `to` an ADDBA Request (`response`: an ADDBA Response) at
     /// `at`, at `rate` (b/s), in the BSS of AP `bssid`; `lost`: lost or collided.
     Addba {

@@ -695,8 +695,8 @@ impl Shared {
         if ex.received != 0 && !ex.passes_up {
             store.aggregate_received(self.transmitters[0], ex.received, ex.data_end);
         }
-        if store.trace && store.aggregation.is_some() {
-            self.trace_ampdus(store);
+        if store.trace {
+            self.trace_answers(store);
         }
         if self.records_order {
             self.record_order(store, ex.success);
@@ -795,12 +795,19 @@ impl Shared {
         self.transmitters.clear();
     }
 
-    /// Tracing only: the A-MPDUs (or BlockAckReqs) of the exchange that ends (the first
-    /// transmitter's as received, with the BlockAck when its receiver answered; the
-    /// others collided).
+    /// Tracing only, at the end of an exchange: the ACK of a frame sent alone, or the
+    /// A-MPDUs (or BlockAckReqs) of the exchange (the first transmitter's as received,
+    /// with the BlockAck when its receiver answered; the others collided).
     #[inline(never)]
-    fn trace_ampdus(&self, store: &mut Store) {
+    fn trace_answers(&self, store: &mut Store) {
         let ex = &self.exchange;
+        if store.aggregation.is_none() {
+            let t = self.transmitters[0];
+            if ex.success && !store.entities[t as usize].head.is_some_and(|h| h.broadcast) {
+                store.trace_ack(t, ex.start, false);
+            }
+            return;
+        }
         for (k, &t) in self.transmitters.iter().enumerate() {
             if !store.aggregates(t) {
                 continue;

@@ -999,6 +999,9 @@ impl Spatial {
         let t = ex.entity;
         store.entities[t as usize].stats.captures += u64::from(ex.captured);
         let received = ex.received.expect("an acknowledged frame was received");
+        if store.trace && !store.entities[t as usize].head.is_some_and(|h| h.broadcast) {
+            store.trace_ack(t, ex.start, false);
+        }
         store.succeed(t, ex.start, received);
         self.settle.push((n, t, ex.txop_start, ex.captured));
     }

@@ -406,6 +406,9 @@ impl Store {
                 packet: *e.queue.head().expect("has frame"),
                 lost: loss != ChannelLoss::None,
             });
+            if received.is_some() {
+                self.trace_ack(t, start, true);
+            }
         }
         self.fail(t, start, long_frame);
     }
@@ -525,6 +528,26 @@ impl Store {
         e.queue.remove_head();
         self.new_head(t);
         self.outcomes.push(MacOutcome::Vacated(t));
+    }
+
+    /// Tracing only: the ACK that answered entity `t`'s head-of-line frame, sent in the
+    /// exchange that began at `start`, SIFS after the frame's reception (`lost`: the
+    /// channel lost it, and the sender tries again).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn trace_ack(&mut self, t: u32, start: Time, lost: bool) {
+        let e = &self.entities[t as usize];
+        let head = e.head.as_ref().expect("has frame");
+        let at = start + head.times.data_end + self.phy.sifs;
+        let rate = self.head_link(t).rates.ack;
+        let (node, to) = (head.to, e.node);
+        self.outcomes.push(MacOutcome::Ack {
+            node,
+            to,
+            at,
+            rate,
+            lost,
+        });
     }
 
     /// A Beacon sent at `at` left the air (alone or in a collision): a new backoff, the

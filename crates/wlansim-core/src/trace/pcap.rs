@@ -159,6 +159,9 @@ struct Pending {
     real: Option<Box<[u8]>>,
     /// An A-MPDU subframe: whether it is the A-MPDU's last.
     last: Option<bool>,
+    /// The ACK that answered it (time, rate in b/s, lost), told before the frame is
+    /// written and written after it.
+    ack: Option<(Time, u64, bool)>,
 }
 
 type Writer = PcapWriter<BufWriter<File>>;
@@ -359,6 +362,7 @@ impl PcapRecorder {
                     rate,
                     real: real.map(Box::from),
                     last: None,
+                    ack: None,
                 });
             }
             TraceEvent::Subframe {
@@ -381,6 +385,7 @@ impl PcapRecorder {
                     rate,
                     real: real.map(Box::from),
                     last: subframe.last,
+                    ack: None,
                 };
                 self.write_air(node, &x, !subframe.decoded);
             }
@@ -412,6 +417,7 @@ impl PcapRecorder {
                     rate,
                     real: real.map(Box::from),
                     last: None,
+                    ack: None,
                 };
                 self.write_air(node, &x, !decoded);
             }
@@ -425,6 +431,7 @@ impl PcapRecorder {
                 if let Some(i) = self.pending.iter().position(same) {
                     let x = self.pending.swap_remove(i);
                     self.write_air(x.node, &x, false);
+                    self.write_answer(&x);
                 }
             }
             _ => {}
@@ -466,6 +473,7 @@ impl PcapRecorder {
         pending.sort_by_key(|x| (x.t, x.node));
         for x in &pending {
             self.write_air(x.node, x, false);
+            self.write_answer(x);
         }
         for f in std::mem::take(&mut self.files) {
             if let Err(e) = f.into_writer().into_inner() {
@@ -602,6 +610,40 @@ impl PcapRecorder {
         if let Some(bitmap) = bitmap {
             b.extend_from_slice(&bitmap.to_le_bytes());
         }
+        let len = b.len();
+        self.write(file, t, len);
+    }
+
+    /// An ACK (802.11-2020 9.3.1.3) that `node` sent to `to` at `t` at `rate` (b/s), into
+    /// the capture of `node`: frame control, duration 0, the receiver address; 10 bytes
+    /// written, 14 on the air with its FCS. Bad FCS when the channel lost it. When the
+    /// frame it answers waits to be written (its fate is told after the ACK), it goes
+    /// after that frame, so that a capture's times do not go back.
+    pub fn ack(&mut self, t: Time, node: NodeId, to: NodeId, rate: u64, lost: bool) {
+        let answered = |x: &&mut Pending| x.node == to && x.packet.hop == node && x.last.is_none();
+        match self.pending.iter_mut().find(answered) {
+            Some(x) => x.ack = Some((t, rate, lost)),
+            None => self.write_ack(t, node, to, rate, lost),
+        }
+    }
+
+    /// The ACK that answered `x`, if one did ([`PcapRecorder::ack`]).
+    fn write_answer(&mut self, x: &Pending) {
+        if let Some((t, rate, lost)) = x.ack {
+            self.write_ack(t, x.packet.hop, x.node, rate, lost);
+        }
+    }
+
+    fn write_ack(&mut self, t: Time, node: NodeId, to: NodeId, rate: u64, lost: bool) {
+        let Some(file) = self.air_file[node as usize] else {
+            return;
+        };
+        let b = &mut self.buf;
+        b.clear();
+        legacy_radiotap(b, rate, lost);
+        // Frame control: control frame (type 1), subtype Ack (13); duration 0.
+        b.extend_from_slice(&[0xd4, 0, 0, 0]);
+        b.extend_from_slice(&mac_address(to));
         let len = b.len();
         self.write(file, t, len);
     }

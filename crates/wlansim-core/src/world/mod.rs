@@ -493,6 +493,17 @@ impl World {
                         cap.block_ack(at, node, to, rate, (ssn, bitmap), lost);
                     }
                 }
+                MacOutcome::Ack {
+                    node,
+                    to,
+                    at,
+                    rate,
+                    lost,
+                } => {
+                    if let Some(cap) = self.capture() {
+                        cap.ack(at, node, to, rate, lost);
+                    }
+                }
                 MacOutcome::Addba {
                     node,
                     to,

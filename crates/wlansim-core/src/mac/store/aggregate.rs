@@ -256,7 +256,8 @@ impl Store {
     /// [`Store::aggregate_received`], before the window settles): each subframe of its
     /// A-MPDU as sent (`received`: the subframes its receiver decoded; 0 when it
     /// collided), and the receiver's BlockAck when it sent one (`block_ack`: whether the
-    /// channel lost it), with the receiver's scoreboard from the window's start.
+    /// channel lost it), with the receiver's scoreboard from the window's start, or its
+    /// ACK to an MPDU sent alone.
     #[inline(never)]
     pub(in crate::mac) fn trace_ampdu(
         &mut self,
@@ -321,7 +322,16 @@ impl Store {
                 });
             }
         }
-        // An MPDU sent alone is acknowledged by an ACK (not captured, as elsewhere).
+        // An MPDU sent alone is acknowledged by an ACK (`SingleMpduAck`).
+        if let Some(lost) = block_ack.filter(|_| !ampdu && count == 1) {
+            self.outcomes.push(MacOutcome::Ack {
+                node: head.to,
+                to: node,
+                at: start + head.times.data_end + phy.sifs,
+                rate,
+                lost,
+            });
+        }
         if let Some(lost) = block_ack.filter(|_| ampdu) {
             let bitmap = session
                 .unacked
