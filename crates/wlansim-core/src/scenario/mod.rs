@@ -46,6 +46,7 @@ pub use crate::app::Traffic;
 
 use crate::mac::aggregate::SingleMpduAck;
 use crate::mac::rate::first_reports::FirstReports;
+use crate::mac::rate::minstrel_ht::Airtime;
 use crate::mac::rate::RateAlgorithm;
 use crate::net::RoutingAgent;
 use crate::phy::channels::Band;
@@ -527,6 +528,13 @@ pub struct MacConfig {
     /// profile = "ns3"` where it applies, else `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_first_reports: Option<FirstReports>,
+    /// How Minstrel-HT times a rate's MPDUs for its throughput estimate, sampling and
+    /// retry counts (`mac/rate/minstrel_ht.rs` `mpdu_airtimes`): `ns3` (ns-3.37's: data
+    /// symbols as a fraction, not rounded up, and every MPDU of an A-MPDU with its own
+    /// preamble) or `ppdu` (the PPDU's: whole symbols, one preamble); with a `minstrel_ht`
+    /// rate control only; default `ns3` under `[mac] profile = "ns3"`, else `ppdu`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minstrel_ht_airtime: Option<Airtime>,
     /// Whether the MPDUs a node sent and has not had acknowledged (its Block Ack
     /// windows) count against its queue (`mac.queue`, `aps[].queue`), as ns-3.37's
     /// `WifiMacQueue` keeps them until acknowledged or discarded: a packet that finds
@@ -579,6 +587,7 @@ impl Default for MacConfig {
             rate_control: RateAlgorithm::Constant,
             amsdu_max_bytes: 0,
             rate_first_reports: None,
+            minstrel_ht_airtime: None,
             queue_counts_in_flight: None,
             single_mpdu_ack: None,
         }
@@ -1133,6 +1142,18 @@ impl Scenario {
                 FirstReports::None
             },
         )
+    }
+
+    /// How Minstrel-HT times a rate's MPDUs (`mac.minstrel_ht_airtime`, else `ns3` under
+    /// the ns3 MAC profile).
+    pub fn minstrel_ht_airtime(&self) -> Airtime {
+        self.mac
+            .minstrel_ht_airtime
+            .unwrap_or(if self.mac_profile() == Profile::Ns3 {
+                Airtime::Ns3
+            } else {
+                Airtime::Ppdu
+            })
     }
 
     /// Whether ns-3.37's first reports are modelled for this scenario's links: 802.11n/ac

@@ -24,6 +24,7 @@ use crate::channel::reception::ReceptionParams;
 use crate::channel::{BurstSpec, Radio, Trajectory};
 use crate::mac::aggregate::AggregationConfig;
 use crate::mac::rate::first_reports::FirstReports;
+use crate::mac::rate::minstrel_ht::Airtime;
 use crate::mac::rate::RateAlgorithm;
 use crate::mac::{AccessCategory, AccessParams, Classifier, EifsStart, MacRules};
 use crate::net::{Kind, NodeId};
@@ -270,6 +271,8 @@ pub struct RateGroupSpec {
     pub stations: Vec<NodeId>,
     /// The stations' links hear ns-3.37's first reports (`mac.rate_first_reports`).
     pub first_reports: bool,
+    /// How Minstrel-HT times the ladder's MPDUs (`mac.minstrel_ht_airtime`).
+    pub airtime: Airtime,
 }
 
 impl Model {
@@ -551,6 +554,7 @@ impl Model {
                     .map(|i| m.id(&format!("{}-{i}", g.name)))
                     .collect(),
                 first_reports: s.rate_first_reports() == FirstReports::Ns3,
+                airtime: s.minstrel_ht_airtime(),
             })
             .collect();
         Ok(m)

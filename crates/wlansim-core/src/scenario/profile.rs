@@ -113,17 +113,20 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::Scenario;
+    use crate::scenario::{Scenario, ScenarioError};
     use crate::sim::time::US;
 
     fn scenario(top: &str, mac: &str) -> Scenario {
+        parse(top, mac).unwrap()
+    }
+
+    fn parse(top: &str, mac: &str) -> Result<Scenario, ScenarioError> {
         Scenario::from_toml(&format!(
             "duration = \"1 s\"\n{top}\n[phy]\nstandard = \"802.11ac\"\n[mac]\n{mac}\n\
              [[stations]]\nname = \"s\"\n[[flows]]\nname = \"f\"\nprotocol = \"tcp\"\n\
              direction = \"uplink\"\nstations = \"s\"\nserver = \"h\"\n\
              [[servers]]\nname = \"h\"\n"
         ))
-        .unwrap()
     }
 
     /// `ns3`: ns-3.37's PPDU timing (a VHT SU data frame 4 µs shorter), EIFS start,
@@ -183,6 +186,21 @@ mod tests {
         assert_eq!(of("", ampdu), FirstReports::None);
         let off = format!("{ampdu}\nrate_first_reports = \"none\"");
         assert_eq!(of("profile = \"ns3\"", &off), FirstReports::None);
+    }
+
+    /// `mac.minstrel_ht_airtime`: ns-3.37's by default under the ns3 MAC profile, the
+    /// PPDU's otherwise; set without a Minstrel-HT group, refused naming the key and the
+    /// value.
+    #[test]
+    fn ns3s_minstrel_ht_airtime_is_the_ns3_profiles_default() {
+        use crate::mac::rate::minstrel_ht::Airtime;
+        let of = |top, mac: &str| scenario(top, mac).minstrel_ht_airtime();
+        assert_eq!(of("profile = \"ns3\"", ""), Airtime::Ns3);
+        assert_eq!(of("", "profile = \"ns3\""), Airtime::Ns3);
+        assert_eq!(of("", ""), Airtime::Ppdu);
+        let e = parse("", "minstrel_ht_airtime = \"ns3\"").unwrap_err();
+        assert_eq!(e.path, "mac.minstrel_ht_airtime");
+        assert!(e.message.contains("\"ns3\"") && e.message.contains("minstrel_ht"));
     }
 
     /// `mac.queue_counts_in_flight`: on by default under the ns3 MAC profile with

@@ -6,6 +6,7 @@ use super::checks::{err, needs_ampdus, short_preamble_rate, standard_rate};
 use super::{ApConfig, Scenario, ScenarioError, StationGroup};
 use crate::mac::beacon::{beacon_elements, BeaconSpec};
 use crate::mac::rate::first_reports::FirstReports;
+use crate::mac::rate::minstrel_ht::Airtime;
 use crate::mac::rate::{minstrel_ht, RateAlgorithm, MAX_RUNGS};
 use crate::phy::ht::HtMode;
 use crate::phy::rates::mandatory_rates;
@@ -261,7 +262,29 @@ pub(super) fn check(s: &Scenario) -> Result<(), ScenarioError> {
         rate_control(s, g, &key)?;
     }
     first_reports(s)?;
+    minstrel_ht_airtime(s)?;
     in_flight_count(s)
+}
+
+/// `mac.minstrel_ht_airtime`, set: Minstrel-HT's key, with a group adapting by it.
+fn minstrel_ht_airtime(s: &Scenario) -> Result<(), ScenarioError> {
+    let Some(airtime) = s.mac.minstrel_ht_airtime else {
+        return Ok(());
+    };
+    if s.stations
+        .iter()
+        .any(|g| s.rate_control(g) == RateAlgorithm::MinstrelHt)
+    {
+        return Ok(());
+    }
+    let value = match airtime {
+        Airtime::Ns3 => "ns3",
+        Airtime::Ppdu => "ppdu",
+    };
+    err(
+        "mac.minstrel_ht_airtime".to_string(),
+        format!("\"{value}\": it times Minstrel-HT's MPDUs, and no station group adapts its rate with \"minstrel_ht\" (mac.rate_control, stations[].rate_control): remove the key"),
+    )
 }
 
 /// `mac.queue_counts_in_flight = true`: with A-MPDUs, whose Block Ack windows hold the

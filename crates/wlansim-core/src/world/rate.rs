@@ -39,7 +39,7 @@ pub(super) fn rate_control(
     let mut starts = Vec::new();
     for g in &m.rate {
         let rungs = g.rungs.iter().map(|&r| LinkTimes::new(&m.phy, r)).collect();
-        ladders.push(Ladder::new(&m.phy, rungs));
+        ladders.push(Ladder::new(&m.phy, rungs, g.airtime));
         let ap = g.ap;
         for &sta in &g.stations {
             for (direction, tx, rx) in [(Direction::Up, sta, ap), (Direction::Down, ap, sta)] {

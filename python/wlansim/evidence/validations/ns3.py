@@ -933,7 +933,7 @@ RATE_DIFFERENCES = (
     "credited may trap the station at a low rate for the run (802.11n at 10 dB: 7 of "
     "60 runs at MCS 1, 11.5 Mb/s). wlansim's side follows it (mac.rate_first_reports = "
     '"ns3", the ns3 profile\'s default: mac/rate/first_reports.rs, each frame drawn at '
-    "the link's SNR), so the trap happens in both (8 of 60 runs at 802.11n 10 dB); "
+    "the link's SNR), so the trap happens in both (9 of 60 runs at 802.11n 10 dB); "
     "which runs it catches differs with each simulator's draws (traced in "
     "docs/validation-ns3.md)",
     "Minstrel-HT with single MPDUs: ns-3.37 also limits a frame's retries to its retry "

@@ -156,7 +156,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mac::rate::minstrel_ht::group_modes;
+    use crate::mac::rate::minstrel_ht::{group_modes, Airtime};
     use crate::mac::rate::{Direction, Ladder, LinkSpec, RateAlgorithm};
     use crate::phy::ht::{GuardInterval, HtMode};
     use crate::phy::{LinkRates, LinkTimes, Phy, Preamble, Standard};
@@ -199,7 +199,8 @@ mod tests {
             snr: 10.0,
             rng: Rng::named(1, StreamKind::Rate, "sta>ap/rate"),
         };
-        RateControl::new(2, vec![Ladder::new(&phy, rungs)], vec![spec])
+        let ladder = Ladder::new(&phy, rungs, Airtime::Ppdu);
+        RateControl::new(2, vec![ladder], vec![spec])
     }
 
     /// The start of [`HT`] on a Minstrel-HT link, each frame and its ACK through at

@@ -16,13 +16,16 @@
 //!   whole (`100 * success / attempt` in integers), its EWMA (75 % on the old value; the
 //!   interval's value itself while the rate never succeeded), the throughput estimate
 //!   (`CalculateThroughput`: 0 under 10 %, else the percentage, at most 90, over the
-//!   airtime of a 1200-byte first MPDU of an A-MPDU, `perfectTxTime`); the best and second
-//!   best throughput (`SetBestStationThRates`) and the best-probability rate
+//!   airtime of a 1200-byte first MPDU of an A-MPDU, `perfectTxTime`: [`mpdu_airtimes`],
+//!   ns-3.37's under `mac.minstrel_ht_airtime = "ns3"`); the best and second best
+//!   throughput (`SetBestStationThRates`) and the best-probability rate
 //!   (`SetBestProbabilityRate`: the highest throughput among the rates above 75 %, else the
 //!   most probable), each update starting from the lowest rate (`GetLowestIndex`: the
 //!   first group's MCS 0); each chain rate's retry count (`CalculateRetransmits`: 2, or
 //!   more while the attempts with their backoff fit in 6 ms, at most 7; 1 for a rate under
-//!   1 %); the mean A-MPDU length (MPDUs per A-MPDU, an EWMA over the intervals, whole);
+//!   1 %: an A-MPDU's airtime the first MPDU's and the mean length's others',
+//!   [`mpdu_airtimes`]); the mean A-MPDU length (MPDUs per A-MPDU, an EWMA over the
+//!   intervals, whole);
 //! - the rate of the next frame or A-MPDU (`FindRate`, after each report that ends a
 //!   frame's chain): the best throughput, or a sample: once `16 + 2 × mean A-MPDU length`
 //!   reports have passed since the last sample (`UpdatePacketCounters`, at most
@@ -56,8 +59,11 @@
 //! until the next report with a success).
 use super::Ladder;
 use crate::phy::ht::{Format, GuardInterval, HtMode};
+use crate::phy::{LinkTimes, Phy, PsduTime};
 use crate::sim::rng::Rng;
 use crate::sim::time::{Time, MS, US};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// `UpdateStatistics`.
 const UPDATE: Time = 50 * MS;
@@ -69,6 +75,52 @@ const SAMPLE_COLUMNS: usize = 10;
 const RETRY_BUDGET: Time = 6 * MS;
 /// `CalculateRetransmits`'s slot time (OFDM; every ladder here is HT or VHT).
 const SLOT: Time = 9 * US;
+
+/// How Minstrel-HT times a rate's MPDUs (`mac.minstrel_ht_airtime`): the airtime its
+/// throughput estimate and sampling compare (a first MPDU's) and that its retry counts
+/// add up (a first MPDU's and the further ones').
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Airtime {
+    /// ns-3.37's: each MPDU's data symbols as a fraction, not rounded up, and every MPDU,
+    /// the further ones too, with the PPDU's preamble and signal fields.
+    Ns3,
+    /// The PPDU's: a first MPDU as a PPDU of its own, in whole symbols; a further MPDU,
+    /// the time it adds to the PPDU.
+    Ppdu,
+}
+
+/// The bytes of the MPDU Minstrel-HT times (ns-3.37's `PacketLength`).
+const MPDU_BYTES: u32 = 1200;
+
+/// A 1200-byte MPDU's airtime on `link`, first in an A-MPDU and further in it, as
+/// `airtime` times it. ns-3.37's (`CalculateMpduTxDuration`,
+/// rate-control/minstrel-ht-wifi-manager.cc:427-445, with `HtPhy::GetPayloadDuration`,
+/// ht/ht-phy.cc:300-319; src/wifi/model at tag ns-3.37): the preamble and signal fields
+/// (`CalculatePhyPreambleAndHeaderDuration`, no VHT-SIG-B: [`PsduTime::Ns3`]) plus, for
+/// `FIRST_MPDU_IN_AGGREGATE`, (16 + 8 · 1200 + 6 · N_ES) / N_DBPS symbols and, for
+/// `MIDDLE_MPDU_IN_AGGREGATE`, 8 · 1200 / N_DBPS, each a fraction times the symbol in
+/// femtoseconds, truncated to the nanosecond. A link without an HT/VHT mode (legacy
+/// ladders, whose controllers read neither) is timed as the PPDU's.
+pub fn mpdu_airtimes(phy: &Phy, link: &LinkTimes, airtime: Airtime) -> (Time, Time) {
+    match (airtime, link.rates.ht) {
+        (Airtime::Ns3, Some(m)) => {
+            let preamble = m.preamble(PsduTime::Ns3);
+            let fs_per_symbol = m.symbol() as f64 * 1e6;
+            let part = |bits: u64| {
+                let symbols = bits as f64 / m.bits_per_symbol() as f64;
+                (symbols * fs_per_symbol) as Time / 1_000_000
+            };
+            let bits = 8 * u64::from(MPDU_BYTES);
+            let first = preamble + part(16 + bits + 6 * m.encoders());
+            (first, preamble + part(bits))
+        }
+        _ => {
+            let one = link.data(phy, MPDU_BYTES);
+            (one, link.data(phy, 2 * MPDU_BYTES) - one)
+        }
+    }
+}
 
 /// The modes Minstrel-HT chooses among on a link whose configured mode is `top` (its
 /// format, widest channel, most streams and guard interval): every MCS of every group
@@ -592,10 +644,55 @@ mod tests {
     }
 
     /// The ladder of an 802.11ac link whose configured mode is `top`, timed as the world
-    /// times it.
+    /// times it (the MPDUs as the PPDU's).
     fn vht_ladder(top: HtMode) -> Ladder {
+        vht_ladder_timed(top, Airtime::Ppdu)
+    }
+
+    fn vht_ladder_timed(top: HtMode, airtime: Airtime) -> Ladder {
         let phy = Standard::Ieee80211ac.preset(Preamble::Long);
-        Ladder::new(&phy, rungs(&phy, &group_modes(top)))
+        Ladder::new(&phy, rungs(&phy, &group_modes(top)), airtime)
+    }
+
+    /// ns-3.37's airtimes, to the nanosecond, as its own log printed them on `validate
+    /// ns3`'s 802.11ac 80 MHz ladder (`FindRate`'s "SampleDuration= +184030ns
+    /// maxTp2Duration= +406076ns": 20 MHz MCS 7 and MCS 3) and its `PrintStats` table (the
+    /// first MPDU's airtime in whole µs: 80 MHz MCS 3 118, MCS 8 63, MCS 9 60); a further
+    /// MPDU carries the preamble again, where the PPDU adds only its symbols.
+    #[test]
+    fn ns3_times_each_mpdu_with_its_preamble_and_fractional_symbols() {
+        let ns3 = vht_ladder_timed(vht(80, 1, L), Airtime::Ns3);
+        let ppdu = vht_ladder(vht(80, 1, L));
+        // Rungs: 20 MHz MCS 0-8, 40 MHz MCS 0-9, 80 MHz MCS 0-9.
+        let (mcs3_20, mcs7_20, mcs3_80, mcs8_80, mcs9_80) = (3, 7, 19 + 3, 19 + 8, 19 + 9);
+        assert_eq!(ns3.first_mpdu[mcs7_20], 184_030);
+        assert_eq!(ns3.first_mpdu[mcs3_20], 406_076);
+        assert_eq!(ns3.first_mpdu[mcs3_80] / US, 118);
+        assert_eq!(ns3.first_mpdu[mcs8_80] / US, 63);
+        assert_eq!(ns3.first_mpdu[mcs9_80] / US, 60);
+        // 36 µs of preamble (no VHT-SIG-B) and 9600 / 468 symbols of 4 µs: 118.05 µs.
+        assert_eq!(ns3.next_mpdu[mcs3_80], 36 * US + 82_051);
+        // The PPDU's: whole symbols (80 MHz MCS 8 and 9 both 7, 64 µs with VHT-SIG-B's
+        // 4 µs), a further MPDU 21 symbols of 4 µs and no preamble.
+        assert_eq!(ppdu.first_mpdu[mcs8_80], ppdu.first_mpdu[mcs9_80]);
+        assert_eq!(ppdu.next_mpdu[mcs3_80], 84 * US);
+    }
+
+    /// Retry counts follow the airtime: at 80 MHz MCS 3 with A-MPDUs of 17 MPDUs two
+    /// attempts fill ns-3.37's 6 ms budget (ns-3's log: the chain leaves the best rate
+    /// after its second attempt, at 0.70 s of seed 3 at 10 dB), three the PPDU's.
+    #[test]
+    fn the_retry_count_follows_the_airtime() {
+        let count = |airtime| {
+            let mut m = MinstrelHt::new(&vht_ladder_timed(vht(80, 1, L), airtime), &mut rng());
+            m.avg_ampdu_len = 17;
+            let i = 2 * 10 + 3;
+            m.rates[i].ewma = 100.0;
+            m.calculate_retransmits(i);
+            m.rates[i].retry_count
+        };
+        assert_eq!(count(Airtime::Ns3), 2);
+        assert_eq!(count(Airtime::Ppdu), 3);
     }
 
     fn rng() -> Rng {

@@ -100,8 +100,9 @@ pub struct Ladder {
     /// Per rung: the airtime of one exchange of a 1200-byte MPDU with its ACK (Minstrel's
     /// throughput estimate divides the success probability by it).
     pub exchange: Vec<Time>,
-    /// Per rung (Minstrel-HT): a 1200-byte MPDU's airtime first in an A-MPDU (with the
-    /// preamble: ns-3's `perfectTxTime`) and further in it (`GetMpduTxTime`).
+    /// Per rung (Minstrel-HT): a 1200-byte MPDU's airtime first in an A-MPDU (ns-3's
+    /// `perfectTxTime`) and further in it (`GetMpduTxTime`), as `mac.minstrel_ht_airtime`
+    /// times them (`minstrel_ht::mpdu_airtimes`).
     pub first_mpdu: Vec<Time>,
     pub next_mpdu: Vec<Time>,
     /// SIFS and a BlockAck at the lowest rung's control rate (Minstrel-HT's retry counts).
@@ -109,7 +110,7 @@ pub struct Ladder {
 }
 
 impl Ladder {
-    pub fn new(phy: &Phy, rungs: Vec<LinkTimes>) -> Ladder {
+    pub fn new(phy: &Phy, rungs: Vec<LinkTimes>, airtime: minstrel_ht::Airtime) -> Ladder {
         let thresholds = rungs
             .iter()
             .map(|l| ideal::threshold_snr(l, phy.modulation))
@@ -118,12 +119,10 @@ impl Ladder {
             .iter()
             .map(|l| l.data(phy, 1200) + phy.sifs + l.ack)
             .collect();
-        let first: Vec<Time> = rungs.iter().map(|l| l.data(phy, 1200)).collect();
-        let next_mpdu = rungs
+        let (first, next_mpdu) = rungs
             .iter()
-            .zip(&first)
-            .map(|(l, &one)| l.data(phy, 2400) - one)
-            .collect();
+            .map(|l| minstrel_ht::mpdu_airtimes(phy, l, airtime))
+            .unzip();
         let block_ack = phy.sifs + rungs.first().map_or(0, |l| l.block_ack);
         Ladder {
             rungs,
