@@ -327,6 +327,13 @@ fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
                 format!("{value}: applies to MPDUs under a Block Ack agreement, which A-MPDUs set up; set mac.ampdu_max_bytes (the values: \"block_ack\", \"normal_ack\")"),
             );
         }
+        if let Some(limit) = s.mac.single_mpdu_retry_limit {
+            let value = serde_json::to_value(limit).expect("a limit");
+            return err(
+                "mac.single_mpdu_retry_limit",
+                format!("{value}: applies to MPDUs sent alone in a run with A-MPDUs; set mac.ampdu_max_bytes (allowed: a number of missed responses in a row ≥ 1, or \"unlimited\")"),
+            );
+        }
         return Ok(());
     }
     let standard = s.phy.standard;
