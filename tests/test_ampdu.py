@@ -336,3 +336,23 @@ def test_a_lone_mpdus_ack_is_ns3s_normal_ack_under_profile_ns3_and_needs_ampdus(
             wlansim.run(plain, overrides={"mac.single_mpdu_ack": value})
     with pytest.raises(ScenarioError, match=r"single_mpdu_ack.*`normal_ack`"):
         wlansim.run(s, overrides={"mac.single_mpdu_ack": "ns3"})
+
+
+def test_a_lone_mpdus_retry_limit_is_ns3s_under_profile_ns3_and_needs_ampdus():
+    # validate ns3's 802.11n TCP cell, k = 2: lone MPDUs whose ACK is missed after their
+    # node's A-MPDUs missed BlockAcks are discarded under ns-3.37's limit, never without it.
+    from wlansim.evidence.validations import ns3 as v
+
+    s = v.tcp_scenario(v.TcpCase("11n-20", 2), 12.0)
+
+    def retry_drops(limit: int | str | None) -> int:
+        over = {"mac.single_mpdu_retry_limit": limit} if limit is not None else {}
+        return int(wlansim.run(s, seed=1, overrides=over).nodes["retry_drops"].sum())
+
+    assert retry_drops(None) == retry_drops(7) > 0
+    assert retry_drops("unlimited") == 0
+    plain = cell(1, N, {}, duration="2 s")
+    with pytest.raises(
+        ScenarioError, match=r"mac\.single_mpdu_retry_limit.*7.*ampdu_max_bytes.*unlimited"
+    ):
+        wlansim.run(plain, overrides={"mac.single_mpdu_retry_limit": 7})

@@ -48,7 +48,11 @@
 //!   with no BlockAckReq (ns-3.37's `FrameExchangeManager::NormalAckTimeout`,
 //!   `HtFrameExchangeManager::RetransmitMpduAfterMissedAck`); its recipient keeps it in
 //!   its reordering buffer as any MPDU of the agreement
-//!   ([`AggregationConfig::block_acked`], applied in `Store::form_aggregate`).
+//!   ([`AggregationConfig::block_acked`], applied in `Store::form_aggregate`). Under
+//!   `mac.single_mpdu_retry_limit` (the ns3 profile's default: 7) an MPDU sent alone with
+//!   a Normal Ack is discarded when its ACK is missed and the entity's missed responses
+//!   in a row, which every exchange's missed BlockAck, ACK or CTS counts and no BlockAck
+//!   clears, reach the limit (ns-3.37's station SSRC: [`Aggregation::missed_in_a_row`]).
 //!
 //! - each session's Block Ack agreement is set up by ADDBA first (`mac/agreement.rs`,
 //!   which also says what of it is not modelled).
@@ -123,8 +127,9 @@ pub enum SingleMpduAck {
 /// acknowledged by an ACK), the Block Ack window (MPDUs; 1 without A-MPDU), the
 /// largest A-MSDU (bytes; 0: one MSDU per MPDU), when a recipient passes up what it
 /// decoded (`mac/delivery.rs`), how a lone MPDU under an agreement is acknowledged,
-/// and whether the MPDUs in flight count against their entity's queue
-/// (`mac.queue_counts_in_flight`).
+/// whether the MPDUs in flight count against their entity's queue
+/// (`mac.queue_counts_in_flight`), and the retry limit of an MPDU sent alone with a
+/// Normal Ack ([`Aggregation::missed_in_a_row`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AggregationConfig {
     pub max_bytes: u32,
@@ -133,6 +138,9 @@ pub struct AggregationConfig {
     pub delivery: super::Delivery,
     pub queue_counts_in_flight: bool,
     pub single_ack: SingleMpduAck,
+    /// `mac.single_mpdu_retry_limit`: the entity's missed responses in a row at which an
+    /// MPDU sent alone with a Normal Ack is discarded ([`Aggregation::missed_in_a_row`]).
+    pub single_retry_limit: Option<u32>,
 }
 
 impl AggregationConfig {
@@ -367,6 +375,21 @@ pub(crate) struct Aggregation {
     /// owed, or a Response's wait ended): the medium works their head out again then
     /// (`Shared::exchange_done`, [`crate::mac::Mac::wake`]).
     pub(super) wakes: Vec<(Time, u32)>,
+    /// Per entity: its missed responses in a row under `mac.single_mpdu_retry_limit`
+    /// ([`Aggregation::missed_in_a_row`]).
+    missed: Vec<u32>,
+}
+
+/// How an entity's exchange ended, for ns-3.37's station retry count
+/// ([`Aggregation::missed_in_a_row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// An ACK (to an MPDU sent alone or an ADDBA frame) or a CTS came back.
+    AckOrCts,
+    /// A BlockAck came back.
+    BlockAck,
+    /// Nothing came back (a missed ACK, BlockAck or CTS).
+    Missed,
 }
 
 impl Aggregation {
@@ -378,7 +401,40 @@ impl Aggregation {
             action: vec![None; entities],
             responses: (0..entities).map(|_| Vec::new()).collect(),
             wakes: Vec::new(),
+            missed: vec![0; entities],
         }
+    }
+
+    /// ns-3.37's retry limit on an MPDU sent alone with a Normal Ack
+    /// (`mac.single_mpdu_retry_limit`): entity `t`'s exchange on the air ended with
+    /// `answer` (an RTS answered by its CTS first counts as [`Answer::AckOrCts`]).
+    /// Whether an MPDU it sent alone with a Normal Ack and whose ACK it missed is now
+    /// discarded: its count of missed responses in a row reached the limit. ns-3.37 keeps
+    /// one count per station manager and AC (its SSRC: `ReportDataFailed`, `ReportRtsFailed`
+    /// add one, `ReportDataOk`, `ReportRtsOk`, `ReportFinalDataFailed` clear it;
+    /// src/wifi/model/wifi-remote-station-manager.cc:914-1025), and a missed BlockAck
+    /// counts too (`HtFrameExchangeManager::BlockAckTimeout`,
+    /// ht/ht-frame-exchange-manager.cc:1193) while a BlockAck received clears nothing
+    /// (`ReportAmpduTxStatus`, :1041-1065); it compares the count with `MaxSsrc` for an
+    /// MPDU whose ACK was missed (`NeedRetransmission`, :1182-1205, from
+    /// `FrameExchangeManager::NormalAckTimeout`, frame-exchange-manager.cc:862-887), and
+    /// never for an A-MPDU's MPDUs (a BlockAckReq follows a missed BlockAck). Without the
+    /// key the count is not kept.
+    pub(super) fn missed_in_a_row(&mut self, t: u32, answer: Answer, alone: bool) -> bool {
+        let Some(limit) = self.config.single_retry_limit else {
+            return false;
+        };
+        let count = &mut self.missed[t as usize];
+        match answer {
+            Answer::AckOrCts => *count = 0,
+            Answer::BlockAck => {}
+            Answer::Missed => *count += 1,
+        }
+        let discarded = alone && answer == Answer::Missed && *count >= limit;
+        if discarded {
+            *count = 0;
+        }
+        discarded
     }
 
     /// The current A-MPDU of entity `t`: its session and its MPDUs.
@@ -585,6 +641,7 @@ mod tests {
             delivery: crate::mac::Delivery::default(),
             queue_counts_in_flight: false,
             single_ack: SingleMpduAck::default(),
+            single_retry_limit: None,
         };
         let mut agg = Aggregation::new(config, 1);
         agg.sessions[0].push(Session::new(1));

@@ -552,6 +552,17 @@ pub struct MacConfig {
     /// `[mac] profile = "ns3"` with A-MPDUs, else `block_ack`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub single_mpdu_ack: Option<SingleMpduAck>,
+    /// ns-3.37's retry limit on an MPDU sent alone with a Normal Ack in a run with
+    /// A-MPDUs (a lone MPDU under `single_mpdu_ack = "normal_ack"`, or one sent before its
+    /// agreement): it is discarded when its node's missed responses in a row reach this
+    /// count, every exchange of the entity counting (an A-MPDU's or BlockAckReq's missed
+    /// BlockAck, an MPDU's missed ACK, an RTS's missed CTS) and only an ACK or a CTS
+    /// received, or a discard, starting the count again, not a BlockAck (ns-3.37's
+    /// station SSRC, `WifiRemoteStationManager::NeedRetransmission` against `MaxSsrc`).
+    /// With `ampdu_max_bytes` only; default 7 (ns-3's `MaxSsrc`) under `[mac] profile =
+    /// "ns3"` with A-MPDUs, else "unlimited" (the frame's own retry limits apply alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub single_mpdu_retry_limit: Option<RetryLimit>,
 }
 
 fn is_constant_rate(r: &RateAlgorithm) -> bool {
@@ -560,6 +571,10 @@ fn is_constant_rate(r: &RateAlgorithm) -> bool {
 
 /// The Block Ack window of a compressed BlockAck's bitmap.
 pub const DEFAULT_BA_WINDOW: u32 = 64;
+
+/// ns-3.37's `WifiRemoteStationManager::MaxSsrc` default: `mac.single_mpdu_retry_limit`
+/// under the ns3 MAC profile.
+pub const NS3_MAX_SSRC: u32 = 7;
 
 fn default_ba_window() -> u32 {
     DEFAULT_BA_WINDOW
@@ -590,6 +605,7 @@ impl Default for MacConfig {
             minstrel_ht_airtime: None,
             queue_counts_in_flight: None,
             single_mpdu_ack: None,
+            single_mpdu_retry_limit: None,
         }
     }
 }
@@ -1129,6 +1145,17 @@ impl Scenario {
                 SingleMpduAck::BlockAck
             },
         )
+    }
+
+    /// The count of an entity's missed responses in a row at which an MPDU sent alone
+    /// with a Normal Ack is discarded (`mac.single_mpdu_retry_limit`, else ns-3.37's
+    /// `MaxSsrc`, 7, under the ns3 MAC profile with A-MPDUs); None: no such limit.
+    pub fn single_mpdu_retry_limit(&self) -> Option<u32> {
+        match self.mac.single_mpdu_retry_limit {
+            Some(limit) => limit.0,
+            None => (self.mac.ampdu_max_bytes > 0 && self.mac_profile() == Profile::Ns3)
+                .then_some(NS3_MAX_SSRC),
+        }
     }
 
     /// Whether the stations' rate controllers hear ns-3.37's first reports

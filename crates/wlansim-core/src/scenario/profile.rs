@@ -237,6 +237,39 @@ mod tests {
         }
     }
 
+    /// `mac.single_mpdu_retry_limit`: ns-3.37's `MaxSsrc` (7) by default under the ns3 MAC
+    /// profile with A-MPDUs, no limit otherwise; the key wins; refused without A-MPDUs,
+    /// naming the key, the value and what is allowed.
+    #[test]
+    fn a_lone_mpdus_retry_limit_is_ns3s_under_ns3_with_a_mpdus() {
+        let ampdu = "ampdu_max_bytes = 65535";
+        let of = |top, mac: &str| scenario(top, mac).single_mpdu_retry_limit();
+        assert_eq!(of("profile = \"ns3\"", ampdu), Some(7));
+        assert_eq!(of("", &format!("profile = \"ns3\"\n{ampdu}")), Some(7));
+        assert_eq!(of("profile = \"ns3\"", ""), None);
+        assert_eq!(of("", ampdu), None);
+        let unlimited = format!("{ampdu}\nsingle_mpdu_retry_limit = \"unlimited\"");
+        assert_eq!(of("profile = \"ns3\"", &unlimited), None);
+        let four = format!("{ampdu}\nsingle_mpdu_retry_limit = 4");
+        assert_eq!(of("", &four), Some(4));
+        let in_config = scenario("profile = \"ns3\"", ampdu).aggregation().unwrap();
+        assert_eq!(in_config.single_retry_limit, Some(7));
+        let err = Scenario::from_toml(
+            "duration = \"1 s\"\nprofile = \"ns3\"\n[phy]\nstandard = \"802.11ac\"\n\
+             [mac]\nsingle_mpdu_retry_limit = 7\n[[stations]]\nname = \"s\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        for part in [
+            "mac.single_mpdu_retry_limit",
+            "7",
+            "mac.ampdu_max_bytes",
+            "allowed",
+        ] {
+            assert!(err.contains(part), "{err}");
+        }
+    }
+
     #[test]
     fn an_unknown_profile_lists_the_three() {
         let err = Scenario::from_toml("duration = \"1 s\"\nprofile = \"ns4\"\n")

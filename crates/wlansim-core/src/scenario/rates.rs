@@ -109,6 +109,7 @@ impl Scenario {
             delivery: self.mac_profile().delivery(),
             queue_counts_in_flight: self.queue_counts_in_flight(),
             single_ack: self.single_mpdu_ack(),
+            single_retry_limit: self.single_mpdu_retry_limit(),
         })
     }
 

@@ -326,6 +326,13 @@ fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
                 "unset, or with mac.ampdu_max_bytes > 0 \"block_ack\", \"normal_ack\"",
             );
         }
+        if let Some(limit) = s.mac.single_mpdu_retry_limit {
+            let value = serde_json::to_value(limit).expect("a limit");
+            return err(
+                "mac.single_mpdu_retry_limit",
+                format!("{value}: applies to MPDUs sent alone in a run with A-MPDUs; set mac.ampdu_max_bytes (allowed: a number of missed responses in a row ≥ 1, or \"unlimited\")"),
+            );
+        }
         return Ok(());
     }
     let standard = s.phy.standard;

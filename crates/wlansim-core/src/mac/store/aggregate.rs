@@ -4,7 +4,7 @@
 //! the reordering) depends on neither medium nor store.
 use super::Store;
 use crate::mac::aggregate::{
-    data_offset, subframes, AggregationConfig, Carried, FirstFrame, Mpdu, Session,
+    data_offset, subframes, AggregationConfig, Answer, Carried, FirstFrame, Mpdu, Session,
 };
 use crate::mac::agreement::{
     Action, Agreement, Response, ADDBA_RESPONSE_TIMEOUT, FAILED_ADDBA_TIMEOUT,
@@ -430,6 +430,15 @@ impl Store {
     fn settle_addba(&mut self, t: u32, start: Time, acked: bool, on_air: bool) -> Option<bool> {
         let agg = self.aggregation.as_mut().expect("aggregation");
         let action = agg.action[t as usize].take()?;
+        if on_air {
+            // Counted as ns-3.37 counts a management frame's ACK (not discarded by it).
+            let answer = if acked {
+                Answer::AckOrCts
+            } else {
+                Answer::Missed
+            };
+            agg.missed_in_a_row(t, answer, false);
+        }
         let e = &mut self.entities[t as usize];
         e.stats.addba_sent += u64::from(on_air);
         let end = start + e.head.expect("has frame").times.end;
@@ -570,7 +579,23 @@ impl Store {
                 .is_some_and(|l| e.backoff.short_retries + 1 >= l);
         let (node, stats) = (e.node, &mut e.stats);
         let agg = self.aggregation.as_mut().expect("aggregation");
-        let (ampdu, counted) = (agg.current[t as usize].2, agg.config.queue_counts_in_flight);
+        let (s, _, ampdu) = agg.current[t as usize];
+        let counted = agg.config.queue_counts_in_flight;
+        // An MPDU sent alone with a Normal Ack, discarded at ns-3.37's retry limit on it
+        // (`mac.single_mpdu_retry_limit`), which counts every exchange on the air.
+        let alone = !(ampdu || agg.sessions[t as usize][s as usize].bar);
+        let mut discard_alone = false;
+        if on_air {
+            if times.rts && sent {
+                agg.missed_in_a_row(t, Answer::AckOrCts, false); // its CTS came back
+            }
+            let answer = match (acked, alone) {
+                (false, _) => Answer::Missed,
+                (true, false) => Answer::BlockAck,
+                (true, true) => Answer::AckOrCts,
+            };
+            discard_alone = agg.missed_in_a_row(t, answer, alone && sent);
+        }
         let (session, count) = agg.current(t);
         // A BlockAckReq's BlockAck counts no retry: the A-MPDU whose BlockAck was missed
         // counted them.
@@ -612,7 +637,7 @@ impl Store {
             if rts_failed {
                 src_at_limit
             } else {
-                limit.is_some_and(|l| m.retries >= l)
+                discard_alone || limit.is_some_and(|l| m.retries >= l)
             }
         };
         let discarded_all = session.unacked.iter().take(count).all(at_limit);
@@ -730,6 +755,7 @@ pub(super) mod tests {
             delivery: Delivery::default(),
             queue_counts_in_flight: false,
             single_ack: SingleMpduAck::default(),
+            single_retry_limit: None,
         };
         store.aggregation = Some(Aggregation::new(config, 3));
         store.entities[0].head = store.aggregate_head(0);
@@ -914,6 +940,57 @@ pub(super) mod tests {
         store.form_aggregate(0, 0, None);
         assert_eq!(exchange(&store, 0), (None, true));
         assert_eq!(store.entities[0].head.unwrap().times, in_ampdu);
+    }
+
+    /// `mac.single_mpdu_retry_limit` (ns-3.37's station SSRC): a missed BlockAck, of an
+    /// A-MPDU or of a BlockAckReq, counts towards a lone MPDU's limit and a BlockAck
+    /// received clears nothing, so a lone MPDU whose first ACK is missed is discarded
+    /// when the entity's earlier misses bring the count to the limit; without the limit
+    /// it goes again.
+    #[test]
+    fn a_lone_mpdu_is_discarded_when_the_entitys_missed_responses_reach_the_limit() {
+        for limit in [Some(3), None] {
+            // Two packets to station 2, then one to station 1, both agreements set up.
+            let mut store = ap(&[2, 2, 1], 0);
+            let config = &mut store.aggregation.as_mut().unwrap().config;
+            (config.single_ack, config.single_retry_limit) = (SingleMpduAck::NormalAck, limit);
+            agreed(&mut store, &[2, 1]);
+            store.form_aggregate(0, 0, None);
+            assert_eq!(current(&mut store).len(), 2);
+            store.aggregate_failed(0, 0, false, true); // the A-MPDU's BlockAck missed: 1
+            store.form_aggregate(0, MS, None);
+            store.aggregate_failed(0, MS, false, true); // the BlockAckReq's missed: 2
+            store.form_aggregate(0, 2 * MS, None);
+            store.aggregate_acked(0, 2 * MS); // its BlockAck (nothing held): still 2
+            store.form_aggregate(0, 3 * MS, None);
+            assert_eq!(current(&mut store).len(), 2, "the two go again");
+            received_and_acked(&mut store, 0, 3 * MS); // a BlockAck: still 2
+            store.form_aggregate(0, 4 * MS, None);
+            assert_eq!(current(&mut store), [vec![(1, 2)]]);
+            assert_eq!(
+                exchange(&store, 0),
+                (None, false),
+                "alone, with a Normal Ack"
+            );
+            store.outcomes.clear();
+            let before = store.entities[0].backoff.cw;
+            store.aggregate_failed(0, 4 * MS, false, true); // its ACK missed: 3
+            let dropped = store
+                .outcomes
+                .iter()
+                .filter(|o| matches!(o, MacOutcome::RetryDrop { .. }))
+                .count();
+            let left = &store.aggregation.as_ref().unwrap().sessions[0][1].unacked;
+            let cw = store.entities[0].backoff.cw;
+            if limit.is_some() {
+                assert_eq!((dropped, left.len(), cw), (1, 0, 15), "discarded, CW reset");
+                assert_eq!(store.entities[0].stats.retry_drops, 1);
+            } else {
+                assert_eq!((dropped, left.len()), (0, 1), "it goes again");
+                assert_eq!(cw, 2 * before + 1, "CW doubles");
+                assert_eq!(left[0].retries, 1);
+            }
+        }
     }
 
     #[test]
