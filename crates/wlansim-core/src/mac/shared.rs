@@ -294,6 +294,9 @@ impl Shared {
 
     /// (Re)schedule the access grant at the earliest backoff expiry among entities that
     /// have a frame to send. Called whenever the medium turns idle or a frame appears.
+    /// (Always inlined: LLVM stopped inlining it into the event loop when unrelated code
+    /// grew, which cost the 20-station 802.11b bench case 1.2 % more instructions.)
+    #[inline(always)]
     fn schedule_grant<S: Schedule<MacEvent>>(&mut self, store: &Store, now: Time, sched: &mut S) {
         debug_assert!(!self.busy);
         self.generation += 1;
