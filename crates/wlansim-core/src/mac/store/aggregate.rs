@@ -322,32 +322,38 @@ impl Store {
                 });
             }
         }
-        // An MPDU sent alone is acknowledged by an ACK (`SingleMpduAck`).
-        if let Some(lost) = block_ack.filter(|_| !ampdu && count == 1) {
-            self.outcomes.push(MacOutcome::Ack {
-                node: head.to,
-                to: node,
-                at: start + head.times.data_end + phy.sifs,
-                rate,
-                lost,
-            });
-        }
-        if let Some(lost) = block_ack.filter(|_| ampdu) {
+        // The receiver's answer: a BlockAck to an A-MPDU, an ACK to an MPDU sent alone
+        // (`SingleMpduAck`).
+        let Some(lost) = block_ack else { return };
+        let (at, answerer) = (start + head.times.data_end + phy.sifs, head.to);
+        let answer = if ampdu {
             let bitmap = session
                 .unacked
                 .iter()
                 .filter(|m| m.received)
                 .fold(0u64, |b, m| b | 1 << (m.seq - ssn));
-            self.outcomes.push(MacOutcome::BlockAck {
-                node: head.to,
+            let bitmap = Some(bitmap);
+            MacOutcome::BlockAck {
+                node: answerer,
                 to: node,
-                at: start + head.times.data_end + phy.sifs,
+                at,
                 rate,
                 ssn,
-                bitmap: Some(bitmap),
+                bitmap,
                 lost,
-            });
-        }
+            }
+        } else if count == 1 {
+            MacOutcome::Ack {
+                node: answerer,
+                to: node,
+                at,
+                rate,
+                lost,
+            }
+        } else {
+            return;
+        };
+        self.outcomes.push(answer);
     }
 
     /// The receiver of entity `t`'s A-MPDU decoded the MPDUs of `bitmap` (bit i: the i-th
