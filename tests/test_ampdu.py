@@ -356,3 +356,22 @@ def test_a_lone_mpdus_retry_limit_is_ns3s_under_profile_ns3_and_needs_ampdus():
         ScenarioError, match=r"mac\.single_mpdu_retry_limit.*7.*ampdu_max_bytes.*unlimited"
     ):
         wlansim.run(plain, overrides={"mac.single_mpdu_retry_limit": 7})
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+def test_a_bss_capture_of_an_aggregating_tcp_cell_keeps_its_time_order(tmp_path):
+    # validate ns3's TCP cell (802.11n, 2 uploads and 2 downloads through the AP): A-MPDUs
+    # collide, some are captured out of a collision and answered by a BlockAck. Each
+    # exchange's frames are told at its end, one A-MPDU after the other; the capture
+    # writes them in the order of their times.
+    from wlansim.evidence.validations import ns3 as v
+
+    s = v.tcp_scenario(v.TcpCase("11n-20", 2), 3.0)
+    s["output"] = {"pcap": str(tmp_path), "pcap_per": "bss", "pcap_snaplen": 128}
+    r = wlansim.run(s, seed=1)
+    assert r.nodes["captures"].sum() > 0 and r.nodes["collisions"].sum() > 0
+    args = ["tshark", "-r", str(tmp_path / "bss-ap.pcap"), "-T", "fields", "-e", "frame.time_epoch"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True)
+    times = [float(t) for t in out.stdout.split()]
+    assert len(times) > 10_000
+    assert all(a <= b for a, b in zip(times, times[1:]))

@@ -225,3 +225,31 @@ fn dsdv_bytes_appear_as_ipv4_options_on_what_stations_send() {
     assert!(to_ds > 100 && from_ds > 100, "{to_ds} {from_ds}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An aggregating cell's capture: the A-MPDUs of a collision are written in the order of
+/// their subframes' times (each exchange's subframes are told at its end, one A-MPDU
+/// after the other), so a file's times never go back; collided subframes carry bad FCS.
+/// (A BlockAck to an A-MPDU captured out of a collision: tests/test_ampdu.py.)
+#[test]
+fn collided_ampdus_are_written_in_time_order() {
+    let dir = temp_dir("ampdu");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/saturated-11ac-ampdu.toml"),
+    )
+    .unwrap();
+    let text = format!(
+        "{}\n[output]\npcap = {:?}\npcap_per = \"bss\"\npcap_snaplen = 64\n",
+        text.replace("duration = \"20 s\"", "duration = \"1 s\"")
+            .replace("warmup = \"1 s\"", "warmup = \"0 s\""),
+        dir.display()
+    );
+    let r = simulate(&Scenario::from_toml(&text).unwrap(), None).unwrap();
+    let caps = read(&dir); // asserts that no file's time goes back
+    let (_, frames, _, bad, _) = caps["bss-ap.pcap"];
+    assert!(
+        r.bss[0].mac.collisions > 0 && bad > 0,
+        "collisions in the capture"
+    );
+    assert!(frames > 1000, "{frames} subframes");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -811,7 +811,9 @@ impl Shared {
             }
             return;
         }
-        for (k, &t) in self.transmitters.iter().enumerate() {
+        // The first transmitter last: its receiver's answer comes after the frames of the
+        // others, which began no later (the capture writes records in time order).
+        for (k, &t) in self.transmitters.iter().enumerate().rev() {
             if !store.aggregates(t) {
                 continue;
             }

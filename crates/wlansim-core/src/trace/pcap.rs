@@ -157,8 +157,8 @@ struct Pending {
     rate: AirRate,
     /// The packet's real bytes (emulation).
     real: Option<Box<[u8]>>,
-    /// An A-MPDU subframe: whether it is the A-MPDU's last.
-    last: Option<bool>,
+    /// An A-MPDU subframe: its A-MPDU's reference number, and whether it is the last.
+    ampdu: Option<(u32, bool)>,
     /// The ACK that answered it (time, rate in b/s, lost), told before the frame is
     /// written and written after it.
     ack: Option<(Time, u64, bool)>,
@@ -180,9 +180,13 @@ pub struct PcapRecorder {
     flows: Vec<Option<CaptureTcp>>,
     origin_headers: Vec<(NodeId, [u32; 2])>,
     snaplen: u32,
-    /// The reference number of the current A-MPDU (its subframes' radiotap A-MPDU status
+    /// The reference number of the last A-MPDU (its subframes' radiotap A-MPDU status
     /// field; a data frame sent alone has none).
     ampdu_reference: u32,
+    /// The subframes told (bad FCS or not) and not yet written: written in the order of
+    /// their times, as records of later times come, since the A-MPDUs of a collision
+    /// are told one after the other, at the exchange's end.
+    subframes: Vec<(Pending, bool)>,
     /// 802.11n/ac: QoS Data frames.
     qos_data: bool,
     nav_us: u16,
@@ -332,6 +336,7 @@ impl PcapRecorder {
             origin_headers: cfg.origin_headers,
             snaplen: cfg.snaplen,
             ampdu_reference: 0,
+            subframes: Vec::new(),
             qos_data: cfg.qos_data,
             nav_us: cfg.nav.div_ceil(1000).min(32767) as u16,
             pending: Vec::new(),
@@ -345,6 +350,9 @@ impl PcapRecorder {
     /// `real`: the packet's own bytes (emulation), written instead of headers made from
     /// its fields.
     pub fn event(&mut self, t: Time, event: TraceEvent, p: &Packet, real: Option<&[u8]>) {
+        if !matches!(event, TraceEvent::Subframe { .. }) {
+            self.write_subframes(t);
+        }
         match event {
             TraceEvent::TxStart {
                 node,
@@ -361,7 +369,7 @@ impl PcapRecorder {
                     seqnum,
                     rate,
                     real: real.map(Box::from),
-                    last: None,
+                    ampdu: None,
                     ack: None,
                 });
             }
@@ -372,7 +380,8 @@ impl PcapRecorder {
                 subframe,
                 ..
             } => {
-                // Its fate is known: written at once, in the A-MPDU's reference.
+                // Its fate is known: written with the exchange's others, in the
+                // A-MPDU's reference.
                 if subframe.index == 0 {
                     self.ampdu_reference = self.ampdu_reference.wrapping_add(1);
                 }
@@ -384,10 +393,10 @@ impl PcapRecorder {
                     seqnum: (subframe.seq & 0x0fff) as u16,
                     rate,
                     real: real.map(Box::from),
-                    last: subframe.last,
+                    ampdu: subframe.last.map(|last| (self.ampdu_reference, last)),
                     ack: None,
                 };
-                self.write_air(node, &x, !subframe.decoded);
+                self.subframes.push((x, !subframe.decoded));
             }
             TraceEvent::TxStart {
                 node,
@@ -416,7 +425,7 @@ impl PcapRecorder {
                     seqnum: self.sent_seqnum(from, p),
                     rate,
                     real: real.map(Box::from),
-                    last: None,
+                    ampdu: None,
                     ack: None,
                 };
                 self.write_air(node, &x, !decoded);
@@ -469,6 +478,7 @@ impl PcapRecorder {
 
     /// Write what is still pending and flush every file; the first error, if any.
     pub fn finish(&mut self) -> Result<(), String> {
+        self.write_subframes(Time::MAX);
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|x| (x.t, x.node));
         for x in &pending {
@@ -486,6 +496,22 @@ impl PcapRecorder {
         }
     }
 
+    /// The subframes told so far that began by `until`, in the order of their times (a
+    /// stable sort: one A-MPDU's keep their order); the later ones wait for the next
+    /// record (a collided A-MPDU may outlast the BlockAck to another one captured).
+    fn write_subframes(&mut self, until: Time) {
+        if self.subframes.is_empty() {
+            return;
+        }
+        let mut subframes = std::mem::take(&mut self.subframes);
+        subframes.sort_by_key(|(x, _)| x.t);
+        let n = subframes.partition_point(|(x, _)| x.t <= until);
+        for (x, bad) in subframes.drain(..n) {
+            self.write_air(x.node, &x, bad);
+        }
+        self.subframes = subframes; // the later ones, and the storage
+    }
+
     /// Frame `x` (sent by `x.node`) into the capture of `into`.
     fn write_air(&mut self, into: NodeId, x: &Pending, bad_fcs: bool) {
         let Some(file) = self.air_file[into as usize] else {
@@ -494,13 +520,13 @@ impl PcapRecorder {
         let p = &x.packet;
         let b = &mut self.buf;
         b.clear();
-        let ampdu_at = data_radiotap(b, x.rate, x.last.is_some());
+        let ampdu_at = data_radiotap(b, x.rate, x.ampdu.is_some());
         if bad_fcs {
             b[RT_FLAGS_AT] = RT_FLAGS_BAD_FCS;
         }
-        if let (Some(at), Some(last)) = (ampdu_at, x.last) {
+        if let (Some(at), Some((reference, last))) = (ampdu_at, x.ampdu) {
             let flags = RT_AMPDU_LAST_KNOWN | if last { RT_AMPDU_IS_LAST } else { 0 };
-            b[at..at + 4].copy_from_slice(&self.ampdu_reference.to_le_bytes());
+            b[at..at + 4].copy_from_slice(&reference.to_le_bytes());
             b[at + 4..at + 6].copy_from_slice(&flags.to_le_bytes());
         }
         let radiotap = b.len();
@@ -540,6 +566,7 @@ impl PcapRecorder {
     /// and the short preamble when the BSS uses it) and elements; bad FCS when it
     /// collided or was not decoded.
     pub fn beacon(&mut self, t: Time, node: NodeId, into: NodeId, bad_fcs: bool) {
+        self.write_subframes(t);
         let own = into == node;
         let (Some(file), Some(b)) = (
             self.air_file[into as usize],
@@ -592,6 +619,7 @@ impl PcapRecorder {
         (ssn, bitmap): (u32, Option<u64>),
         lost: bool,
     ) {
+        self.write_subframes(t);
         let Some(file) = self.air_file[node as usize] else {
             return;
         };
@@ -620,7 +648,8 @@ impl PcapRecorder {
     /// frame it answers waits to be written (its fate is told after the ACK), it goes
     /// after that frame, so that a capture's times do not go back.
     pub fn ack(&mut self, t: Time, node: NodeId, to: NodeId, rate: u64, lost: bool) {
-        let answered = |x: &&mut Pending| x.node == to && x.packet.hop == node && x.last.is_none();
+        self.write_subframes(t);
+        let answered = |x: &&mut Pending| x.node == to && x.packet.hop == node && x.ampdu.is_none();
         match self.pending.iter_mut().find(answered) {
             Some(x) => x.ack = Some((t, rate, lost)),
             None => self.write_ack(t, node, to, rate, lost),
@@ -664,6 +693,7 @@ impl PcapRecorder {
         response: bool,
         lost: bool,
     ) {
+        self.write_subframes(t);
         let Some(file) = self.air_file[node as usize] else {
             return;
         };
