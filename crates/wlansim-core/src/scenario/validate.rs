@@ -327,10 +327,11 @@ fn aggregation(s: &Scenario) -> Result<(), ScenarioError> {
             );
         }
         if let Some(limit) = s.mac.single_mpdu_retry_limit {
-            let value = serde_json::to_value(limit).expect("a limit");
-            return err(
+            return needs_ampdus(
                 "mac.single_mpdu_retry_limit",
-                format!("{value}: applies to MPDUs sent alone in a run with A-MPDUs; set mac.ampdu_max_bytes (allowed: a number of missed responses in a row ≥ 1, or \"unlimited\")"),
+                serde_json::to_value(limit).expect("a limit"),
+                "the retry limit of an MPDU sent alone with a Normal Ack",
+                "unset, or with mac.ampdu_max_bytes > 0 a number of missed responses in a row ≥ 1, or \"unlimited\"",
             );
         }
         return Ok(());
