@@ -404,10 +404,11 @@ def ns2_accesses(lines: list[str], t0: float) -> list[tuple[str, str, list[str]]
 
 
 def wlansim_accesses(pcap: str, t0: float) -> list[tuple[str, str, list[str]]]:
-    """The same from a capture of the BSS (every attempt with its bad-FCS flag), read with
-    tshark."""
+    """The same from a capture of the BSS (every attempt with its bad-FCS flag: one without
+    it was acknowledged), read with tshark; the ACK records are left out."""
     fields = ["frame.time_relative", "wlan.ta", "wlan.ra", "radiotap.flags.badfcs"]
-    cmd = ["tshark", "-r", pcap, "-T", "fields"] + [a for x in fields for a in ("-e", x)]
+    cmd = ["tshark", "-r", pcap, "-Y", "wlan.fc.type_subtype != 0x001d", "-T", "fields"]
+    cmd += [a for x in fields for a in ("-e", x)]
     frames = []
     for line in subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines():
         t, ta, ra, bad = line.split("\t")
