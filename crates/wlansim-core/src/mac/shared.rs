@@ -805,9 +805,8 @@ impl Shared {
     fn trace_answers(&self, store: &mut Store) {
         let ex = &self.exchange;
         if store.aggregation.is_none() {
-            let t = self.transmitters[0];
-            if ex.success && !store.entities[t as usize].head.is_some_and(|h| h.broadcast) {
-                store.trace_ack(t, ex.start, false);
+            if ex.success {
+                store.trace_ack(self.transmitters[0], ex.start, false);
             }
             return;
         }

@@ -999,7 +999,7 @@ impl Spatial {
         let t = ex.entity;
         store.entities[t as usize].stats.captures += u64::from(ex.captured);
         let received = ex.received.expect("an acknowledged frame was received");
-        if store.trace && !store.entities[t as usize].head.is_some_and(|h| h.broadcast) {
+        if store.trace {
             store.trace_ack(t, ex.start, false);
         }
         store.succeed(t, ex.start, received);

@@ -532,12 +532,15 @@ impl Store {
 
     /// Tracing only: the ACK that answered entity `t`'s head-of-line frame, sent in the
     /// exchange that began at `start`, SIFS after the frame's reception (`lost`: the
-    /// channel lost it, and the sender tries again).
+    /// channel lost it, and the sender tries again); none to a broadcast frame.
     #[cold]
     #[inline(never)]
     pub(super) fn trace_ack(&mut self, t: u32, start: Time, lost: bool) {
         let e = &self.entities[t as usize];
         let head = e.head.as_ref().expect("has frame");
+        if head.broadcast {
+            return;
+        }
         let at = start + head.times.data_end + self.phy.sifs;
         let rate = self.head_link(t).rates.ack;
         let (node, to) = (head.to, e.node);
